@@ -1,0 +1,90 @@
+package slice
+
+import (
+	"math/bits"
+)
+
+// Bitmap is a validity bitmap: row i is valid when bit Offset+i of Bits is
+// set (least significant bit first, as in Arrow). A nil Bits means every row
+// is valid.
+type Bitmap struct {
+	Bits   []byte
+	Offset int
+}
+
+// IsValid reports whether row i is valid.
+func (b Bitmap) IsValid(i int) bool {
+	if b.Bits == nil {
+		return true
+	}
+	i += b.Offset
+	return b.Bits[i>>3]&(1<<(i&7)) != 0
+}
+
+// IsNull reports whether row i is null.
+func (b Bitmap) IsNull(i int) bool { return !b.IsValid(i) }
+
+// Slice is the bitmap of rows [i, ...) of b.
+func (b Bitmap) Slice(i int) Bitmap {
+	if b.Bits == nil {
+		return b
+	}
+	return Bitmap{Bits: b.Bits, Offset: b.Offset + i}
+}
+
+// CountNulls is the number of null rows in w.
+func (b Bitmap) CountNulls(w Window) int {
+	if b.Bits == nil || w.Len == 0 {
+		return 0
+	}
+	return w.Len - countSet(b.Bits, b.Offset+w.Offset, w.Len)
+}
+
+// FirstNull is the first null row in w, or -1 when every row of w is valid.
+func (b Bitmap) FirstNull(w Window) int {
+	if b.Bits == nil {
+		return -1
+	}
+	i := w.Offset
+	end := w.End()
+	// Bit by bit up to a byte boundary, then a byte at a time.
+	for ; i < end && (b.Offset+i)&7 != 0; i++ {
+		if !b.IsValid(i) {
+			return i
+		}
+	}
+	for ; i+8 <= end; i += 8 {
+		if by := b.Bits[(b.Offset+i)>>3]; by != 0xff {
+			return i + bits.TrailingZeros8(^by)
+		}
+	}
+	for ; i < end; i++ {
+		if !b.IsValid(i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// countSet counts the set bits of bitmap in [offset, offset+n).
+func countSet(bitmap []byte, offset, n int) int {
+	count := 0
+	end := offset + n
+	i := offset
+	for ; i < end && i&7 != 0; i++ {
+		count += int(bitmap[i>>3]>>(i&7)) & 1
+	}
+	for ; i+64 <= end; i += 64 {
+		b := bitmap[i>>3 : i>>3+8]
+		word := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		count += bits.OnesCount64(word)
+	}
+	for ; i+8 <= end; i += 8 {
+		count += bits.OnesCount8(bitmap[i>>3])
+	}
+	for ; i < end; i++ {
+		count += int(bitmap[i>>3]>>(i&7)) & 1
+	}
+	return count
+}

@@ -1,0 +1,56 @@
+// Package tags reads the `arrow:"…"` struct tags that tell arrowmap how a Go
+// struct field maps to an Arrow column.
+//
+// It is the syntax layer only: it turns tag text into a [Tag] and rejects
+// malformed or contradictory tags, but it knows nothing about Go types or
+// Arrow data types; deciding whether `utf8` suits an int field is the
+// mapper's job. Most callers read all of a field's tags with [Of]:
+//
+//	f, _ := reflect.TypeFor[Row]().FieldByName("Scores")
+//	tag, err := tags.Of(f) // reads arrow, arrow-elem, arrow-key and arrow-value
+//
+// # Grammar
+//
+// The `arrow` tag is a column name followed by options, separated by commas:
+//
+//	arrow:"name,opt,opt=value,…"
+//
+// As in encoding/json, an empty name means "derive the name from the Go
+// field", `arrow:"-"` skips the field, and `arrow:"-,"` names a column "-".
+// Commas inside parentheses do not split (`decimal(10,2)` is one option),
+// whitespace around an option is ignored and so are empty options.
+//
+// The `arrow-elem`, `arrow-key` and `arrow-value` tags hold options only (no
+// name) for a list's elements, a map's keys and a map's values, in the manner
+// of parquet-go's `parquet-element`/`-key`/`-value`:
+//
+//	Scores []float64 `arrow:"scores,large_list" arrow-elem:"nullable"`
+//
+// # Options
+//
+// Flags: `nullable` (this level may be null), `inline` (flatten an embedded
+// struct's fields), `dict` (dictionary-encoded), `ree` (run-end encoded),
+// `view` and `large` (the view or large variant of whatever the Go type
+// encodes to). A flag may also be written `flag=true` or `flag=false`.
+//
+// Encoding pins, at most one: `list`, `large_list`, `list_view` (alias
+// `listview`), `large_list_view`, `fixed_size_list`, `utf8`, `large_utf8`,
+// `utf8_view`, `binary`, `large_binary`, `binary_view`,
+// `fixed_size_binary`, `map`. A pin cannot be combined with `view` or
+// `large`, and at most one of `dict`, `ree` and `view` may be given.
+//
+// Temporal types, at most one: `timestamp`, `date32`, `date64`, `time32`,
+// `time64`, `duration`; with `unit=s|ms|us|ns` (not for dates; s or ms for
+// time32, us or ns for time64) and, for timestamps, `tz=` an IANA zone name
+// ("Asia/Tokyo") or a fixed offset ("+05:30").
+//
+// Decimals: `decimal(precision,scale)`, or `precision=p` with an optional
+// `scale=s`; 1 ≤ precision ≤ 76 and 0 ≤ scale ≤ precision.
+//
+// Every option of arrow-go's arreflect package (`dict`, `ree`, `view`,
+// `large`, `decimal(p,s)`, `date32`, `date64`, `time32`, `time64`,
+// `timestamp`) is accepted with the same meaning, so a struct tagged for
+// arreflect works unchanged.
+//
+// Every error wraps [ErrTag] and is an [*Error] naming the offending option.
+package tags

@@ -1,0 +1,114 @@
+package tags
+
+import (
+	"errors"
+	"reflect"
+	"time"
+)
+
+// Tag is the decoded form of one field's tags.
+type Tag struct {
+	// Name is the column name; "" means "derive it from the Go field name".
+	Name string
+	// Skip is set by `arrow:"-"`: the field has no column.
+	Skip bool
+	// Nullable is set by `nullable`: this level may be null.
+	Nullable bool
+	// Encoding is the explicit encoding pin, EncodingDefault when none.
+	Encoding Encoding
+	// View is arreflect's `view`: the view variant of whatever the Go type
+	// encodes to (utf8_view, binary_view, list_view).
+	View bool
+	// Large is arreflect's `large`: the large variant of whatever the Go type
+	// encodes to (large_utf8, large_binary, large_list; with View,
+	// large_list_view).
+	Large bool
+	// Dict is set by `dict`: the column is dictionary-encoded.
+	Dict bool
+	// REE is set by `ree`: the column is run-end encoded.
+	REE bool
+	// Temporal is the temporal type pin, TemporalDefault when none.
+	Temporal Temporal
+	// Unit is the time unit from `unit=`, UnitDefault when none.
+	Unit Unit
+	// TZ is the time zone from `tz=`: an IANA zone name ("Asia/Tokyo",
+	// "UTC") or a fixed offset ("+05:30"), validated when parsed.
+	TZ string
+	// Decimal is the precision and scale from `decimal(p,s)` or
+	// `precision=p,scale=s`, nil when not given.
+	Decimal *Decimal
+	// Inline is set by `inline`: an embedded struct's fields are flattened
+	// into the parent.
+	Inline bool
+	// Elem, Key and Value hold the options of the `arrow-elem`, `arrow-key`
+	// and `arrow-value` struct tags; each is nil when its struct tag is
+	// absent, and never has a Name or Skip.
+	Elem, Key, Value *Tag
+}
+
+// Decimal is the precision and scale of a decimal column.
+type Decimal struct {
+	Precision, Scale int32
+}
+
+// Location returns the time zone of t.TZ: time.UTC when TZ is "", a
+// time.FixedZone named exactly as written for an offset ("+05:30"), else the
+// IANA zone. It fails only for a Tag whose TZ was not set by [Parse].
+func (t Tag) Location() (*time.Location, error) {
+	if t.TZ == "" {
+		return time.UTC, nil
+	}
+	loc, err := loadZone(t.TZ)
+	if err != nil {
+		return nil, &Error{Option: "tz=" + t.TZ, Err: err}
+	}
+	return loc, nil
+}
+
+// The struct tag keys [Of] reads.
+const (
+	keyArrow = "arrow"
+	keyElem  = "arrow-elem"
+	keyKey   = "arrow-key"
+	keyValue = "arrow-value"
+)
+
+// Of reads a struct field's tags: `arrow` with [Parse], and `arrow-elem`,
+// `arrow-key` and `arrow-value` with [ParseOptions] into Elem, Key and Value.
+// A field without an `arrow` tag gives a zero Tag (plus Elem, Key and Value
+// when present). An error is an [*Error] whose Key names the struct tag.
+func Of(f reflect.StructField) (Tag, error) {
+	var t Tag
+	if s, ok := f.Tag.Lookup(keyArrow); ok {
+		var err error
+		if t, err = Parse(s); err != nil {
+			return Tag{}, withKey(err, keyArrow)
+		}
+	}
+	for _, sub := range []struct {
+		key string
+		dst **Tag
+	}{{keyElem, &t.Elem}, {keyKey, &t.Key}, {keyValue, &t.Value}} {
+		s, ok := f.Tag.Lookup(sub.key)
+		if !ok {
+			continue
+		}
+		opts, err := ParseOptions(s)
+		if err != nil {
+			return Tag{}, withKey(err, sub.key)
+		}
+		*sub.dst = &opts
+	}
+	return t, nil
+}
+
+// withKey records which struct tag an error of Parse or ParseOptions came
+// from.
+func withKey(err error, key string) error {
+	var e *Error
+	if errors.As(err, &e) {
+		e.Key = key
+		return e
+	}
+	return &Error{Key: key, Err: err}
+}

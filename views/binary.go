@@ -1,0 +1,133 @@
+package views
+
+import (
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/slice"
+)
+
+// Binary is the view node of a utf8, binary, large_utf8 or large_binary
+// array: row i is Data()[Offsets()[i]:Offsets()[i+1]].
+type Binary[O slice.Offset] struct {
+	level
+	offsets []O // indexed by row, len n+1
+	data    []byte
+	utf8    bool
+}
+
+func newBinary[O slice.Offset](d arrow.ArrayData, l *level) (*Binary[O], error) {
+	offsets, err := checkOffsets[O](d, l, len(buffer(d, 2)), "data buffer")
+	if err != nil {
+		return nil, err
+	}
+	id := l.dt.ID()
+	return &Binary[O]{level: *l, offsets: offsets, data: buffer(d, 2), utf8: id == arrow.STRING || id == arrow.LARGE_STRING}, nil
+}
+
+// checkOffsets reads the n+1 offsets of d from buffer 1 and checks that they
+// are monotone and within [0, limit].
+func checkOffsets[O slice.Offset](d arrow.ArrayData, l *level, limit int, of string) ([]O, error) {
+	if l.n == 0 {
+		return []O{0}, nil
+	}
+	offsets, err := fixed[O](d, 1, d.Offset(), l.n+1, &l.p, "offsets")
+	if err != nil {
+		return nil, err
+	}
+	if offsets[0] < 0 {
+		return nil, l.p.fail(ErrInvalidData, 0, "negative offset %d", offsets[0])
+	}
+	for i := 1; i < len(offsets); i++ {
+		if offsets[i] < offsets[i-1] {
+			return nil, l.p.fail(ErrInvalidData, i-1, "offsets go backwards: %d then %d", offsets[i-1], offsets[i])
+		}
+	}
+	if last := offsets[l.n]; int64(last) > int64(limit) {
+		return nil, l.p.fail(ErrInvalidData, l.n-1, "offset %d past the end of the %s (%d)", last, of, limit)
+	}
+	return offsets, nil
+}
+
+// Offsets is the start of each row in Data, and the end of the last: indexed
+// by row, len Len()+1.
+func (b *Binary[O]) Offsets() []O { return b.offsets }
+
+// Data is the bytes the offsets point into.
+func (b *Binary[O]) Data() []byte { return b.data }
+
+// At is the bytes of row i, aliasing the array's buffer.
+func (b *Binary[O]) At(i int) []byte {
+	return b.data[b.offsets[i]:b.offsets[i+1]:b.offsets[i+1]]
+}
+
+// Value is row i as a string (utf8) or []byte (binary), or nil.
+func (b *Binary[O]) Value(i int) any {
+	if b.IsNull(i) {
+		return nil
+	}
+	if b.utf8 {
+		return string(b.At(i))
+	}
+	return b.At(i)
+}
+
+// BinaryView is the view node of a utf8_view or binary_view array.
+type BinaryView struct {
+	level
+	headers []arrow.ViewHeader // indexed by row
+	data    [][]byte
+	utf8    bool
+}
+
+func newBinaryView(d arrow.ArrayData, l *level) (*BinaryView, error) {
+	headers, err := fixed[arrow.ViewHeader](d, 1, d.Offset(), l.n, &l.p, "views")
+	if err != nil {
+		return nil, err
+	}
+	bufs := d.Buffers()
+	data := make([][]byte, 0, max(len(bufs)-2, 0))
+	for i := 2; i < len(bufs); i++ {
+		data = append(data, buffer(d, i))
+	}
+	for i := range headers {
+		if l.validity.IsNull(i) {
+			continue // the header of a null row is never read
+		}
+		h := &headers[i]
+		size := h.Len()
+		switch {
+		case size < 0:
+			return nil, l.p.fail(ErrInvalidData, i, "negative view length %d", size)
+		case h.IsInline():
+		case h.BufferIndex() < 0 || int(h.BufferIndex()) >= len(data):
+			return nil, l.p.fail(ErrInvalidData, i, "view buffer index %d out of range for %d buffers", h.BufferIndex(), len(data))
+		case h.BufferOffset() < 0 || int64(h.BufferOffset())+int64(size) > int64(len(data[h.BufferIndex()])):
+			return nil, l.p.fail(ErrInvalidData, i, "view [%d, +%d) past the end of buffer %d (%d bytes)", h.BufferOffset(), size, h.BufferIndex(), len(data[h.BufferIndex()]))
+		}
+	}
+	return &BinaryView{level: *l, headers: headers, data: data, utf8: l.dt.ID() == arrow.STRING_VIEW}, nil
+}
+
+// At is the bytes of row i, aliasing the array's buffers.
+func (b *BinaryView) At(i int) []byte {
+	h := &b.headers[i]
+	size := h.Len()
+	if h.IsInline() {
+		// The inline bytes follow the 4-byte length in the 16-byte header.
+		return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(h), 4)), size)[:size:size]
+	}
+	off := int(h.BufferOffset())
+	return b.data[h.BufferIndex()][off : off+size : off+size]
+}
+
+// Value is row i as a string (utf8_view) or []byte (binary_view), or nil.
+func (b *BinaryView) Value(i int) any {
+	if b.IsNull(i) {
+		return nil
+	}
+	if b.utf8 {
+		return string(b.At(i))
+	}
+	return b.At(i)
+}

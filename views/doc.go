@@ -1,0 +1,15 @@
+// Package views holds typed, validated, zero-copy views over Arrow arrays.
+//
+// [New] checks an array against a logical [Type] once: its datatype, the
+// integrity of its buffers (offsets, dictionary indexes, run ends, view
+// buffers), and the nulls that can be reached at every level the type says
+// cannot be null. After that, every read is infallible, and [View.Slice]
+// narrows the rows without validating anything again: a list moves its own
+// window and shares its child, a fixed-size list moves its child window too,
+// a struct moves its children's windows, a dictionary or run-end view moves
+// its index or run window and shares the values.
+//
+//	v, err := views.New(arr, views.Type{Accept: views.AcceptOf(arrow.INT64)})
+//	if err != nil { … }
+//	page := v.Slice(100, 200) // O(1), no allocation, no re-validation
+package views

@@ -1,0 +1,82 @@
+package views
+
+import (
+	"math/bits"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Type is the logical type a view is checked against: the Arrow encodings
+// accepted at this level, whether this level may hold nulls, and the types of
+// the children.
+type Type struct {
+	// Accept is the set of Arrow type IDs accepted at this level. With
+	// arrow.DICTIONARY or arrow.RUN_END_ENCODED in the set, dictionary- or
+	// run-end-encoded arrays are accepted when their values are. Extension
+	// arrays are viewed through their storage.
+	Accept Accept
+	// Nullable says whether this level may hold nulls. A null that a row of
+	// the array can reach at a level that is not nullable fails New.
+	Nullable bool
+	// Size is the width a fixed_size_binary or the size a fixed_size_list
+	// must have; 0 accepts any.
+	Size int
+	// Elem is the type of the elements of a list, list view or fixed-size list.
+	Elem *Type
+	// Key and Value are the types of a map's keys and values.
+	Key, Value *Type
+	// Fields are the struct children to view, by name. Children the type does
+	// not name are neither viewed nor validated.
+	Fields []Field
+	// Label names this level in errors; the mapper puts the Go field path here.
+	Label string
+	// Custom, when set, builds the node for this level instead of the
+	// built-in ones. A custom node has no slice fast path: slicing its view
+	// validates the sliced array again through Custom.
+	Custom func(arr arrow.Array, t *Type) (CustomNode, error)
+}
+
+// Field is one struct child of a [Type].
+type Field struct {
+	Name string
+	Type Type
+}
+
+// Accept is a set of Arrow type IDs.
+type Accept uint64
+
+// AcceptOf is the set of the given type IDs.
+func AcceptOf(ids ...arrow.Type) Accept {
+	var a Accept
+	for _, id := range ids {
+		a |= 1 << uint(id)
+	}
+	return a
+}
+
+// Has reports whether id is in a.
+func (a Accept) Has(id arrow.Type) bool { return id < 64 && a&(1<<uint(id)) != 0 }
+
+// Without is a less the given IDs.
+func (a Accept) Without(ids ...arrow.Type) Accept { return a &^ AcceptOf(ids...) }
+
+// String lists the IDs of a, as "int32|int64".
+func (a Accept) String() string {
+	var names []string
+	for rest := uint64(a); rest != 0; rest &= rest - 1 {
+		names = append(names, strings.ToLower(arrow.Type(bits.TrailingZeros64(rest)).String()))
+	}
+	return strings.Join(names, "|")
+}
+
+// Common sets of encodings of one logical kind.
+var (
+	Strings      = AcceptOf(arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW)
+	Binaries     = AcceptOf(arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW)
+	Lists        = AcceptOf(arrow.LIST, arrow.LARGE_LIST, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW)
+	Decimals     = AcceptOf(arrow.DECIMAL32, arrow.DECIMAL64, arrow.DECIMAL128, arrow.DECIMAL256)
+	Encoded      = AcceptOf(arrow.DICTIONARY, arrow.RUN_END_ENCODED)
+	SignedInts   = AcceptOf(arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64)
+	UnsignedInts = AcceptOf(arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64)
+)
