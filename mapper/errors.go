@@ -1,0 +1,75 @@
+package mapper
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/arrowmap/arrowmap/tags"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+// The kinds of failure, wrapped in an [*Error]; test with errors.Is.
+var (
+	// ErrTypeMismatch: a column's Arrow type cannot be decoded into the
+	// field's Go type (including narrowing and int ↔ float).
+	ErrTypeMismatch = views.ErrTypeMismatch
+	// ErrNull: a row reaches a null where the field cannot hold one.
+	ErrNull = views.ErrNull
+	// ErrMissingColumn: a field has no column and AllowMissing is not set.
+	ErrMissingColumn = errors.New("missing column")
+	// ErrInvalidData: the record's buffers are malformed.
+	ErrInvalidData = views.ErrInvalidData
+	// ErrUnsupported: the Go type cannot be mapped at all (a channel, a
+	// function, a recursive type, a map key that is not comparable, …).
+	ErrUnsupported = errors.New("unsupported Go type")
+	// ErrTag: a struct tag is malformed or contradicts the field's type.
+	ErrTag = tags.ErrTag
+	// ErrOverflow: a value does not fit the field or the Arrow type.
+	ErrOverflow = errors.New("value out of range")
+)
+
+// Error is a failure to map a Go field to or from an Arrow column.
+type Error struct {
+	Path   string // Go field path: "Items[].SKU", "Attrs[value]", "Meta.Owner"
+	Column string // Arrow column path: "items.item.sku"
+	Row    int    // row of the record, -1 when not about one row
+	Err    error  // one of the sentinels above, possibly wrapping a detail
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("arrowmap: ")
+	if e.Path != "" {
+		fmt.Fprintf(&b, "field %s", e.Path)
+	}
+	if e.Column != "" {
+		if e.Path != "" {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "column %q", e.Column)
+	}
+	if e.Row >= 0 {
+		fmt.Fprintf(&b, ", row %d", e.Row)
+	}
+	if e.Path != "" || e.Column != "" || e.Row >= 0 {
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// detail wraps a sentinel with what exactly went wrong, keeping errors.Is.
+type detail struct {
+	kind error
+	msg  string
+}
+
+func (d *detail) Error() string { return d.kind.Error() + ": " + d.msg }
+func (d *detail) Unwrap() error { return d.kind }
+
+func newError(kind error, path, column string, row int, format string, args ...any) *Error {
+	return &Error{Path: path, Column: column, Row: row, Err: &detail{kind: kind, msg: fmt.Sprintf(format, args...)}}
+}
