@@ -28,7 +28,7 @@ func checkType(dt arrow.DataType, t *Type, p *path, encodedOK bool) *Error {
 	}
 	dt = storage(dt)
 	id := dt.ID()
-	if !t.Accept.Has(id) || (!encodedOK && Encoded.Has(id)) {
+	if !t.Accept.Has(id) || (!encodedOK && Encodings.Has(id)) {
 		return p.fail(ErrTypeMismatch, -1, "got %s, want %s", dt, t.Accept.Without(id))
 	}
 	switch dt := dt.(type) {

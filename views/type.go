@@ -76,7 +76,7 @@ var (
 	Binaries     = AcceptOf(arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW)
 	Lists        = AcceptOf(arrow.LIST, arrow.LARGE_LIST, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW)
 	Decimals     = AcceptOf(arrow.DECIMAL32, arrow.DECIMAL64, arrow.DECIMAL128, arrow.DECIMAL256)
-	Encoded      = AcceptOf(arrow.DICTIONARY, arrow.RUN_END_ENCODED)
+	Encodings    = AcceptOf(arrow.DICTIONARY, arrow.RUN_END_ENCODED)
 	SignedInts   = AcceptOf(arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64)
 	UnsignedInts = AcceptOf(arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64)
 )

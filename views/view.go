@@ -54,10 +54,13 @@ type View struct {
 // nulls under a null parent row, outside a list's reach or in a dictionary
 // entry no index refers to do not.
 func New(arr arrow.Array, t Type) (View, error) {
-	return newView(arr, &t)
+	return Of(arr, &t)
 }
 
-func newView(arr arrow.Array, t *Type) (View, error) {
+// Of is [New] for a Type the caller keeps, such as a compiled plan: the view
+// and its nodes refer to *t, which must not change afterwards. It saves
+// copying t for every array.
+func Of(arr arrow.Array, t *Type) (View, error) {
 	if arr == nil {
 		return View{}, (&path{t: t}).fail(ErrInvalidData, -1, "nil array")
 	}
@@ -119,7 +122,7 @@ func (v View) Slice(i, j int) View {
 	}
 	arr := array.NewSlice(v.node.(CustomNode).Array(), int64(w.Offset), int64(w.End()))
 	defer arr.Release()
-	sliced, err := newView(arr, v.t)
+	sliced, err := Of(arr, v.t)
 	if err != nil {
 		// The rows of a valid view are valid: a custom node that rejects
 		// them is a bug in that node, not bad input.

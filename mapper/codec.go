@@ -1,0 +1,123 @@
+package mapper
+
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/arrowmap/arrowmap/views"
+)
+
+// codec decodes one level of a view tree into one Go type: it knows the
+// type's layout, and the decoder specialised for it.
+type codec struct {
+	typ   reflect.Type
+	slice reflect.Type // []typ, to allocate backing arrays of typ
+	size  uintptr
+	move  mover
+	zero  unsafe.Pointer // a zero typ, copied over the rows of null structs
+	dec   decoder
+	// prep, when set, runs over the whole view when the record is viewed:
+	// conversions that can fail (As, encoding.TextUnmarshaler) and range
+	// checks, so that decoding a batch afterwards cannot fail.
+	prep      preparer
+	slot      int  // where prep's result goes in a batch's state
+	needsPrep bool // prep is set here or below
+	path      string
+	column    string
+}
+
+// decoder writes row i of a view to dst.at(i) for each row. The
+// destinations are zeroed beforehand, and a decoder leaves null rows zero.
+type decoder interface {
+	decode(v views.View, dst strided, c *call)
+}
+
+// preparer checks or converts the whole view up front; the result is kept
+// in the batch's state for decode.
+type preparer interface {
+	prepare(v views.View, c *call) (unsafe.Pointer, error)
+}
+
+// parent is a decoder with codecs below it, which preparation must reach.
+type parent interface {
+	prepareChildren(v views.View, c *call) error
+}
+
+// call is what one decode needs besides the views: the options that change
+// how values are written and what View prepared.
+type call struct {
+	zeroCopy bool
+	slots    []unsafe.Pointer
+	top      bool // preparing a top-level column, whose rows are the record's
+}
+
+func newCodec(t reflect.Type) *codec {
+	return &codec{
+		typ:   t,
+		slice: reflect.SliceOf(t),
+		size:  t.Size(),
+		move:  moverOf(t),
+		zero:  reflect.New(t).UnsafePointer(),
+	}
+}
+
+// decodeView decodes every row of v into dst. A dictionary or run-end view
+// is decoded by decoding the values it refers to once, then gathering.
+func (cd *codec) decodeView(v views.View, dst strided, c *call) {
+	if v.Len() == 0 {
+		return
+	}
+	if e, ok := v.Node().(views.Encoded); ok {
+		w := v.Window()
+		values, idx := e.Gather(w, make([]int, 0, w.Len))
+		scratch := newArray(cd.slice, values.Len())
+		cd.decodeView(values, strided{scratch, cd.size}, c)
+		for i, k := range idx {
+			if k >= 0 {
+				cd.move(dst.at(i), unsafe.Add(scratch, uintptr(k)*cd.size))
+			}
+		}
+		return
+	}
+	cd.dec.decode(v, dst, c)
+}
+
+// prepareView runs the preparers of cd and the codecs below it over v.
+func (cd *codec) prepareView(v views.View, c *call) error {
+	if !cd.needsPrep {
+		return nil
+	}
+	if e, ok := v.Node().(views.Encoded); ok {
+		// Preparation covers every entry, and the rows are no longer the record's.
+		top := c.top
+		c.top = false
+		defer func() { c.top = top }()
+		return cd.prepareView(e.Values(), c)
+	}
+	if cd.prep != nil {
+		out, err := cd.prep.prepare(v, c)
+		if err != nil {
+			return err
+		}
+		c.slots[cd.slot] = out
+	}
+	if p, ok := cd.dec.(parent); ok {
+		top := c.top
+		c.top = false
+		defer func() { c.top = top }()
+		return p.prepareChildren(v, c)
+	}
+	return nil
+}
+
+// prepared is the result of cd's preparer for the view being decoded.
+func (cd *codec) prepared(c *call) unsafe.Pointer { return c.slots[cd.slot] }
+
+// rowError is a failure of a value in row i of a view during preparation.
+func (cd *codec) rowError(kind error, c *call, i int, format string, args ...any) *Error {
+	row := -1
+	if c.top {
+		row = i
+	}
+	return newError(kind, cd.path, cd.column, row, format, args...)
+}

@@ -1,0 +1,179 @@
+package mapper
+
+import (
+	"math/big"
+	"reflect"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/decimal256"
+	"github.com/arrowmap/arrowmap/slice"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+var decimalTypes = map[reflect.Type]int{ // bits of each decimal number type
+	reflect.TypeFor[decimal.Decimal32]():  32,
+	reflect.TypeFor[decimal.Decimal64]():  64,
+	reflect.TypeFor[decimal.Decimal128](): 128,
+	reflect.TypeFor[decimal.Decimal256](): 256,
+}
+
+func isDecimalType(t reflect.Type) bool {
+	_, ok := decimalTypes[t]
+	return ok
+}
+
+// decimalAccept is the decimal types t holds without loss: those no wider.
+func decimalAccept(t reflect.Type, strict bool) views.Accept {
+	bits := decimalTypes[t]
+	var a views.Accept
+	for id, b := range map[arrow.Type]int{arrow.DECIMAL32: 32, arrow.DECIMAL64: 64, arrow.DECIMAL128: 128, arrow.DECIMAL256: 256} {
+		if b == bits || (!strict && b < bits) {
+			a |= views.AcceptOf(id)
+		}
+	}
+	return a
+}
+
+func decimalDecoderFor(t reflect.Type) decoder {
+	switch decimalTypes[t] {
+	case 32:
+		return decimalDecoder[decimal.Decimal32]{}
+	case 64:
+		return decimalDecoder[decimal.Decimal64]{}
+	case 128:
+		return decimalDecoder[decimal.Decimal128]{}
+	default:
+		return decimalDecoder[decimal.Decimal256]{}
+	}
+}
+
+// decimalDecoder decodes any decimal array no wider than D into D. The
+// value is the unscaled integer; the scale is the column's.
+type decimalDecoder[D decimal.Decimal32 | decimal.Decimal64 | decimal.Decimal128 | decimal.Decimal256] struct{}
+
+func (decimalDecoder[D]) decode(v views.View, dst strided, _ *call) {
+	w := v.Window()
+	nulls := v.Nulls()
+	switch n := v.Node().(type) {
+	case *views.Primitive[decimal.Decimal32]:
+		widen(n.Values()[w.Offset:w.End()], nulls, dst, func(x decimal.Decimal32) D { return fromInt64[D](int64(x)) })
+	case *views.Primitive[decimal.Decimal64]:
+		widen(n.Values()[w.Offset:w.End()], nulls, dst, func(x decimal.Decimal64) D { return fromInt64[D](int64(x)) })
+	case *views.Primitive[decimal.Decimal128]:
+		widen(n.Values()[w.Offset:w.End()], nulls, dst, func(x decimal.Decimal128) D {
+			var d D
+			switch p := any(&d).(type) {
+			case *decimal.Decimal128:
+				*p = x
+			case *decimal.Decimal256:
+				*p = decimal256.FromDecimal128(x)
+			}
+			return d
+		})
+	case *views.Primitive[decimal.Decimal256]:
+		widen(n.Values()[w.Offset:w.End()], nulls, dst, func(x decimal.Decimal256) D { return any(x).(D) })
+	}
+}
+
+func widen[S, D any](src []S, nulls slice.Bitmap, dst strided, conv func(S) D) {
+	for i, x := range src {
+		if nulls.IsValid(i) {
+			*(*D)(dst.at(i)) = conv(x)
+		}
+	}
+}
+
+func fromInt64[D decimal.Decimal32 | decimal.Decimal64 | decimal.Decimal128 | decimal.Decimal256](x int64) D {
+	var d D
+	switch p := any(&d).(type) {
+	case *decimal.Decimal32:
+		*p = decimal.Decimal32(x)
+	case *decimal.Decimal64:
+		*p = decimal.Decimal64(x)
+	case *decimal.Decimal128:
+		*p = decimal128.FromI64(x)
+	case *decimal.Decimal256:
+		*p = decimal256.FromI64(x)
+	}
+	return d
+}
+
+// decodeDecimalText decodes a decimal array into strings of its exact
+// value: 12345 at scale 2 is "123.45". The text of all rows goes into one
+// arena.
+func decodeDecimalText(v views.View, nulls slice.Bitmap, dst strided) {
+	w := v.Window()
+	node, ok := v.Node().(interface{ DataType() arrow.DataType })
+	if !ok {
+		return
+	}
+	dt, ok := node.DataType().(arrow.DecimalType)
+	if !ok {
+		return
+	}
+	scale := dt.GetScale()
+	// Text of at most precision digits, a sign, a point and leading zeros.
+	arena := make([]byte, 0, w.Len*(int(dt.GetPrecision())+3+max(int(scale), 0)))
+	ends := make([]int, w.Len)
+	for i := range w.Len {
+		if nulls.IsValid(i) {
+			arena = appendDecimal(arena, unscaled(v.Node(), w.Offset+i), scale)
+		}
+		ends[i] = len(arena)
+	}
+	start := 0
+	for i, end := range ends {
+		if end > start {
+			*(*string)(dst.at(i)) = unsafe.String(&arena[start], end-start)
+		}
+		start = end
+	}
+}
+
+// unscaled is the unscaled integer of row i of a decimal node.
+func unscaled(n views.Node, i int) *big.Int {
+	switch n := n.(type) {
+	case *views.Primitive[decimal.Decimal32]:
+		return big.NewInt(int64(n.Values()[i]))
+	case *views.Primitive[decimal.Decimal64]:
+		return big.NewInt(int64(n.Values()[i]))
+	case *views.Primitive[decimal.Decimal128]:
+		return n.Values()[i].BigInt()
+	case *views.Primitive[decimal.Decimal256]:
+		return n.Values()[i].BigInt()
+	}
+	return new(big.Int)
+}
+
+// appendDecimal appends the text of x·10^-scale.
+func appendDecimal(buf []byte, x *big.Int, scale int32) []byte {
+	if x.Sign() < 0 {
+		buf = append(buf, '-')
+		x = new(big.Int).Neg(x)
+	}
+	digits := x.Text(10)
+	if scale <= 0 {
+		buf = append(buf, digits...)
+		if digits != "0" {
+			for range -scale {
+				buf = append(buf, '0')
+			}
+		}
+		return buf
+	}
+	s := int(scale)
+	if len(digits) <= s {
+		buf = append(buf, '0', '.')
+		for range s - len(digits) {
+			buf = append(buf, '0')
+		}
+		return append(buf, digits...)
+	}
+	buf = append(buf, digits[:len(digits)-s]...)
+	buf = append(buf, '.')
+	return append(buf, digits[len(digits)-s:]...)
+}
+

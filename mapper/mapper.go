@@ -1,0 +1,186 @@
+package mapper
+
+import (
+	"errors"
+	"reflect"
+	"slices"
+	"sync"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/slice"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+// Mapper decodes records of one schema into values of struct type T. It is
+// immutable after New and safe for concurrent use.
+type Mapper[T any] struct {
+	schema *arrow.Schema
+	plan   *plan
+}
+
+// New compiles the plan that maps records of schema into T. Everything that
+// can be checked without data is checked here: each field's column
+// (ErrMissingColumn), its Arrow type (ErrTypeMismatch), its tags (ErrTag)
+// and its Go type (ErrUnsupported). Errors are *Error values naming the
+// field and the column.
+func New[T any](schema *arrow.Schema, opts ...Option) (*Mapper[T], error) {
+	return newMapper[T](schema, newOptions(opts))
+}
+
+func newMapper[T any](schema *arrow.Schema, o *options) (*Mapper[T], error) {
+	if schema == nil {
+		return nil, newError(ErrTypeMismatch, "", "", -1, "nil schema")
+	}
+	p, err := compilePlan(reflect.TypeFor[T](), schema, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Mapper[T]{schema: schema, plan: p}, nil
+}
+
+// Schema is the schema the Mapper was built for.
+func (m *Mapper[T]) Schema() *arrow.Schema { return m.schema }
+
+// View validates the planned columns of rec once and returns the Batch of
+// all its rows. Columns no field uses are neither viewed nor validated. A
+// null that a field cannot hold is ErrNull with the first such row;
+// malformed buffers are ErrInvalidData. rec must stay alive while the Batch
+// is used.
+func (m *Mapper[T]) View(rec arrow.RecordBatch) (Batch[T], error) {
+	if rec == nil {
+		return Batch[T]{}, newError(ErrInvalidData, "", "", -1, "nil record")
+	}
+	p := m.plan
+	schema := rec.Schema()
+	cols := make([]views.View, len(p.columns))
+	for k := range p.columns {
+		col := &p.columns[k]
+		if schema != m.schema {
+			if col.index >= len(schema.Fields()) || schema.Field(col.index).Name != col.name ||
+				!arrow.TypeEqual(schema.Field(col.index).Type, m.schema.Field(col.index).Type) {
+				return Batch[T]{}, newError(ErrTypeMismatch, col.codec.path, col.name, -1,
+					"the record's schema differs from the Mapper's: build a Mapper for it")
+			}
+		}
+		v, err := views.Of(rec.Column(col.index), col.vt)
+		if err != nil {
+			return Batch[T]{}, viewError(col, err)
+		}
+		cols[k] = v
+	}
+	b := Batch[T]{plan: p, cols: cols, w: slice.Whole(int(rec.NumRows()))}
+	for _, v := range cols {
+		if v.Len() != b.w.Len {
+			return Batch[T]{}, newError(ErrInvalidData, "", "", -1, "a column has %d rows, the record %d", v.Len(), b.w.Len)
+		}
+	}
+	if p.prep {
+		b.slots = make([]unsafe.Pointer, p.slots)
+		c := &call{zeroCopy: p.opts.zeroCopy, slots: b.slots}
+		for k := range p.columns {
+			c.top = true
+			if err := p.columns[k].codec.prepareView(cols[k], c); err != nil {
+				return Batch[T]{}, err
+			}
+		}
+	}
+	return b, nil
+}
+
+// viewError turns a views error into an *Error naming the Go field.
+func viewError(col *column, err error) error {
+	var ve *views.Error
+	if !errors.As(err, &ve) {
+		return &Error{Path: col.codec.path, Column: col.name, Row: -1, Err: err}
+	}
+	path := ve.Label
+	if path == "" {
+		path = col.codec.path
+	}
+	return &Error{Path: path, Column: joinPath(col.name, ve.Column), Row: ve.Row, Err: ve}
+}
+
+// Decode decodes every row of rec.
+func (m *Mapper[T]) Decode(rec arrow.RecordBatch) ([]T, error) {
+	return m.Append(nil, rec)
+}
+
+// Append decodes every row of rec and appends them to dst. On any error it
+// returns dst unchanged.
+func (m *Mapper[T]) Append(dst []T, rec arrow.RecordBatch) ([]T, error) {
+	b, err := m.View(rec)
+	if err != nil {
+		return dst, err
+	}
+	return b.Append(dst), nil
+}
+
+// Batch is a window of rows of a validated record. It is a small value:
+// copying and slicing it are cheap and allocate nothing.
+type Batch[T any] struct {
+	plan  *plan
+	cols  []views.View // one per planned column, over the whole record
+	slots []unsafe.Pointer
+	w     slice.Window
+}
+
+// Len is the number of rows in the batch.
+func (b Batch[T]) Len() int { return b.w.Len }
+
+// Slice is the batch of rows [i, j). It panics when the bounds are out of
+// range, like a Go slice expression. Nothing is validated again.
+func (b Batch[T]) Slice(i, j int) Batch[T] {
+	b.w = b.w.Slice(i, j)
+	return b
+}
+
+// Row overwrites *dst with row i.
+func (b Batch[T]) Row(i int, dst *T) {
+	row := b.Slice(i, i+1)
+	var zero T
+	*dst = zero
+	row.decode(unsafe.Pointer(dst))
+}
+
+// Append decodes the rows of the batch and appends them to dst, growing it
+// once.
+func (b Batch[T]) Append(dst []T) []T {
+	n := b.w.Len
+	if n == 0 {
+		return dst
+	}
+	dst = slices.Grow(dst, n)
+	out := dst[len(dst) : len(dst)+n]
+	clear(out)
+	b.decode(unsafe.Pointer(unsafe.SliceData(out)))
+	return dst[:len(dst)+n]
+}
+
+// minParallelRows is the fewest rows worth a goroutine of their own.
+const minParallelRows = 4096
+
+// decode writes the rows of b to consecutive Ts at base, which are zero.
+func (b Batch[T]) decode(base unsafe.Pointer) {
+	p := b.plan
+	parts := min(p.opts.parallelism, b.w.Len/minParallelRows)
+	if parts <= 1 {
+		b.decodeWindow(b.w, base)
+		return
+	}
+	var wg sync.WaitGroup
+	size := unsafe.Sizeof(*new(T))
+	for k := range parts {
+		i, j := b.w.Len*k/parts, b.w.Len*(k+1)/parts
+		wg.Go(func() {
+			b.decodeWindow(b.w.Slice(i, j), unsafe.Add(base, uintptr(i)*size))
+		})
+	}
+	wg.Wait()
+}
+
+func (b Batch[T]) decodeWindow(w slice.Window, base unsafe.Pointer) {
+	c := &call{zeroCopy: b.plan.opts.zeroCopy, slots: b.slots}
+	dst := strided{base, unsafe.Sizeof(*new(T))}
+	decodeMembers(b.plan.members, func(k int) views.View { return b.cols[k].Slice(w.Offset, w.End()) }, w.Len, dst, c)
+}

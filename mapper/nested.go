@@ -1,0 +1,172 @@
+package mapper
+
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/slice"
+	"github.com/arrowmap/arrowmap/tags"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+func (c *compiler) compileList(t reflect.Type, tag tags.Tag, dt, value arrow.DataType, vt *views.Type, cd *codec, at where) (*codec, *views.Type, error) {
+	id := value.ID()
+	accept := views.Lists | views.AcceptOf(arrow.FIXED_SIZE_LIST)
+	switch {
+	case t.Kind() == reflect.Array:
+		accept = views.AcceptOf(arrow.FIXED_SIZE_LIST)
+		vt.Size = t.Len()
+		if fsl, ok := value.(*arrow.FixedSizeListType); ok && int(fsl.Len()) != t.Len() {
+			return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: the sizes differ", t, dt)
+		}
+	case c.opts.strict:
+		accept = views.AcceptOf(arrow.LIST)
+	}
+	if !accept.Has(id) {
+		return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: it reads %s", t, dt, accept)
+	}
+	vt.Accept |= accept
+	elemField := value.(arrow.ListLikeType).ElemField()
+	var etag tags.Tag
+	if tag.Elem != nil {
+		etag = *tag.Elem
+	}
+	elem, evt, err := c.compile(t.Elem(), etag, elemField.Type, at.elem(elemField.Name))
+	if err != nil {
+		return nil, nil, err
+	}
+	vt.Elem = evt
+	if t.Kind() == reflect.Array {
+		cd.dec = &arrayDecoder{elem: elem, n: t.Len()}
+	} else {
+		cd.dec = &sliceDecoder{elem: elem}
+	}
+	cd.needsPrep = elem.needsPrep
+	return c.finish(cd, at), vt, nil
+}
+
+func (c *compiler) compileMap(t reflect.Type, tag tags.Tag, value arrow.DataType, vt *views.Type, cd *codec, at where) (*codec, *views.Type, error) {
+	mt, ok := value.(*arrow.MapType)
+	if !ok {
+		return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: a map reads map", t, value)
+	}
+	if !t.Key().Comparable() {
+		return nil, nil, newError(ErrUnsupported, at.path, at.column, -1, "map key %s is not comparable", t.Key())
+	}
+	vt.Accept |= views.AcceptOf(arrow.MAP)
+	var ktag, vtag tags.Tag
+	if tag.Key != nil {
+		ktag = *tag.Key
+	}
+	if tag.Value != nil {
+		vtag = *tag.Value
+	}
+	entries := joinPath(at.column, mt.ElemField().Name)
+	key, kvt, err := c.compile(t.Key(), ktag, mt.KeyType(), where{path: at.path + "[key]", column: joinPath(entries, mt.KeyField().Name)})
+	if err != nil {
+		return nil, nil, err
+	}
+	val, vvt, err := c.compile(t.Elem(), vtag, mt.ItemType(), where{path: at.path + "[value]", column: joinPath(entries, mt.ItemField().Name)})
+	if err != nil {
+		return nil, nil, err
+	}
+	vt.Key, vt.Value = kvt, vvt
+	cd.dec = &mapDecoder{key: key, value: val, typ: t}
+	cd.needsPrep = key.needsPrep || val.needsPrep
+	return c.finish(cd, at), vt, nil
+}
+
+func (c *compiler) compileStruct(t reflect.Type, value arrow.DataType, vt *views.Type, cd *codec, at where) (*codec, *views.Type, error) {
+	st, ok := value.(*arrow.StructType)
+	if !ok {
+		return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: a struct reads struct", t, value)
+	}
+	if c.stack[t] {
+		return nil, nil, newError(ErrUnsupported, at.path, at.column, -1, "%s is recursive", t)
+	}
+	c.stack[t] = true
+	defer delete(c.stack, t)
+	vt.Accept |= views.AcceptOf(arrow.STRUCT)
+	var codecs []*codec
+	members, err := c.compileMembers(t, st.Fields(), at, func(f arrow.Field, _ int, fcd *codec, fvt *views.Type) int {
+		vt.Fields = append(vt.Fields, views.Field{Name: f.Name, Type: *fvt})
+		codecs = append(codecs, fcd)
+		return len(vt.Fields) - 1
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, fcd := range codecs {
+		cd.needsPrep = cd.needsPrep || fcd.needsPrep
+	}
+	cd.dec = &structDecoder{members: members, codecs: codecs, row: cd}
+	return c.finish(cd, at), vt, nil
+}
+
+// member is one field of a struct being decoded: either a codec writing at
+// an offset, from child view k, or the group of fields behind an embedded
+// pointer.
+type member struct {
+	k      int
+	offset uintptr
+	codec  *codec
+	group  *embedded
+}
+
+// embedded is the fields reached through an embedded pointer field at the
+// member's offset: they are decoded into one array of the pointed-to
+// struct, and each row's pointer set to its element.
+type embedded struct {
+	typ     reflect.Type
+	slice   reflect.Type
+	size    uintptr
+	members []member
+}
+
+// decodeMembers decodes n rows of every member, reading child view k
+// through field(k).
+func decodeMembers(members []member, field func(k int) views.View, n int, dst strided, c *call) {
+	for _, m := range members {
+		if g := m.group; g != nil {
+			backing := newArray(g.slice, n)
+			decodeMembers(g.members, field, n, strided{backing, g.size}, c)
+			for i := range n {
+				*(*unsafe.Pointer)(unsafe.Add(dst.at(i), m.offset)) = unsafe.Add(backing, uintptr(i)*g.size)
+			}
+			continue
+		}
+		m.codec.decodeView(field(m.k), dst.field(m.offset), c)
+	}
+}
+
+// structDecoder decodes a struct array into a Go struct, field by field.
+type structDecoder struct {
+	members []member
+	codecs  []*codec // by child view
+	row     *codec   // the struct's own codec, to clear null rows
+}
+
+func (d *structDecoder) decode(v views.View, dst strided, c *call) {
+	n := v.Node().(*views.Struct)
+	w := v.Window()
+	decodeMembers(d.members, func(k int) views.View { return n.Field(k, w) }, w.Len, dst, c)
+	// The fields of a null row were decoded with the rest: clear the row.
+	if nulls := v.Nulls(); nulls.Bits != nil {
+		for i := range w.Len {
+			if nulls.IsNull(i) {
+				d.row.move(dst.at(i), d.row.zero)
+			}
+		}
+	}
+}
+
+func (d *structDecoder) prepareChildren(v views.View, c *call) error {
+	n := v.Node().(*views.Struct)
+	for k, cd := range d.codecs {
+		if err := cd.prepareView(n.Field(k, slice.Whole(n.Len())), c); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,135 @@
+package mapper
+
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/arrowmap/arrowmap/slice"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+type number interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
+}
+
+// numberDecoder decodes any integer or float array into D; the plan only
+// lets through the sources D holds without loss.
+type numberDecoder[D number] struct{}
+
+func (numberDecoder[D]) decode(v views.View, dst strided, _ *call) {
+	w := v.Window()
+	nulls := v.Nulls()
+	switch n := v.Node().(type) {
+	case *views.Primitive[int8]:
+		convert[int8, D](n.Values()[w.Offset:w.End()], nulls, dst)
+	case *views.Primitive[int16]:
+		convert[int16, D](n.Values()[w.Offset:w.End()], nulls, dst)
+	case *views.Primitive[int32]:
+		convert[int32, D](n.Values()[w.Offset:w.End()], nulls, dst)
+	case *views.Primitive[int64]:
+		convert[int64, D](n.Values()[w.Offset:w.End()], nulls, dst)
+	case *views.Primitive[uint8]:
+		convert[uint8, D](n.Values()[w.Offset:w.End()], nulls, dst)
+	case *views.Primitive[uint16]:
+		convert[uint16, D](n.Values()[w.Offset:w.End()], nulls, dst)
+	case *views.Primitive[uint32]:
+		convert[uint32, D](n.Values()[w.Offset:w.End()], nulls, dst)
+	case *views.Primitive[uint64]:
+		convert[uint64, D](n.Values()[w.Offset:w.End()], nulls, dst)
+	case *views.Primitive[float32]:
+		convert[float32, D](n.Values()[w.Offset:w.End()], nulls, dst)
+	case *views.Primitive[float64]:
+		convert[float64, D](n.Values()[w.Offset:w.End()], nulls, dst)
+	case *views.Primitive[float16.Num]:
+		convertFloat16[D](n.Values()[w.Offset:w.End()], nulls, dst)
+	}
+}
+
+// convert writes src[i] as a D to dst.at(i), skipping null rows. When the
+// types match and the destinations are back to back, it is one copy.
+func convert[S, D number](src []S, nulls slice.Bitmap, dst strided) {
+	if same, ok := any(src).([]D); ok && dst.stride == unsafe.Sizeof(same[0]) {
+		copy(unsafe.Slice((*D)(dst.base), len(same)), same)
+		if nulls.Bits != nil {
+			var zero D
+			for i := range src {
+				if nulls.IsNull(i) {
+					*(*D)(dst.at(i)) = zero
+				}
+			}
+		}
+		return
+	}
+	if nulls.Bits == nil {
+		for i, x := range src {
+			*(*D)(dst.at(i)) = D(x)
+		}
+		return
+	}
+	for i, x := range src {
+		if nulls.IsValid(i) {
+			*(*D)(dst.at(i)) = D(x)
+		}
+	}
+}
+
+func convertFloat16[D number](src []float16.Num, nulls slice.Bitmap, dst strided) {
+	for i, x := range src {
+		if nulls.IsValid(i) {
+			*(*D)(dst.at(i)) = D(x.Float32())
+		}
+	}
+}
+
+// float16Decoder decodes float16 into float16.Num.
+type float16Decoder struct{}
+
+func (float16Decoder) decode(v views.View, dst strided, _ *call) {
+	n := v.Node().(*views.Primitive[float16.Num])
+	w := v.Window()
+	nulls := v.Nulls()
+	for i, x := range n.Values()[w.Offset:w.End()] {
+		if nulls.IsValid(i) {
+			*(*float16.Num)(dst.at(i)) = x
+		}
+	}
+}
+
+// integerDecoderFor is the decoder for a Go integer type, by its kind and
+// size: named types decode by their underlying kind.
+func integerDecoderFor(t reflect.Type) decoder {
+	signed := t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64
+	switch {
+	case signed && t.Size() == 1:
+		return numberDecoder[int8]{}
+	case signed && t.Size() == 2:
+		return numberDecoder[int16]{}
+	case signed && t.Size() == 4:
+		return numberDecoder[int32]{}
+	case signed:
+		return numberDecoder[int64]{}
+	case t.Size() == 1:
+		return numberDecoder[uint8]{}
+	case t.Size() == 2:
+		return numberDecoder[uint16]{}
+	case t.Size() == 4:
+		return numberDecoder[uint32]{}
+	default:
+		return numberDecoder[uint64]{}
+	}
+}
+
+// boolDecoder decodes a bool array.
+type boolDecoder struct{}
+
+func (boolDecoder) decode(v views.View, dst strided, _ *call) {
+	n := v.Node().(*views.Bool)
+	w := v.Window()
+	nulls := v.Nulls()
+	for i := range w.Len {
+		if nulls.IsValid(i) {
+			*(*bool)(dst.at(i)) = n.At(w.Offset + i)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package mapper
+
+import (
+	"bytes"
+	"unsafe"
+
+	"github.com/arrowmap/arrowmap/slice"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+// stringDecoder decodes utf8, large_utf8 and utf8_view into strings, and
+// decimals into their exact text. Strings are copied into one arena per
+// call, or alias Arrow memory with ZeroCopy.
+type stringDecoder struct{}
+
+func (stringDecoder) decode(v views.View, dst strided, c *call) {
+	w := v.Window()
+	nulls := v.Nulls()
+	switch n := v.Node().(type) {
+	case *views.Binary[int32]:
+		decodeStrings(n.Offsets()[w.Offset:w.End()+1], n.Data(), nulls, dst, c.zeroCopy)
+	case *views.Binary[int64]:
+		decodeStrings(n.Offsets()[w.Offset:w.End()+1], n.Data(), nulls, dst, c.zeroCopy)
+	case *views.BinaryView:
+		arena := viewArena(n, w, nulls, c.zeroCopy)
+		eachViewValue(n, w, nulls, arena, func(i int, b []byte) {
+			*(*string)(dst.at(i)) = unsafe.String(unsafe.SliceData(b), len(b))
+		})
+	default:
+		decodeDecimalText(v, nulls, dst)
+	}
+}
+
+// window is the bytes of rows delimited by offsets, copied unless zeroCopy.
+func window[O slice.Offset](offsets []O, data []byte, zeroCopy bool) []byte {
+	buf := data[offsets[0]:offsets[len(offsets)-1]]
+	if !zeroCopy {
+		buf = bytes.Clone(buf)
+	}
+	return buf
+}
+
+func decodeStrings[O slice.Offset](offsets []O, data []byte, nulls slice.Bitmap, dst strided, zeroCopy bool) {
+	buf := window(offsets, data, zeroCopy)
+	start := offsets[0]
+	for i := range len(offsets) - 1 {
+		a, b := offsets[i]-start, offsets[i+1]-start
+		if b > a && nulls.IsValid(i) {
+			*(*string)(dst.at(i)) = unsafe.String(&buf[a], int(b-a))
+		}
+	}
+}
+
+// viewArena is one copy of the bytes of the non-null rows w of a view-type
+// array, in row order; nil with zeroCopy.
+func viewArena(n *views.BinaryView, w slice.Window, nulls slice.Bitmap, zeroCopy bool) []byte {
+	if zeroCopy {
+		return nil
+	}
+	total := 0
+	for i := range w.Len {
+		if nulls.IsValid(i) {
+			total += len(n.At(w.Offset + i))
+		}
+	}
+	return make([]byte, 0, total)
+}
+
+// eachViewValue calls f with the bytes of each non-null row of w: copied
+// into arena when it is not nil, else aliasing the array.
+func eachViewValue(n *views.BinaryView, w slice.Window, nulls slice.Bitmap, arena []byte, f func(i int, b []byte)) {
+	for i := range w.Len {
+		if !nulls.IsValid(i) {
+			continue
+		}
+		b := n.At(w.Offset + i)
+		if arena != nil {
+			at := len(arena)
+			arena = append(arena, b...)
+			b = arena[at:len(arena):len(arena)]
+		}
+		f(i, b)
+	}
+}
+
+// bytesDecoder decodes every binary encoding and fixed_size_binary into
+// []byte: each row a capped window of one arena (or of Arrow memory with
+// ZeroCopy). An empty value is an empty, non-nil slice.
+type bytesDecoder struct{}
+
+func (bytesDecoder) decode(v views.View, dst strided, c *call) {
+	w := v.Window()
+	nulls := v.Nulls()
+	switch n := v.Node().(type) {
+	case *views.Binary[int32]:
+		decodeBytes(n.Offsets()[w.Offset:w.End()+1], n.Data(), nulls, dst, c.zeroCopy)
+	case *views.Binary[int64]:
+		decodeBytes(n.Offsets()[w.Offset:w.End()+1], n.Data(), nulls, dst, c.zeroCopy)
+	case *views.BinaryView:
+		arena := viewArena(n, w, nulls, c.zeroCopy)
+		eachViewValue(n, w, nulls, arena, func(i int, b []byte) { setBytes(dst.at(i), b) })
+	case *views.FixedSizeBinary:
+		width := n.Width()
+		buf := n.Data()[w.Offset*width : w.End()*width]
+		if !c.zeroCopy {
+			buf = bytes.Clone(buf)
+		}
+		for i := range w.Len {
+			if nulls.IsValid(i) {
+				setBytes(dst.at(i), buf[i*width:(i+1)*width:(i+1)*width])
+			}
+		}
+	}
+}
+
+func decodeBytes[O slice.Offset](offsets []O, data []byte, nulls slice.Bitmap, dst strided, zeroCopy bool) {
+	buf := window(offsets, data, zeroCopy)
+	start := offsets[0]
+	for i := range len(offsets) - 1 {
+		if nulls.IsValid(i) {
+			a, b := offsets[i]-start, offsets[i+1]-start
+			setBytes(dst.at(i), buf[a:b:b])
+		}
+	}
+}
+
+// setBytes writes b to dst, keeping an empty value non-nil.
+func setBytes(dst unsafe.Pointer, b []byte) {
+	setSlice(dst, unsafe.Pointer(unsafe.SliceData(b)), len(b))
+}
+
+// byteArrayDecoder decodes fixed_size_binary(N), and the extensions stored
+// as it such as arrow.uuid, into [N]byte.
+type byteArrayDecoder struct{}
+
+func (byteArrayDecoder) decode(v views.View, dst strided, _ *call) {
+	n := v.Node().(*views.FixedSizeBinary)
+	w := v.Window()
+	nulls := v.Nulls()
+	width := n.Width()
+	for i := range w.Len {
+		if nulls.IsValid(i) {
+			copy(unsafe.Slice((*byte)(dst.at(i)), width), n.At(w.Offset+i))
+		}
+	}
+}
+
+// eachBytes calls f with the bytes of each non-null row of a string or
+// binary view, aliasing Arrow memory, and stops at the first error.
+func eachBytes(v views.View, f func(i int, b []byte) error) error {
+	w := v.Window()
+	nulls := v.Nulls()
+	at, ok := v.Node().(interface{ At(int) []byte })
+	if !ok {
+		return nil
+	}
+	for i := range w.Len {
+		if nulls.IsValid(i) {
+			if err := f(i, at.At(w.Offset+i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+

@@ -1,0 +1,165 @@
+package mapper
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+// timeDecoder decodes timestamps (in the column's time zone) and dates
+// (UTC midnight) into time.Time.
+type timeDecoder struct{ loc *time.Location }
+
+func (d *timeDecoder) decode(v views.View, dst strided, _ *call) {
+	w := v.Window()
+	nulls := v.Nulls()
+	put := func(i int, t time.Time) { *(*time.Time)(dst.at(i)) = t }
+	switch n := v.Node().(type) {
+	case *views.Primitive[int64]:
+		values := n.Values()[w.Offset:w.End()]
+		switch dt := n.DataType().(type) {
+		case *arrow.TimestampType:
+			toTime := unixOf(dt.Unit)
+			for i, x := range values {
+				if nulls.IsValid(i) {
+					put(i, toTime(x).In(d.loc))
+				}
+			}
+		case *arrow.Date64Type:
+			for i, x := range values {
+				if nulls.IsValid(i) {
+					put(i, time.UnixMilli(x).UTC())
+				}
+			}
+		}
+	case *views.Primitive[int32]: // date32: days since the epoch
+		for i, x := range n.Values()[w.Offset:w.End()] {
+			if nulls.IsValid(i) {
+				put(i, time.Unix(int64(x)*secondsPerDay, 0).UTC())
+			}
+		}
+	}
+}
+
+const secondsPerDay = 24 * 60 * 60
+
+// unixOf is the time.Time of a count of unit since the epoch.
+func unixOf(unit arrow.TimeUnit) func(int64) time.Time {
+	switch unit {
+	case arrow.Second:
+		return func(x int64) time.Time { return time.Unix(x, 0) }
+	case arrow.Millisecond:
+		return time.UnixMilli
+	case arrow.Microsecond:
+		return time.UnixMicro
+	default:
+		return func(x int64) time.Time { return time.Unix(0, x) }
+	}
+}
+
+// locationOf is the time zone a timestamp type's values decode in: the
+// column's zone (an IANA name or a fixed ±HH:MM offset), UTC when it has
+// none; nil for dates.
+func locationOf(dt arrow.DataType) (*time.Location, error) {
+	ts, ok := dt.(*arrow.TimestampType)
+	if !ok {
+		return time.UTC, nil
+	}
+	return loadLocation(ts.TimeZone)
+}
+
+var locations sync.Map // zone name → *time.Location
+
+func loadLocation(name string) (*time.Location, error) {
+	switch name {
+	case "", "UTC", "Z", "utc":
+		return time.UTC, nil
+	}
+	if loc, ok := locations.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := parseLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	locations.Store(name, loc)
+	return loc, nil
+}
+
+func parseLocation(name string) (*time.Location, error) {
+	if len(name) == 6 && (name[0] == '+' || name[0] == '-') && name[3] == ':' {
+		h, herr := strconv.Atoi(name[1:3])
+		m, merr := strconv.Atoi(name[4:6])
+		if herr == nil && merr == nil && h <= 23 && m <= 59 {
+			offset := h*3600 + m*60
+			if name[0] == '-' {
+				offset = -offset
+			}
+			return time.FixedZone(name, offset), nil
+		}
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil || name == "Local" {
+		return nil, fmt.Errorf("unknown time zone %q", name)
+	}
+	return loc, nil
+}
+
+// durationDecoder decodes durations, and time32/time64 times of day, into
+// time.Duration.
+type durationDecoder struct{}
+
+func (durationDecoder) decode(v views.View, dst strided, _ *call) {
+	w := v.Window()
+	nulls := v.Nulls()
+	switch n := v.Node().(type) {
+	case *views.Primitive[int64]: // duration or time64
+		scale := int64(timeUnitOf(n.DataType()).Multiplier())
+		for i, x := range n.Values()[w.Offset:w.End()] {
+			if nulls.IsValid(i) {
+				*(*time.Duration)(dst.at(i)) = time.Duration(x * scale)
+			}
+		}
+	case *views.Primitive[int32]: // time32
+		scale := int64(timeUnitOf(n.DataType()).Multiplier())
+		for i, x := range n.Values()[w.Offset:w.End()] {
+			if nulls.IsValid(i) {
+				*(*time.Duration)(dst.at(i)) = time.Duration(int64(x) * scale)
+			}
+		}
+	}
+}
+
+func timeUnitOf(dt arrow.DataType) arrow.TimeUnit {
+	if u, ok := dt.(interface{ TimeUnit() arrow.TimeUnit }); ok {
+		return u.TimeUnit()
+	}
+	return arrow.Nanosecond
+}
+
+// durationPreparer checks, when the record is viewed, that every duration
+// in a unit coarser than nanoseconds fits a time.Duration.
+type durationPreparer struct{ cd *codec }
+
+func (p durationPreparer) prepare(v views.View, c *call) (unsafe.Pointer, error) {
+	n, ok := v.Node().(*views.Primitive[int64])
+	if !ok {
+		return nil, nil
+	}
+	scale := int64(timeUnitOf(n.DataType()).Multiplier())
+	limit := math.MaxInt64 / scale
+	nulls := v.Nulls()
+	w := v.Window()
+	for i, x := range n.Values()[w.Offset:w.End()] {
+		if (x > limit || x < -limit) && nulls.IsValid(i) {
+			return nil, p.cd.rowError(ErrOverflow, c, i, "%d %s does not fit a time.Duration", x, timeUnitOf(n.DataType()))
+		}
+	}
+	return nil, nil
+}
