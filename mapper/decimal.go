@@ -176,4 +176,3 @@ func appendDecimal(buf []byte, x *big.Int, scale int32) []byte {
 	buf = append(buf, '.')
 	return append(buf, digits[len(digits)-s:]...)
 }
-

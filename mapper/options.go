@@ -109,7 +109,7 @@ func As[T, R any](decode func(R) (T, error), encode func(T) (R, error)) Option {
 
 // conversion is an As option: T ↔ R through unsafe pointers to each.
 type conversion struct {
-	from   reflect.Type // R
+	from   reflect.Type                        // R
 	decode func(dst, src unsafe.Pointer) error // *T ← *R
 	encode func(dst, src unsafe.Pointer) error // *R ← *T
 }

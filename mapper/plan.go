@@ -376,7 +376,7 @@ var (
 	durationType        = reflect.TypeFor[time.Duration]()
 	float16Type         = reflect.TypeFor[float16.Num]()
 	leafStructs         = map[reflect.Type]struct{}{
-		timeType:                          {},
+		timeType:                              {},
 		reflect.TypeFor[decimal.Decimal128](): {},
 		reflect.TypeFor[decimal.Decimal256](): {},
 	}
@@ -454,4 +454,3 @@ func insertMember(members []member, t reflect.Type, index []int, k int, cd *code
 	}
 	return members
 }
-

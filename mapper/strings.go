@@ -163,4 +163,3 @@ func eachBytes(v views.View, f func(i int, b []byte) error) error {
 	}
 	return nil
 }
-

@@ -9,7 +9,9 @@ import (
 // hold nulls, the bitmap is built (one allocation); for every other node it
 // is the array's own.
 func (v View) Nulls() slice.Bitmap {
-	if n, ok := v.node.(interface{ nullsIn(slice.Window) slice.Bitmap }); ok {
+	if n, ok := v.node.(interface {
+		nullsIn(slice.Window) slice.Bitmap
+	}); ok {
 		return n.nullsIn(v.w)
 	}
 	return buildNulls(v.node, v.w)
