@@ -3,7 +3,6 @@ package mapper
 import (
 	"errors"
 	"reflect"
-	"slices"
 	"sync"
 	"unsafe"
 
@@ -150,10 +149,15 @@ func (b Batch[T]) Append(dst []T) []T {
 	if n == 0 {
 		return dst
 	}
-	dst = slices.Grow(dst, n)
-	out := dst[len(dst) : len(dst)+n]
-	clear(out)
-	b.decode(unsafe.Pointer(unsafe.SliceData(out)))
+	if cap(dst)-len(dst) < n {
+		// Fresh memory is zero already.
+		grown := make([]T, len(dst), len(dst)+n)
+		copy(grown, dst)
+		dst = grown
+	} else {
+		clear(dst[len(dst) : len(dst)+n])
+	}
+	b.decode(unsafe.Pointer(unsafe.SliceData(dst[len(dst) : len(dst)+n])))
 	return dst[:len(dst)+n]
 }
 
