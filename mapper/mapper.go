@@ -150,8 +150,8 @@ func (b Batch[T]) Append(dst []T) []T {
 		return dst
 	}
 	if cap(dst)-len(dst) < n {
-		// Fresh memory is zero already.
-		grown := make([]T, len(dst), len(dst)+n)
+		// Fresh memory is zero already; grow like append, to amortise.
+		grown := make([]T, len(dst), max(len(dst)+n, 2*cap(dst)))
 		copy(grown, dst)
 		dst = grown
 	} else {

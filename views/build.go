@@ -23,6 +23,17 @@ func build(d arrow.ArrayData, t *Type, p path) (builtin, error) {
 	return buildLevel(d, l)
 }
 
+// buildChild is build for a child whose datatype its parent declares. The
+// parent's datatype is what checkType checked, but build reads the child by
+// its own: a child of another datatype would be read unchecked, or as a type
+// whose children t does not describe.
+func buildChild(d arrow.ArrayData, want arrow.DataType, t *Type, p path) (builtin, error) {
+	if !arrow.TypeEqual(d.DataType(), want) {
+		return nil, p.fail(ErrInvalidData, -1, "child of datatype %s where its parent declares %s", d.DataType(), want)
+	}
+	return build(d, t, p)
+}
+
 // buildLevel makes the node of d once newLevel has checked its level.
 func buildLevel(d arrow.ArrayData, l *level) (builtin, error) {
 	switch l.dt.ID() {

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/arrowmap/arrowmap/slice"
 )
 
@@ -43,8 +44,12 @@ func newDictionary(d arrow.ArrayData, l *level) (builtin, error) {
 
 func newDictionaryOf[I integer](d arrow.ArrayData, l *level) (*Dictionary[I], error) {
 	dict := d.Dictionary()
-	if dict == nil {
+	// *array.Data hands back its missing dictionary as a typed nil.
+	if data, ok := dict.(*array.Data); dict == nil || ok && data == nil {
 		return nil, l.p.fail(ErrInvalidData, -1, "dictionary array without a dictionary")
+	}
+	if want := l.dt.(*arrow.DictionaryType).ValueType; !arrow.TypeEqual(dict.DataType(), want) {
+		return nil, l.p.fail(ErrInvalidData, -1, "dictionary of datatype %s for values of %s", dict.DataType(), want)
 	}
 	indices, err := fixed[I](d, 1, d.Offset(), l.n, &l.p, "indices")
 	if err != nil {
@@ -157,10 +162,16 @@ func newRunEndOf[R int16 | int32 | int64](d arrow.ArrayData, l *level) (*RunEnd[
 	if err != nil {
 		return nil, err
 	}
+	// The values are read as the declared encoded type: one of another
+	// datatype would be checked as a type arrow-go does not read it as.
+	ree := l.dt.(*arrow.RunEndEncodedType)
+	if !arrow.TypeEqual(ends.DataType(), ree.RunEnds()) || !arrow.TypeEqual(vals.DataType(), ree.Encoded()) {
+		return nil, l.p.fail(ErrInvalidData, -1, "children of datatypes %s and %s for %s", ends.DataType(), vals.DataType(), ree)
+	}
 	if ends.NullN() != 0 {
 		return nil, l.p.fail(ErrInvalidData, -1, "run ends with %d nulls", ends.NullN())
 	}
-	if ends.Offset() < 0 || ends.Len() < 0 || ends.Len() > maxRows {
+	if ends.Offset() < 0 || ends.Len() < 0 || ends.Len() > maxRows || ends.Offset() > maxRows-ends.Len() {
 		return nil, l.p.fail(ErrInvalidData, -1, "run ends of length %d at offset %d", ends.Len(), ends.Offset())
 	}
 	runEnds, err := fixed[R](ends, 1, ends.Offset(), ends.Len(), &l.p, "run ends")
@@ -180,7 +191,6 @@ func newRunEndOf[R int16 | int32 | int64](d arrow.ArrayData, l *level) (*RunEnd[
 		return nil, l.p.fail(ErrInvalidData, -1, "%d values for %d runs", vals.Len(), len(runEnds))
 	}
 	n := &RunEnd[R]{level: *l, runEnds: runEnds, off: off}
-	ree := l.dt.(*arrow.RunEndEncodedType)
 	vl, err := newLevel(vals, storage(ree.Encoded()), l.p.t, l.p)
 	if err != nil {
 		return nil, err

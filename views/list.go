@@ -27,7 +27,7 @@ func newList[O slice.Offset](d arrow.ArrayData, l *level) (builtin, error) {
 	}
 	n := &List[O]{level: *l, offsets: offsets}
 	elem := l.dt.(arrow.ListLikeType).ElemField()
-	if n.child, err = build(childData, l.p.t.Elem, n.p.child(elem.Name, l.p.t.Elem)); err != nil {
+	if n.child, err = buildChild(childData, elem.Type, l.p.t.Elem, n.p.child(elem.Name, l.p.t.Elem)); err != nil {
 		return nil, err
 	}
 	n.clean = n.clean && n.child.lvl().clean
@@ -98,7 +98,7 @@ func newListView[O slice.Offset](d arrow.ArrayData, l *level) (*ListView[O], err
 	}
 	n := &ListView[O]{level: *l, offsets: offsets, sizes: sizes}
 	elem := l.dt.(arrow.ListLikeType).ElemField()
-	if n.child, err = build(childData, l.p.t.Elem, n.p.child(elem.Name, l.p.t.Elem)); err != nil {
+	if n.child, err = buildChild(childData, elem.Type, l.p.t.Elem, n.p.child(elem.Name, l.p.t.Elem)); err != nil {
 		return nil, err
 	}
 	n.clean = n.clean && n.child.lvl().clean
@@ -155,7 +155,7 @@ func newFixedSizeList(d arrow.ArrayData, l *level) (*FixedSizeList, error) {
 	}
 	n := &FixedSizeList{level: *l, base: d.Offset(), size: size}
 	elem := dt.ElemField()
-	if n.child, err = build(childData, l.p.t.Elem, n.p.child(elem.Name, l.p.t.Elem)); err != nil {
+	if n.child, err = buildChild(childData, elem.Type, l.p.t.Elem, n.p.child(elem.Name, l.p.t.Elem)); err != nil {
 		return nil, err
 	}
 	n.clean = n.clean && n.child.lvl().clean

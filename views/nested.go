@@ -27,7 +27,7 @@ func newStruct(d arrow.ArrayData, l *level) (*Struct, error) {
 		if fd.Len() < n.base+n.n {
 			return nil, n.p.fail(ErrInvalidData, -1, "field %q has %d rows, the struct needs %d", f.Name, fd.Len(), n.base+n.n)
 		}
-		if n.fields[i], err = build(fd, &f.Type, n.p.child(f.Name, &f.Type)); err != nil {
+		if n.fields[i], err = buildChild(fd, dt.Field(idx).Type, &f.Type, n.p.child(f.Name, &f.Type)); err != nil {
 			return nil, err
 		}
 		n.clean = n.clean && n.fields[i].lvl().clean
@@ -111,6 +111,10 @@ func newMap(d arrow.ArrayData, l *level) (*Map, error) {
 		return nil, err
 	}
 	base := entries.Offset()
+	// newLevel never sees the entries: bound them here, or base+e overflows.
+	if base < 0 || entries.Len() < 0 || base > maxRows || entries.Len() > maxRows-base {
+		return nil, ep.fail(ErrInvalidData, -1, "%d entries at offset %d out of range", entries.Len(), base)
+	}
 	if keys.Len() < base+entries.Len() || items.Len() < base+entries.Len() {
 		return nil, ep.fail(ErrInvalidData, -1, "keys (%d) or values (%d) shorter than the %d entries at offset %d", keys.Len(), items.Len(), entries.Len(), base)
 	}
@@ -118,10 +122,10 @@ func newMap(d arrow.ArrayData, l *level) (*Map, error) {
 	n.p.t = l.p.t
 	ep.up = &n.p
 	t := n.p.t
-	if n.keys, err = build(keys, t.Key, ep.child(dt.KeyField().Name, t.Key)); err != nil {
+	if n.keys, err = buildChild(keys, dt.KeyType(), t.Key, ep.child(dt.KeyField().Name, t.Key)); err != nil {
 		return nil, err
 	}
-	if n.values, err = build(items, t.Value, ep.child(dt.ItemField().Name, t.Value)); err != nil {
+	if n.values, err = buildChild(items, dt.ItemType(), t.Value, ep.child(dt.ItemField().Name, t.Value)); err != nil {
 		return nil, err
 	}
 	n.clean = n.clean && n.keys.lvl().clean && n.values.lvl().clean
