@@ -110,8 +110,7 @@ func newLevel(d arrow.ArrayData, dt arrow.DataType, t *Type, p path) (*level, er
 	declared := d.NullN()
 	switch id := dt.ID(); {
 	case id == arrow.NULL:
-		l.nulls = l.n
-		l.validity = slice.Bitmap{Bits: allNull(l.n)}
+		l.nulls = l.n // no bitmap: the Null node answers for itself
 	case id == arrow.RUN_END_ENCODED || id == arrow.SPARSE_UNION || id == arrow.DENSE_UNION:
 		// No validity bitmap of their own: nulls live in the values.
 		if bits := buffer(d, 0); len(bits) > 0 {
@@ -145,9 +144,6 @@ func newLevel(d arrow.ArrayData, dt arrow.DataType, t *Type, p path) (*level, er
 const maxRows = 1 << 48
 
 func bytesFor(bits int) int { return (bits + 7) / 8 }
-
-// allNull is a validity bitmap of n nulls.
-func allNull(n int) []byte { return make([]byte, bytesFor(n)) }
 
 // buffer is buffer i of d, or nil.
 func buffer(d arrow.ArrayData, i int) []byte {

@@ -2,6 +2,7 @@ package views
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/slice"
 )
 
 // Null is the view node of a null array: every row is null.
@@ -11,6 +12,24 @@ func newNull(l *level) *Null { return &Null{level: *l} }
 
 // Value is nil.
 func (*Null) Value(int) any { return nil }
+
+// IsNull is true: every row of a null array is null.
+func (*Null) IsNull(int) bool { return true }
+
+func (*Null) firstNull(rows slice.Ranges) int {
+	for _, w := range rows {
+		if w.Len > 0 {
+			return w.Offset
+		}
+	}
+	return -1
+}
+
+// nullsIn is a bitmap of w.Len nulls, made for the window only: a null
+// array may claim any length without buffers to back it.
+func (*Null) nullsIn(w slice.Window) slice.Bitmap {
+	return slice.Bitmap{Bits: make([]byte, bytesFor(w.Len))}
+}
 
 // Bool is the view node of a boolean array.
 type Bool struct {
