@@ -3,6 +3,7 @@ package mapper
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -187,4 +188,16 @@ func (b Batch[T]) decodeWindow(w slice.Window, base unsafe.Pointer) {
 	c := &call{zeroCopy: b.plan.opts.zeroCopy, slots: b.slots}
 	dst := strided{base, unsafe.Sizeof(*new(T))}
 	decodeMembers(b.plan.members, func(k int) views.View { return b.cols[k].Slice(w.Offset, w.End()) }, w.Len, dst, c)
+}
+
+// ColumnIndexes is the indexes in the schema of the columns the plan reads,
+// in increasing order: what a source that can project columns (Parquet,
+// Flight SQL) needs to read, and nothing more.
+func (m *Mapper[T]) ColumnIndexes() []int {
+	idx := make([]int, len(m.plan.columns))
+	for k, col := range m.plan.columns {
+		idx[k] = col.index
+	}
+	slices.Sort(idx)
+	return slices.Compact(idx)
 }
