@@ -133,3 +133,8 @@ func (boolDecoder) decode(v views.View, dst strided, _ *call) {
 		}
 	}
 }
+
+// nullDecoder decodes a null array: every row stays zero.
+type nullDecoder struct{}
+
+func (nullDecoder) decode(views.View, strided, *call) {}

@@ -117,6 +117,19 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 	if conv, ok := c.opts.conversions[t]; ok && conv.decode != nil {
 		return c.compileAs(t, conv, tag, dt, at)
 	}
+	if storageOf(dt).ID() == arrow.NULL {
+		// Every row is null: any field that can hold a null takes it.
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map:
+		default:
+			if !tag.Nullable {
+				return mismatch("every row is null, and the field is neither a pointer, a slice, a map nor nullable")
+			}
+		}
+		cd := newCodec(t)
+		cd.dec = nullDecoder{}
+		return c.finish(cd, at), &views.Type{Accept: views.AcceptOf(arrow.NULL), Nullable: true, Label: at.path}, nil
+	}
 	if t.Kind() == reflect.Pointer {
 		elem, vt, err := c.compile(t.Elem(), tag, dt, at)
 		if err != nil {

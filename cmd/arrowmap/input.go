@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/arrowmap/arrowmap/mapper"
+)
+
+//go:embed sample.arrow
+var sampleFile []byte
+
+// input is an opened file: its schema and its records.
+type input struct {
+	name    string
+	schema  *arrow.Schema
+	records array.RecordReader
+	close   func()
+}
+
+// The first bytes of each format.
+var (
+	arrowFileMagic = []byte("ARROW1")
+	parquetMagic   = []byte("PAR1")
+)
+
+// maxInput bounds what is read into memory, so that a huge or endless
+// standard input is an error, not an exhausted machine.
+const maxInput = 4 << 30
+
+// open reads name ("-" for stdin, "" for the embedded sample) and opens it
+// as an IPC file, a Parquet file or an IPC stream, by its first bytes.
+func open(name string, stdin io.Reader) (*input, error) {
+	var data []byte
+	switch name {
+	case "":
+		name, data = "the embedded sample", sampleFile
+	case "-":
+		b, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
+		if err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		name, data = "standard input", b
+	default:
+		info, err := os.Stat(name)
+		if err != nil {
+			return nil, err
+		}
+		if info.IsDir() {
+			return nil, fmt.Errorf("%s is a directory, not a file", name)
+		}
+		if data, err = os.ReadFile(name); err != nil {
+			return nil, err
+		}
+	}
+	if len(data) > maxInput {
+		return nil, fmt.Errorf("%s is larger than %d bytes", name, maxInput)
+	}
+	in, err := openBytes(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	in.name = name
+	return in, nil
+}
+
+func openBytes(data []byte) (*input, error) {
+	mem := memory.DefaultAllocator
+	switch {
+	case len(data) == 0:
+		return nil, errors.New("empty input: not an Arrow or Parquet file")
+	case bytes.HasPrefix(data, arrowFileMagic):
+		f, err := ipc.NewFileReader(bytes.NewReader(data), ipc.WithAllocator(mem))
+		if err != nil {
+			return nil, fmt.Errorf("not a valid Arrow IPC file: %w", err)
+		}
+		rr := mapper.FileRecords(f)
+		return &input{schema: f.Schema(), records: rr, close: func() { rr.Release(); f.Close() }}, nil
+	case bytes.HasPrefix(data, parquetMagic):
+		pf, err := file.NewParquetReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("not a valid Parquet file: %w", err)
+		}
+		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 4096}, mem)
+		if err != nil {
+			pf.Close()
+			return nil, fmt.Errorf("reading Parquet: %w", err)
+		}
+		rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+		if err != nil {
+			pf.Close()
+			return nil, fmt.Errorf("reading Parquet: %w", err)
+		}
+		return &input{schema: rr.Schema(), records: rr, close: func() { rr.Release(); pf.Close() }}, nil
+	default:
+		r, err := ipc.NewReader(bytes.NewReader(data), ipc.WithAllocator(mem))
+		if err != nil {
+			return nil, fmt.Errorf("not an Arrow IPC file or stream, nor a Parquet file: %w", err)
+		}
+		return &input{schema: r.Schema(), records: r, close: r.Release}, nil
+	}
+}

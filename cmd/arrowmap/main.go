@@ -1,0 +1,99 @@
+// Command arrowmap shows what arrowmap makes of an Arrow or Parquet file:
+// its rows decoded through the mapper, its schema, and Go struct types that
+// decode it.
+//
+//	arrowmap head [-n N] [FILE]     rows as JSON lines
+//	arrowmap schema [FILE]          the Arrow schema
+//	arrowmap gen [-package P] [-type T] [FILE]   Go types with arrow tags
+//
+// FILE is an Arrow IPC file, an IPC stream or a Parquet file, told apart by
+// its first bytes; "-" reads standard input. Without FILE, a sample
+// embedded in the command is used.
+package main
+
+//go:generate go run gen_sample.go
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+const usage = `usage:
+  arrowmap head [-n N] [FILE]                  print rows as JSON lines
+  arrowmap schema [FILE]                       print the Arrow schema
+  arrowmap gen [-package P] [-type T] [FILE]   print Go types that decode FILE
+FILE is an Arrow IPC file or stream, or a Parquet file; "-" is standard input;
+without FILE, an embedded sample is used.`
+
+// run runs the command line and returns its exit status. A failure is one
+// line on stderr and status 1, never a panic.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "arrowmap: internal error: %v\n", p)
+			status = 1
+		}
+	}()
+	if err := dispatch(args, stdin, stdout, stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, usage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "arrowmap: %s\n", oneLine(err.Error()))
+		return 1
+	}
+	return 0
+}
+
+func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("missing command: want head, schema or gen (arrowmap -h for help)")
+	}
+	cmd, args := args[0], args[1:]
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var run func(in *input) error
+	switch cmd {
+	case "-h", "-help", "--help", "help":
+		return flag.ErrHelp
+	case "head":
+		n := fs.Int("n", 10, "number of rows")
+		run = func(in *input) error { return head(in, *n, stdout, stderr) }
+	case "schema":
+		run = func(in *input) error { _, err := fmt.Fprintln(stdout, in.schema); return err }
+	case "gen":
+		pkg := fs.String("package", "main", "package name")
+		typ := fs.String("type", "Row", "name of the row type")
+		run = func(in *input) error { return gen(in, *pkg, *typ, stdout) }
+	default:
+		return fmt.Errorf("unknown command %q: want head, schema or gen", cmd)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%s: %v", cmd, err)
+	}
+	if fs.NArg() > 1 {
+		return fmt.Errorf("%s: one FILE at most, got %d", cmd, fs.NArg())
+	}
+	in, err := open(fs.Arg(0), stdin)
+	if err != nil {
+		return err
+	}
+	defer in.close()
+	return run(in)
+}
+
+// oneLine keeps an error message on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
