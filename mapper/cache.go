@@ -62,7 +62,7 @@ func cachedMapper[T any](schema *arrow.Schema, opts []Option) (*Mapper[T], error
 	fp := schema.Fingerprint()
 	key := cacheKey{typ, fp, okey}
 	if fp != "" {
-		if e, ok := mappers.Load(key); ok {
+		if e, ok := mappers.Load(key); ok && sameColumns(e.(*cacheEntry).schema, schema) {
 			entry := e.(*cacheEntry)
 			lastEntry.Store(&cacheEntry{schema: schema, mapper: entry.mapper})
 			return entry.mapper.(*Mapper[T]), nil
@@ -78,4 +78,20 @@ func cachedMapper[T any](schema *arrow.Schema, opts []Option) (*Mapper[T], error
 	}
 	lastEntry.Store(entry)
 	return m, nil
+}
+
+// sameColumns reports whether schemas a and b have the same column names
+// and types. Equal fingerprints do not promise it: arrow-go's leave out a
+// fixed_size_binary's width and an extension type's name.
+func sameColumns(a, b *arrow.Schema) bool {
+	if a.NumFields() != b.NumFields() {
+		return false
+	}
+	for i := range a.NumFields() {
+		fa, fb := a.Field(i), b.Field(i)
+		if fa.Name != fb.Name || !arrow.TypeEqual(fa.Type, fb.Type) {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package mapper
 
 import (
 	"reflect"
+	"slices"
 	"unsafe"
 
 	"github.com/arrowmap/arrowmap/views"
@@ -15,7 +16,10 @@ type codec struct {
 	size  uintptr
 	move  mover
 	zero  unsafe.Pointer // a zero typ, copied over the rows of null structs
-	dec   decoder
+	// mutable: typ holds slices, maps or pointers, which rows decoded from
+	// one dictionary entry or run must not share.
+	mutable bool
+	dec     decoder
 	// prep, when set, runs over the whole view when the record is viewed:
 	// conversions that can fail (As, encoding.TextUnmarshaler) and range
 	// checks, so that decoding a batch afterwards cannot fail.
@@ -53,11 +57,12 @@ type call struct {
 
 func newCodec(t reflect.Type) *codec {
 	return &codec{
-		typ:   t,
-		slice: reflect.SliceOf(t),
-		size:  t.Size(),
-		move:  moverOf(t),
-		zero:  reflect.New(t).UnsafePointer(),
+		typ:     t,
+		slice:   reflect.SliceOf(t),
+		size:    t.Size(),
+		move:    moverOf(t),
+		zero:    reflect.New(t).UnsafePointer(),
+		mutable: holdsReferences(t),
 	}
 }
 
@@ -70,6 +75,20 @@ func (cd *codec) decodeView(v views.View, dst strided, c *call) {
 	if e, ok := v.Node().(views.Encoded); ok {
 		w := v.Window()
 		values, idx := e.Gather(w, make([]int, 0, w.Len))
+		if cd.mutable {
+			// Rows that refer to one entry must not share its slice, map or
+			// pointer, or changing one row would change the others.
+			for i, k := range idx {
+				if k >= 0 {
+					cd.decodeView(values.Slice(k, k+1), strided{dst.at(i), cd.size}, c)
+				}
+			}
+			return
+		}
+		if values.Len() > 2*w.Len+sparseSlack {
+			cd.decodeUsedEntries(values, idx, dst, c)
+			return
+		}
 		scratch := newArray(cd.slice, values.Len())
 		cd.decodeView(values, strided{scratch, cd.size}, c)
 		for i, k := range idx {
@@ -80,6 +99,41 @@ func (cd *codec) decodeView(v views.View, dst strided, c *call) {
 		return
 	}
 	cd.dec.decode(v, dst, c)
+}
+
+// sparseSlack is how many more entries than twice the rows a gathered
+// window may span before only the entries the rows use are decoded.
+const sparseSlack = 64
+
+// decodeUsedEntries decodes rows whose entries idx (in values, -1 for a
+// null) are few and far apart: a page of rows over a big dictionary. It
+// decodes only the entries used, one run of consecutive ones at a time, so
+// that reading a dictionary column page by page costs the rows, not pages
+// times entries.
+func (cd *codec) decodeUsedEntries(values views.View, idx []int, dst strided, c *call) {
+	used := make([]int, 0, len(idx))
+	for _, k := range idx {
+		if k >= 0 {
+			used = append(used, k)
+		}
+	}
+	slices.Sort(used)
+	used = slices.Compact(used)
+	scratch := newArray(cd.slice, len(used)) // entry used[j] at j
+	for at := 0; at < len(used); {
+		end := at + 1
+		for end < len(used) && used[end] == used[end-1]+1 {
+			end++
+		}
+		cd.decodeView(values.Slice(used[at], used[end-1]+1), strided{unsafe.Add(scratch, uintptr(at)*cd.size), cd.size}, c)
+		at = end
+	}
+	for i, k := range idx {
+		if k >= 0 {
+			j, _ := slices.BinarySearch(used, k)
+			cd.move(dst.at(i), unsafe.Add(scratch, uintptr(j)*cd.size))
+		}
+	}
 }
 
 // prepareView runs the preparers of cd and the codecs below it over v.
@@ -103,11 +157,23 @@ func (cd *codec) prepareView(v views.View, c *call) error {
 	}
 	if p, ok := cd.dec.(parent); ok {
 		top := c.top
-		c.top = false
+		c.top = top && keepsRows(cd.dec)
 		defer func() { c.top = top }()
 		return p.prepareChildren(v, c)
 	}
 	return nil
+}
+
+// keepsRows reports whether the children of d are prepared over d's own
+// rows, so that a failure below it still names the record's row: a
+// pointer's element and a struct's fields are; list elements and map
+// entries are not.
+func keepsRows(d decoder) bool {
+	switch d.(type) {
+	case *pointerDecoder, *structDecoder:
+		return true
+	}
+	return false
 }
 
 // prepared is the result of cd's preparer for the view being decoded.

@@ -16,14 +16,27 @@ import (
 type preparedDecoder struct{ cd *codec }
 
 func (d preparedDecoder) decode(v views.View, dst strided, c *call) {
-	results := d.cd.prepared(c)
+	p := (*preparedValues)(d.cd.prepared(c))
 	w := v.Window()
 	nulls := v.Nulls()
 	for i := range w.Len {
 		if nulls.IsValid(i) {
-			d.cd.move(dst.at(i), unsafe.Add(results, uintptr(w.Offset+i)*d.cd.size))
+			d.cd.move(dst.at(i), unsafe.Add(p.values, uintptr(w.Offset-p.offset+i)*d.cd.size))
 		}
 	}
+}
+
+// preparedValues is what a preparer converted: the values of the rows of
+// the node it was given, from row offset on. A struct field's or a list
+// element's view does not start at row 0 of its node when the parent array
+// is sliced, and decoding reads by node row.
+type preparedValues struct {
+	values unsafe.Pointer
+	offset int
+}
+
+func newPreparedValues(v views.View, values unsafe.Pointer) unsafe.Pointer {
+	return unsafe.Pointer(&preparedValues{values: values, offset: v.Window().Offset})
 }
 
 // textPreparer decodes utf8 into a type that implements
@@ -39,7 +52,7 @@ func (p textPreparer) prepare(v views.View, c *call) (unsafe.Pointer, error) {
 		}
 		return nil
 	})
-	return results, err
+	return newPreparedValues(v, results), err
 }
 
 // asPreparer decodes a column as R, then converts every value to T with an
@@ -66,7 +79,7 @@ func (p asPreparer) prepare(v views.View, c *call) (unsafe.Pointer, error) {
 			return nil, e
 		}
 	}
-	return results, nil
+	return newPreparedValues(v, results), nil
 }
 
 func (c *compiler) compileAs(t reflect.Type, conv *conversion, tag tags.Tag, dt arrow.DataType, at where) (*codec, *views.Type, error) {

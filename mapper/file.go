@@ -43,7 +43,9 @@ func (r *fileRecords) Next() bool {
 	if r.err != nil || r.next >= r.f.NumRecords() {
 		return false
 	}
-	rec, err := r.f.RecordBatch(r.next)
+	// RecordBatchAt hands the record over, so that it outlives the next one
+	// for whoever retained it; RecordBatch keeps it and releases it itself.
+	rec, err := r.f.RecordBatchAt(r.next)
 	if err != nil {
 		r.err = err
 		return false

@@ -49,10 +49,17 @@ func decodeList[O slice.Offset](elem *codec, offsets []O, child views.View, null
 	backing := elem.decodeBacking(child, c)
 	start := offsets[0]
 	for i := range len(offsets) - 1 {
-		if nulls.IsValid(i) {
-			a, b := offsets[i]-start, offsets[i+1]-start
-			setSlice(dst.at(i), unsafe.Add(backing, uintptr(a)*elem.size), int(b-a))
+		if !nulls.IsValid(i) {
+			continue
 		}
+		a, b := offsets[i]-start, offsets[i+1]-start
+		if a == b {
+			// Not backing+a: at the last offset it is past the end of
+			// backing, a pointer checkptr (-race) rejects.
+			setSlice(dst.at(i), nil, 0)
+			continue
+		}
+		setSlice(dst.at(i), unsafe.Add(backing, uintptr(a)*elem.size), int(b-a))
 	}
 }
 
@@ -71,6 +78,10 @@ func decodeListView[O slice.Offset](elem *codec, n *views.ListView[O], w slice.W
 	at := 0
 	for i, s := range sizes {
 		if !nulls.IsValid(i) {
+			continue
+		}
+		if s == 0 {
+			setSlice(dst.at(i), nil, 0) // backing+at may be past its end
 			continue
 		}
 		part := unsafe.Add(backing, uintptr(at)*elem.size)

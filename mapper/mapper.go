@@ -48,45 +48,60 @@ func (m *Mapper[T]) Schema() *arrow.Schema { return m.schema }
 // malformed buffers are ErrInvalidData. rec must stay alive while the Batch
 // is used.
 func (m *Mapper[T]) View(rec arrow.RecordBatch) (Batch[T], error) {
-	if rec == nil {
-		return Batch[T]{}, newError(ErrInvalidData, "", "", -1, "nil record")
+	b, err := m.plan.view(m.schema, rec)
+	if err != nil {
+		return Batch[T]{}, err
 	}
-	p := m.plan
-	schema := rec.Schema()
+	return Batch[T]{b}, nil
+}
+
+// view is View for the plan compiled against schema: rec's schema may be
+// another object, but must agree with schema on every planned column.
+func (p *plan) view(schema *arrow.Schema, rec arrow.RecordBatch) (batch, error) {
+	if rec == nil {
+		return batch{}, newError(ErrInvalidData, "", "", -1, "nil record")
+	}
+	rows := rec.NumRows()
+	if rows < 0 || rows > maxRecordRows {
+		return batch{}, newError(ErrInvalidData, "", "", -1, "a record of %d rows", rows)
+	}
+	recSchema := rec.Schema()
 	cols := make([]views.View, len(p.columns))
 	for k := range p.columns {
 		col := &p.columns[k]
-		if schema != m.schema {
-			if col.index >= len(schema.Fields()) || schema.Field(col.index).Name != col.name ||
-				!arrow.TypeEqual(schema.Field(col.index).Type, m.schema.Field(col.index).Type) {
-				return Batch[T]{}, newError(ErrTypeMismatch, col.codec.path, col.name, -1,
+		if recSchema != schema {
+			if col.index >= len(recSchema.Fields()) || recSchema.Field(col.index).Name != col.name ||
+				!arrow.TypeEqual(recSchema.Field(col.index).Type, schema.Field(col.index).Type) {
+				return batch{}, newError(ErrTypeMismatch, col.codec.path, col.name, -1,
 					"the record's schema differs from the Mapper's: build a Mapper for it")
 			}
 		}
 		v, err := views.Of(rec.Column(col.index), col.vt)
 		if err != nil {
-			return Batch[T]{}, viewError(col, err)
+			return batch{}, viewError(col, err)
+		}
+		if int64(v.Len()) != rows {
+			return batch{}, newError(ErrInvalidData, col.codec.path, col.name, -1, "%d rows in a record of %d", v.Len(), rows)
 		}
 		cols[k] = v
 	}
-	b := Batch[T]{plan: p, cols: cols, w: slice.Whole(int(rec.NumRows()))}
-	for _, v := range cols {
-		if v.Len() != b.w.Len {
-			return Batch[T]{}, newError(ErrInvalidData, "", "", -1, "a column has %d rows, the record %d", v.Len(), b.w.Len)
-		}
-	}
+	b := batch{plan: p, cols: cols, call: &call{zeroCopy: p.opts.zeroCopy}, w: slice.Whole(int(rec.NumRows()))}
 	if p.prep {
-		b.slots = make([]unsafe.Pointer, p.slots)
-		c := &call{zeroCopy: p.opts.zeroCopy, slots: b.slots}
+		c := b.call
+		c.slots = make([]unsafe.Pointer, p.slots)
 		for k := range p.columns {
 			c.top = true
 			if err := p.columns[k].codec.prepareView(cols[k], c); err != nil {
-				return Batch[T]{}, err
+				return batch{}, err
 			}
 		}
 	}
 	return b, nil
 }
+
+// maxRecordRows bounds a record's row count as views bounds an array's
+// length: a count no column backs must not reach index arithmetic unchecked.
+const maxRecordRows = 1 << 48
 
 // viewError turns a views error into an *Error naming the Go field.
 func viewError(col *column, err error) error {
@@ -98,7 +113,11 @@ func viewError(col *column, err error) error {
 	if path == "" {
 		path = col.codec.path
 	}
-	return &Error{Path: path, Column: joinPath(col.name, ve.Column), Row: ve.Row, Err: ve}
+	column := col.name
+	if ve.Column != "" { // "" is the column's own array
+		column = joinPath(col.name, ve.Column)
+	}
+	return &Error{Path: path, Column: column, Row: ve.Row, Err: ve}
 }
 
 // Decode decodes every row of rec.
@@ -118,11 +137,18 @@ func (m *Mapper[T]) Append(dst []T, rec arrow.RecordBatch) ([]T, error) {
 
 // Batch is a window of rows of a validated record. It is a small value:
 // copying and slicing it are cheap and allocate nothing.
-type Batch[T any] struct {
-	plan  *plan
-	cols  []views.View // one per planned column, over the whole record
-	slots []unsafe.Pointer
-	w     slice.Window
+type Batch[T any] struct{ batch }
+
+// batch is a Batch without its row type: the plan knows the type's size.
+// DecodeTo, for types built at run time, uses it directly.
+type batch struct {
+	plan *plan
+	cols []views.View // one per planned column, over the whole record
+	// call is made once per View, not per decode: decoders take it through
+	// an interface, so a fresh one would escape to the heap at every page.
+	// Decoding only reads it.
+	call *call
+	w    slice.Window
 }
 
 // Len is the number of rows in the batch.
@@ -165,8 +191,9 @@ func (b Batch[T]) Append(dst []T) []T {
 // minParallelRows is the fewest rows worth a goroutine of their own.
 const minParallelRows = 4096
 
-// decode writes the rows of b to consecutive Ts at base, which are zero.
-func (b Batch[T]) decode(base unsafe.Pointer) {
+// decode writes the rows of b to consecutive rows of the plan's type at
+// base, which are zero.
+func (b batch) decode(base unsafe.Pointer) {
 	p := b.plan
 	parts := min(p.opts.parallelism, b.w.Len/minParallelRows)
 	if parts <= 1 {
@@ -174,7 +201,7 @@ func (b Batch[T]) decode(base unsafe.Pointer) {
 		return
 	}
 	var wg sync.WaitGroup
-	size := unsafe.Sizeof(*new(T))
+	size := p.rowType.Size()
 	for k := range parts {
 		i, j := b.w.Len*k/parts, b.w.Len*(k+1)/parts
 		wg.Go(func() {
@@ -184,10 +211,9 @@ func (b Batch[T]) decode(base unsafe.Pointer) {
 	wg.Wait()
 }
 
-func (b Batch[T]) decodeWindow(w slice.Window, base unsafe.Pointer) {
-	c := &call{zeroCopy: b.plan.opts.zeroCopy, slots: b.slots}
-	dst := strided{base, unsafe.Sizeof(*new(T))}
-	decodeMembers(b.plan.members, func(k int) views.View { return b.cols[k].Slice(w.Offset, w.End()) }, w.Len, dst, c)
+func (b batch) decodeWindow(w slice.Window, base unsafe.Pointer) {
+	dst := strided{base, b.plan.rowType.Size()}
+	decodeMembers(b.plan.members, func(k int) views.View { return b.cols[k].Slice(w.Offset, w.End()) }, w.Len, dst, b.call)
 }
 
 // ColumnIndexes is the indexes in the schema of the columns the plan reads,

@@ -93,3 +93,25 @@ func hasPointers(t reflect.Type) bool {
 }
 
 var timeType = reflect.TypeFor[time.Time]()
+
+// holdsReferences reports whether values of t can share mutable memory:
+// they hold slices, maps or pointers (strings are immutable, and so shared
+// safely).
+func holdsReferences(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map, reflect.Pointer, reflect.Interface, reflect.Chan, reflect.UnsafePointer:
+		return t != timeType
+	case reflect.Array:
+		return t.Len() > 0 && holdsReferences(t.Elem())
+	case reflect.Struct:
+		if t == timeType {
+			return false // its *Location is shared by design
+		}
+		for i := range t.NumField() {
+			if holdsReferences(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -20,7 +20,7 @@ func (c *compiler) compileList(t reflect.Type, tag tags.Tag, dt, value arrow.Dat
 		if fsl, ok := value.(*arrow.FixedSizeListType); ok && int(fsl.Len()) != t.Len() {
 			return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: the sizes differ", t, dt)
 		}
-	case c.opts.strict:
+	case c.opts.strict && !pinsEncoding(tag):
 		accept = views.AcceptOf(arrow.LIST)
 	}
 	if !accept.Has(id) {

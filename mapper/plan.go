@@ -150,6 +150,8 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 	if err := checkPins(tag, dt, value); err != "" {
 		return mismatch("%s", err)
 	}
+	// A pin names the field's exact encoding, which Strict then accepts.
+	strictEncoding := c.opts.strict && !pinsEncoding(tag)
 	vt := &views.Type{
 		Nullable: tag.Nullable || t.Kind() == reflect.Slice || t.Kind() == reflect.Map,
 		Label:    at.path,
@@ -167,7 +169,7 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 		cd.prep = textPreparer{cd: cd}
 	case t == timeType:
 		accept := views.AcceptOf(arrow.TIMESTAMP, arrow.DATE32, arrow.DATE64)
-		if c.opts.strict {
+		if strictEncoding {
 			accept = views.AcceptOf(arrow.TIMESTAMP)
 		}
 		if !accept.Has(id) {
@@ -181,7 +183,7 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 		cd.dec = &timeDecoder{loc: loc}
 	case t == durationType:
 		accept := views.AcceptOf(arrow.DURATION, arrow.TIME32, arrow.TIME64)
-		if c.opts.strict {
+		if strictEncoding {
 			accept = views.AcceptOf(arrow.DURATION)
 		}
 		if !accept.Has(id) {
@@ -207,7 +209,7 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 		cd.dec = float16Decoder{}
 	case t.Kind() == reflect.String:
 		accept := views.Strings | views.Decimals
-		if c.opts.strict {
+		if strictEncoding {
 			accept = views.AcceptOf(arrow.STRING) | views.Decimals
 		}
 		if !accept.Has(id) {
@@ -217,7 +219,7 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 		cd.dec = stringDecoder{}
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !c.hasConversion(t.Elem()):
 		accept := views.Binaries | views.AcceptOf(arrow.FIXED_SIZE_BINARY)
-		if c.opts.strict {
+		if strictEncoding {
 			accept = views.AcceptOf(arrow.BINARY)
 		}
 		if !accept.Has(id) {
@@ -314,6 +316,12 @@ func storageOf(dt arrow.DataType) arrow.DataType {
 		return storageType(e.Encoded())
 	}
 	return dt
+}
+
+// pinsEncoding reports whether the tag pins the encoding or temporal type
+// of its level.
+func pinsEncoding(tag tags.Tag) bool {
+	return tag.Encoding != tags.EncodingDefault || tag.Temporal != tags.TemporalDefault || tag.Large || tag.View
 }
 
 // checkPins checks the tag's pins against the schema's type: a pin makes the

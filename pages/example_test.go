@@ -1,0 +1,161 @@
+package pages_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/arrowmap/arrowmap/pages"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+func ExampleParquet() {
+	// Basket reads 2 of the 5 columns of the file; the others are not read.
+	type Basket struct {
+		Items []struct {
+			SKU string `arrow:"sku"`
+			Qty int32  `arrow:"qty"`
+		} `arrow:"items"`
+		Score float64 `arrow:"score"`
+	}
+	data := exampleParquetFile() // 6 rows in row groups of 4
+
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1024}, memory.DefaultAllocator)
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	rdr, err := pages.Parquet[Basket](context.Background(), fr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rdr.Release()
+	fmt.Println("columns read:", rdr.Schema().Field(0).Name, rdr.Schema().Field(1).Name)
+	for page, err := range rdr.Pages(4) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%d rows: %+v\n", len(page), page)
+	}
+	// Output:
+	// columns read: items score
+	// 4 rows: [{Items:[] Score:0} {Items:[{SKU:sku-1-0 Qty:10}] Score:0.25} {Items:[{SKU:sku-2-0 Qty:20} {SKU:sku-2-1 Qty:21}] Score:0.5} {Items:[{SKU:sku-3-0 Qty:30} {SKU:sku-3-1 Qty:31} {SKU:sku-3-2 Qty:32}] Score:0.75}]
+	// 2 rows: [{Items:[] Score:1} {Items:[{SKU:sku-5-0 Qty:50}] Score:1.25}]
+}
+
+// exampleParquetFile writes rows of productSchema with arrow-go's writer.
+func exampleParquetFile() []byte {
+	recs := productRecords(memory.DefaultAllocator, 6)
+	defer release(recs)
+	tbl := array.NewTableFromRecords(productSchema, recs)
+	defer tbl.Release()
+	var buf bytes.Buffer
+	if err := pqarrow.WriteTable(tbl, &buf, 4, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps()); err != nil {
+		log.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func ExampleFlight() {
+	type Event struct {
+		ID       int64 `arrow:"id"`
+		Endpoint int32 `arrow:"endpoint"`
+	}
+	// A server whose flight has 3 endpoints of 5, 0 and 250 rows.
+	addr, stop := exampleFlightServer([]stream{{sizes: []int{5}}, {}, {sizes: []int{200, 50}}})
+	defer stop()
+
+	ctx := context.Background()
+	client, err := flight.NewClientWithMiddleware(addr, nil, nil,
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+	info, err := client.GetFlightInfo(ctx, &flight.FlightDescriptor{Type: flight.DescriptorCMD, Cmd: []byte("events")})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// The endpoints are read concurrently: pages of different endpoints
+	// interleave, so count them rather than print them in order.
+	rows := map[int32]int{}
+	var all []Event
+	for page, err := range pages.Flight[Event](ctx, client, info, 100) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, e := range page {
+			rows[e.Endpoint]++
+		}
+		all = append(all, page...) // a page is the caller's to keep
+	}
+	slices.SortFunc(all, func(a, b Event) int { return int(a.ID - b.ID) })
+	fmt.Println("endpoint 0:", rows[0], "rows; endpoint 2:", rows[2], "rows")
+	fmt.Println("first:", all[0], "last:", all[len(all)-1])
+	// Output:
+	// endpoint 0: 5 rows; endpoint 2: 250 rows
+	// first: {0 0} last: {2000249 2}
+}
+
+func ExampleFlightStream() {
+	type Event struct {
+		ID   int64  `arrow:"id"`
+		Name string `arrow:"name"`
+	}
+	addr, stop := exampleFlightServer([]stream{{sizes: []int{3, 2}}})
+	defer stop()
+	client, err := flight.NewClientWithMiddleware(addr, nil, nil,
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+
+	rdr, err := pages.FlightStream[Event](context.Background(), client, &flight.Ticket{Ticket: []byte("0")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rdr.Release() // ends the stream, read to its end or not
+	for page, err := range rdr.Pages(2) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(page)
+	}
+	// Output:
+	// [{0 event-0} {1 event-1}]
+	// [{2 event-2} {3 event-3}]
+	// [{4 event-4}]
+}
+
+// exampleFlightServer serves streams on a loopback port.
+func exampleFlightServer(streams []stream) (addr string, stop func()) {
+	srv := flight.NewServerWithMiddleware(nil)
+	if err := srv.Init("127.0.0.1:0"); err != nil {
+		log.Fatal(err)
+	}
+	srv.RegisterFlightService(&eventServer{mem: memory.DefaultAllocator, streams: streams})
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve() }()
+	return srv.Addr().String(), func() {
+		srv.Shutdown()
+		if err := <-served; err != nil {
+			log.Fatal(err)
+		}
+	}
+}

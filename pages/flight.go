@@ -1,0 +1,172 @@
+package pages
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/arrowmap/arrowmap/mapper"
+)
+
+// FlightStream returns a Reader of the rows of one DoGet stream: the
+// records the server sends for ticket, as values of T. The schema is checked
+// against T, as mapper.New does, before any row is read. Releasing the
+// Reader ends the stream, read to its end or not.
+func FlightStream[T any](ctx context.Context, client flight.Client, ticket *flight.Ticket, opts ...mapper.Option) (*mapper.Reader[T], error) {
+	if ticket == nil {
+		return nil, errors.New("pages: nil flight ticket")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	stream, err := client.DoGet(ctx, ticket)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("pages: flight DoGet: %w", err)
+	}
+	fr, err := flight.NewRecordReader(stream)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("pages: flight stream: %w", err)
+	}
+	rr := &streamRecords{RecordReader: fr, cancel: cancel}
+	rr.refs.Store(1)
+	defer rr.Release() // the Reader retains its own reference
+	return mapper.NewReader[T](rr, opts...)
+}
+
+// streamRecords is a Flight record reader that ends its gRPC stream, by
+// cancelling the stream's context, when the last reference is released.
+type streamRecords struct {
+	array.RecordReader
+	cancel context.CancelFunc
+	refs   atomic.Int64
+}
+
+func (r *streamRecords) Retain() { r.refs.Add(1) }
+
+func (r *streamRecords) Release() {
+	if r.refs.Add(-1) == 0 {
+		r.RecordReader.Release()
+		r.cancel()
+	}
+}
+
+// Flight reads every endpoint of info, each on its own goroutine through
+// client, and yields the rows as pages of up to pageSize values of T as
+// they are decoded. Each page is a new slice the caller may keep.
+//
+// The pages of one endpoint come in its order, every page full but its
+// last; the pages of different endpoints interleave in no set order. The
+// first error (an endpoint's, or ctx's) is yielded last and ends the
+// sequence. When the sequence ends — at the end, on an error, or when the
+// caller stops early — the other streams are cancelled, and the
+// goroutines have all returned before the loop over the sequence does.
+//
+// Every endpoint is read through client, whatever its Locations say: read
+// an endpoint on another server with FlightStream and a client for it. Do
+// not pass mapper.ZeroCopy: the pages outlive the records they come from.
+func Flight[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...mapper.Option) iter.Seq2[[]T, error] {
+	return func(yield func([]T, error) bool) {
+		if pageSize <= 0 {
+			yield(nil, fmt.Errorf("pages: page size %d is not positive", pageSize))
+			return
+		}
+		if info == nil {
+			yield(nil, errors.New("pages: nil flight info"))
+			return
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		var wg sync.WaitGroup
+		defer wg.Wait() // after cancel, deferred below, has stopped them
+		defer cancel()
+
+		// Each endpoint sends its pages, then one message with rows == nil:
+		// its error, or nil at its end.
+		type message struct {
+			rows []T
+			err  error
+		}
+		out := make(chan message)
+		send := func(m message) bool {
+			select {
+			case out <- m:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		for i, ep := range info.Endpoint {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				err := readEndpoint(ctx, client, ep, pageSize, opts, func(rows []T) bool {
+					return send(message{rows: rows})
+				})
+				if err != nil && ctx.Err() != nil {
+					return // cancelled: the loop below reports ctx's error, if any
+				}
+				if err != nil {
+					err = fmt.Errorf("pages: flight endpoint %d: %w", i, err)
+				}
+				send(message{err: err})
+			}()
+		}
+		for open := len(info.Endpoint); open > 0; {
+			var m message
+			select {
+			case m = <-out:
+			case <-ctx.Done():
+				yield(nil, fmt.Errorf("pages: reading flight: %w", ctx.Err()))
+				return
+			}
+			switch {
+			case m.rows != nil:
+				if !yield(m.rows, nil) {
+					return
+				}
+			case m.err != nil:
+				yield(nil, m.err)
+				return
+			default:
+				open--
+			}
+		}
+	}
+}
+
+// readEndpoint reads the stream of one endpoint, handing each page to
+// emit until emit reports false.
+func readEndpoint[T any](ctx context.Context, client flight.Client, ep *flight.FlightEndpoint, pageSize int, opts []mapper.Option, emit func([]T) bool) error {
+	if ep == nil {
+		return errors.New("nil endpoint")
+	}
+	rdr, err := FlightStream[T](ctx, client, ep.Ticket, opts...)
+	if err != nil {
+		return err
+	}
+	defer rdr.Release()
+	var page []T
+	for {
+		if page == nil {
+			page = make([]T, pageSize)
+		}
+		n, err := rdr.Read(page)
+		if n > 0 {
+			if !emit(page[:n:n]) {
+				return nil
+			}
+			page = nil // the caller keeps it
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}

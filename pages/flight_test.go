@@ -1,0 +1,390 @@
+package pages_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/pages"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+)
+
+type event struct {
+	ID       int64  `arrow:"id"`
+	Endpoint int32  `arrow:"endpoint"`
+	Name     string `arrow:"name"`
+}
+
+var eventSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "endpoint", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "name", Type: arrow.BinaryTypes.String},
+}, nil)
+
+// stream is what the server sends for one ticket: records of the given
+// sizes, then err (nil for a clean end). failFirst fails DoGet before any
+// record is sent.
+type stream struct {
+	sizes     []int
+	err       error
+	failFirst bool
+}
+
+// eventServer serves one stream per endpoint; the rows of endpoint e have
+// ids e*1_000_000, e*1_000_000+1, ….
+type eventServer struct {
+	flight.BaseFlightServer
+	mem     memory.Allocator
+	streams []stream
+	active  atomic.Int64 // DoGet calls still running
+	sent    atomic.Int64 // records sent
+}
+
+func (s *eventServer) GetFlightInfo(ctx context.Context, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
+	info := &flight.FlightInfo{
+		Schema:           flight.SerializeSchema(eventSchema, s.mem),
+		FlightDescriptor: desc,
+		TotalRecords:     -1,
+		TotalBytes:       -1,
+	}
+	for e := range s.streams {
+		info.Endpoint = append(info.Endpoint, &flight.FlightEndpoint{Ticket: &flight.Ticket{Ticket: []byte(strconv.Itoa(e))}})
+	}
+	return info, nil
+}
+
+func (s *eventServer) DoGet(tkt *flight.Ticket, fs flight.FlightService_DoGetServer) error {
+	s.active.Add(1)
+	defer s.active.Add(-1)
+	e, err := strconv.Atoi(string(tkt.Ticket))
+	if err != nil || e < 0 || e >= len(s.streams) {
+		return status.Errorf(codes.NotFound, "no stream %q", tkt.Ticket)
+	}
+	st := s.streams[e]
+	if st.failFirst {
+		return st.err
+	}
+	w := flight.NewRecordWriter(fs, ipc.WithSchema(eventSchema), ipc.WithAllocator(s.mem))
+	defer w.Close()
+	id := int64(e) * 1_000_000
+	for _, n := range st.sizes {
+		rec := eventRecord(s.mem, e, id, n)
+		err := w.Write(rec)
+		rec.Release()
+		if err != nil {
+			return err // the client went away
+		}
+		s.sent.Add(1)
+		id += int64(n)
+	}
+	return st.err
+}
+
+func eventRecord(mem memory.Allocator, endpoint int, first int64, n int) arrow.RecordBatch {
+	b := array.NewRecordBuilder(mem, eventSchema)
+	defer b.Release()
+	for i := range int64(n) {
+		b.Field(0).(*array.Int64Builder).Append(first + i)
+		b.Field(1).(*array.Int32Builder).Append(int32(endpoint))
+		b.Field(2).(*array.StringBuilder).Append(fmt.Sprintf("event-%d", first+i))
+	}
+	return b.NewRecordBatch()
+}
+
+// wantEvents is every row of the streams, by endpoint then id.
+func wantEvents(streams []stream) []event {
+	var rows []event
+	for e, st := range streams {
+		id := int64(e) * 1_000_000
+		for _, n := range st.sizes {
+			for range n {
+				rows = append(rows, event{ID: id, Endpoint: int32(e), Name: fmt.Sprintf("event-%d", id)})
+				id++
+			}
+		}
+	}
+	return rows
+}
+
+// serve starts svc on a loopback port and returns a client for it; both
+// are stopped when the test ends.
+func serve(t *testing.T, svc flight.FlightServer) flight.Client {
+	t.Helper()
+	srv := flight.NewServerWithMiddleware(nil)
+	require.NoError(t, srv.Init("127.0.0.1:0"))
+	srv.RegisterFlightService(svc)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve() }()
+	client, err := flight.NewClientWithMiddleware(srv.Addr().String(), nil, nil,
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		require.NoError(t, client.Close())
+		srv.Shutdown()
+		select {
+		case err := <-served:
+			require.NoError(t, err)
+		case <-time.After(10 * time.Second):
+			t.Error("the flight server did not stop")
+		}
+	})
+	return client
+}
+
+func flightInfo(t *testing.T, ctx context.Context, client flight.Client) *flight.FlightInfo {
+	t.Helper()
+	info, err := client.GetFlightInfo(ctx, &flight.FlightDescriptor{Type: flight.DescriptorCMD, Cmd: []byte("events")})
+	require.NoError(t, err)
+	return info
+}
+
+func TestFlightYieldsEveryRowOfEveryEndpoint(t *testing.T) {
+	tests := []struct {
+		name     string
+		streams  []stream
+		pageSize int
+	}{
+		{"three endpoints of uneven records, pages across records", []stream{
+			{sizes: []int{100, 7, 250}}, {sizes: []int{1, 1, 1, 64}}, {sizes: []int{333}},
+		}, 50},
+		{"an endpoint with no rows", []stream{{sizes: []int{10}}, {}, {sizes: []int{0, 5}}}, 3},
+		{"pages larger than any endpoint", []stream{{sizes: []int{10}}, {sizes: []int{20}}, {sizes: []int{30}}}, 1000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			defer mem.AssertSize(t, 0)
+			svc := &eventServer{mem: mem, streams: tt.streams}
+			client := serve(t, svc)
+			ctx := testContext(t)
+			info := flightInfo(t, ctx, client)
+			require.Len(t, info.Endpoint, 3)
+
+			var pagesSeen [][]event
+			for page, err := range pages.Flight[event](ctx, client, info, tt.pageSize) {
+				require.NoError(t, err)
+				require.NotEmpty(t, page)
+				require.LessOrEqual(t, len(page), tt.pageSize)
+				pagesSeen = append(pagesSeen, page) // kept, not copied
+			}
+
+			var got []event
+			last := map[int32]int64{}
+			for _, page := range pagesSeen {
+				for _, row := range page {
+					prev, seen := last[row.Endpoint]
+					require.True(t, !seen || row.ID == prev+1, "the rows of one endpoint come in order")
+					last[row.Endpoint] = row.ID
+				}
+				got = append(got, page...)
+			}
+			slices.SortFunc(got, func(a, b event) int { return int(a.ID - b.ID) })
+			require.Equal(t, wantEvents(tt.streams), got)
+			require.Zero(t, svc.active.Load())
+		})
+	}
+}
+
+func TestFlightStopsEveryStreamWhenTheLoopBreaks(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	long := make([]int, 10_000) // far more than the loop reads
+	for i := range long {
+		long[i] = 100
+	}
+	svc := &eventServer{mem: mem, streams: []stream{{sizes: long}, {sizes: long}, {sizes: long}}}
+	client := serve(t, svc)
+	ctx := testContext(t)
+	info := flightInfo(t, ctx, client)
+	baseline := runtime.NumGoroutine()
+	watched := &watchedClient{Client: client}
+
+	pagesRead := 0
+	for page, err := range pages.Flight[event](ctx, watched, info, 10) {
+		require.NoError(t, err)
+		require.Len(t, page, 10)
+		pagesRead++
+		break
+	}
+	require.Equal(t, 1, pagesRead)
+
+	// Every stream is cancelled and no longer read once the loop is over.
+	watched.mu.Lock()
+	require.Len(t, watched.ctxs, 3)
+	for _, ctx := range watched.ctxs {
+		require.Error(t, ctx.Err(), "a stream's context is cancelled")
+	}
+	watched.mu.Unlock()
+	received := watched.received.Load()
+	time.Sleep(50 * time.Millisecond)
+	require.Equal(t, received, watched.received.Load(), "nothing receives after the loop")
+
+	require.Eventually(t, func() bool { return svc.active.Load() == 0 }, 10*time.Second, 5*time.Millisecond,
+		"every DoGet ends once the loop breaks")
+	require.Less(t, svc.sent.Load(), int64(3*len(long)), "the streams were not read to their end")
+	// Not require.Eventually: it runs the condition on a goroutine of its own.
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > baseline && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.LessOrEqual(t, runtime.NumGoroutine(), baseline, "no goroutine outlives the loop")
+}
+
+// watchedClient records the context of each DoGet and counts the messages
+// received on all streams.
+type watchedClient struct {
+	flight.Client
+	mu       sync.Mutex
+	ctxs     []context.Context
+	received atomic.Int64
+}
+
+func (c *watchedClient) DoGet(ctx context.Context, tkt *flight.Ticket, opts ...grpc.CallOption) (flight.FlightService_DoGetClient, error) {
+	c.mu.Lock()
+	c.ctxs = append(c.ctxs, ctx)
+	c.mu.Unlock()
+	s, err := c.Client.DoGet(ctx, tkt, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &watchedStream{FlightService_DoGetClient: s, received: &c.received}, nil
+}
+
+type watchedStream struct {
+	flight.FlightService_DoGetClient
+	received *atomic.Int64
+}
+
+func (s *watchedStream) Recv() (*flight.FlightData, error) {
+	d, err := s.FlightService_DoGetClient.Recv()
+	s.received.Add(1)
+	return d, err
+}
+
+func TestFlightYieldsTheErrorOfAStream(t *testing.T) {
+	failure := status.Error(codes.Unavailable, "disk on fire")
+	tests := []struct {
+		name    string
+		streams []stream
+	}{
+		{"DoGet fails before any record", []stream{{sizes: []int{5}}, {err: failure, failFirst: true}, {sizes: []int{5}}}},
+		{"DoGet fails after some records", []stream{{sizes: []int{5}}, {sizes: []int{4, 4}, err: failure}, {sizes: []int{5}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			defer mem.AssertSize(t, 0)
+			svc := &eventServer{mem: mem, streams: tt.streams}
+			client := serve(t, svc)
+			ctx := testContext(t)
+
+			var errs []error
+			rows := 0
+			for page, err := range pages.Flight[event](ctx, client, flightInfo(t, ctx, client), 2) {
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				rows += len(page)
+			}
+			require.Len(t, errs, 1, "the error ends the sequence")
+			require.Equal(t, codes.Unavailable, status.Code(errs[0]), "%v", errs[0])
+			require.ErrorContains(t, errs[0], "disk on fire")
+			require.ErrorContains(t, errs[0], "endpoint 1")
+			require.LessOrEqual(t, rows, 18)
+			require.Eventually(t, func() bool { return svc.active.Load() == 0 }, 10*time.Second, 5*time.Millisecond)
+		})
+	}
+}
+
+func TestFlightYieldsTheContextError(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	long := make([]int, 10_000)
+	for i := range long {
+		long[i] = 10
+	}
+	svc := &eventServer{mem: mem, streams: []stream{{sizes: long}, {sizes: long}}}
+	client := serve(t, svc)
+	info := flightInfo(t, testContext(t), client)
+
+	ctx, cancel := context.WithCancel(testContext(t))
+	defer cancel()
+	var err error
+	pagesRead := 0
+	for page, e := range pages.Flight[event](ctx, client, info, 10) {
+		if e != nil {
+			err = e
+			break
+		}
+		require.Len(t, page, 10)
+		if pagesRead++; pagesRead == 3 {
+			cancel()
+		}
+		require.Less(t, pagesRead, 10_000, "the sequence ends soon after ctx is cancelled")
+	}
+	require.ErrorIs(t, err, context.Canceled)
+	require.Eventually(t, func() bool { return svc.active.Load() == 0 }, 10*time.Second, 5*time.Millisecond)
+}
+
+func TestFlightChecksItsArguments(t *testing.T) {
+	ctx := testContext(t)
+	for _, size := range []int{0, -1} {
+		for _, err := range pages.Flight[event](ctx, nil, &flight.FlightInfo{}, size) {
+			require.ErrorContains(t, err, "page size")
+		}
+	}
+	for _, err := range pages.Flight[event](ctx, nil, nil, 10) {
+		require.ErrorContains(t, err, "nil flight info")
+	}
+	n := 0
+	for range pages.Flight[event](ctx, nil, &flight.FlightInfo{}, 10) {
+		n++
+	}
+	require.Zero(t, n, "no endpoints, no pages")
+}
+
+func TestFlightStreamReadsOneTicket(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	streams := []stream{{sizes: []int{3}}, {sizes: []int{4, 6}}}
+	svc := &eventServer{mem: mem, streams: streams}
+	client := serve(t, svc)
+	ctx := testContext(t)
+
+	r, err := pages.FlightStream[event](ctx, client, &flight.Ticket{Ticket: []byte("1")})
+	require.NoError(t, err)
+	require.Equal(t, wantEvents(streams)[3:], readAll(t, r, 4))
+	r.Release()
+
+	type wrong struct {
+		ID string `arrow:"id"`
+	}
+	_, err = pages.FlightStream[wrong](ctx, client, &flight.Ticket{Ticket: []byte("1")})
+	require.ErrorIs(t, err, mapper.ErrTypeMismatch)
+
+	_, err = pages.FlightStream[event](ctx, client, &flight.Ticket{Ticket: []byte("7")})
+	require.Equal(t, codes.NotFound, status.Code(err), "%v", err)
+
+	// Released before its end, a stream is cancelled: DoGet returns.
+	r, err = pages.FlightStream[event](ctx, client, &flight.Ticket{Ticket: []byte("0")})
+	require.NoError(t, err)
+	r.Release()
+	require.Eventually(t, func() bool { return svc.active.Load() == 0 }, 10*time.Second, 5*time.Millisecond)
+}
