@@ -1,0 +1,917 @@
+package mapper_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/stretchr/testify/require"
+)
+
+// readerRow is the row type of the Reader tests: a primitive, a string, a
+// nullable string and a nullable list.
+type readerRow struct {
+	ID   int64   `arrow:"id"`
+	Name string  `arrow:"name"`
+	Note *string `arrow:"note"`
+	Vals []int64 `arrow:"vals"`
+}
+
+// readerSchema lets "name" hold nulls in Arrow, so that a batch can carry a
+// null that readerRow.Name refuses.
+var readerSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "note", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "vals", Type: arrow.ListOf(arrow.PrimitiveTypes.Int64), Nullable: true},
+}, nil)
+
+// readerRecord is n rows of readerSchema with ids from first: a null note
+// every third row, a null list every fourth, empty strings and lists too.
+// The row with id nullName, if any, has a null name.
+func readerRecord(mem memory.Allocator, first, n, nullName int) arrow.RecordBatch {
+	b := array.NewRecordBuilder(mem, readerSchema)
+	defer b.Release()
+	ids := b.Field(0).(*array.Int64Builder)
+	names := b.Field(1).(*array.StringBuilder)
+	notes := b.Field(2).(*array.StringBuilder)
+	vals := b.Field(3).(*array.ListBuilder)
+	val := vals.ValueBuilder().(*array.Int64Builder)
+	for id := first; id < first+n; id++ {
+		ids.Append(int64(id))
+		if id == nullName {
+			names.AppendNull()
+		} else {
+			names.Append(fmt.Sprintf("name-%d", id))
+		}
+		if id%3 == 0 {
+			notes.AppendNull()
+		} else {
+			notes.Append(strings.Repeat("n", id%5))
+		}
+		if id%4 == 1 {
+			vals.AppendNull()
+			continue
+		}
+		vals.Append(true)
+		for k := range id % 4 {
+			val.Append(int64(id*10 + k))
+		}
+	}
+	return b.NewRecordBatch()
+}
+
+// readerBatches is consecutive batches of the given sizes; the row with id
+// nullName, if any, has a null name.
+func readerBatches(mem memory.Allocator, nullName int, sizes ...int) []arrow.RecordBatch {
+	recs := make([]arrow.RecordBatch, len(sizes))
+	first := 0
+	for k, n := range sizes {
+		recs[k] = readerRecord(mem, first, n, nullName)
+		first += n
+	}
+	return recs
+}
+
+func releaseAll(recs []arrow.RecordBatch) {
+	for _, rec := range recs {
+		rec.Release()
+	}
+}
+
+// decodeEach is what the Reader must yield: each record decoded whole by a
+// Mapper, concatenated.
+func decodeEach(t *testing.T, recs []arrow.RecordBatch, opts ...mapper.Option) []readerRow {
+	t.Helper()
+	m, err := mapper.New[readerRow](readerSchema, opts...)
+	require.NoError(t, err)
+	want := []readerRow{}
+	for _, rec := range recs {
+		rows, err := m.Decode(rec)
+		require.NoError(t, err)
+		want = append(want, rows...)
+	}
+	return want
+}
+
+// writeStream writes recs as an IPC stream, with arrow-go's own writer.
+func writeStream(t *testing.T, mem memory.Allocator, recs []arrow.RecordBatch) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(readerSchema), ipc.WithAllocator(mem))
+	for _, rec := range recs {
+		require.NoError(t, w.Write(rec))
+	}
+	require.NoError(t, w.Close())
+	return buf.Bytes()
+}
+
+// writeFile writes recs as an IPC file in a temporary directory, and
+// reports the offset where each record's message starts.
+func writeFile(t *testing.T, mem memory.Allocator, recs []arrow.RecordBatch) (string, []int64) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "rows.arrow")
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	defer f.Close()
+	cw := &countingWriter{w: f}
+	w, err := ipc.NewFileWriter(cw, ipc.WithSchema(readerSchema), ipc.WithAllocator(mem))
+	require.NoError(t, err)
+	starts := make([]int64, len(recs))
+	for k, rec := range recs {
+		starts[k] = cw.n
+		require.NoError(t, w.Write(rec))
+	}
+	require.NoError(t, w.Close())
+	require.NoError(t, f.Close())
+	return path, starts
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// openRecords reads recs back through arrow-go's IPC readers: "stream"
+// through ipc.NewReader, "file" through ipc.NewFileReader and FileRecords.
+// The returned function releases what was opened.
+func openRecords(t *testing.T, mem memory.Allocator, format string, recs []arrow.RecordBatch) (array.RecordReader, func()) {
+	t.Helper()
+	switch format {
+	case "stream":
+		rr, err := ipc.NewReader(bytes.NewReader(writeStream(t, mem, recs)), ipc.WithAllocator(mem))
+		require.NoError(t, err)
+		return rr, rr.Release
+	case "file":
+		path, _ := writeFile(t, mem, recs)
+		return openFile(t, mem, path)
+	}
+	t.Fatalf("unknown format %q", format)
+	return nil, nil
+}
+
+func openFile(t *testing.T, mem memory.Allocator, path string) (array.RecordReader, func()) {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	fr, err := ipc.NewFileReader(f, ipc.WithAllocator(mem))
+	require.NoError(t, err)
+	rr := mapper.FileRecords(fr)
+	return rr, func() {
+		rr.Release()
+		require.NoError(t, fr.Close())
+		require.NoError(t, f.Close())
+	}
+}
+
+// readAll reads r to the end with Read and a dst of size rows, copying the
+// rows out, and reports the n of each Read that returned rows.
+func readAll[T any](t *testing.T, r *mapper.Reader[T], size int) ([]T, []int, error) {
+	t.Helper()
+	dst := make([]T, size)
+	got := []T{}
+	var ns []int
+	for {
+		n, err := r.Read(dst)
+		require.LessOrEqual(t, n, size)
+		if n > 0 {
+			got = append(got, dst[:n]...)
+			ns = append(ns, n)
+		}
+		if err != nil {
+			return got, ns, err
+		}
+		require.Positive(t, n, "a Read with room returns rows or an error")
+	}
+}
+
+// pagesAll reads r to the end through Pages(size), copying the rows out,
+// and reports the length of each page.
+func pagesAll[T any](t *testing.T, r *mapper.Reader[T], size int) ([]T, []int, error) {
+	t.Helper()
+	got := []T{}
+	var ns []int
+	for page, err := range r.Pages(size) {
+		if err != nil {
+			return got, ns, err
+		}
+		require.NotEmpty(t, page)
+		got = append(got, page...)
+		ns = append(ns, len(page))
+	}
+	return got, ns, io.EOF
+}
+
+var readModes = []struct {
+	name string
+	read func(t *testing.T, r *mapper.Reader[readerRow], size int) ([]readerRow, []int, error)
+}{
+	{"Read", readAll[readerRow]},
+	{"Pages", pagesAll[readerRow]},
+}
+
+// requireExactPages checks that every page but the last has size rows.
+func requireExactPages(t *testing.T, ns []int, size, total int) {
+	t.Helper()
+	sum := 0
+	for k, n := range ns {
+		if k < len(ns)-1 {
+			require.Equal(t, size, n, "page %d of %v is short", k, ns)
+		} else {
+			require.Positive(t, n)
+			require.LessOrEqual(t, n, size)
+		}
+		sum += n
+	}
+	require.Equal(t, total, sum)
+}
+
+func TestReaderPagesAreExactAcrossBatches(t *testing.T) {
+	inputs := []struct {
+		name  string
+		sizes []int
+	}{
+		{"a stream of no batch yields no row", nil},
+		{"a stream of one empty batch yields no row", []int{0}},
+		{"a stream of one batch yields its rows", []int{9}},
+		{"a stream of uneven batches with empty ones yields every row once", []int{0, 5, 0, 13, 1, 4100, 0}},
+	}
+	for _, format := range []string{"stream", "file"} {
+		for _, in := range inputs {
+			for _, size := range []int{1, 7, 4096, 10_000} {
+				for _, mode := range readModes {
+					name := fmt.Sprintf("%s read from an IPC %s with %s in pages of %d", in.name, format, mode.name, size)
+					t.Run(name, func(t *testing.T) {
+						mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+						defer mem.AssertSize(t, 0)
+						recs := readerBatches(mem, -1, in.sizes...)
+						want := decodeEach(t, recs)
+						rr, done := openRecords(t, mem, format, recs)
+						releaseAll(recs)
+						defer done()
+						r, err := mapper.NewReader[readerRow](rr)
+						require.NoError(t, err)
+						defer r.Release()
+
+						got, ns, err := mode.read(t, r, size)
+						require.ErrorIs(t, err, io.EOF)
+						require.Equal(t, want, got)
+						requireExactPages(t, ns, size, len(want))
+					})
+				}
+			}
+		}
+	}
+}
+
+func TestReaderReadIsLikeIOReader(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	recs := readerBatches(mem, -1, 3, 0, 4)
+	want := decodeEach(t, recs)
+	rr, done := openRecords(t, mem, "stream", recs)
+	releaseAll(recs)
+	defer done()
+	r, err := mapper.NewReader[readerRow](rr)
+	require.NoError(t, err)
+	defer r.Release()
+	require.True(t, r.Schema().Equal(readerSchema))
+
+	n, err := r.Read(nil)
+	require.NoError(t, err, "a nil dst reads nothing and is no error")
+	require.Zero(t, n)
+	n, err = r.Read([]readerRow{})
+	require.NoError(t, err, "an empty dst reads nothing and is no error")
+	require.Zero(t, n)
+
+	dst := make([]readerRow, 2)
+	n, err = r.Read(dst)
+	require.NoError(t, err)
+	require.Equal(t, want[:2], dst[:n])
+	n, err = r.Read(dst[:0])
+	require.NoError(t, err, "an empty dst mid-stream consumes no row")
+	require.Zero(t, n)
+
+	dst = make([]readerRow, 10)
+	n, err = r.Read(dst)
+	require.NoError(t, err, "the rows come first, io.EOF with the next Read")
+	require.Equal(t, want[2:], dst[:n])
+	for range 3 {
+		n, err = r.Read(dst)
+		require.Zero(t, n)
+		require.ErrorIs(t, err, io.EOF, "every Read after the end is io.EOF")
+	}
+}
+
+func TestReaderPagesRejectsASizeBelowOne(t *testing.T) {
+	for _, size := range []int{0, -1} {
+		t.Run(fmt.Sprintf("pages of %d rows are an error", size), func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			recs := readerBatches(mem, -1, 3)
+			rr, err := array.NewRecordReader(readerSchema, recs)
+			require.NoError(t, err)
+			releaseAll(recs)
+			defer rr.Release()
+			r, err := mapper.NewReader[readerRow](rr)
+			require.NoError(t, err)
+			defer r.Release()
+			pages := 0
+			for page, err := range r.Pages(size) {
+				require.Error(t, err)
+				require.Nil(t, page)
+				pages++
+			}
+			require.Equal(t, 1, pages)
+		})
+	}
+}
+
+// fakeRecords is an array.RecordReader over records of any schemas (which
+// array.NewRecordReader refuses to mix) that ends with err. It owns one
+// reference to each record until it moves past it, as arrow-go's readers do.
+type fakeRecords struct {
+	refs   atomic.Int64
+	schema *arrow.Schema
+	recs   []arrow.RecordBatch // not read yet
+	cur    arrow.RecordBatch
+	err    error
+	nexts  int
+}
+
+func newFakeRecords(schema *arrow.Schema, recs []arrow.RecordBatch, err error) *fakeRecords {
+	f := &fakeRecords{schema: schema, recs: recs, err: err}
+	f.refs.Store(1)
+	return f
+}
+
+func (f *fakeRecords) Retain() { f.refs.Add(1) }
+
+func (f *fakeRecords) Release() {
+	if f.refs.Add(-1) > 0 {
+		return
+	}
+	if f.cur != nil {
+		releaseOwn(f.cur)
+		f.cur = nil
+	}
+	for _, rec := range f.recs {
+		releaseOwn(rec)
+	}
+	f.recs = nil
+}
+
+func (f *fakeRecords) Schema() *arrow.Schema { return f.schema }
+
+func (f *fakeRecords) Next() bool {
+	f.nexts++
+	if f.cur != nil {
+		releaseOwn(f.cur)
+		f.cur = nil
+	}
+	if len(f.recs) == 0 {
+		return false
+	}
+	f.cur, f.recs = f.recs[0], f.recs[1:]
+	return true
+}
+
+func (f *fakeRecords) RecordBatch() arrow.RecordBatch { return f.cur }
+func (f *fakeRecords) Record() arrow.RecordBatch      { return f.cur }
+
+func (f *fakeRecords) Err() error {
+	if f.cur == nil && len(f.recs) == 0 {
+		return f.err
+	}
+	return nil
+}
+
+// countedRecord counts the references taken on a record by its users; the
+// source's own reference is released around it (releaseOwn).
+type countedRecord struct {
+	arrow.RecordBatch
+	held, most atomic.Int64
+}
+
+func (c *countedRecord) Retain() {
+	h := c.held.Add(1)
+	if h > c.most.Load() {
+		c.most.Store(h)
+	}
+	c.RecordBatch.Retain()
+}
+
+func (c *countedRecord) Release() {
+	c.held.Add(-1)
+	c.RecordBatch.Release()
+}
+
+func releaseOwn(rec arrow.RecordBatch) {
+	if c, ok := rec.(*countedRecord); ok {
+		rec = c.RecordBatch
+	}
+	rec.Release()
+}
+
+var errSource = errors.New("the source broke")
+
+func TestReaderErrorsMidStreamComeAfterEveryRowBefore(t *testing.T) {
+	otherSchema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, nil)
+	otherRecord := func(mem memory.Allocator) arrow.RecordBatch {
+		b := array.NewRecordBuilder(mem, otherSchema)
+		defer b.Release()
+		b.Field(0).(*array.Int32Builder).AppendValues([]int32{100, 101}, nil)
+		b.Field(1).(*array.StringBuilder).AppendValues([]string{"x", "y"}, nil)
+		return b.NewRecordBatch()
+	}
+	cases := []struct {
+		name string
+		// open is the source, and the rows it delivers before failing.
+		open    func(t *testing.T, mem memory.Allocator) (array.RecordReader, func(), []readerRow)
+		wantErr error
+		// wantRow is the record row of the *mapper.Error, or nil.
+		wantRow *int
+	}{
+		{
+			name: "a null in a non-nullable field of an IPC stream is ErrNull",
+			open: func(t *testing.T, mem memory.Allocator) (array.RecordReader, func(), []readerRow) {
+				recs := readerBatches(mem, 11, 5, 0, 3, 7, 4)
+				want := decodeEach(t, recs[:3])
+				rr, done := openRecords(t, mem, "stream", recs)
+				releaseAll(recs)
+				return rr, done, want
+			},
+			wantErr: mapper.ErrNull,
+			wantRow: new(3),
+		},
+		{
+			name: "a null in a non-nullable field of an IPC file is ErrNull",
+			open: func(t *testing.T, mem memory.Allocator) (array.RecordReader, func(), []readerRow) {
+				recs := readerBatches(mem, 8, 5, 3, 7, 4)
+				want := decodeEach(t, recs[:2])
+				rr, done := openRecords(t, mem, "file", recs)
+				releaseAll(recs)
+				return rr, done, want
+			},
+			wantErr: mapper.ErrNull,
+			wantRow: new(0),
+		},
+		{
+			name: "a schema that changes mid-stream is ErrTypeMismatch",
+			open: func(t *testing.T, mem memory.Allocator) (array.RecordReader, func(), []readerRow) {
+				recs := readerBatches(mem, -1, 5, 4)
+				want := decodeEach(t, recs)
+				rr := newFakeRecords(readerSchema, append(recs, otherRecord(mem), readerRecord(mem, 9, 2, -1)), nil)
+				return rr, rr.Release, want
+			},
+			wantErr: mapper.ErrTypeMismatch,
+		},
+		{
+			name: "the source's own error is wrapped",
+			open: func(t *testing.T, mem memory.Allocator) (array.RecordReader, func(), []readerRow) {
+				recs := readerBatches(mem, -1, 5, 0, 6)
+				want := decodeEach(t, recs)
+				rr := newFakeRecords(readerSchema, recs, errSource)
+				return rr, rr.Release, want
+			},
+			wantErr: errSource,
+		},
+	}
+	for _, c := range cases {
+		for _, size := range []int{1, 4, 100} {
+			for _, mode := range readModes {
+				t.Run(fmt.Sprintf("%s, read with %s in pages of %d", c.name, mode.name, size), func(t *testing.T) {
+					mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+					defer mem.AssertSize(t, 0)
+					rr, done, want := c.open(t, mem)
+					defer done()
+					r, err := mapper.NewReader[readerRow](rr)
+					require.NoError(t, err)
+					defer r.Release()
+
+					got, ns, err := mode.read(t, r, size)
+					require.ErrorIs(t, err, c.wantErr)
+					require.NotErrorIs(t, err, io.EOF)
+					require.Equal(t, want, got, "every row before the bad batch, once")
+					requireExactPages(t, ns, size, len(want))
+					if c.wantRow != nil {
+						var me *mapper.Error
+						require.ErrorAs(t, err, &me)
+						require.Equal(t, *c.wantRow, me.Row)
+						require.Equal(t, "name", me.Column)
+					}
+
+					n, again := r.Read(make([]readerRow, size))
+					require.Zero(t, n, "no row after the error")
+					require.ErrorIs(t, again, c.wantErr, "the error stays")
+				})
+			}
+		}
+	}
+}
+
+func TestReaderChecksTheSchemaBeforeAnyRow(t *testing.T) {
+	type wrong struct {
+		ID   string `arrow:"id"`
+		Name string `arrow:"name"`
+	}
+	type missing struct {
+		ID    int64  `arrow:"id"`
+		Other string `arrow:"other"`
+	}
+	cases := []struct {
+		name    string
+		newR    func(rr array.RecordReader) error
+		wantErr error
+	}{
+		{"a field of the wrong type is ErrTypeMismatch", func(rr array.RecordReader) error {
+			_, err := mapper.NewReader[wrong](rr)
+			return err
+		}, mapper.ErrTypeMismatch},
+		{"a field without a column is ErrMissingColumn", func(rr array.RecordReader) error {
+			_, err := mapper.NewReader[missing](rr)
+			return err
+		}, mapper.ErrMissingColumn},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 3), nil)
+			defer rr.Release()
+			require.ErrorIs(t, c.newR(rr), c.wantErr)
+			require.Zero(t, rr.nexts, "no record is read")
+			require.EqualValues(t, 1, rr.refs.Load(), "a failed NewReader keeps no reference")
+		})
+	}
+	t.Run("a nil record reader is an error", func(t *testing.T) {
+		_, err := mapper.NewReader[readerRow](nil)
+		require.Error(t, err)
+	})
+}
+
+func TestReaderLeavesNoMemoryAllocated(t *testing.T) {
+	cases := []struct {
+		name string
+		// nullName is the id of a row with a null name, or -1.
+		nullName int
+		// read reads some or all of r; the Reader is released after it.
+		read func(t *testing.T, r *mapper.Reader[readerRow])
+	}{
+		{"a full read", -1, func(t *testing.T, r *mapper.Reader[readerRow]) {
+			_, _, err := readAll(t, r, 5)
+			require.ErrorIs(t, err, io.EOF)
+		}},
+		{"a full read through Pages", -1, func(t *testing.T, r *mapper.Reader[readerRow]) {
+			_, _, err := pagesAll(t, r, 5)
+			require.ErrorIs(t, err, io.EOF)
+		}},
+		{"a Release after one page", -1, func(t *testing.T, r *mapper.Reader[readerRow]) {
+			n, err := r.Read(make([]readerRow, 5))
+			require.NoError(t, err)
+			require.Equal(t, 5, n)
+		}},
+		{"a Release after breaking out of Pages", -1, func(t *testing.T, r *mapper.Reader[readerRow]) {
+			for page, err := range r.Pages(5) {
+				require.NoError(t, err)
+				require.Len(t, page, 5)
+				break
+			}
+		}},
+		{"a Release before any Read", -1, func(t *testing.T, r *mapper.Reader[readerRow]) {}},
+		{"an error mid-stream", 20, func(t *testing.T, r *mapper.Reader[readerRow]) {
+			_, _, err := readAll(t, r, 5)
+			require.ErrorIs(t, err, mapper.ErrNull)
+		}},
+	}
+	for _, format := range []string{"stream", "file"} {
+		for _, c := range cases {
+			for _, zeroCopy := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s of an IPC %s (zero copy %t) leaves zero bytes", c.name, format, zeroCopy), func(t *testing.T) {
+					mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+					defer mem.AssertSize(t, 0)
+					recs := readerBatches(mem, c.nullName, 7, 0, 9, 12, 3)
+					rr, done := openRecords(t, mem, format, recs)
+					releaseAll(recs)
+					var opts []mapper.Option
+					if zeroCopy {
+						opts = append(opts, mapper.ZeroCopy())
+					}
+					r, err := mapper.NewReader[readerRow](rr, opts...)
+					require.NoError(t, err)
+					c.read(t, r)
+					r.Release()
+					r.Release() // twice is harmless
+					n, err := r.Read(make([]readerRow, 3))
+					require.Zero(t, n)
+					require.Error(t, err, "a Read after Release is an error")
+					done()
+				})
+			}
+		}
+	}
+}
+
+func TestReaderReleasesEachRecordOnceConsumed(t *testing.T) {
+	cases := []struct {
+		name     string
+		zeroCopy bool
+		// held[k] is, after the k-th Read, how many references the Reader
+		// holds on each record.
+		held [][3]int64
+	}{
+		{"a record is released by the Read that consumes it", false, [][3]int64{
+			{0, 0, 0}, // rows 0-2: record 0 whole
+			{0, 1, 0}, // rows 3-5: record 1 in part
+			{0, 0, 1}, // rows 6-8: the rest of record 1, record 2 in part
+			{0, 0, 0}, // rows 9-11: the rest of record 2
+			{0, 0, 0}, // io.EOF
+		}},
+		{"with ZeroCopy a record is released by the Read after the one that consumes it", true, [][3]int64{
+			{1, 0, 0},
+			{0, 1, 0},
+			{0, 1, 1},
+			{0, 0, 1},
+			{0, 0, 0},
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			var opts []mapper.Option
+			if c.zeroCopy {
+				opts = append(opts, mapper.ZeroCopy())
+			}
+			plain := readerBatches(mem, -1, 3, 5, 4)
+			want := decodeEach(t, plain)
+			counted := make([]*countedRecord, len(plain))
+			recs := make([]arrow.RecordBatch, len(plain))
+			for k, rec := range plain {
+				counted[k] = &countedRecord{RecordBatch: rec}
+				recs[k] = counted[k]
+			}
+			rr := newFakeRecords(readerSchema, recs, nil)
+			defer rr.Release()
+			r, err := mapper.NewReader[readerRow](rr, opts...)
+			require.NoError(t, err)
+
+			dst := make([]readerRow, 3)
+			for k, held := range c.held {
+				n, err := r.Read(dst)
+				if k < 4 {
+					require.NoError(t, err)
+					require.Equal(t, want[3*k:3*k+3], dst[:n], "rows of Read %d", k)
+				} else {
+					require.ErrorIs(t, err, io.EOF)
+				}
+				for j, rec := range counted {
+					require.Equal(t, held[j], rec.held.Load(), "references on record %d after Read %d", j, k)
+				}
+			}
+			r.Release()
+			for j, rec := range counted {
+				require.Zero(t, rec.held.Load(), "references on record %d after Release", j)
+				require.LessOrEqual(t, rec.most.Load(), int64(1), "record %d retained more than once", j)
+			}
+		})
+	}
+}
+
+// poisonAllocator overwrites memory as it is freed, so that a row that
+// still aliases a released record reads garbage instead of passing by luck.
+type poisonAllocator struct{ memory.Allocator }
+
+func (p poisonAllocator) Free(b []byte) {
+	for i := range b {
+		b[i] = 0xDD
+	}
+	p.Allocator.Free(b)
+}
+
+// valueRange is the address range of the string values of rec's "name".
+func valueRange(rec arrow.RecordBatch) [2]uintptr {
+	vb := rec.Column(1).(*array.String).ValueBytes()
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(vb)))
+	return [2]uintptr{start, start + uintptr(len(vb))}
+}
+
+// aliases reports whether s points into one of ranges.
+func aliases(s string, ranges [][2]uintptr) bool {
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	for _, r := range ranges {
+		if p >= r[0] && p < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+func TestReaderZeroCopy(t *testing.T) {
+	t.Run("with ZeroCopy strings alias the record and stay valid until the next Read", func(t *testing.T) {
+		mem := memory.NewCheckedAllocator(poisonAllocator{memory.NewGoAllocator()})
+		defer mem.AssertSize(t, 0)
+		recs := readerBatches(mem, -1, 5, 6, 2)
+		want := decodeEach(t, recs)
+		ranges := make([][2]uintptr, len(recs))
+		for k, rec := range recs {
+			ranges[k] = valueRange(rec)
+		}
+		rr := newFakeRecords(readerSchema, recs, nil) // the only owner
+		r, err := mapper.NewReader[readerRow](rr, mapper.ZeroCopy())
+		require.NoError(t, err)
+		rr.Release()
+
+		// Each page spans a record boundary, so the record it starts in is
+		// consumed and released by its source during the Read.
+		for k := 0; k < len(want); k += 4 {
+			dst := make([]readerRow, 4)
+			n, err := r.Read(dst)
+			require.NoError(t, err)
+			require.Equal(t, want[k:k+n], dst[:n], "rows %d to %d", k, k+n)
+			for _, row := range dst[:n] {
+				require.True(t, aliases(row.Name, ranges), "%q is not in a record", row.Name)
+			}
+		}
+		_, err = r.Read(make([]readerRow, 4))
+		require.ErrorIs(t, err, io.EOF)
+		r.Release()
+	})
+	t.Run("without ZeroCopy strings are copies valid after Release", func(t *testing.T) {
+		mem := memory.NewCheckedAllocator(poisonAllocator{memory.NewGoAllocator()})
+		defer mem.AssertSize(t, 0)
+		recs := readerBatches(mem, -1, 5, 6, 2)
+		want := decodeEach(t, recs)
+		ranges := make([][2]uintptr, len(recs))
+		for k, rec := range recs {
+			ranges[k] = valueRange(rec)
+		}
+		rr := newFakeRecords(readerSchema, recs, nil)
+		r, err := mapper.NewReader[readerRow](rr)
+		require.NoError(t, err)
+		rr.Release()
+		got, _, err := readAll(t, r, 4)
+		require.ErrorIs(t, err, io.EOF)
+		r.Release()
+		mem.AssertSize(t, 0) // every record is freed, and poisoned
+		require.Equal(t, want, got)
+		for _, row := range got {
+			require.False(t, aliases(row.Name, ranges), "%q aliases a record", row.Name)
+		}
+	})
+}
+
+// readerPrims is a row of primitives only, whose decoding needs no memory of
+// its own.
+type readerPrims struct {
+	ID    int64   `arrow:"id"`
+	Price float64 `arrow:"price"`
+	Qty   int32   `arrow:"qty"`
+	OK    bool    `arrow:"ok"`
+}
+
+func readerPrimsRecord(mem memory.Allocator, n int) arrow.RecordBatch {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "price", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "qty", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "ok", Type: arrow.FixedWidthTypes.Boolean},
+	}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	b.Reserve(n)
+	ids := b.Field(0).(*array.Int64Builder)
+	prices := b.Field(1).(*array.Float64Builder)
+	qtys := b.Field(2).(*array.Int32Builder)
+	oks := b.Field(3).(*array.BooleanBuilder)
+	for i := range n {
+		ids.Append(int64(i))
+		prices.Append(float64(i) / 4)
+		qtys.Append(int32(i % 1000))
+		oks.Append(i%3 == 0)
+	}
+	return b.NewRecordBatch()
+}
+
+func TestReaderPagesOfPrimitivesAllocateNothing(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	const rows, page = 1 << 20, 4096
+	rec := readerPrimsRecord(mem, rows)
+	rr, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
+	require.NoError(t, err)
+	rec.Release()
+	defer rr.Release()
+	r, err := mapper.NewReader[readerPrims](rr)
+	require.NoError(t, err)
+	defer r.Release()
+
+	dst := make([]readerPrims, page)
+	n, err := r.Read(dst) // views the record
+	require.NoError(t, err)
+	require.Equal(t, page, n)
+	read := page
+	allocs := testing.AllocsPerRun(100, func() {
+		n, err := r.Read(dst)
+		if err != nil || n != page || dst[n-1].ID != int64(read+n-1) {
+			panic(fmt.Sprintf("Read: %d rows, %v, last id %d", n, err, dst[n-1].ID))
+		}
+		read += n
+	})
+	require.Zero(t, allocs, "allocations per page of %d rows", page)
+}
+
+func TestFileRecords(t *testing.T) {
+	t.Run("reads the schema and every record in order", func(t *testing.T) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		recs := readerBatches(mem, -1, 4, 0, 6, 1)
+		defer releaseAll(recs)
+		path, _ := writeFile(t, mem, recs)
+		rr, done := openFile(t, mem, path)
+		defer done()
+		require.True(t, rr.Schema().Equal(readerSchema))
+		for k, want := range recs {
+			require.True(t, rr.Next(), "record %d", k)
+			require.True(t, array.RecordEqual(want, rr.RecordBatch()), "record %d", k)
+			require.Same(t, rr.RecordBatch(), rr.Record())
+		}
+		require.False(t, rr.Next())
+		require.False(t, rr.Next())
+		require.NoError(t, rr.Err())
+	})
+	t.Run("a record retained past Next stays valid", func(t *testing.T) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		recs := readerBatches(mem, -1, 4, 6)
+		defer releaseAll(recs)
+		path, _ := writeFile(t, mem, recs)
+		rr, done := openFile(t, mem, path)
+		defer done()
+		require.True(t, rr.Next())
+		first := rr.RecordBatch()
+		first.Retain()
+		require.True(t, rr.Next())
+		require.False(t, rr.Next())
+		require.Len(t, first.Columns(), 4)
+		require.True(t, array.RecordEqual(recs[0], first))
+		first.Release()
+	})
+	t.Run("a corrupted record is an error from Read, after the rows before it", func(t *testing.T) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		recs := readerBatches(mem, -1, 4, 6, 3)
+		want := decodeEach(t, recs[:1])
+		path, starts := writeFile(t, mem, recs)
+		releaseAll(recs)
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		// Garble the prefix of the second record's message, which the
+		// footer's block points to.
+		copy(data[starts[1]:], bytes.Repeat([]byte{0x7F}, 16))
+		require.NoError(t, os.WriteFile(path, data, 0o600))
+
+		rr, done := openFile(t, mem, path)
+		defer done()
+		r, err := mapper.NewReader[readerRow](rr)
+		require.NoError(t, err)
+		defer r.Release()
+		got, _, err := readAll(t, r, 3)
+		require.Error(t, err)
+		require.NotErrorIs(t, err, io.EOF)
+		require.Equal(t, want, got)
+		require.Error(t, rr.Err())
+	})
+	t.Run("a truncated file is refused when opened", func(t *testing.T) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		recs := readerBatches(mem, -1, 4, 6)
+		path, _ := writeFile(t, mem, recs)
+		releaseAll(recs)
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		_, err = ipc.NewFileReader(bytes.NewReader(data[:len(data)-20]), ipc.WithAllocator(mem))
+		require.Error(t, err)
+	})
+}
