@@ -1,0 +1,535 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The tests run the command as users do: a binary built once by TestMain,
+// on files written by arrow-go's own IPC and Parquet writers.
+var (
+	binaryPath string // the arrowmap binary
+	testFiles  struct {
+		ipcFile, stream, pqt   string
+		truncFile, truncStream string
+		truncParquet           string
+	}
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "arrowmap-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	// Without the go command there is no binary: the tests that run it skip.
+	if _, err := exec.LookPath("go"); err == nil {
+		binaryPath = filepath.Join(dir, "arrowmap")
+		build := exec.Command("go", "build", "-o", binaryPath, ".")
+		if out, err := build.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building arrowmap: %v\n%s", err, out)
+			return 1
+		}
+	}
+	if err := writeFixtures(dir); err != nil {
+		fmt.Fprintf(os.Stderr, "writing the test files: %v\n", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// arrowmap runs the binary with args and stdin (nil: none) and returns its
+// standard output, standard error and exit status.
+func arrowmap(t *testing.T, stdin []byte, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	if binaryPath == "" {
+		t.Skip("the go command is not on PATH: cannot build the arrowmap binary")
+	}
+	cmd := exec.Command(binaryPath, args...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if exit, ok := err.(*exec.ExitError); ok {
+		return out.String(), errOut.String(), exit.ExitCode()
+	}
+	require.NoError(t, err, "running arrowmap %s", strings.Join(args, " "))
+	return out.String(), errOut.String(), 0
+}
+
+// The fixture: nested data of every kind head has to print — a nullable
+// string, a zoned timestamp, a nullable list with null elements, a nullable
+// struct, a list of structs and a nullable map with null values.
+var (
+	lineType    = arrow.StructOf(arrow.Field{Name: "sku", Type: arrow.BinaryTypes.String}, arrow.Field{Name: "qty", Type: arrow.PrimitiveTypes.Int32})
+	fixtureType = arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "at", Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "Asia/Tokyo"}},
+		{Name: "scores", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
+		{Name: "point", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float64}, arrow.Field{Name: "y", Type: arrow.PrimitiveTypes.Float64}), Nullable: true},
+		{Name: "lines", Type: arrow.ListOfNonNullable(lineType)},
+		{Name: "attrs", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), Nullable: true},
+	}, nil)
+)
+
+type fixtureLine struct {
+	sku string
+	qty int32
+}
+
+type fixtureRow struct {
+	id     int64
+	name   *string
+	at     string   // RFC 3339
+	scores []*int32 // nil: a null list
+	point  *[2]float64
+	lines  []fixtureLine
+	attrs  map[string]*int64 // nil: a null map
+}
+
+func fixturePtr[T any](v T) *T { return &v }
+
+// fixtureRows are written in two record batches, of 2 and 3 rows; want is
+// each row as head prints it.
+var fixtureRows = []struct {
+	row  fixtureRow
+	want string
+}{
+	{
+		fixtureRow{1, fixturePtr("ada"), "2024-03-01T09:00:00.123+09:00", []*int32{fixturePtr[int32](1), nil, fixturePtr[int32](3)}, &[2]float64{1.5, -2},
+			[]fixtureLine{{"a", 1}, {"b", 2}}, map[string]*int64{"k": fixturePtr[int64](1)}},
+		`{"id":1,"name":"ada","at":"2024-03-01T09:00:00.123+09:00","scores":[1,null,3],"point":{"x":1.5,"y":-2},"lines":[{"sku":"a","qty":1},{"sku":"b","qty":2}],"attrs":{"k":1}}`,
+	},
+	{
+		fixtureRow{2, nil, "2024-03-01T10:00:00+09:00", nil, nil, []fixtureLine{}, nil},
+		`{"id":2,"name":null,"at":"2024-03-01T10:00:00+09:00","scores":null,"point":null,"lines":[],"attrs":null}`,
+	},
+	{
+		fixtureRow{3, fixturePtr("Zoë"), "2024-12-31T23:59:59.999+09:00", []*int32{}, &[2]float64{0, 0.25},
+			[]fixtureLine{{"c", 3}}, map[string]*int64{}},
+		`{"id":3,"name":"Zoë","at":"2024-12-31T23:59:59.999+09:00","scores":[],"point":{"x":0,"y":0.25},"lines":[{"sku":"c","qty":3}],"attrs":{}}`,
+	},
+	{
+		fixtureRow{4, fixturePtr(""), "1970-01-01T09:00:00+09:00", []*int32{fixturePtr[int32](-7)}, &[2]float64{-1, 1000},
+			[]fixtureLine{{"d", 4}, {"e", 5}, {"f", 6}}, map[string]*int64{"a": fixturePtr[int64](-1), "b": nil}},
+		`{"id":4,"name":"","at":"1970-01-01T09:00:00+09:00","scores":[-7],"point":{"x":-1,"y":1000},"lines":[{"sku":"d","qty":4},{"sku":"e","qty":5},{"sku":"f","qty":6}],"attrs":{"a":-1,"b":null}}`,
+	},
+	{
+		fixtureRow{5, fixturePtr("last"), "2000-02-29T12:34:56.789+09:00", []*int32{nil}, &[2]float64{2, 3},
+			[]fixtureLine{}, map[string]*int64{"z": fixturePtr[int64](0)}},
+		`{"id":5,"name":"last","at":"2000-02-29T12:34:56.789+09:00","scores":[null],"point":{"x":2,"y":3},"lines":[],"attrs":{"z":0}}`,
+	},
+}
+
+func fixtureRecord(mem memory.Allocator, from, to int) (arrow.RecordBatch, error) {
+	b := array.NewRecordBuilder(mem, fixtureType)
+	defer b.Release()
+	id := b.Field(0).(*array.Int64Builder)
+	name := b.Field(1).(*array.StringBuilder)
+	at := b.Field(2).(*array.TimestampBuilder)
+	scores := b.Field(3).(*array.ListBuilder)
+	score := scores.ValueBuilder().(*array.Int32Builder)
+	point := b.Field(4).(*array.StructBuilder)
+	x, y := point.FieldBuilder(0).(*array.Float64Builder), point.FieldBuilder(1).(*array.Float64Builder)
+	lines := b.Field(5).(*array.ListBuilder)
+	line := lines.ValueBuilder().(*array.StructBuilder)
+	sku, qty := line.FieldBuilder(0).(*array.StringBuilder), line.FieldBuilder(1).(*array.Int32Builder)
+	attrs := b.Field(6).(*array.MapBuilder)
+	key, val := attrs.KeyBuilder().(*array.StringBuilder), attrs.ItemBuilder().(*array.Int64Builder)
+	for _, fr := range fixtureRows[from:to] {
+		r := fr.row
+		id.Append(r.id)
+		if r.name == nil {
+			name.AppendNull()
+		} else {
+			name.Append(*r.name)
+		}
+		when, err := time.Parse(time.RFC3339, r.at)
+		if err != nil {
+			return nil, err
+		}
+		at.Append(arrow.Timestamp(when.UnixMilli()))
+		if r.scores == nil {
+			scores.AppendNull()
+		} else {
+			scores.Append(true)
+			for _, s := range r.scores {
+				if s == nil {
+					score.AppendNull()
+				} else {
+					score.Append(*s)
+				}
+			}
+		}
+		if r.point == nil {
+			point.AppendNull()
+		} else {
+			point.Append(true)
+			x.Append(r.point[0])
+			y.Append(r.point[1])
+		}
+		lines.Append(true)
+		for _, l := range r.lines {
+			line.Append(true)
+			sku.Append(l.sku)
+			qty.Append(l.qty)
+		}
+		if r.attrs == nil {
+			attrs.AppendNull()
+		} else {
+			attrs.Append(true)
+			for _, k := range slices.Sorted(maps.Keys(r.attrs)) {
+				key.Append(k)
+				if v := r.attrs[k]; v == nil {
+					val.AppendNull()
+				} else {
+					val.Append(*v)
+				}
+			}
+		}
+	}
+	return b.NewRecordBatch(), nil
+}
+
+// writeFixtures writes the fixture rows into dir as an IPC file, an IPC
+// stream and a Parquet file, with arrow-go's writers, and truncated copies.
+func writeFixtures(dir string) error {
+	mem := memory.NewGoAllocator()
+	first, err := fixtureRecord(mem, 0, 2)
+	if err != nil {
+		return err
+	}
+	defer first.Release()
+	second, err := fixtureRecord(mem, 2, len(fixtureRows))
+	if err != nil {
+		return err
+	}
+	defer second.Release()
+	recs := []arrow.RecordBatch{first, second}
+
+	var file, stream, pq bytes.Buffer
+	fw, err := ipc.NewFileWriter(&file, ipc.WithSchema(fixtureType), ipc.WithAllocator(mem))
+	if err != nil {
+		return err
+	}
+	sw := ipc.NewWriter(&stream, ipc.WithSchema(fixtureType), ipc.WithAllocator(mem))
+	for _, rec := range recs {
+		if err := fw.Write(rec); err != nil {
+			return err
+		}
+		if err := sw.Write(rec); err != nil {
+			return err
+		}
+	}
+	if err := fw.Close(); err != nil {
+		return err
+	}
+	if err := sw.Close(); err != nil {
+		return err
+	}
+	// The stored Arrow schema keeps the time zone of the timestamp column.
+	tbl := array.NewTableFromRecords(fixtureType, recs)
+	defer tbl.Release()
+	props := parquet.NewWriterProperties(parquet.WithAllocator(mem))
+	if err := pqarrow.WriteTable(tbl, &pq, 2, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())); err != nil {
+		return err
+	}
+
+	files := []struct {
+		path *string
+		name string
+		data []byte
+	}{
+		{&testFiles.ipcFile, "rows.arrow", file.Bytes()},
+		{&testFiles.stream, "rows.arrows", stream.Bytes()},
+		{&testFiles.pqt, "rows.parquet", pq.Bytes()},
+		{&testFiles.truncFile, "truncated.arrow", file.Bytes()[:file.Len()*2/3]},
+		{&testFiles.truncStream, "truncated.arrows", stream.Bytes()[:stream.Len()*2/3]},
+		{&testFiles.truncParquet, "truncated.parquet", pq.Bytes()[:pq.Len()*2/3]},
+	}
+	for _, f := range files {
+		*f.path = filepath.Join(dir, f.name)
+		if err := os.WriteFile(*f.path, f.data, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// source is a way to hand the command a file: its name as FILE, or "-"
+// with the file on standard input.
+type source struct {
+	name    string
+	file    func() string
+	stdin   bool
+	parquet bool // pqarrow names list elements "element", not "item"
+}
+
+func (s source) args(cmd string, flags ...string) ([]string, []byte) {
+	args := append([]string{cmd}, flags...)
+	if !s.stdin {
+		return append(args, s.file()), nil
+	}
+	data, err := os.ReadFile(s.file())
+	if err != nil {
+		panic(err)
+	}
+	return append(args, "-"), data
+}
+
+var fixtureSources = []source{
+	{name: "an IPC file", file: func() string { return testFiles.ipcFile }},
+	{name: "an IPC stream", file: func() string { return testFiles.stream }},
+	{name: "a Parquet file", file: func() string { return testFiles.pqt }, parquet: true},
+	{name: "an IPC stream on standard input", file: func() string { return testFiles.stream }, stdin: true},
+	{name: "an IPC file on standard input", file: func() string { return testFiles.ipcFile }, stdin: true},
+	{name: "a Parquet file on standard input", file: func() string { return testFiles.pqt }, stdin: true, parquet: true},
+}
+
+// requireJSONLines checks that out is exactly the want rows, one JSON line
+// each, comparing parsed values.
+func requireJSONLines(t *testing.T, want []string, out string) {
+	t.Helper()
+	if len(want) == 0 {
+		require.Empty(t, out)
+		return
+	}
+	require.True(t, strings.HasSuffix(out, "\n"), "output ends with a newline: %q", out)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Len(t, lines, len(want), "output:\n%s", out)
+	for i := range want {
+		var v any
+		require.NoError(t, json.Unmarshal([]byte(lines[i]), &v), "line %d is JSON: %s", i+1, lines[i])
+		assert.JSONEq(t, want[i], lines[i], "line %d", i+1)
+	}
+}
+
+func wantRows(n int) []string {
+	var want []string
+	for _, r := range fixtureRows[:min(n, len(fixtureRows))] {
+		want = append(want, r.want)
+	}
+	return want
+}
+
+func TestHeadPrintsTheFirstRowsAsJSONLines(t *testing.T) {
+	for _, src := range fixtureSources {
+		for _, n := range []int{0, 1, 2, 3, 5, 100} {
+			t.Run(fmt.Sprintf("%s with -n %d", src.name, n), func(t *testing.T) {
+				args, stdin := src.args("head", "-n", fmt.Sprint(n))
+				stdout, stderr, status := arrowmap(t, stdin, args...)
+				require.Equal(t, 0, status, "stderr: %s", stderr)
+				require.Empty(t, stderr)
+				requireJSONLines(t, wantRows(n), stdout)
+			})
+		}
+		t.Run(src.name+" without -n prints up to 10 rows", func(t *testing.T) {
+			args, stdin := src.args("head")
+			stdout, stderr, status := arrowmap(t, stdin, args...)
+			require.Equal(t, 0, status, "stderr: %s", stderr)
+			requireJSONLines(t, wantRows(10), stdout)
+		})
+	}
+}
+
+func TestHeadKeepsTheColumnOrderOfTheSchema(t *testing.T) {
+	stdout, _, status := arrowmap(t, nil, "head", "-n", "1", testFiles.ipcFile)
+	require.Equal(t, 0, status)
+	assert.Equal(t, fixtureRows[0].want+"\n", stdout)
+}
+
+var fixtureFieldLines = []string{
+	"    - id: type=int64",
+	"    - name: type=utf8, nullable",
+	"    - at: type=timestamp[ms, tz=Asia/Tokyo]",
+	"    - scores: type=list<item: int32, nullable>, nullable",
+	"    - point: type=struct<x: float64, y: float64>, nullable",
+	"    - lines: type=list<item: struct<sku: utf8, qty: int32>>",
+	"    - attrs: type=map<utf8, int64, items_nullable>, nullable",
+}
+
+func TestSchemaPrintsEveryField(t *testing.T) {
+	for _, src := range fixtureSources {
+		t.Run(src.name, func(t *testing.T) {
+			args, stdin := src.args("schema")
+			stdout, stderr, status := arrowmap(t, stdin, args...)
+			require.Equal(t, 0, status, "stderr: %s", stderr)
+			require.Empty(t, stderr)
+			assert.True(t, strings.HasPrefix(stdout, "schema:\n  fields: 7\n"), "output:\n%s", stdout)
+			for _, line := range fixtureFieldLines {
+				if src.parquet {
+					line = strings.ReplaceAll(line, "list<item: ", "list<element: ")
+				}
+				assert.Contains(t, stdout, line+"\n")
+			}
+		})
+	}
+}
+
+func TestWithoutFileTheEmbeddedSampleIsUsed(t *testing.T) {
+	t.Run("head prints 10 rows, the first with id 1", func(t *testing.T) {
+		stdout, stderr, status := arrowmap(t, nil, "head")
+		require.Equal(t, 0, status, "stderr: %s", stderr)
+		require.Empty(t, stderr)
+		lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+		require.Len(t, lines, 10)
+		for i, line := range lines {
+			var row struct {
+				ID       int64     `json:"id"`
+				Region   string    `json:"region"`
+				PlacedAt time.Time `json:"placed_at"`
+				Total    string    `json:"total"`
+				Items    []struct {
+					SKU string `json:"sku"`
+				} `json:"items"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(line), &row), "line %d", i+1)
+			assert.Equal(t, int64(i+1), row.ID)
+			assert.Contains(t, []string{"north", "south", "east", "west"}, row.Region)
+			_, offset := row.PlacedAt.Zone()
+			assert.Contains(t, []int{3600, 7200}, offset, "placed_at is in Europe/Paris: %s", row.PlacedAt)
+			assert.NotEmpty(t, row.Total)
+			assert.NotEmpty(t, row.Items)
+		}
+		assert.True(t, strings.HasPrefix(lines[0], `{"id":1,`), "first line: %s", lines[0])
+	})
+	t.Run("head -n 0 prints nothing", func(t *testing.T) {
+		stdout, stderr, status := arrowmap(t, nil, "head", "-n", "0")
+		require.Equal(t, 0, status, "stderr: %s", stderr)
+		require.Empty(t, stdout)
+		require.Empty(t, stderr)
+	})
+	t.Run("head -n 2500 crosses the sample's batches of 1000", func(t *testing.T) {
+		stdout, _, status := arrowmap(t, nil, "head", "-n", "2500")
+		require.Equal(t, 0, status)
+		lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+		require.Len(t, lines, 2500)
+		assert.True(t, strings.HasPrefix(lines[2499], `{"id":2500,`), "last line: %s", lines[2499])
+	})
+	t.Run("head -n 5000 prints every one of its rows", func(t *testing.T) {
+		stdout, _, status := arrowmap(t, nil, "head", "-n", "5000")
+		require.Equal(t, 0, status)
+		assert.Equal(t, 3000, strings.Count(stdout, "\n"))
+	})
+	t.Run("schema prints its fields", func(t *testing.T) {
+		stdout, _, status := arrowmap(t, nil, "schema")
+		require.Equal(t, 0, status)
+		for _, line := range []string{
+			"    - id: type=int64\n",
+			"    - region: type=dictionary<values=utf8, indices=int8, ordered=false>\n",
+			"    - placed_at: type=timestamp[ms, tz=Europe/Paris]\n",
+			"    - total: type=decimal(12, 2)\n",
+			"    - items: type=list<item: struct<sku: utf8, qty: int32, price: float64>>\n",
+			"    - shipping: type=struct<city: utf8, zip: utf8 nullable>, nullable\n",
+		} {
+			assert.Contains(t, stdout, line)
+		}
+	})
+}
+
+func TestHelpIsUsageOnStandardError(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"help"}, {"head", "-h"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			stdout, stderr, status := arrowmap(t, nil, args...)
+			assert.Equal(t, 0, status)
+			assert.Empty(t, stdout)
+			assert.True(t, strings.HasPrefix(stderr, "usage:\n"), "stderr: %s", stderr)
+		})
+	}
+}
+
+func TestFailuresAreOneLineAndStatusOne(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, data, 0o600))
+		return path
+	}
+	const seed = 20240301
+	t.Logf("random bytes seeded with %d", seed)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	random := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(rng.UintN(256))
+		}
+		return b
+	}
+	randomFile := write("random.bin", random(4096))
+	arrowMagic := write("random.arrow", append([]byte("ARROW1\x00\x00"), append(random(1024), "ARROW1"...)...))
+	parquetMagic := write("random.parquet", append([]byte("PAR1"), append(random(1024), "PAR1"...)...))
+	empty := write("empty.arrow", nil)
+	streamBytes, err := os.ReadFile(testFiles.stream)
+	require.NoError(t, err)
+
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		stdin    []byte
+		contains string
+	}{
+		{"a truncated IPC file", []string{"head", testFiles.truncFile}, nil, "truncated.arrow"},
+		{"a truncated IPC stream", []string{"head", "-n", "100", testFiles.truncStream}, nil, "truncated.arrows"},
+		{"a truncated IPC stream, to gen", []string{"gen", testFiles.truncStream}, nil, "truncated.arrows"},
+		{"a truncated Parquet file", []string{"head", testFiles.truncParquet}, nil, "truncated.parquet"},
+		{"a truncated IPC stream on standard input", []string{"head", "-"}, streamBytes[:len(streamBytes)/2], "standard input"},
+		{"a directory", []string{"head", dir}, nil, "directory"},
+		{"a file that does not exist", []string{"schema", filepath.Join(dir, "nope.arrow")}, nil, "nope.arrow"},
+		{"a file of random bytes", []string{"head", randomFile}, nil, "random.bin"},
+		{"a file of random bytes, to schema", []string{"schema", randomFile}, nil, "random.bin"},
+		{"random bytes behind the IPC file magic", []string{"head", arrowMagic}, nil, "random.arrow"},
+		{"random bytes between Parquet magics", []string{"head", parquetMagic}, nil, "random.parquet"},
+		{"an empty file", []string{"head", empty}, nil, "empty"},
+		{"an empty standard input", []string{"schema", "-"}, []byte{}, "empty"},
+		{"an unknown flag", []string{"head", "-x", testFiles.ipcFile}, nil, "-x"},
+		{"a flag of another command", []string{"schema", "-n", "3"}, nil, "-n"},
+		{"a negative -n", []string{"head", "-n", "-1"}, nil, "negative"},
+		{"a -n that is not a number", []string{"head", "-n", "ten"}, nil, "ten"},
+		{"an unknown command", []string{"tail", testFiles.ipcFile}, nil, `"tail"`},
+		{"no command", nil, nil, "missing command"},
+		{"too many arguments", []string{"head", testFiles.ipcFile, testFiles.stream}, nil, "one FILE at most"},
+		{"a package name that is not an identifier", []string{"gen", "-package", "my-pkg"}, nil, "my-pkg"},
+		{"a type name that is not exported", []string{"gen", "-type", "row"}, nil, `"row"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, status := arrowmap(t, tc.stdin, tc.args...)
+			t.Log(strings.TrimSpace(stderr))
+			assert.Equal(t, 1, status, "stderr: %s", stderr)
+			assert.Empty(t, stdout)
+			assert.True(t, strings.HasPrefix(stderr, "arrowmap: "), "stderr: %q", stderr)
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line on stderr: %q", stderr)
+			assert.True(t, strings.HasSuffix(stderr, "\n"), "stderr: %q", stderr)
+			assert.Contains(t, stderr, tc.contains)
+			for _, bad := range []string{"panic", "goroutine", "internal error"} {
+				assert.NotContains(t, strings.ToLower(stderr), bad)
+			}
+		})
+	}
+}
