@@ -117,7 +117,12 @@ func viewError(col *column, err error) error {
 	if ve.Column != "" { // "" is the column's own array
 		column = joinPath(col.name, ve.Column)
 	}
-	return &Error{Path: path, Column: column, Row: ve.Row, Err: ve}
+	// The Error says where; keep only what the views error says went wrong.
+	var what error = ve.Err
+	if ve.Detail != "" {
+		what = &detail{kind: ve.Err, msg: ve.Detail}
+	}
+	return &Error{Path: path, Column: column, Row: ve.Row, Err: what}
 }
 
 // Decode decodes every row of rec.

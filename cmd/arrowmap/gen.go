@@ -245,27 +245,36 @@ var (
 	}
 )
 
-// exportedName is a column name as an exported Go identifier: user_id →
-// UserID-like camel case (UserId), "2nd" → X2nd.
+// exportedName is a column name as an exported Go identifier in Go's camel
+// case, initialisms upper-cased: user_id → UserID, placed_at → PlacedAt,
+// "2nd" → X2nd.
 func exportedName(name string) string {
 	var b strings.Builder
-	up := true
-	for _, r := range name {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			up = true
+	words := strings.FieldsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, w := range words {
+		if initialisms[strings.ToUpper(w)] {
+			b.WriteString(strings.ToUpper(w))
 			continue
 		}
-		if up {
-			r = unicode.ToUpper(r)
-			up = false
-		}
-		b.WriteRune(r)
+		r := []rune(w)
+		r[0] = unicode.ToUpper(r[0])
+		b.WriteString(string(r))
 	}
 	s := b.String()
 	if s == "" || !unicode.IsLetter([]rune(s)[0]) || !token.IsExported(s) {
 		s = "X" + s
 	}
 	return s
+}
+
+// initialisms are the words Go spells in capitals, as golint's list.
+var initialisms = map[string]bool{
+	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "DNS": true, "EOF": true,
+	"GUID": true, "HTML": true, "HTTP": true, "HTTPS": true, "ID": true, "IP": true, "JSON": true,
+	"LHS": true, "QPS": true, "RAM": true, "RHS": true, "RPC": true, "SKU": true, "SLA": true,
+	"SMTP": true, "SQL": true, "SSH": true, "TCP": true, "TLS": true, "TTL": true, "UDP": true,
+	"UI": true, "UID": true, "UUID": true, "URI": true, "URL": true, "UTF8": true, "VM": true,
+	"XML": true, "XMPP": true, "XSRF": true, "XSS": true,
 }
 
 // uniqueName is name, or name with a number, not yet in used; it marks it.

@@ -40,7 +40,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	fmt.Printf("%d rows, last id %d\n", len(rows), rows[len(rows)-1].Id)
+	fmt.Printf("%d rows, last id %d\n", len(rows), rows[len(rows)-1].ID)
 }
 
 func decodeFile(path string) ([]Row, error) {
@@ -220,7 +220,7 @@ func TestGenDeclaresTheFixtureTypes(t *testing.T) {
 			for _, want := range []string{
 				"package orders",
 				"type Order struct {",
-				"Id int64 `arrow:\"id\"`",
+				"ID int64 `arrow:\"id\"`",
 				"Name *string `arrow:\"name\"`",
 				"At time.Time `arrow:\"at,timestamp,unit=ms,tz=Asia/Tokyo\"`",
 				"Scores []*int32 `arrow:\"scores\"`",
@@ -228,7 +228,7 @@ func TestGenDeclaresTheFixtureTypes(t *testing.T) {
 				"Lines []Line `arrow:\"lines\"`",
 				"Attrs map[string]*int64 `arrow:\"attrs\"`",
 				"type Point struct {\nX float64 `arrow:\"x\"`\nY float64 `arrow:\"y\"`\n}",
-				"type Line struct {\nSku string `arrow:\"sku\"`\nQty int32 `arrow:\"qty\"`\n}",
+				"type Line struct {\nSKU string `arrow:\"sku\"`\nQty int32 `arrow:\"qty\"`\n}",
 			} {
 				assert.Contains(t, norm, want)
 			}

@@ -35,6 +35,7 @@ func head(in *input, n int, stdout, stderr io.Writer) error {
 		}
 		rows, err := mapper.DecodeTo(typ, rec)
 		if err != nil {
+			out.Flush() // the rows before the bad record are good
 			return err
 		}
 		for i := range rows.Len() {
@@ -49,6 +50,7 @@ func head(in *input, n int, stdout, stderr io.Writer) error {
 		progress.rows(printed)
 	}
 	if err := in.records.Err(); err != nil && !errors.Is(err, io.EOF) {
+		out.Flush()
 		return fmt.Errorf("%s: %w", in.name, err)
 	}
 	return out.Flush()

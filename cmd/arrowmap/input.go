@@ -12,7 +12,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/mapper"
@@ -76,7 +75,7 @@ func open(name string, stdin io.Reader) (*input, error) {
 }
 
 func openBytes(data []byte) (*input, error) {
-	mem := memory.DefaultAllocator
+	mem := boundedFor(len(data))
 	switch {
 	case len(data) == 0:
 		return nil, errors.New("empty input: not an Arrow or Parquet file")

@@ -38,7 +38,11 @@ without FILE, an embedded sample is used.`
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
 	defer func() {
 		if p := recover(); p != nil {
-			fmt.Fprintf(stderr, "arrowmap: internal error: %v\n", p)
+			if e, ok := p.(tooLarge); ok {
+				fmt.Fprintf(stderr, "arrowmap: %v\n", e)
+			} else {
+				fmt.Fprintf(stderr, "arrowmap: reading the input failed: %s\n", oneLine(fmt.Sprint(p)))
+			}
 			status = 1
 		}
 	}()
