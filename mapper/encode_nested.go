@@ -1,0 +1,516 @@
+package mapper
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+)
+
+// pointerEncoder writes *T as T, a nil pointer being a null.
+type pointerEncoder struct{ elem encoder }
+
+type pointerWriter struct {
+	elem   writer
+	ptrs   []unsafe.Pointer
+	values goValues
+}
+
+func (e *pointerEncoder) newWriter(b array.Builder, r *binding) writer {
+	return &pointerWriter{elem: e.elem.newWriter(b, r)}
+}
+
+func (w *pointerWriter) prepare(s *goValues) error {
+	w.values = s.deref(w.ptrs)
+	w.ptrs = w.values.ptrs
+	return w.elem.prepare(&w.values)
+}
+
+func (w *pointerWriter) write() { w.elem.write() }
+
+// asEncoder writes T as R through an As conversion.
+type asEncoder struct {
+	at    where
+	conv  *conversion
+	typ   reflect.Type // T
+	slice reflect.Type // []R
+	size  uintptr      // of an R
+	elem  encoder      // R's
+}
+
+func newAsEncoder(t reflect.Type, conv *conversion, elem encoder, at where) *asEncoder {
+	return &asEncoder{at: at, conv: conv, typ: t, slice: reflect.SliceOf(conv.from), size: conv.from.Size(), elem: elem}
+}
+
+type asWriter struct {
+	*asEncoder
+	elem    writer
+	addrs   []unsafe.Pointer
+	ptrs    []unsafe.Pointer
+	scratch reflect.Value // a []R the converted values go to
+	values  goValues
+}
+
+func (e *asEncoder) newWriter(b array.Builder, r *binding) writer {
+	return &asWriter{asEncoder: e, elem: e.elem.newWriter(b, r), scratch: reflect.MakeSlice(e.slice, 0, 0)}
+}
+
+func (w *asWriter) prepare(s *goValues) error {
+	w.addrs = s.addresses(w.addrs)
+	if w.scratch.Len() < s.n {
+		w.scratch = reflect.MakeSlice(w.slice, s.n, max(s.n, 2*w.scratch.Len()))
+	}
+	base := w.scratch.UnsafePointer()
+	w.ptrs = resize(w.ptrs, s.n)
+	for k, p := range w.addrs {
+		w.ptrs[k] = nil
+		if p == nil {
+			continue
+		}
+		dst := unsafe.Add(base, uintptr(k)*w.size)
+		if err := w.conv.encode(dst, p); err != nil {
+			return &Error{Path: w.at.path, Column: w.at.column, Row: s.rowOf(k),
+				Err: fmt.Errorf("%w: converting %s to %s: %w", ErrInvalidData, w.typ, w.conv.from, err)}
+		}
+		w.ptrs[k] = dst
+	}
+	w.values = goValues{ptrs: w.ptrs, n: s.n, parent: s}
+	return w.elem.prepare(&w.values)
+}
+
+func (w *asWriter) write() { w.elem.write() }
+
+// listEncoder writes []T as a list, large_list, list_view or
+// large_list_view: the elements of every row go to the element level in
+// one batch, and the offsets (and sizes) to the list builder in another.
+type listEncoder[O int32 | int64] struct {
+	encLevel
+	size uintptr // of an element
+	elem encoder
+	view bool // a list view, with sizes
+}
+
+type listWriter[O int32 | int64] struct {
+	*listEncoder[O]
+	elem    writer
+	child   array.Builder // the elements' builder: offsets count from its length
+	append  func(offsets, sizes []O, valid []bool)
+	offsets []O
+	sizes   []O
+	valid   []bool
+	runs    []valueRun
+	values  goValues
+}
+
+func (e *listEncoder[O]) newWriter(b array.Builder, r *binding) writer {
+	w := &listWriter[O]{listEncoder: e}
+	switch lb := b.(type) {
+	case *array.ListBuilder:
+		w.append = func(offsets, _ []O, valid []bool) { lb.AppendValues(any(offsets).([]int32), valid) }
+	case *array.LargeListBuilder:
+		w.append = func(offsets, _ []O, valid []bool) { lb.AppendValues(any(offsets).([]int64), valid) }
+	case *array.ListViewBuilder:
+		w.append = func(offsets, sizes []O, valid []bool) {
+			lb.AppendValuesWithSizes(any(offsets).([]int32), any(sizes).([]int32), valid)
+		}
+	case *array.LargeListViewBuilder:
+		w.append = func(offsets, sizes []O, valid []bool) {
+			lb.AppendValuesWithSizes(any(offsets).([]int64), any(sizes).([]int64), valid)
+		}
+	}
+	w.child = b.(interface{ ValueBuilder() array.Builder }).ValueBuilder()
+	w.elem = e.elem.newWriter(w.child, r)
+	return w
+}
+
+func (w *listWriter[O]) prepare(s *goValues) error {
+	w.offsets = resize(w.offsets, s.n)
+	if w.view {
+		w.sizes = resize(w.sizes, s.n)
+	}
+	w.valid = resize(w.valid, s.n)
+	w.runs = resize(w.runs, s.n)[:0]
+	total := 0
+	s.spans(func(k int, p unsafe.Pointer, n int) bool {
+		for j := k; j < k+n; j++ {
+			var h sliceHeader // an absent list is a nil slice: null, as slices are nullable
+			if p != nil {
+				h = *(*sliceHeader)(s.at(p, j-k))
+			}
+			w.offsets[j] = O(total)
+			if w.view {
+				w.sizes[j] = O(h.len)
+			}
+			w.valid[j] = h.data != nil
+			if h.len > 0 {
+				w.runs = append(w.runs, valueRun{base: h.data, n: h.len, from: j})
+				total += h.len
+			}
+		}
+		return true
+	})
+	if err := checkOffsets[O](w.child.Len(), total); err != nil {
+		return w.fail(s, s.n-1, err)
+	}
+	w.values = goValues{runs: w.runs, stride: w.size, n: total, parent: s}
+	return w.elem.prepare(&w.values)
+}
+
+func (w *listWriter[O]) write() {
+	base := O(w.child.Len())
+	for k := range w.offsets {
+		w.offsets[k] += base
+	}
+	w.append(w.offsets, w.sizes, w.valid)
+	w.elem.write()
+}
+
+// checkOffsets fails when base+total elements do not fit offsets of type O.
+func checkOffsets[O int32 | int64](base, total int) error {
+	if unsafe.Sizeof(O(0)) == 4 && base+total > math.MaxInt32 {
+		return overflow("%d elements do not fit 32-bit offsets: use large_list", base+total)
+	}
+	return nil
+}
+
+// arrayEncoder writes [N]T as fixed_size_list<T>(N).
+type arrayEncoder struct {
+	encLevel
+	n    int
+	size uintptr // of an element
+	elem encoder
+}
+
+type arrayWriter struct {
+	*arrayEncoder
+	b      *array.FixedSizeListBuilder
+	elem   writer
+	addrs  []unsafe.Pointer
+	valid  []bool
+	runs   []valueRun
+	values goValues
+}
+
+func (e *arrayEncoder) newWriter(b array.Builder, r *binding) writer {
+	fb := b.(*array.FixedSizeListBuilder)
+	return &arrayWriter{arrayEncoder: e, b: fb, elem: e.elem.newWriter(fb.ValueBuilder(), r)}
+}
+
+func (w *arrayWriter) prepare(s *goValues) error {
+	w.addrs = s.addresses(w.addrs)
+	w.valid = resize(w.valid, s.n)
+	w.runs = resize(w.runs, s.n)
+	for k, p := range w.addrs {
+		// An absent array is N absent elements: a fixed-size list has them
+		// even in a null row.
+		w.runs[k] = valueRun{base: p, n: w.n, from: k}
+		w.valid[k] = p != nil || !w.nullable
+	}
+	w.values = goValues{runs: w.runs, stride: w.size, n: s.n * w.n, parent: s}
+	return w.elem.prepare(&w.values)
+}
+
+func (w *arrayWriter) write() {
+	w.b.AppendValues(w.valid)
+	w.elem.write()
+}
+
+// structEncoder writes a struct as a struct of its fields.
+type structEncoder struct {
+	encLevel
+	fields []fieldEncoder
+}
+
+type structWriter struct {
+	*structEncoder
+	b      *array.StructBuilder
+	fields fieldWriters
+	valid  []bool
+	buf    []bool
+}
+
+func (e *structEncoder) newWriter(b array.Builder, r *binding) writer {
+	sb := b.(*array.StructBuilder)
+	return &structWriter{structEncoder: e, b: sb, fields: bindFields(e.fields, sb.FieldBuilder, r)}
+}
+
+func (w *structWriter) prepare(s *goValues) error {
+	w.valid = nil
+	if w.nullable {
+		w.valid = s.presence(&w.buf)
+	}
+	if w.valid == nil {
+		w.valid = allValid(w.buf, s.n)
+		w.buf = w.valid
+	}
+	return w.fields.prepare(s)
+}
+
+func (w *structWriter) write() {
+	w.b.AppendValues(w.valid)
+	w.fields.write()
+}
+
+// fieldWriter is a fieldEncoder bound to its builder, with the values of
+// each step of its way from the struct.
+type fieldWriter struct {
+	offsets []uintptr
+	w       writer
+	steps   []goValues         // the values after each offset
+	ptrs    [][]unsafe.Pointer // scratch for the embedded pointers between
+}
+
+type fieldWriters []fieldWriter
+
+// bindFields binds the fields of a struct, field i to builder(i).
+func bindFields(fields []fieldEncoder, builder func(i int) array.Builder, r *binding) fieldWriters {
+	fws := make(fieldWriters, len(fields))
+	for i, f := range fields {
+		fws[i] = fieldWriter{
+			offsets: f.offsets,
+			w:       f.enc.newWriter(builder(i), r),
+			steps:   make([]goValues, len(f.offsets)),
+			ptrs:    make([][]unsafe.Pointer, len(f.offsets)-1),
+		}
+	}
+	return fws
+}
+
+// prepare prepares every field of the structs s.
+func (fws fieldWriters) prepare(s *goValues) error {
+	for i := range fws {
+		f := &fws[i]
+		f.steps[0] = s.field(f.offsets[0])
+		for j := 1; j < len(f.offsets); j++ {
+			// Fields promoted through a nil embedded pointer are absent.
+			inner := f.steps[j-1].deref(f.ptrs[j-1])
+			f.ptrs[j-1] = inner.ptrs
+			f.steps[j] = inner.field(f.offsets[j])
+		}
+		if err := f.w.prepare(&f.steps[len(f.steps)-1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (fws fieldWriters) write() {
+	for i := range fws {
+		fws[i].w.write()
+	}
+}
+
+// mapEncoder writes map[K]V as a map, each row's entries sorted by key so
+// that equal maps encode equally.
+type mapEncoder struct {
+	encLevel
+	typ                      reflect.Type
+	keyType, valueType       reflect.Type
+	keySlice, valSlice       reflect.Type
+	keySize, valueSize       uintptr
+	moveKey, moveValue       mover
+	compare                  func(a, b unsafe.Pointer) int
+	keyEncoder, valueEncoder encoder
+}
+
+func newMapEncoder(t reflect.Type, lv encLevel, compare func(a, b unsafe.Pointer) int, key, value encoder) *mapEncoder {
+	return &mapEncoder{
+		encLevel: lv, typ: t,
+		keyType: t.Key(), valueType: t.Elem(),
+		keySlice: reflect.SliceOf(t.Key()), valSlice: reflect.SliceOf(t.Elem()),
+		keySize: t.Key().Size(), valueSize: t.Elem().Size(),
+		moveKey: moverOf(t.Key()), moveValue: moverOf(t.Elem()),
+		compare:    compare,
+		keyEncoder: key, valueEncoder: value,
+	}
+}
+
+type mapWriter struct {
+	*mapEncoder
+	b          *array.MapBuilder
+	key, value writer
+	maps       []unsafe.Pointer
+	offsets    []int32
+	valid      []bool
+	// The entries as the map iterates them, then in key order: []K, []V.
+	readKeys, readValues, keys, values reflect.Value
+	order                              []int
+	keyRuns, valueRuns                 []valueRun
+	keyValues, valueValues             goValues
+}
+
+func (e *mapEncoder) newWriter(b array.Builder, r *binding) writer {
+	mb := b.(*array.MapBuilder)
+	return &mapWriter{mapEncoder: e, b: mb, key: e.keyEncoder.newWriter(mb.KeyBuilder(), r), value: e.valueEncoder.newWriter(mb.ItemBuilder(), r)}
+}
+
+// grow makes room for n entries in the scratch arrays.
+func (w *mapWriter) grow(n int) {
+	have := 0
+	if w.keys.IsValid() {
+		have = w.keys.Len()
+		if have >= n {
+			return
+		}
+	}
+	n = max(n, 2*have)
+	w.readKeys, w.keys = reflect.MakeSlice(w.keySlice, n, n), reflect.MakeSlice(w.keySlice, n, n)
+	w.readValues, w.values = reflect.MakeSlice(w.valSlice, n, n), reflect.MakeSlice(w.valSlice, n, n)
+}
+
+func (w *mapWriter) prepare(s *goValues) error {
+	w.maps = gather(s, w.maps)
+	total := 0
+	for k := range w.maps {
+		if w.maps[k] != nil {
+			total += w.mapAt(k).Len()
+		}
+	}
+	if err := checkOffsets[int32](w.b.KeyBuilder().Len(), total); err != nil {
+		return w.fail(s, s.n-1, err)
+	}
+	w.grow(total)
+	w.offsets = resize(w.offsets, s.n)
+	w.valid = resize(w.valid, s.n)
+	w.order = resize(w.order, total)
+	w.keyRuns, w.valueRuns = resize(w.keyRuns, s.n)[:0], resize(w.valueRuns, s.n)[:0]
+	readKeys, readValues := w.readKeys.UnsafePointer(), w.readValues.UnsafePointer()
+	keys, values := w.keys.UnsafePointer(), w.values.UnsafePointer()
+	key := func(base unsafe.Pointer, e int) unsafe.Pointer { return unsafe.Add(base, uintptr(e)*w.keySize) }
+	value := func(base unsafe.Pointer, e int) unsafe.Pointer { return unsafe.Add(base, uintptr(e)*w.valueSize) }
+	e := 0
+	for k := range w.maps {
+		w.offsets[k] = int32(e)
+		w.valid[k] = w.maps[k] != nil
+		if !w.valid[k] {
+			continue
+		}
+		start := e
+		// Go maps have no unsafe iteration: one reflect step per entry.
+		for it := w.mapAt(k).MapRange(); it.Next(); e++ {
+			reflect.NewAt(w.keyType, key(readKeys, e)).Elem().SetIterKey(it)
+			reflect.NewAt(w.valueType, value(readValues, e)).Elem().SetIterValue(it)
+			w.order[e] = e
+		}
+		slices.SortFunc(w.order[start:e], func(a, b int) int { return w.compare(key(readKeys, a), key(readKeys, b)) })
+		for j := start; j < e; j++ {
+			w.moveKey(key(keys, j), key(readKeys, w.order[j]))
+			w.moveValue(value(values, j), value(readValues, w.order[j]))
+		}
+		if e > start {
+			w.keyRuns = append(w.keyRuns, valueRun{base: key(keys, start), n: e - start, from: k})
+			w.valueRuns = append(w.valueRuns, valueRun{base: value(values, start), n: e - start, from: k})
+		}
+	}
+	w.keyValues = goValues{runs: w.keyRuns, stride: w.keySize, n: total, parent: s}
+	w.valueValues = goValues{runs: w.valueRuns, stride: w.valueSize, n: total, parent: s}
+	if err := w.key.prepare(&w.keyValues); err != nil {
+		return err
+	}
+	return w.value.prepare(&w.valueValues)
+}
+
+// mapAt is map k of the last prepare, as a reflect.Value.
+func (w *mapWriter) mapAt(k int) reflect.Value {
+	return reflect.NewAt(w.typ, unsafe.Pointer(&w.maps[k])).Elem()
+}
+
+func (w *mapWriter) write() {
+	base := int32(w.b.KeyBuilder().Len())
+	for k := range w.offsets {
+		w.offsets[k] += base
+	}
+	w.b.AppendValues(w.offsets, w.valid)
+	w.key.write()
+	w.value.write()
+}
+
+// compareOf orders values of a map key type, nil when it has no order:
+// numbers, strings and bools by value, times by instant, arrays and
+// structs field by field.
+func compareOf(t reflect.Type) func(a, b unsafe.Pointer) int {
+	switch t {
+	case timeType:
+		return func(a, b unsafe.Pointer) int {
+			x, y := *(*time.Time)(a), *(*time.Time)(b)
+			return cmp.Or(x.Compare(y), strings.Compare(x.Location().String(), y.Location().String()))
+		}
+	case float16Type:
+		return func(a, b unsafe.Pointer) int {
+			return cmp.Compare((*float16.Num)(a).Float32(), (*float16.Num)(b).Float32())
+		}
+	case reflect.TypeFor[decimal.Decimal128]():
+		return func(a, b unsafe.Pointer) int { return (*decimal.Decimal128)(a).Cmp(*(*decimal.Decimal128)(b)) }
+	case reflect.TypeFor[decimal.Decimal256]():
+		return func(a, b unsafe.Pointer) int { return (*decimal.Decimal256)(a).Cmp(*(*decimal.Decimal256)(b)) }
+	}
+	signed := t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64
+	switch {
+	case t.Kind() == reflect.Bool:
+		return compareAs[uint8]
+	case signed && t.Size() == 1:
+		return compareAs[int8]
+	case signed && t.Size() == 2:
+		return compareAs[int16]
+	case signed && t.Size() == 4:
+		return compareAs[int32]
+	case signed:
+		return compareAs[int64]
+	case isInteger(t.Kind()) && t.Size() == 1:
+		return compareAs[uint8]
+	case isInteger(t.Kind()) && t.Size() == 2:
+		return compareAs[uint16]
+	case isInteger(t.Kind()) && t.Size() == 4:
+		return compareAs[uint32]
+	case isInteger(t.Kind()):
+		return compareAs[uint64]
+	case t.Kind() == reflect.Float32:
+		return compareAs[float32]
+	case t.Kind() == reflect.Float64:
+		return compareAs[float64]
+	case t.Kind() == reflect.String:
+		return compareAs[string]
+	case t.Kind() == reflect.Array:
+		elem := compareOf(t.Elem())
+		if elem == nil {
+			return nil
+		}
+		n, size := t.Len(), t.Elem().Size()
+		return func(a, b unsafe.Pointer) int {
+			for i := range n {
+				if c := elem(unsafe.Add(a, uintptr(i)*size), unsafe.Add(b, uintptr(i)*size)); c != 0 {
+					return c
+				}
+			}
+			return 0
+		}
+	case t.Kind() == reflect.Struct:
+		offsets := make([]uintptr, t.NumField())
+		fields := make([]func(a, b unsafe.Pointer) int, t.NumField())
+		for i := range t.NumField() {
+			if fields[i] = compareOf(t.Field(i).Type); fields[i] == nil {
+				return nil
+			}
+			offsets[i] = t.Field(i).Offset
+		}
+		return func(a, b unsafe.Pointer) int {
+			for i, f := range fields {
+				if c := f(unsafe.Add(a, offsets[i]), unsafe.Add(b, offsets[i])); c != 0 {
+					return c
+				}
+			}
+			return 0
+		}
+	}
+	return nil
+}
+
+func compareAs[V cmp.Ordered](a, b unsafe.Pointer) int { return cmp.Compare(*(*V)(a), *(*V)(b)) }

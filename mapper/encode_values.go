@@ -1,0 +1,549 @@
+package mapper
+
+import (
+	"encoding"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/decimal256"
+)
+
+// appender is an Arrow builder that takes values of Go type V in bulk:
+// every fixed-width one.
+type appender[V any] interface {
+	AppendValues(values []V, valid []bool)
+}
+
+// valuesEncoder writes Go values without pointers whose memory is the
+// Arrow builder's value type (numbers, bools, decimals, durations in ns):
+// they are gathered, checked when check is set, and appended in one call.
+type valuesEncoder[V any] struct {
+	encLevel
+	// check returns the index of the first value the Arrow type cannot
+	// hold and why, or -1.
+	check func(values []V) (int, error)
+}
+
+type valuesWriter[V any] struct {
+	*valuesEncoder[V]
+	b       appender[V]
+	values  []V
+	present []bool
+	buf     []bool
+}
+
+func (e *valuesEncoder[V]) newWriter(b array.Builder, _ *binding) writer {
+	return &valuesWriter[V]{valuesEncoder: e, b: b.(appender[V])}
+}
+
+func (w *valuesWriter[V]) prepare(s *goValues) error {
+	w.values = gather(s, w.values)
+	w.present = s.presence(&w.buf)
+	if w.check != nil {
+		if k, err := w.check(w.values); err != nil {
+			return w.fail(s, k, err)
+		}
+	}
+	return nil
+}
+
+func (w *valuesWriter[V]) write() { w.b.AppendValues(w.values, w.validity(w.present)) }
+
+// convertEncoder writes Go values of type V as Arrow values of type A
+// through a conversion that may fail: time.Time to timestamps, decimal text
+// to decimals, … All the values of a level are converted in prepare.
+type convertEncoder[V, A any] struct {
+	encLevel
+	convert func(v *V) (A, error) // fails when A cannot hold v
+}
+
+type convertWriter[V, A any] struct {
+	*convertEncoder[V, A]
+	b       appender[A]
+	values  []A
+	present []bool
+	buf     []bool
+}
+
+func (e *convertEncoder[V, A]) newWriter(b array.Builder, _ *binding) writer {
+	return &convertWriter[V, A]{convertEncoder: e, b: b.(appender[A])}
+}
+
+func (w *convertWriter[V, A]) prepare(s *goValues) error {
+	w.values = resize(w.values, s.n)
+	w.present = s.presence(&w.buf)
+	bad, err := -1, error(nil)
+	s.spans(func(k int, p unsafe.Pointer, n int) bool {
+		out := w.values[k : k+n]
+		if p == nil {
+			clear(out)
+			return true
+		}
+		for j := range out {
+			if out[j], err = w.convert((*V)(s.at(p, j))); err != nil {
+				bad = k + j
+				return false
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return w.fail(s, bad, err)
+	}
+	return nil
+}
+
+func (w *convertWriter[V, A]) write() { w.b.AppendValues(w.values, w.validity(w.present)) }
+
+// overflow is an ErrOverflow saying why.
+func overflow(format string, args ...any) error {
+	return &detail{kind: ErrOverflow, msg: fmt.Sprintf(format, args...)}
+}
+
+// timestampIn converts an instant to a count of unit since the epoch,
+// floored to the unit as time.Time.UnixMilli is.
+func timestampIn(unit arrow.TimeUnit) func(*time.Time) (arrow.Timestamp, error) {
+	div := int64(unit.Multiplier())
+	per := int64(time.Second) / div
+	// Seconds in [low, high] fit whatever their fraction: no check, no
+	// division by a variable, on the common path.
+	low, high := math.MinInt64/per, (math.MaxInt64-(per-1))/per
+	return func(t *time.Time) (arrow.Timestamp, error) {
+		sec, nsec := t.Unix(), int64(t.Nanosecond())
+		if sec >= low && sec <= high {
+			if div != 1 {
+				nsec /= div
+			}
+			return arrow.Timestamp(sec*per + nsec), nil
+		}
+		v, ok := unixIn(sec, nsec, per, div)
+		if !ok {
+			return 0, overflow("%s does not fit timestamp[%s]", t.Format(time.RFC3339Nano), unit)
+		}
+		return arrow.Timestamp(v), nil
+	}
+}
+
+// unixIn is sec seconds and nsec nanoseconds (0 ≤ nsec < 1e9) since the
+// epoch as a count of units, per to the second and div nanoseconds each,
+// floored; ok is false when that does not fit an int64.
+func unixIn(sec, nsec, per, div int64) (int64, bool) {
+	f := nsec / div // 0 ≤ f < per
+	if sec >= 0 {
+		if sec > (math.MaxInt64-f)/per {
+			return 0, false
+		}
+		return sec*per + f, true
+	}
+	// sec*per + f = (sec+1)*per - (per-f), each step in range.
+	up := sec + 1
+	if up < math.MinInt64/per {
+		return 0, false
+	}
+	v := up * per
+	if v < math.MinInt64+(per-f) {
+		return 0, false
+	}
+	return v - (per - f), true
+}
+
+const secondsPerDayInt64 = int64(secondsPerDay)
+
+// date32Of is the day of an instant in UTC, in days since the epoch.
+func date32Of(t *time.Time) (arrow.Date32, error) {
+	days := floorDiv(t.Unix(), secondsPerDayInt64)
+	if days < math.MinInt32 || days > math.MaxInt32 {
+		return 0, overflow("%s does not fit date32", t.Format(time.RFC3339))
+	}
+	return arrow.Date32(days), nil
+}
+
+// date64Of is the UTC midnight of an instant's day, in milliseconds since
+// the epoch.
+func date64Of(t *time.Time) (arrow.Date64, error) {
+	const msPerDay = secondsPerDayInt64 * 1000
+	days := floorDiv(t.Unix(), secondsPerDayInt64)
+	if days < math.MinInt64/msPerDay || days > math.MaxInt64/msPerDay {
+		return 0, overflow("%s does not fit date64", t.Format(time.RFC3339))
+	}
+	return arrow.Date64(days * msPerDay), nil
+}
+
+// clockTimeIn is the time of day of an instant in UTC, in unit, truncated,
+// as arreflect writes a time.Time tagged time32 or time64.
+func clockTimeIn[A arrow.Time32 | arrow.Time64](unit arrow.TimeUnit) func(*time.Time) (A, error) {
+	div := int64(unit.Multiplier())
+	per := int64(time.Second) / div
+	return func(t *time.Time) (A, error) {
+		second := t.Unix() - floorDiv(t.Unix(), secondsPerDayInt64)*secondsPerDayInt64
+		return A(second*per + int64(t.Nanosecond())/div), nil
+	}
+}
+
+// timeOfDayIn converts a duration since midnight, which must be in
+// [0, 24h), to time32 or time64 in unit, truncated.
+func timeOfDayIn[A arrow.Time32 | arrow.Time64](unit arrow.TimeUnit) func(*time.Duration) (A, error) {
+	div := time.Duration(unit.Multiplier())
+	return func(d *time.Duration) (A, error) {
+		if *d < 0 || *d >= 24*time.Hour {
+			return 0, overflow("%s is not a time of day", *d)
+		}
+		return A(*d / div), nil
+	}
+}
+
+// durationIn converts a duration to a count of unit, truncated toward zero
+// as time.Duration.Milliseconds is.
+func durationIn(unit arrow.TimeUnit) func(*time.Duration) (arrow.Duration, error) {
+	div := time.Duration(unit.Multiplier())
+	return func(d *time.Duration) (arrow.Duration, error) { return arrow.Duration(*d / div), nil }
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// decimalsFit checks that decimals have at most precision digits.
+func decimalsFit[D interface {
+	decimal.DecimalTypes
+	decimal.Num[D]
+}](precision, scale int32) func([]D) (int, error) {
+	high := pow10Decimal[D](precision)
+	low := high.Negate()
+	return func(values []D) (int, error) {
+		for k, d := range values {
+			if d.Cmp(high) >= 0 || d.Cmp(low) <= 0 {
+				return k, overflow("%s does not fit decimal(%d,%d)", d.ToString(scale), precision, scale)
+			}
+		}
+		return -1, nil
+	}
+}
+
+// pow10Decimal is 10^p as a D, p being at most D's maximum precision.
+func pow10Decimal[D decimal.DecimalTypes](p int32) D {
+	var d D
+	switch x := any(&d).(type) {
+	case *decimal.Decimal32:
+		*x = decimal.Decimal32(pow10(p))
+	case *decimal.Decimal64:
+		*x = decimal.Decimal64(pow10(p))
+	case *decimal.Decimal128:
+		*x = decimal128.GetScaleMultiplier(int(p))
+	case *decimal.Decimal256:
+		*x = decimal256.GetScaleMultiplier(int(p))
+	}
+	return d
+}
+
+func pow10(p int32) int64 {
+	v := int64(1)
+	for range p {
+		v *= 10
+	}
+	return v
+}
+
+// decimalFromText converts decimal text to a decimal of precision and
+// scale, exactly: text that is not a number is ErrInvalidData, a number
+// with more digits than the precision, or more decimal places than the
+// scale, ErrOverflow.
+func decimalFromText[D any](precision, scale int32, fromI64 func(int64) D, fromBig func(*big.Int) D) func(*string) (D, error) {
+	return func(s *string) (D, error) {
+		neg, digits, err := parseDecimal(*s, precision, scale)
+		var d D
+		switch {
+		case err != nil:
+			return d, err
+		case len(digits) <= 18: // fits an int64
+			x, _ := strconv.ParseInt(digits, 10, 64)
+			if neg {
+				x = -x
+			}
+			return fromI64(x), nil
+		}
+		x, _ := new(big.Int).SetString(digits, 10)
+		if neg {
+			x.Neg(x)
+		}
+		return fromBig(x), nil
+	}
+}
+
+// parseDecimal is the unscaled integer of decimal text s ("-12.5", "1e3")
+// at scale: its sign and digits, "0" for zero.
+func parseDecimal(s string, precision, scale int32) (neg bool, digits string, err error) {
+	text := s
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	notNumber := &detail{kind: ErrInvalidData, msg: fmt.Sprintf("%q is not a decimal number", text)}
+	mantissa, exponent, hasExponent := strings.Cut(strings.Replace(s, "E", "e", 1), "e")
+	whole, fraction, _ := strings.Cut(mantissa, ".")
+	if whole+fraction == "" || !isDigits(whole) || !isDigits(fraction) {
+		return false, "", notNumber
+	}
+	// The unscaled integer is digits·10^shift.
+	shift := int64(scale) - int64(len(fraction))
+	digits = strings.TrimLeft(whole+fraction, "0")
+	if hasExponent {
+		e, err := strconv.ParseInt(exponent, 10, 32)
+		switch {
+		case errors.Is(err, strconv.ErrRange) && digits != "":
+			return false, "", overflow("%q does not fit decimal(%d,%d)", text, precision, scale)
+		case err != nil && !errors.Is(err, strconv.ErrRange):
+			return false, "", notNumber
+		}
+		shift += e
+	}
+	if digits == "" {
+		return false, "0", nil
+	}
+	if shift < 0 {
+		cut := -shift
+		if cut >= int64(len(digits)) || strings.Trim(digits[int64(len(digits))-cut:], "0") != "" {
+			return false, "", overflow("%q has more decimal places than scale %d", text, scale)
+		}
+		digits = digits[:int64(len(digits))-cut]
+		shift = 0
+	}
+	if int64(len(digits))+shift > int64(precision) {
+		return false, "", overflow("%q does not fit decimal(%d,%d)", text, precision, scale)
+	}
+	return neg, digits + strings.Repeat("0", int(shift)), nil
+}
+
+func isDigits(s string) bool {
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// binaryEncoder writes strings and []byte (and the named types of them)
+// in any utf8 or binary layout, appended straight from the Go values. A nil
+// []byte is null.
+type binaryEncoder struct {
+	encLevel
+	text bool // strings, else []byte
+}
+
+type binaryWriter struct {
+	*binaryEncoder
+	out    bytesAppender
+	values *goValues // of the last prepare, read again by write
+	bytes  int       // their bytes in all, reserved at once
+}
+
+func (e *binaryEncoder) newWriter(b array.Builder, _ *binding) writer {
+	return &binaryWriter{binaryEncoder: e, out: bytesAppenderOf(b)}
+}
+
+func (w *binaryWriter) prepare(s *goValues) error {
+	w.values, w.bytes = s, 0
+	s.spans(func(_ int, p unsafe.Pointer, n int) bool {
+		if p == nil {
+			return true
+		}
+		for j := range n {
+			w.bytes += len(w.bytesAt(s.at(p, j)))
+		}
+		return true
+	})
+	return nil
+}
+
+func (w *binaryWriter) write() {
+	s := w.values
+	w.out.reserve(s.n, w.bytes)
+	s.spans(func(_ int, p unsafe.Pointer, n int) bool {
+		for j := range n {
+			switch {
+			case p == nil:
+				w.out.appendAbsent(w.nullable)
+			case !w.text && *(*[]byte)(s.at(p, j)) == nil:
+				w.out.appendAbsent(true)
+			default:
+				w.out.append(w.bytesAt(s.at(p, j)))
+			}
+		}
+		return true
+	})
+}
+
+// bytesAt is the bytes of the string or []byte at p.
+func (w *binaryWriter) bytesAt(p unsafe.Pointer) []byte {
+	if w.text {
+		return unsafe.Slice(unsafe.StringData(*(*string)(p)), len(*(*string)(p)))
+	}
+	return *(*[]byte)(p)
+}
+
+// bytesAppender appends values one by one to a builder of any utf8 or
+// binary layout.
+type bytesAppender struct {
+	plain *array.BinaryBuilder     // utf8, large_utf8, binary, large_binary
+	view  *array.BinaryViewBuilder // utf8_view, binary_view
+}
+
+func bytesAppenderOf(b array.Builder) bytesAppender {
+	switch b := b.(type) {
+	case *array.StringBuilder:
+		return bytesAppender{plain: b.BinaryBuilder}
+	case *array.LargeStringBuilder:
+		return bytesAppender{plain: b.BinaryBuilder}
+	case *array.StringViewBuilder:
+		return bytesAppender{view: b.BinaryViewBuilder}
+	case *array.BinaryViewBuilder:
+		return bytesAppender{view: b}
+	}
+	return bytesAppender{plain: b.(*array.BinaryBuilder)}
+}
+
+// reserve makes room for n values of bytes in all.
+func (a bytesAppender) reserve(n, bytes int) {
+	if a.plain != nil {
+		a.plain.Reserve(n)
+		a.plain.ReserveData(bytes)
+		return
+	}
+	a.view.Reserve(n)
+}
+
+func (a bytesAppender) append(b []byte) {
+	if a.plain != nil {
+		a.plain.UnsafeAppend(b)
+		return
+	}
+	a.view.Append(b)
+}
+
+// appendAbsent appends a null, or the empty value where nulls are not
+// allowed.
+func (a bytesAppender) appendAbsent(null bool) {
+	var b interface {
+		AppendNull()
+		AppendEmptyValue()
+	} = a.view
+	if a.plain != nil {
+		b = a.plain
+	}
+	if null {
+		b.AppendNull()
+	} else {
+		b.AppendEmptyValue()
+	}
+}
+
+// byteArrayEncoder writes [N]byte as fixed_size_binary(N).
+type byteArrayEncoder struct {
+	encLevel
+	width int
+}
+
+type byteArrayWriter struct {
+	*byteArrayEncoder
+	b      *array.FixedSizeBinaryBuilder
+	values *goValues
+	zeros  []byte
+}
+
+func (e *byteArrayEncoder) newWriter(b array.Builder, _ *binding) writer {
+	return &byteArrayWriter{byteArrayEncoder: e, b: b.(*array.FixedSizeBinaryBuilder), zeros: make([]byte, e.width)}
+}
+
+func (w *byteArrayWriter) prepare(s *goValues) error {
+	w.values = s
+	return nil
+}
+
+func (w *byteArrayWriter) write() {
+	s := w.values
+	w.b.Reserve(s.n)
+	s.spans(func(_ int, p unsafe.Pointer, n int) bool {
+		for j := range n {
+			switch {
+			case p != nil:
+				w.b.UnsafeAppend(unsafe.Slice((*byte)(s.at(p, j)), w.width))
+			case w.nullable:
+				w.b.AppendNull()
+			default:
+				w.b.UnsafeAppend(w.zeros)
+			}
+		}
+		return true
+	})
+}
+
+// textEncoder writes a type that implements encoding.TextMarshaler as its
+// text.
+type textEncoder struct {
+	encLevel
+	typ reflect.Type
+}
+
+type textWriter struct {
+	*textEncoder
+	out   bytesAppender
+	addrs []unsafe.Pointer
+	text  []byte // the text of every value, back to back
+	ends  []int
+}
+
+func (e *textEncoder) newWriter(b array.Builder, _ *binding) writer {
+	return &textWriter{textEncoder: e, out: bytesAppenderOf(b)}
+}
+
+func (w *textWriter) prepare(s *goValues) error {
+	w.addrs = s.addresses(w.addrs)
+	w.ends = resize(w.ends, s.n)
+	w.text = w.text[:0]
+	for k, p := range w.addrs {
+		if p != nil {
+			text, err := reflect.NewAt(w.typ, p).Interface().(encoding.TextMarshaler).MarshalText()
+			if err != nil {
+				return w.fail(s, k, fmt.Errorf("%w: %s.MarshalText: %w", ErrInvalidData, w.typ, err))
+			}
+			w.text = append(w.text, text...)
+		}
+		w.ends[k] = len(w.text)
+	}
+	return nil
+}
+
+func (w *textWriter) write() {
+	w.out.reserve(len(w.ends), len(w.text))
+	start := 0
+	for k, end := range w.ends {
+		if w.addrs[k] == nil {
+			w.out.appendAbsent(w.nullable)
+		} else {
+			w.out.append(w.text[start:end])
+		}
+		start = end
+	}
+}
+
+func implementsTextMarshaler(t reflect.Type) bool {
+	return reflect.PointerTo(t).Implements(textMarshalerType)
+}
+
+var textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()

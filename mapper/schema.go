@@ -1,0 +1,577 @@
+package mapper
+
+import (
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/decimal256"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/arrowmap/arrowmap/tags"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+// SchemaOf is the schema Encode writes rows of struct type T with, derived
+// from the Go types and their tags:
+//
+//   - bool, intN, uintN, float32, float64 and float16.Num map to the Arrow
+//     type of the same width; int to int64, uint and uintptr to uint64;
+//     named types map by their underlying kind.
+//   - string is utf8, []byte binary, [N]byte fixed_size_binary(N); the
+//     pins utf8, large_utf8, utf8_view, binary, large_binary, binary_view,
+//     large and view choose another layout. A string tagged decimal(p,s)
+//     holds decimal text and is decimal128(p,s) (decimal256 past 38 digits).
+//   - time.Time is timestamp[ns, UTC], or as tagged: timestamp with unit=
+//     and tz=, date32 or date64 (its day in UTC), time32 or time64 (its
+//     time of day in UTC, as arreflect writes it; Decode reads times of day
+//     into time.Duration only); time.Duration is duration[ns], or duration
+//     with unit=, time32 or time64 (a time of day, in [0, 24h)).
+//   - decimal.Decimal32, 64, 128 and 256 are decimal32(9,0), decimal64(18,0),
+//     decimal128(38,0) and decimal256(76,0), or decimal(p,s) as tagged, p at
+//     most those maximums.
+//   - []T is list<T> (or large_list, list_view, large_list_view as pinned),
+//     [N]T fixed_size_list<T>(N), map[K]V map<K, V> and a struct a struct,
+//     at any depth; a type that implements encoding.TextMarshaler and is
+//     none of the above is utf8.
+//   - dict makes a level dictionary<int32, value> and ree
+//     run_end_encoded<int32, value>.
+//
+// Pointers, slices and maps are nullable; another level only with the tag
+// nullable (arrow-elem:"nullable" for list elements, arrow-value for map
+// values). A column is named by its tag, else by its Go field, in
+// snake_case with SnakeCase. An As option with an encode func maps T as its
+// R. Recursive types, channels, functions, complex numbers and interfaces
+// are ErrUnsupported; a tag that does not apply to its field's type is
+// ErrTag.
+func SchemaOf[T any](opts ...Option) (*arrow.Schema, error) {
+	p, err := cachedEncodePlan(reflect.TypeFor[T](), newOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	return p.schema, nil
+}
+
+// encodePlan is what encoding rows of a struct type needs, compiled once:
+// the schema, and per column the way to its field and its encoder.
+type encodePlan struct {
+	rowType reflect.Type
+	schema  *arrow.Schema
+	fields  []fieldEncoder // by column
+	writers sync.Pool      // of *recordWriter with the default allocator, for Encode
+}
+
+// fieldEncoder is a struct field as encoding reaches it: offsets from the
+// struct, an embedded pointer to follow between each two.
+type fieldEncoder struct {
+	offsets []uintptr
+	enc     encoder
+}
+
+// encodePlans caches plans by (type, options): encodeKey → *encodePlan.
+var encodePlans sync.Map
+
+type encodeKey struct {
+	typ  reflect.Type
+	opts optionsKey
+}
+
+func cachedEncodePlan(t reflect.Type, o *options) (*encodePlan, error) {
+	okey, cacheable := o.key()
+	if !cacheable {
+		return compileEncodePlan(t, o)
+	}
+	key := encodeKey{t, okey}
+	if p, ok := encodePlans.Load(key); ok {
+		return p.(*encodePlan), nil
+	}
+	p, err := compileEncodePlan(t, o)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := encodePlans.LoadOrStore(key, p)
+	return actual.(*encodePlan), nil
+}
+
+func compileEncodePlan(t reflect.Type, o *options) (*encodePlan, error) {
+	if t.Kind() != reflect.Struct {
+		return nil, newError(ErrUnsupported, "", "", -1, "%s is not a struct", t)
+	}
+	c := &compiler{opts: o, stack: map[reflect.Type]bool{t: true}}
+	fields, encs, err := c.fieldsOf(t, where{})
+	if err != nil {
+		return nil, err
+	}
+	return &encodePlan{rowType: t, schema: arrow.NewSchema(fields, nil), fields: encs}, nil
+}
+
+// fieldsOf derives the Arrow fields of struct type t and their encoders.
+func (c *compiler) fieldsOf(t reflect.Type, at where) ([]arrow.Field, []fieldEncoder, error) {
+	goFields, ferr := structFields(t)
+	if ferr != nil {
+		ferr.Path = joinPath(at.path, ferr.Path)
+		return nil, nil, ferr
+	}
+	fields := make([]arrow.Field, 0, len(goFields))
+	encs := make([]fieldEncoder, 0, len(goFields))
+	named := map[string]string{} // column name → Go path
+	for _, gf := range goFields {
+		name := gf.name
+		if c.opts.snakeCase && !gf.tagged {
+			name = snakeCase(name)
+		}
+		fat := at.field(gf.path, name)
+		if other, ok := named[name]; ok {
+			return nil, nil, newError(ErrTag, fat.path, fat.column, -1, "%s has column %q too", other, name)
+		}
+		named[name] = fat.path
+		f, enc, err := c.encoderOf(gf.typ, gf.tag, false, fat)
+		if err != nil {
+			return nil, nil, err
+		}
+		f.Name = name
+		fields = append(fields, f)
+		encs = append(encs, fieldEncoder{offsets: offsetsOf(t, gf.index), enc: enc})
+	}
+	return fields, encs, nil
+}
+
+// offsetsOf is the way from a value of struct type t to its field at index
+// (as reflect.Type.FieldByIndex): an offset per struct, with a pointer to
+// follow between each two.
+func offsetsOf(t reflect.Type, index []int) []uintptr {
+	offsets := []uintptr{0}
+	for depth, i := range index {
+		sf := t.Field(i)
+		offsets[len(offsets)-1] += sf.Offset
+		t = sf.Type
+		if depth < len(index)-1 && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+			offsets = append(offsets, 0)
+		}
+	}
+	return offsets
+}
+
+// encoderOf derives the Arrow field (without its name) of one level, Go
+// type t with its tag, and the encoder that writes it. nullable is set when
+// the level is reached through a pointer.
+func (c *compiler) encoderOf(t reflect.Type, tag tags.Tag, nullable bool, at where) (arrow.Field, encoder, error) {
+	if c.stack[t] {
+		return arrow.Field{}, nil, newError(ErrUnsupported, at.path, at.column, -1, "%s is recursive", t)
+	}
+	c.stack[t] = true
+	defer delete(c.stack, t)
+
+	if conv, ok := c.opts.conversions[t]; ok {
+		if conv.encode == nil {
+			return arrow.Field{}, nil, newError(ErrUnsupported, at.path, at.column, -1, "the As option for %s has no encode func", t)
+		}
+		f, elem, err := c.encoderOf(conv.from, tag, nullable || nullableKind(t), at)
+		if err != nil {
+			return arrow.Field{}, nil, err
+		}
+		return f, newAsEncoder(t, conv, elem, at), nil
+	}
+	if t.Kind() == reflect.Pointer {
+		f, elem, err := c.encoderOf(t.Elem(), tag, true, at)
+		if err != nil {
+			return arrow.Field{}, nil, err
+		}
+		return f, &pointerEncoder{elem: elem}, nil
+	}
+	lv := encLevel{at: at, nullable: nullable || tag.Nullable || nullableKind(t)}
+	dt, enc, err := c.valueEncoderOf(t, tag, lv)
+	if err != nil {
+		return arrow.Field{}, nil, err
+	}
+	switch {
+	case tag.Dict:
+		if !dictionaryValues.Has(dt.ID()) {
+			return arrow.Field{}, nil, newError(ErrUnsupported, at.path, at.column, -1, "arrow-go builds no dictionary of %s", dt)
+		}
+		dt, enc = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: dt}, &dictEncoder{value: enc, valueType: dt}
+	case tag.REE:
+		ree := arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, dt)
+		ree.ValueNullable = lv.nullable
+		dt, enc = ree, &reeEncoder{value: enc, equal: equalOf(t), size: t.Size()}
+	}
+	return arrow.Field{Type: dt, Nullable: lv.nullable}, enc, nil
+}
+
+// nullableKind reports whether a Go type is nullable by nature: nil is
+// null.
+func nullableKind(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map:
+		return true
+	}
+	return false
+}
+
+// valueEncoderOf derives the Arrow type of a level that is not a pointer,
+// before dictionary or run-end encoding.
+func (c *compiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	only := func(takes tagPart) error { return checkTagParts(t, tag, lv.at, takes) }
+	switch {
+	case t == timeType:
+		return timeEncoderOf(tag, lv)
+	case t == durationType:
+		return durationEncoderOf(tag, lv)
+	case isDecimalType(t):
+		if err := only(partDecimal); err != nil {
+			return nil, nil, err
+		}
+		return decimalEncoderOf(t, tag, lv)
+	case t.Kind() == reflect.String && tag.Decimal != nil:
+		if err := only(partDecimal); err != nil {
+			return nil, nil, err
+		}
+		return decimalTextEncoderOf(tag.Decimal, lv)
+	case t == float16Type:
+		return arrow.FixedWidthTypes.Float16, &valuesEncoder[float16.Num]{encLevel: lv}, only(0)
+	case t.Kind() == reflect.String:
+		dt, err := layoutOf(stringLayouts, t, tag, lv.at)
+		return dt, &binaryEncoder{encLevel: lv, text: true}, err
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !c.hasConversion(t.Elem()):
+		dt, err := layoutOf(binaryLayouts, t, tag, lv.at)
+		return dt, &binaryEncoder{encLevel: lv}, err
+	case t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 && !c.hasConversion(t.Elem()) && tag.Encoding != tags.FixedSizeList:
+		if err := only(partLayout); err != nil {
+			return nil, nil, err
+		}
+		if (tag.Encoding != tags.EncodingDefault && tag.Encoding != tags.FixedSizeBinary) || tag.Large || tag.View {
+			return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s has no %s layout", t, tagLayoutName(tag))
+		}
+		if t.Len() == 0 {
+			return nil, nil, newError(ErrUnsupported, lv.at.path, lv.at.column, -1, "%s has no bytes", t)
+		}
+		return &arrow.FixedSizeBinaryType{ByteWidth: t.Len()}, &byteArrayEncoder{encLevel: lv, width: t.Len()}, nil
+	case t.Kind() == reflect.Bool:
+		return arrow.FixedWidthTypes.Boolean, &valuesEncoder[bool]{encLevel: lv}, only(0)
+	case isInteger(t.Kind()):
+		dt, enc := integerEncoderOf(t, lv)
+		return dt, enc, only(0)
+	case t.Kind() == reflect.Float32:
+		return arrow.PrimitiveTypes.Float32, &valuesEncoder[float32]{encLevel: lv}, only(0)
+	case t.Kind() == reflect.Float64:
+		return arrow.PrimitiveTypes.Float64, &valuesEncoder[float64]{encLevel: lv}, only(0)
+	case implementsTextMarshaler(t):
+		dt, err := layoutOf(stringLayouts, t, tag, lv.at)
+		return dt, &textEncoder{encLevel: lv, typ: t}, err
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
+		return c.listEncoderOf(t, tag, lv)
+	case t.Kind() == reflect.Map:
+		return c.mapEncoderOf(t, tag, lv)
+	case t.Kind() == reflect.Struct:
+		if err := only(0); err != nil {
+			return nil, nil, err
+		}
+		fields, encs, err := c.fieldsOf(t, lv.at)
+		if err != nil {
+			return nil, nil, err
+		}
+		return arrow.StructOf(fields...), &structEncoder{encLevel: lv, fields: encs}, nil
+	}
+	return nil, nil, newError(ErrUnsupported, lv.at.path, lv.at.column, -1, "%s cannot be encoded to Arrow", t)
+}
+
+// tagPart is a group of tag options; each Go type takes some of them.
+type tagPart uint8
+
+const (
+	partLayout   tagPart = 1 << iota // an encoding pin, large, view
+	partTemporal                     // timestamp, date32, …, with unit= and tz=
+	partDecimal                      // decimal(p,s)
+	partElem                         // arrow-elem
+	partKeyValue                     // arrow-key, arrow-value
+)
+
+// checkTagParts is an ErrTag when the tag has an option outside takes.
+func checkTagParts(t reflect.Type, tag tags.Tag, at where, takes tagPart) error {
+	var option string
+	switch {
+	case takes&partLayout == 0 && tag.Encoding != tags.EncodingDefault:
+		option = tag.Encoding.String()
+	case takes&partLayout == 0 && tag.Large:
+		option = "large"
+	case takes&partLayout == 0 && tag.View:
+		option = "view"
+	case takes&partTemporal == 0 && tag.Temporal != tags.TemporalDefault:
+		option = tag.Temporal.String()
+	case takes&partDecimal == 0 && tag.Decimal != nil:
+		option = "decimal"
+	case takes&partElem == 0 && tag.Elem != nil:
+		option = "arrow-elem"
+	case takes&partKeyValue == 0 && tag.Key != nil:
+		option = "arrow-key"
+	case takes&partKeyValue == 0 && tag.Value != nil:
+		option = "arrow-value"
+	default:
+		return nil
+	}
+	return newError(ErrTag, at.path, at.column, -1, "%s does not apply to %s", option, t)
+}
+
+// layouts are the Arrow types one Go kind can be laid out as: by default,
+// with large, with view, with both (0 when there is none).
+type layouts struct{ plain, large, view, largeView arrow.Type }
+
+var (
+	stringLayouts = layouts{arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW, 0}
+	binaryLayouts = layouts{arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW, 0}
+	listLayouts   = layouts{arrow.LIST, arrow.LARGE_LIST, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW}
+)
+
+// layoutID picks the layout the tag asks for: its pin, else large and
+// view. ok is false when the tag asks for none of l.
+func (l layouts) layoutID(tag tags.Tag) (arrow.Type, bool) {
+	if tag.Encoding != tags.EncodingDefault {
+		id := pinnedID[tag.Encoding]
+		return id, id == l.plain || id == l.large || id == l.view || id == l.largeView
+	}
+	id := [2][2]arrow.Type{{l.plain, l.view}, {l.large, l.largeView}}[b2i(tag.Large)][b2i(tag.View)]
+	return id, id != 0
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// layoutOf is the string or binary type of a tag.
+func layoutOf(l layouts, t reflect.Type, tag tags.Tag, at where) (arrow.DataType, error) {
+	if err := checkTagParts(t, tag, at, partLayout); err != nil {
+		return nil, err
+	}
+	id, ok := l.layoutID(tag)
+	if !ok {
+		return nil, newError(ErrTag, at.path, at.column, -1, "%s has no %s layout", t, tagLayoutName(tag))
+	}
+	return map[arrow.Type]arrow.DataType{
+		arrow.STRING: arrow.BinaryTypes.String, arrow.LARGE_STRING: arrow.BinaryTypes.LargeString,
+		arrow.STRING_VIEW: arrow.BinaryTypes.StringView, arrow.BINARY: arrow.BinaryTypes.Binary,
+		arrow.LARGE_BINARY: arrow.BinaryTypes.LargeBinary, arrow.BINARY_VIEW: arrow.BinaryTypes.BinaryView,
+	}[id], nil
+}
+
+// tagLayoutName is how the tag asks for a layout, for errors.
+func tagLayoutName(tag tags.Tag) string {
+	switch {
+	case tag.Encoding != tags.EncodingDefault:
+		return tag.Encoding.String()
+	case tag.Large && tag.View:
+		return "large view"
+	case tag.Large:
+		return "large"
+	}
+	return "view"
+}
+
+// dictionaryValues are the value types arrow-go's dictionary builders take.
+var dictionaryValues = views.AcceptOf(arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
+	arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64, arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64,
+	arrow.STRING, arrow.BINARY, arrow.FIXED_SIZE_BINARY, arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP,
+	arrow.TIME32, arrow.TIME64, arrow.DURATION, arrow.DECIMAL32, arrow.DECIMAL64, arrow.DECIMAL128, arrow.DECIMAL256)
+
+// integerEncoderOf maps an integer kind to the Arrow integer of its size
+// and sign.
+func integerEncoderOf(t reflect.Type, lv encLevel) (arrow.DataType, encoder) {
+	signed := t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64
+	switch {
+	case signed && t.Size() == 1:
+		return arrow.PrimitiveTypes.Int8, &valuesEncoder[int8]{encLevel: lv}
+	case signed && t.Size() == 2:
+		return arrow.PrimitiveTypes.Int16, &valuesEncoder[int16]{encLevel: lv}
+	case signed && t.Size() == 4:
+		return arrow.PrimitiveTypes.Int32, &valuesEncoder[int32]{encLevel: lv}
+	case signed:
+		return arrow.PrimitiveTypes.Int64, &valuesEncoder[int64]{encLevel: lv}
+	case t.Size() == 1:
+		return arrow.PrimitiveTypes.Uint8, &valuesEncoder[uint8]{encLevel: lv}
+	case t.Size() == 2:
+		return arrow.PrimitiveTypes.Uint16, &valuesEncoder[uint16]{encLevel: lv}
+	case t.Size() == 4:
+		return arrow.PrimitiveTypes.Uint32, &valuesEncoder[uint32]{encLevel: lv}
+	}
+	return arrow.PrimitiveTypes.Uint64, &valuesEncoder[uint64]{encLevel: lv}
+}
+
+// timeEncoderOf maps time.Time: timestamp[ns, UTC] unless tagged.
+func timeEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	if err := checkTagParts(timeType, tag, lv.at, partTemporal); err != nil {
+		return nil, nil, err
+	}
+	switch tag.Temporal {
+	case tags.TemporalDefault, tags.Timestamp:
+		unit := unitOr(tag.Unit, arrow.Nanosecond)
+		tz := tag.TZ
+		if tz == "" {
+			tz = "UTC"
+		}
+		return &arrow.TimestampType{Unit: unit, TimeZone: tz},
+			&convertEncoder[time.Time, arrow.Timestamp]{encLevel: lv, convert: timestampIn(unit)}, nil
+	case tags.Date32:
+		return arrow.FixedWidthTypes.Date32, &convertEncoder[time.Time, arrow.Date32]{encLevel: lv, convert: date32Of}, nil
+	case tags.Date64:
+		return arrow.FixedWidthTypes.Date64, &convertEncoder[time.Time, arrow.Date64]{encLevel: lv, convert: date64Of}, nil
+	case tags.Time32:
+		unit := unitOr(tag.Unit, arrow.Millisecond)
+		return &arrow.Time32Type{Unit: unit}, &convertEncoder[time.Time, arrow.Time32]{encLevel: lv, convert: clockTimeIn[arrow.Time32](unit)}, nil
+	case tags.Time64:
+		unit := unitOr(tag.Unit, arrow.Nanosecond)
+		return &arrow.Time64Type{Unit: unit}, &convertEncoder[time.Time, arrow.Time64]{encLevel: lv, convert: clockTimeIn[arrow.Time64](unit)}, nil
+	}
+	return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to time.Time", tag.Temporal)
+}
+
+// durationEncoderOf maps time.Duration: duration[ns] unless tagged.
+func durationEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	if err := checkTagParts(durationType, tag, lv.at, partTemporal); err != nil {
+		return nil, nil, err
+	}
+	switch tag.Temporal {
+	case tags.TemporalDefault, tags.Duration:
+		unit := unitOr(tag.Unit, arrow.Nanosecond)
+		dt := &arrow.DurationType{Unit: unit}
+		if unit == arrow.Nanosecond {
+			return dt, &valuesEncoder[arrow.Duration]{encLevel: lv}, nil
+		}
+		return dt, &convertEncoder[time.Duration, arrow.Duration]{encLevel: lv, convert: durationIn(unit)}, nil
+	case tags.Time32:
+		unit := unitOr(tag.Unit, arrow.Millisecond)
+		return &arrow.Time32Type{Unit: unit}, &convertEncoder[time.Duration, arrow.Time32]{encLevel: lv, convert: timeOfDayIn[arrow.Time32](unit)}, nil
+	case tags.Time64:
+		unit := unitOr(tag.Unit, arrow.Nanosecond)
+		return &arrow.Time64Type{Unit: unit}, &convertEncoder[time.Duration, arrow.Time64]{encLevel: lv, convert: timeOfDayIn[arrow.Time64](unit)}, nil
+	}
+	return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to time.Duration", tag.Temporal)
+}
+
+func unitOr(u tags.Unit, def arrow.TimeUnit) arrow.TimeUnit {
+	if u == tags.UnitDefault {
+		return def
+	}
+	return u.TimeUnit()
+}
+
+// decimalEncoderOf maps a decimal number type: to its own width, with the
+// tag's precision and scale, or its maximum precision and scale 0.
+func decimalEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	bits := decimalTypes[t]
+	limit := map[int]int32{32: 9, 64: 18, 128: 38, 256: 76}[bits]
+	precision, scale := limit, int32(0)
+	if tag.Decimal != nil {
+		precision, scale = tag.Decimal.Precision, tag.Decimal.Scale
+		if precision > limit {
+			return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1,
+				"decimal(%d,%d) needs more digits than the %d of %s", precision, scale, limit, t)
+		}
+	}
+	switch bits {
+	case 32:
+		return &arrow.Decimal32Type{Precision: precision, Scale: scale},
+			&valuesEncoder[decimal.Decimal32]{encLevel: lv, check: decimalsFit[decimal.Decimal32](precision, scale)}, nil
+	case 64:
+		return &arrow.Decimal64Type{Precision: precision, Scale: scale},
+			&valuesEncoder[decimal.Decimal64]{encLevel: lv, check: decimalsFit[decimal.Decimal64](precision, scale)}, nil
+	case 128:
+		return &arrow.Decimal128Type{Precision: precision, Scale: scale},
+			&valuesEncoder[decimal.Decimal128]{encLevel: lv, check: decimalsFit[decimal.Decimal128](precision, scale)}, nil
+	}
+	return &arrow.Decimal256Type{Precision: precision, Scale: scale},
+		&valuesEncoder[decimal.Decimal256]{encLevel: lv, check: decimalsFit[decimal.Decimal256](precision, scale)}, nil
+}
+
+// decimalTextEncoderOf maps a string holding decimal text: decimal128, or
+// decimal256 past its 38 digits.
+func decimalTextEncoderOf(d *tags.Decimal, lv encLevel) (arrow.DataType, encoder, error) {
+	if d.Precision <= decimal128.MaxPrecision {
+		return &arrow.Decimal128Type{Precision: d.Precision, Scale: d.Scale},
+			&convertEncoder[string, decimal.Decimal128]{encLevel: lv, convert: decimalFromText(d.Precision, d.Scale, decimal128.FromI64, decimal128.FromBigInt)}, nil
+	}
+	return &arrow.Decimal256Type{Precision: d.Precision, Scale: d.Scale},
+		&convertEncoder[string, decimal.Decimal256]{encLevel: lv, convert: decimalFromText(d.Precision, d.Scale, decimal256.FromI64, decimal256.FromBigInt)}, nil
+}
+
+// listEncoderOf maps []T to a list layout of T and [N]T to
+// fixed_size_list<T>(N).
+func (c *compiler) listEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	if err := checkTagParts(t, tag, lv.at, partLayout|partElem); err != nil {
+		return nil, nil, err
+	}
+	var etag tags.Tag
+	if tag.Elem != nil {
+		etag = *tag.Elem
+	}
+	ef, elem, err := c.encoderOf(t.Elem(), etag, false, lv.at.elem("item"))
+	if err != nil {
+		return nil, nil, err
+	}
+	ef.Name = "item"
+	size := t.Elem().Size()
+	if t.Kind() == reflect.Array {
+		if (tag.Encoding != tags.EncodingDefault && tag.Encoding != tags.FixedSizeList) || tag.Large || tag.View {
+			return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s has no %s layout: it is a fixed_size_list", t, tagLayoutName(tag))
+		}
+		if t.Len() == 0 {
+			return nil, nil, newError(ErrUnsupported, lv.at.path, lv.at.column, -1, "%s has no elements", t)
+		}
+		return arrow.FixedSizeListOfField(int32(t.Len()), ef), &arrayEncoder{encLevel: lv, n: t.Len(), size: size, elem: elem}, nil
+	}
+	id, ok := listLayouts.layoutID(tag)
+	if !ok {
+		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s has no %s layout (a fixed_size_list needs an array [N]T)", t, tagLayoutName(tag))
+	}
+	switch id {
+	case arrow.LARGE_LIST:
+		return arrow.LargeListOfField(ef), &listEncoder[int64]{encLevel: lv, size: size, elem: elem}, nil
+	case arrow.LIST_VIEW:
+		return arrow.ListViewOfField(ef), &listEncoder[int32]{encLevel: lv, size: size, elem: elem, view: true}, nil
+	case arrow.LARGE_LIST_VIEW:
+		return arrow.LargeListViewOfField(ef), &listEncoder[int64]{encLevel: lv, size: size, elem: elem, view: true}, nil
+	}
+	return arrow.ListOfField(ef), &listEncoder[int32]{encLevel: lv, size: size, elem: elem}, nil
+}
+
+// mapEncoderOf maps map[K]V to map<K, V>, whose keys cannot be null and
+// are written in order.
+func (c *compiler) mapEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	if err := checkTagParts(t, tag, lv.at, partLayout|partKeyValue); err != nil {
+		return nil, nil, err
+	}
+	if (tag.Encoding != tags.EncodingDefault && tag.Encoding != tags.Map) || tag.Large || tag.View {
+		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s has no %s layout", t, tagLayoutName(tag))
+	}
+	var ktag, vtag tags.Tag
+	if tag.Key != nil {
+		ktag = *tag.Key
+	}
+	if tag.Value != nil {
+		vtag = *tag.Value
+	}
+	keyAt := where{path: lv.at.path + "[key]", column: joinPath(lv.at.column, "entries.key")}
+	order := compareOf(t.Key())
+	if order == nil {
+		return nil, nil, newError(ErrUnsupported, keyAt.path, keyAt.column, -1, "map keys of %s have no order to write them in", t.Key())
+	}
+	if ktag.Nullable {
+		return nil, nil, newError(ErrTag, keyAt.path, keyAt.column, -1, "map keys cannot be nullable")
+	}
+	kf, key, err := c.encoderOf(t.Key(), ktag, false, keyAt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if kf.Nullable {
+		return nil, nil, newError(ErrUnsupported, keyAt.path, keyAt.column, -1, "map keys cannot be null")
+	}
+	vf, value, err := c.encoderOf(t.Elem(), vtag, false, where{path: lv.at.path + "[value]", column: joinPath(lv.at.column, "entries.value")})
+	if err != nil {
+		return nil, nil, err
+	}
+	return arrow.MapOfFields(kf, vf), newMapEncoder(t, lv, order, key, value), nil
+}
