@@ -55,7 +55,7 @@ func DecodeTo(typ reflect.Type, rec arrow.RecordBatch, opts ...Option) (reflect.
 		return reflect.Zero(reflect.SliceOf(typ)), nil
 	}
 	rows := reflect.MakeSlice(reflect.SliceOf(typ), b.w.Len, b.w.Len)
-	b.decode(rows.UnsafePointer())
+	b.decode(rows.UnsafePointer(), nil)
 	return rows, nil
 }
 

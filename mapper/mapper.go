@@ -171,7 +171,7 @@ func (b Batch[T]) Row(i int, dst *T) {
 	row := b.Slice(i, i+1)
 	var zero T
 	*dst = zero
-	row.decode(unsafe.Pointer(dst))
+	row.decode(unsafe.Pointer(dst), nil)
 }
 
 // Append decodes the rows of the batch and appends them to dst, growing it
@@ -185,11 +185,11 @@ func (b Batch[T]) Append(dst []T) []T {
 		// Fresh memory is zero already; grow like append, to amortise.
 		grown := make([]T, len(dst), max(len(dst)+n, 2*cap(dst)))
 		copy(grown, dst)
-		dst = grown
-	} else {
-		clear(dst[len(dst) : len(dst)+n])
+		b.decode(unsafe.Pointer(unsafe.SliceData(grown[len(dst):len(dst)+n])), nil)
+		return grown[:len(dst)+n]
 	}
-	b.decode(unsafe.Pointer(unsafe.SliceData(dst[len(dst) : len(dst)+n])))
+	out := dst[len(dst) : len(dst)+n]
+	b.decode(unsafe.Pointer(unsafe.SliceData(out)), func(i, j int) { clear(out[i:j]) })
 	return dst[:len(dst)+n]
 }
 
@@ -197,11 +197,15 @@ func (b Batch[T]) Append(dst []T) []T {
 const minParallelRows = 4096
 
 // decode writes the rows of b to consecutive rows of the plan's type at
-// base, which are zero.
-func (b batch) decode(base unsafe.Pointer) {
+// base. Those rows are zero, or clearRows zeroes rows [i, j) of them: each
+// window clears its own rows, so that reused memory is cleared in parallel.
+func (b batch) decode(base unsafe.Pointer, clearRows func(i, j int)) {
 	p := b.plan
 	parts := min(p.opts.parallelism, b.w.Len/minParallelRows)
 	if parts <= 1 {
+		if clearRows != nil {
+			clearRows(0, b.w.Len)
+		}
 		b.decodeWindow(b.w, base)
 		return
 	}
@@ -210,6 +214,9 @@ func (b batch) decode(base unsafe.Pointer) {
 	for k := range parts {
 		i, j := b.w.Len*k/parts, b.w.Len*(k+1)/parts
 		wg.Go(func() {
+			if clearRows != nil {
+				clearRows(i, j)
+			}
 			b.decodeWindow(b.w.Slice(i, j), unsafe.Add(base, uintptr(i)*size))
 		})
 	}

@@ -64,8 +64,8 @@ func (r *Reader[T]) Read(dst []T) (int, error) {
 		}
 		k := min(len(dst)-n, r.batch.Len())
 		page := dst[n : n+k]
-		clear(page)
-		r.batch.Slice(0, k).decode(unsafe.Pointer(unsafe.SliceData(page)))
+		clear(page) // a page is small: clearing it in one go costs nothing to spread
+		r.batch.Slice(0, k).decode(unsafe.Pointer(unsafe.SliceData(page)), nil)
 		r.batch = r.batch.Slice(k, r.batch.Len())
 		n += k
 		if r.batch.Len() == 0 {

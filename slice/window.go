@@ -20,9 +20,15 @@ func (w Window) End() int { return w.Offset + w.Len }
 // hold.
 func (w Window) Slice(i, j int) Window {
 	if i < 0 || j < i || j > w.Len {
-		panic(fmt.Sprintf("arrowmap: slice bounds [%d:%d] out of range for %d rows", i, j, w.Len))
+		outOfRange(i, j, w.Len)
 	}
 	return Window{Offset: w.Offset + i, Len: j - i}
+}
+
+// outOfRange panics for Slice; kept apart so that Slice stays small enough
+// to inline.
+func outOfRange(i, j, n int) {
+	panic(fmt.Sprintf("arrowmap: slice bounds [%d:%d] out of range for %d rows", i, j, n))
 }
 
 // Offset is the integer type of list offsets: int32 for list, map and

@@ -117,9 +117,15 @@ func (v View) at(i int) int {
 // node falls back to validating array.NewSlice of its array.
 func (v View) Slice(i, j int) View {
 	w := v.w.Slice(i, j)
-	if _, ok := v.node.(builtin); ok || v.node == nil {
-		return View{node: v.node, t: v.t, w: w}
+	if _, ok := v.node.(builtin); !ok && v.node != nil {
+		return v.revalidate(w)
 	}
+	return View{node: v.node, t: v.t, w: w}
+}
+
+// revalidate is the view of rows w of a custom node: its array sliced and
+// validated again, since a custom node has no fast path.
+func (v View) revalidate(w slice.Window) View {
 	arr := array.NewSlice(v.node.(CustomNode).Array(), int64(w.Offset), int64(w.End()))
 	defer arr.Release()
 	sliced, err := Of(arr, v.t)
