@@ -143,7 +143,7 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 	}
 
 	value := storageOf(dt)
-	encoded := value != storageType(dt)
+	encoded := value != views.Storage(dt)
 	if encoded && c.opts.strict && !tag.Dict && !tag.REE {
 		return mismatch("Strict accepts a dictionary or run-end encoding only where the tag says dict or ree")
 	}
@@ -294,26 +294,16 @@ func (c *compiler) hasConversion(t reflect.Type) bool {
 	return ok
 }
 
-// storageType is dt with extension types replaced by their storage.
-func storageType(dt arrow.DataType) arrow.DataType {
-	for {
-		ext, ok := dt.(arrow.ExtensionType)
-		if !ok {
-			return dt
-		}
-		dt = ext.StorageType()
-	}
-}
 
 // storageOf is the type of the values of dt: through extensions,
 // dictionaries and run-end encoding.
 func storageOf(dt arrow.DataType) arrow.DataType {
-	dt = storageType(dt)
+	dt = views.Storage(dt)
 	switch e := dt.(type) {
 	case *arrow.DictionaryType:
-		return storageType(e.ValueType)
+		return views.Storage(e.ValueType)
 	case *arrow.RunEndEncodedType:
-		return storageType(e.Encoded())
+		return views.Storage(e.Encoded())
 	}
 	return dt
 }
@@ -328,7 +318,7 @@ func pinsEncoding(tag tags.Tag) bool {
 // column strict. It returns what is wrong, or "".
 func checkPins(tag tags.Tag, dt, value arrow.DataType) string {
 	id := value.ID()
-	outer := storageType(dt).ID()
+	outer := views.Storage(dt).ID()
 	switch {
 	case tag.Dict && outer != arrow.DICTIONARY:
 		return "the tag pins dict"

@@ -16,7 +16,7 @@ func build(d arrow.ArrayData, t *Type, p path) (builtin, error) {
 	if t.Custom != nil {
 		return nil, p.fail(ErrTypeMismatch, -1, "a custom type is only supported at the top of a view")
 	}
-	l, err := newLevel(d, storage(d.DataType()), t, p)
+	l, err := newLevel(d, Storage(d.DataType()), t, p)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
-// storage is dt with extension types replaced by their storage type.
-func storage(dt arrow.DataType) arrow.DataType {
+// Storage is dt with extension types replaced by their storage type: what
+// a view reads an extension array as.
+func Storage(dt arrow.DataType) arrow.DataType {
 	for {
 		ext, ok := dt.(arrow.ExtensionType)
 		if !ok {
@@ -26,7 +27,7 @@ func checkType(dt arrow.DataType, t *Type, p *path, encodedOK bool) *Error {
 	if t.Custom != nil {
 		return nil
 	}
-	dt = storage(dt)
+	dt = Storage(dt)
 	id := dt.ID()
 	if !t.Accept.Has(id) || (!encodedOK && Encodings.Has(id)) {
 		return p.fail(ErrTypeMismatch, -1, "got %s, want %s", dt, t.Accept.Without(id))

@@ -64,7 +64,7 @@ func newDictionaryOf[I integer](d arrow.ArrayData, l *level) (*Dictionary[I], er
 	}
 	n := &Dictionary[I]{level: *l, indices: indices}
 	// The values are the same column in another encoding: same type, same path.
-	vl, err := newLevel(dict, storage(dict.DataType()), l.p.t, l.p)
+	vl, err := newLevel(dict, Storage(dict.DataType()), l.p.t, l.p)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func newRunEndOf[R int16 | int32 | int64](d arrow.ArrayData, l *level) (*RunEnd[
 		return nil, l.p.fail(ErrInvalidData, -1, "%d values for %d runs", vals.Len(), len(runEnds))
 	}
 	n := &RunEnd[R]{level: *l, runEnds: runEnds, off: off}
-	vl, err := newLevel(vals, storage(ree.Encoded()), l.p.t, l.p)
+	vl, err := newLevel(vals, Storage(ree.Encoded()), l.p.t, l.p)
 	if err != nil {
 		return nil, err
 	}
