@@ -294,7 +294,6 @@ func (c *compiler) hasConversion(t reflect.Type) bool {
 	return ok
 }
 
-
 // storageOf is the type of the values of dt: through extensions,
 // dictionaries and run-end encoding.
 func storageOf(dt arrow.DataType) arrow.DataType {
