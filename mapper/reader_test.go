@@ -855,6 +855,7 @@ func TestFileRecords(t *testing.T) {
 		for k, want := range recs {
 			require.True(t, rr.Next(), "record %d", k)
 			require.True(t, array.RecordEqual(want, rr.RecordBatch()), "record %d", k)
+			//lint:ignore SA1019 the adapter still serves the deprecated name of array.RecordReader
 			require.Same(t, rr.RecordBatch(), rr.Record())
 		}
 		require.False(t, rr.Next())

@@ -1210,11 +1210,11 @@ func TestDecodeTextUnmarshaler(t *testing.T) {
 // FxCents is money as a whole number of cents, read from a float64 of units.
 type FxCents int64
 
-var fxErrNegative = errors.New("negative amount")
+var errFxNegative = errors.New("negative amount")
 
 func fxCentsOf(f float64) (FxCents, error) {
 	if f < 0 {
-		return 0, fxErrNegative
+		return 0, errFxNegative
 	}
 	return FxCents(math.Round(f * 100)), nil
 }
@@ -1273,7 +1273,7 @@ func TestDecodeAs(t *testing.T) {
 			require.NoError(t, err)
 			_, err = m.View(rec)
 			fxRequireError(t, err, mapper.ErrInvalidData, "Price", "price", 3)
-			require.ErrorIs(t, err, fxErrNegative)
+			require.ErrorIs(t, err, errFxNegative)
 			_, err = mapper.Decode[fxPriceRow](rec, opts...)
 			fxRequireError(t, err, mapper.ErrInvalidData, "Price", "price", 3)
 		}},
