@@ -1,0 +1,125 @@
+package bench
+
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+// priceColumns and basketColumns are the structs of columns the Columns
+// benchmarks bind.
+type priceColumns struct {
+	Price views.PrimitiveColumn[float64] `arrow:"price"`
+}
+
+type basketColumns struct {
+	Items views.ListColumn[views.PrimitiveColumn[int64]] `arrow:"items"`
+}
+
+func priceRecord(n int) arrow.RecordBatch {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "price", Type: arrow.PrimitiveTypes.Float64}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	prices := b.Field(0).(*array.Float64Builder)
+	prices.Reserve(n)
+	for i := range n {
+		prices.UnsafeAppend(float64(i%1000) * 0.01)
+	}
+	return b.NewRecordBatch()
+}
+
+func basketRecord(n int) arrow.RecordBatch {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "items", Type: arrow.ListOf(arrow.PrimitiveTypes.Int64)}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	items := b.Field(0).(*array.ListBuilder)
+	elems := items.ValueBuilder().(*array.Int64Builder)
+	for i := range n {
+		items.Append(true)
+		for k := range i % 7 {
+			elems.Append(int64(k))
+		}
+	}
+	return b.NewRecordBatch()
+}
+
+func BenchmarkColumns(b *testing.B) {
+	b.Run("sum_float64_1M", func(b *testing.B) {
+		rec := priceRecord(1 << 20)
+		defer rec.Release()
+		variants := map[string]func() float64{
+			"hand": func() float64 {
+				sum := 0.0
+				for _, p := range rec.Column(0).(*array.Float64).Float64Values() {
+					sum += p
+				}
+				return sum
+			},
+			"columns": func() float64 {
+				cols, err := mapper.Columns[priceColumns](rec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sum := 0.0
+				for _, p := range cols.Price.Values() {
+					sum += p
+				}
+				return sum
+			},
+		}
+		runColumns(b, variants)
+	})
+	b.Run("count_list_elements_100k", func(b *testing.B) {
+		rec := basketRecord(100_000)
+		defer rec.Release()
+		variants := map[string]func() int{
+			"hand": func() int {
+				offsets := rec.Column(0).(*array.List).Offsets()
+				count := 0
+				for i := range len(offsets) - 1 {
+					count += int(offsets[i+1] - offsets[i])
+				}
+				return count
+			},
+			"columns": func() int {
+				cols, err := mapper.Columns[basketColumns](rec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				count := 0
+				for i := range cols.Items.Len() {
+					count += cols.Items.ValueLen(i)
+				}
+				return count
+			},
+		}
+		runColumns(b, variants)
+	})
+}
+
+// runColumns checks once that every variant agrees with hand, then times
+// each.
+func runColumns[R comparable](b *testing.B, variants map[string]func() R) {
+	want := variants["hand"]()
+	for name := range variants {
+		if got := variants[name](); got != want {
+			b.Fatalf("%s: got %v, want %v", name, got, want)
+		}
+	}
+	for _, name := range []string{"hand", "columns"} {
+		f := variants[name]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var r R
+			for b.Loop() {
+				r = f()
+			}
+			sink = r
+		})
+	}
+}

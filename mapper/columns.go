@@ -1,0 +1,305 @@
+package mapper
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+// Columns binds the columns of rec to the fields of struct C, without
+// decoding a row: each field is a typed column of package views
+// (views.PrimitiveColumn[float64], views.StringColumn,
+// views.ListColumn[views.PrimitiveColumn[int64]], …) or a plain
+// arrow.Array. Fields find their columns by the same names and tags as
+// Decode; the options are Decode's too (SnakeCase, AllowMissing), where
+// they apply.
+//
+// Each typed field's column is validated once, as View does: a typed
+// column is not nullable unless its field is tagged `nullable` (its list
+// elements with `arrow-elem:"nullable"`), so reads after Columns need no
+// null check where the tags allow none. An arrow.Array field takes the
+// column as it is. Errors are *Error values: ErrMissingColumn,
+// ErrTypeMismatch, ErrNull with the first null row, ErrInvalidData.
+//
+// The columns alias rec's memory: they are valid while rec is.
+//
+//	type prices struct {
+//		Price views.PrimitiveColumn[float64] `arrow:"price"`
+//	}
+//	cols, err := mapper.Columns[prices](rec)
+//	for _, p := range cols.Price.Values() { sum += p }
+func Columns[C any](rec arrow.RecordBatch, opts ...Option) (C, error) {
+	var cols C
+	if rec == nil {
+		return cols, newError(ErrInvalidData, "", "", -1, "nil record")
+	}
+	p, err := cachedColumnsPlan(reflect.TypeFor[C](), rec.Schema(), newOptions(opts))
+	if err != nil {
+		return cols, err
+	}
+	if err := p.bind(rec, reflect.ValueOf(&cols).Elem()); err != nil {
+		var zero C
+		return zero, err
+	}
+	return cols, nil
+}
+
+// columnsPlan binds the fields of a struct of columns to a schema.
+type columnsPlan struct {
+	schema *arrow.Schema
+	fields []boundColumn
+}
+
+// boundColumn is one field of a struct of columns and its column.
+type boundColumn struct {
+	index []int // of the field, as reflect.Value.FieldByIndex
+	col   column
+	// For a typed column: the type its array is validated with, and the
+	// column type's From method with the zero receiver it is called on.
+	// vt is nil for an arrow.Array field.
+	vt   *views.Type
+	from reflect.Value
+	zero reflect.Value
+}
+
+// columnKind is what package views' typed columns have in common that
+// does not depend on their type parameter.
+type columnKind interface {
+	ViewType(dt arrow.DataType) views.Type
+}
+
+var (
+	arrowArrayType = reflect.TypeFor[arrow.Array]()
+	viewType       = reflect.TypeFor[views.View]()
+	errorType      = reflect.TypeFor[error]()
+)
+
+func compileColumns(t reflect.Type, schema *arrow.Schema, o *options) (*columnsPlan, error) {
+	if schema == nil {
+		return nil, newError(ErrTypeMismatch, "", "", -1, "nil schema")
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, newError(ErrUnsupported, "", "", -1, "%s is not a struct", t)
+	}
+	goFields, ferr := structFields(t)
+	if ferr != nil {
+		return nil, ferr
+	}
+	fields := schema.Fields()
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.Name
+	}
+	p := &columnsPlan{schema: schema}
+	for _, gf := range goFields {
+		i, ok := matchColumn(gf, names, o.snakeCase)
+		if !ok {
+			if o.allowMissing {
+				continue
+			}
+			return nil, newError(ErrMissingColumn, gf.path, gf.name, -1, "no column %q", gf.name)
+		}
+		if err := settable(t, gf); err != nil {
+			return nil, err
+		}
+		b := boundColumn{index: gf.index, col: column{index: i, name: fields[i].Name, codec: &codec{path: gf.path}}}
+		if gf.typ != arrowArrayType {
+			if err := b.compile(gf, fields[i].Type); err != nil {
+				return nil, err
+			}
+		}
+		p.fields = append(p.fields, b)
+	}
+	return p, nil
+}
+
+// compile plans a typed column field against its column's datatype dt.
+func (b *boundColumn) compile(gf goField, dt arrow.DataType) error {
+	from, ok := gf.typ.MethodByName("From")
+	kind, isKind := reflect.Zero(gf.typ).Interface().(columnKind)
+	if !ok || !isKind || from.Type.NumIn() != 2 || from.Type.In(1) != viewType ||
+		from.Type.NumOut() != 2 || from.Type.Out(0) != gf.typ || from.Type.Out(1) != errorType {
+		return newError(ErrUnsupported, gf.path, b.col.name, -1, "%s is neither a column of package views nor arrow.Array", gf.typ)
+	}
+	if pin := checkPins(gf.tag, dt, storageOf(dt)); pin != "" {
+		return newError(ErrTypeMismatch, gf.path, b.col.name, -1, "%s from %s: %s", gf.typ, dt, pin)
+	}
+	vt := kind.ViewType(dt)
+	if id := views.Storage(dt).ID(); !vt.Accept.Has(id) {
+		return newError(ErrTypeMismatch, gf.path, b.col.name, -1, "%s from %s: it reads %s", gf.typ, dt, vt.Accept)
+	}
+	vt.Nullable = gf.tag.Nullable
+	vt.Label = gf.path
+	if vt.Elem != nil && gf.tag.Elem != nil && gf.tag.Elem.Nullable {
+		vt.Elem.Nullable = true
+	}
+	b.vt, b.from, b.zero = &vt, from.Func, reflect.Zero(gf.typ)
+	return nil
+}
+
+// settable reports an error when field gf of t is reached through an
+// embedded pointer, which a struct of columns cannot hold.
+func settable(t reflect.Type, gf goField) error {
+	for _, i := range gf.index[:len(gf.index)-1] {
+		sf := t.Field(i)
+		if sf.Type.Kind() == reflect.Pointer {
+			return newError(ErrUnsupported, gf.path, "", -1, "a column field cannot be reached through embedded pointer %s", sf.Type)
+		}
+		t = sf.Type
+	}
+	return nil
+}
+
+// bind validates the planned columns of rec and sets the fields of dst.
+func (p *columnsPlan) bind(rec arrow.RecordBatch, dst reflect.Value) error {
+	rows := rec.NumRows()
+	if rows < 0 || rows > maxRecordRows {
+		return newError(ErrInvalidData, "", "", -1, "a record of %d rows", rows)
+	}
+	recSchema := rec.Schema()
+	for k := range p.fields {
+		b := &p.fields[k]
+		col := &b.col
+		if recSchema != p.schema {
+			if col.index >= len(recSchema.Fields()) || recSchema.Field(col.index).Name != col.name ||
+				!arrow.TypeEqual(recSchema.Field(col.index).Type, p.schema.Field(col.index).Type) {
+				return newError(ErrTypeMismatch, col.codec.path, col.name, -1, "the record's schema differs from the one the columns were bound to")
+			}
+		}
+		arr := rec.Column(col.index)
+		if arr == nil || int64(arr.Len()) != rows {
+			return newError(ErrInvalidData, col.codec.path, col.name, -1, "a column that is not %d rows long", rows)
+		}
+		field := dst.FieldByIndex(b.index)
+		if b.vt == nil {
+			field.Set(reflect.ValueOf(arr))
+			continue
+		}
+		v, err := views.Of(arr, b.vt)
+		if err != nil {
+			return viewError(col, err)
+		}
+		out := b.from.Call([]reflect.Value{b.zero, reflect.ValueOf(v)})
+		if err, _ := out[1].Interface().(error); err != nil {
+			return viewError(col, err)
+		}
+		field.Set(out[0])
+	}
+	return nil
+}
+
+// columnsKey is what a columns plan depends on besides the schema.
+type columnsKey struct {
+	typ                     reflect.Type
+	snakeCase, allowMissing bool
+}
+
+// columnsPlans holds, per columnsKey, the plan for the schema seen last:
+// the records of one stream share their schema.
+var columnsPlans sync.Map // columnsKey → *atomic.Pointer[columnsPlan]
+
+func cachedColumnsPlan(t reflect.Type, schema *arrow.Schema, o *options) (*columnsPlan, error) {
+	slot, _ := columnsPlans.LoadOrStore(columnsKey{t, o.snakeCase, o.allowMissing}, new(atomic.Pointer[columnsPlan]))
+	last := slot.(*atomic.Pointer[columnsPlan])
+	if p := last.Load(); p != nil && p.schema == schema {
+		return p, nil
+	}
+	p, err := compileColumns(t, schema, o)
+	if err != nil {
+		return nil, err
+	}
+	last.Store(p)
+	return p, nil
+}
+
+// ColumnsReader binds the columns of each record of an array.RecordReader
+// to a struct C, as Columns does: one C per record, validated once.
+//
+// The C that Columns returns aliases the current record, which the
+// ColumnsReader holds until the next call to Next or Release: do not keep
+// it, nor anything read from it without copying, past that.
+//
+// A ColumnsReader is not safe for concurrent use.
+type ColumnsReader[C any] struct {
+	rr   array.RecordReader
+	plan *columnsPlan
+	rec  arrow.RecordBatch // the current record, retained
+	cols C
+	err  error
+	done bool
+}
+
+// NewColumnsReader checks rr's schema against C (as Columns does) before
+// any record is read. The ColumnsReader retains rr until Release.
+func NewColumnsReader[C any](rr array.RecordReader, opts ...Option) (*ColumnsReader[C], error) {
+	if rr == nil {
+		return nil, newError(ErrInvalidData, "", "", -1, "nil record reader")
+	}
+	p, err := compileColumns(reflect.TypeFor[C](), rr.Schema(), newOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	rr.Retain()
+	return &ColumnsReader[C]{rr: rr, plan: p}, nil
+}
+
+// Next moves to the next record and binds its columns. It reports false at
+// the end of the records or on an error: see Err.
+func (r *ColumnsReader[C]) Next() bool {
+	r.releaseCurrent()
+	if r.done {
+		return false
+	}
+	if !r.rr.Next() {
+		r.done = true
+		if err := r.rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+			r.err = fmt.Errorf("arrowmap: reading records: %w", err)
+		}
+		return false
+	}
+	rec := r.rr.RecordBatch()
+	if err := r.plan.bind(rec, reflect.ValueOf(&r.cols).Elem()); err != nil {
+		r.err, r.done = err, true
+		var zero C
+		r.cols = zero
+		return false
+	}
+	rec.Retain()
+	r.rec = rec
+	return true
+}
+
+// Columns is the columns of the current record, valid until the next call
+// to Next or Release.
+func (r *ColumnsReader[C]) Columns() C { return r.cols }
+
+// Err is the error that ended Next, nil at the end of the records.
+func (r *ColumnsReader[C]) Err() error { return r.err }
+
+// Release releases the current record and the record reader. Next reports
+// false afterwards.
+func (r *ColumnsReader[C]) Release() {
+	if r.rr == nil {
+		return
+	}
+	r.releaseCurrent()
+	r.done = true
+	r.rr.Release()
+	r.rr = nil
+}
+
+func (r *ColumnsReader[C]) releaseCurrent() {
+	var zero C
+	r.cols = zero
+	if r.rec != nil {
+		r.rec.Release()
+		r.rec = nil
+	}
+}

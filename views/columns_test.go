@@ -1,0 +1,430 @@
+package views_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+// columnsRow is how mapper.Decode reads the record of columnsRecord: what
+// the typed columns must agree with.
+type columnsRow struct {
+	F64  *float64         `arrow:"f64"`
+	I32  int32            `arrow:"i32"`
+	Str  *string          `arrow:"str"`
+	LStr string           `arrow:"lstr"`
+	VStr string           `arrow:"vstr"`
+	Bin  []byte           `arrow:"bin"`
+	TS   *time.Time       `arrow:"ts"`
+	Lst  []float64        `arrow:"lst"`
+	LLst []int64          `arrow:"llst"`
+	St   *columnsStruct   `arrow:"st"`
+	M    map[string]int64 `arrow:"m"`
+	Nest [][]string       `arrow:"nest"`
+}
+
+type columnsStruct struct {
+	A int64  `arrow:"a"`
+	B string `arrow:"b"`
+}
+
+const columnsRows = 9
+
+// columnsRecord is a record with a column of each kind, with nulls, sliced
+// to rows [1, columnsRows) so that every array has an offset.
+func columnsRecord(t *testing.T, mem memory.Allocator) arrow.RecordBatch {
+	t.Helper()
+	stType := arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int64}, arrow.Field{Name: "b", Type: arrow.BinaryTypes.String})
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "f64", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "i32", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "str", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "lstr", Type: arrow.BinaryTypes.LargeString},
+		{Name: "vstr", Type: arrow.BinaryTypes.StringView},
+		{Name: "bin", Type: arrow.BinaryTypes.Binary, Nullable: true},
+		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "America/New_York"}, Nullable: true},
+		{Name: "lst", Type: arrow.ListOf(arrow.PrimitiveTypes.Float64), Nullable: true},
+		{Name: "llst", Type: arrow.LargeListOf(arrow.PrimitiveTypes.Int64)},
+		{Name: "st", Type: stType, Nullable: true},
+		{Name: "m", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), Nullable: true},
+		{Name: "nest", Type: arrow.ListOf(arrow.ListOf(arrow.BinaryTypes.String))},
+	}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	for i := range columnsRows {
+		null := i%3 == 2
+		f64 := b.Field(0).(*array.Float64Builder)
+		str := b.Field(2).(*array.StringBuilder)
+		bin := b.Field(5).(*array.BinaryBuilder)
+		ts := b.Field(6).(*array.TimestampBuilder)
+		lst := b.Field(7).(*array.ListBuilder)
+		st := b.Field(9).(*array.StructBuilder)
+		m := b.Field(10).(*array.MapBuilder)
+		if null {
+			f64.AppendNull()
+			str.AppendNull()
+			bin.AppendNull()
+			ts.AppendNull()
+			lst.AppendNull()
+			st.AppendNull() // appends a null to each field too
+			m.AppendNull()
+		} else {
+			f64.Append(float64(i) + 0.5)
+			str.Append("s" + string(rune('a'+i)))
+			bin.Append([]byte{byte(i), byte(i + 1)})
+			ts.Append(arrow.Timestamp(int64(i) * 3_600_000 * 7))
+			lst.Append(true)
+			for k := range i % 4 {
+				lst.ValueBuilder().(*array.Float64Builder).Append(float64(i*10 + k))
+			}
+			st.Append(true)
+			st.FieldBuilder(0).(*array.Int64Builder).Append(int64(-i))
+			st.FieldBuilder(1).(*array.StringBuilder).Append("b" + string(rune('a'+i)))
+			m.Append(true)
+			for k := range i % 3 {
+				m.KeyBuilder().(*array.StringBuilder).Append("k" + string(rune('0'+k)))
+				m.ItemBuilder().(*array.Int64Builder).Append(int64(i * k))
+			}
+		}
+		b.Field(1).(*array.Int32Builder).Append(int32(i * 7))
+		b.Field(3).(*array.LargeStringBuilder).Append("long string number " + string(rune('a'+i)))
+		b.Field(4).(*array.StringViewBuilder).Append(string(rune('a'+i)) + " is a string view long enough not to be inlined")
+		llst := b.Field(8).(*array.LargeListBuilder)
+		llst.Append(true)
+		for k := range (i + 1) % 3 {
+			llst.ValueBuilder().(*array.Int64Builder).Append(int64(i + k))
+		}
+		nest := b.Field(11).(*array.ListBuilder)
+		nest.Append(true)
+		inner := nest.ValueBuilder().(*array.ListBuilder)
+		for k := range i % 3 {
+			inner.Append(true)
+			for e := range k + 1 {
+				inner.ValueBuilder().(*array.StringBuilder).Append(string(rune('a' + e + i)))
+			}
+		}
+	}
+	whole := b.NewRecordBatch()
+	defer whole.Release()
+	cols := make([]arrow.Array, whole.NumCols())
+	for k := range cols {
+		cols[k] = array.NewSlice(whole.Column(k), 1, columnsRows)
+		defer cols[k].Release()
+	}
+	return array.NewRecordBatch(schema, cols, columnsRows-1)
+}
+
+// bindColumn binds a column of kind C to arr, with every level C types
+// nullable.
+func bindColumn[C views.Column[C]](t *testing.T, arr arrow.Array) C {
+	t.Helper()
+	var zero C
+	vt := zero.ViewType(arr.DataType())
+	vt.Nullable = true
+	if vt.Elem != nil {
+		vt.Elem.Nullable = true
+	}
+	v, err := views.New(arr, vt)
+	require.NoError(t, err)
+	c, err := zero.From(v)
+	require.NoError(t, err)
+	return c
+}
+
+// windows is the windows each column is checked over: whole, sliced, empty,
+// and slices of slices.
+func windows[C views.Column[C]](c C) map[string]struct {
+	col C
+	lo  int
+} {
+	n := c.Len()
+	out := map[string]struct {
+		col C
+		lo  int
+	}{}
+	add := func(name string, col C, lo int) {
+		out[name] = struct {
+			col C
+			lo  int
+		}{col, lo}
+	}
+	add("every row", c, 0)
+	add("rows from 1", c.Slice(1, n), 1)
+	add("rows to n-2", c.Slice(0, n-2), 0)
+	add("rows [2,5)", c.Slice(2, 5), 2)
+	add("no row", c.Slice(3, 3), 3)
+	add("rows [1,n) then [2,5)", c.Slice(1, n).Slice(2, 5), 3)
+	return out
+}
+
+func TestColumnsAgreeWithDecode(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := columnsRecord(t, mem)
+	defer rec.Release()
+	rows, err := mapper.Decode[columnsRow](rec)
+	require.NoError(t, err)
+	require.Len(t, rows, columnsRows-1)
+
+	t.Run("float64 primitives read the decoded values", func(t *testing.T) {
+		for name, w := range windows(bindColumn[views.PrimitiveColumn[float64]](t, rec.Column(0))) {
+			t.Run(name, func(t *testing.T) {
+				c := w.col
+				require.Len(t, c.Values(), c.Len())
+				for i := range c.Len() {
+					want := rows[w.lo+i].F64
+					require.Equal(t, want == nil, c.IsNull(i), "row %d", i)
+					if want != nil {
+						assert.Equal(t, *want, c.Value(i))
+						assert.Equal(t, *want, c.Values()[i])
+					} else {
+						assert.Zero(t, c.Value(i))
+					}
+				}
+				n := 0
+				for i, x := range c.All() {
+					assert.Equal(t, c.Value(i), x)
+					n++
+				}
+				assert.Equal(t, c.Len(), n)
+			})
+		}
+	})
+	t.Run("int32 primitives read the decoded values", func(t *testing.T) {
+		for name, w := range windows(bindColumn[views.PrimitiveColumn[int32]](t, rec.Column(1))) {
+			t.Run(name, func(t *testing.T) {
+				for i, x := range w.col.All() {
+					assert.Equal(t, rows[w.lo+i].I32, x)
+				}
+			})
+		}
+	})
+	for _, k := range []int{2, 3, 4} {
+		t.Run("strings of "+rec.ColumnName(k)+" read the decoded values", func(t *testing.T) {
+			for name, w := range windows(bindColumn[views.StringColumn](t, rec.Column(k))) {
+				t.Run(name, func(t *testing.T) {
+					for i, s := range w.col.All() {
+						r := rows[w.lo+i]
+						want := map[int]*string{2: r.Str, 3: &r.LStr, 4: &r.VStr}[k]
+						require.Equal(t, want == nil, w.col.IsNull(i))
+						if want != nil {
+							assert.Equal(t, *want, s)
+						}
+					}
+				})
+			}
+		})
+	}
+	t.Run("binaries read the decoded values", func(t *testing.T) {
+		for name, w := range windows(bindColumn[views.BinaryColumn](t, rec.Column(5))) {
+			t.Run(name, func(t *testing.T) {
+				for i, b := range w.col.All() {
+					assert.Equal(t, rows[w.lo+i].Bin, b)
+					assert.Equal(t, b == nil, w.col.IsNull(i))
+				}
+			})
+		}
+	})
+	t.Run("timestamps read the decoded times in the column's zone", func(t *testing.T) {
+		for name, w := range windows(bindColumn[views.TimestampColumn](t, rec.Column(6))) {
+			t.Run(name, func(t *testing.T) {
+				c := w.col
+				assert.Equal(t, arrow.Millisecond, c.Unit())
+				for i, tm := range c.All() {
+					want := rows[w.lo+i].TS
+					require.Equal(t, want == nil, c.IsNull(i))
+					if want != nil {
+						assert.True(t, want.Equal(tm), "row %d: %v, want %v", i, tm, *want)
+						assert.Equal(t, "America/New_York", tm.Location().String())
+						assert.Equal(t, want.UnixMilli(), c.Values()[i])
+					}
+				}
+			})
+		}
+	})
+	t.Run("lists read each row as the column of its elements", func(t *testing.T) {
+		for name, w := range windows(bindColumn[views.ListColumn[views.PrimitiveColumn[float64]]](t, rec.Column(7))) {
+			t.Run(name, func(t *testing.T) {
+				c := w.col
+				require.Len(t, c.Offsets(), c.Len()+1)
+				assert.Nil(t, c.LargeOffsets())
+				total := 0
+				for i, elems := range c.All() {
+					want := rows[w.lo+i].Lst
+					require.Equal(t, want == nil, c.IsNull(i))
+					assert.Equal(t, len(want), c.ValueLen(i))
+					assert.Equal(t, len(want), elems.Len())
+					if len(want) > 0 {
+						assert.Equal(t, want, elems.Values())
+					}
+					total += len(want)
+				}
+				assert.Equal(t, total, c.Elements().Len())
+				assert.Equal(t, total, int(c.Offsets()[c.Len()]-c.Offsets()[0]))
+			})
+		}
+	})
+	t.Run("large lists read each row as the column of its elements", func(t *testing.T) {
+		for name, w := range windows(bindColumn[views.ListColumn[views.PrimitiveColumn[int64]]](t, rec.Column(8))) {
+			t.Run(name, func(t *testing.T) {
+				c := w.col
+				assert.Nil(t, c.Offsets())
+				require.Len(t, c.LargeOffsets(), c.Len()+1)
+				for i := range c.Len() {
+					want := rows[w.lo+i].LLst
+					assert.Equal(t, len(want), c.ValueLen(i))
+					for k, x := range c.Value(i).All() {
+						assert.Equal(t, want[k], x)
+					}
+				}
+			})
+		}
+	})
+	t.Run("lists of lists read each row as a list column", func(t *testing.T) {
+		for name, w := range windows(bindColumn[views.ListColumn[views.ListColumn[views.StringColumn]]](t, rec.Column(11))) {
+			t.Run(name, func(t *testing.T) {
+				for i, inner := range w.col.All() {
+					want := rows[w.lo+i].Nest
+					require.Equal(t, len(want), inner.Len())
+					for k, strs := range inner.All() {
+						got := []string{}
+						for _, s := range strs.All() {
+							got = append(got, s)
+						}
+						assert.Equal(t, want[k], got)
+					}
+				}
+			})
+		}
+	})
+	t.Run("structs read their fields as views", func(t *testing.T) {
+		for name, w := range windows(bindColumn[views.StructColumn](t, rec.Column(9))) {
+			t.Run(name, func(t *testing.T) {
+				c := w.col
+				assert.Equal(t, 2, c.NumField())
+				av, ok := c.FieldByName("a")
+				require.True(t, ok)
+				bv, ok := c.FieldByName("b")
+				require.True(t, ok)
+				_, ok = c.FieldByName("nope")
+				assert.False(t, ok)
+				a, err := views.PrimitivesOf[int64](av)
+				require.NoError(t, err)
+				b, err := views.StringsOf(bv)
+				require.NoError(t, err)
+				require.Equal(t, c.Len(), a.Len())
+				for i := range c.Len() {
+					want := rows[w.lo+i].St
+					require.Equal(t, want == nil, c.IsNull(i))
+					if want != nil {
+						assert.Equal(t, want.A, a.Value(i))
+						assert.Equal(t, want.B, b.Value(i))
+					}
+				}
+			})
+		}
+	})
+	t.Run("maps read each row's keys and values as views", func(t *testing.T) {
+		for name, w := range windows(bindColumn[views.MapColumn](t, rec.Column(10))) {
+			t.Run(name, func(t *testing.T) {
+				c := w.col
+				require.Len(t, c.Offsets(), c.Len()+1)
+				for i := range c.Len() {
+					want := rows[w.lo+i].M
+					require.Equal(t, want == nil, c.IsNull(i))
+					keys, err := views.StringsOf(c.Keys(i))
+					require.NoError(t, err)
+					vals, err := views.PrimitivesOf[int64](c.Values(i))
+					require.NoError(t, err)
+					require.Equal(t, len(want), c.ValueLen(i))
+					got := map[string]int64{}
+					for k, key := range keys.All() {
+						got[key] = vals.Value(k)
+					}
+					if want != nil {
+						assert.Equal(t, want, got)
+					}
+				}
+			})
+		}
+	})
+}
+
+func TestColumnsRejectOtherEncodings(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := columnsRecord(t, mem)
+	defer rec.Release()
+	view := func(k int) views.View {
+		v, err := views.New(rec.Column(k), views.Type{Accept: views.AcceptOf(rec.Column(k).DataType().ID()), Nullable: true,
+			Elem: &views.Type{Accept: views.AcceptOf(arrow.FLOAT64, arrow.INT64), Nullable: true}})
+		require.NoError(t, err)
+		return v
+	}
+	for name, bind := range map[string]func() error{
+		"int64 primitives of a float64 column": func() error { _, err := views.PrimitivesOf[int64](view(0)); return err },
+		"strings of a binary column":           func() error { _, err := views.StringsOf(view(5)); return err },
+		"binaries of a string column":          func() error { _, err := views.BinariesOf(view(2)); return err },
+		"timestamps of an int32 column":        func() error { _, err := views.TimestampsOf(view(1)); return err },
+		"lists of a string column":             func() error { _, err := views.ListsOf[views.StringColumn](view(2)); return err },
+		"lists of the wrong elements":          func() error { _, err := views.ListsOf[views.StringColumn](view(7)); return err },
+		"structs of a float64 column":          func() error { _, err := views.StructsOf(view(0)); return err },
+		"maps of a list column":                func() error { _, err := views.MapsOf(view(7)); return err },
+		"any column of no view":                func() error { _, err := views.StringsOf(views.View{}); return err },
+	} {
+		t.Run(name+" is a type mismatch", func(t *testing.T) {
+			err := bind()
+			require.Error(t, err)
+			assert.True(t, errors.Is(err, views.ErrTypeMismatch), "%v", err)
+			var ve *views.Error
+			assert.True(t, errors.As(err, &ve))
+		})
+	}
+}
+
+func TestColumnsReadWithoutAllocating(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := columnsRecord(t, mem)
+	defer rec.Release()
+	f64 := bindColumn[views.PrimitiveColumn[float64]](t, rec.Column(0))
+	strs := bindColumn[views.StringColumn](t, rec.Column(4))
+	lists := bindColumn[views.ListColumn[views.PrimitiveColumn[float64]]](t, rec.Column(7))
+	ts := bindColumn[views.TimestampColumn](t, rec.Column(6))
+	var sink float64
+	allocs := testing.AllocsPerRun(100, func() {
+		for i := range f64.Len() {
+			sink += f64.Value(i)
+			sink += float64(len(strs.Value(i)))
+			sink += float64(ts.Value(i).Second())
+			for _, x := range lists.Value(i).Values() {
+				sink += x
+			}
+			sink += float64(lists.ValueLen(i))
+		}
+		sink += float64(lists.Slice(1, 3).Len() + strs.Slice(2, 4).Len())
+	})
+	assert.Zero(t, allocs)
+	_ = sink
+}
+
+func TestColumnsSlicePanicsOutOfRange(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := columnsRecord(t, mem)
+	defer rec.Release()
+	c := bindColumn[views.ListColumn[views.PrimitiveColumn[float64]]](t, rec.Column(7))
+	assert.Panics(t, func() { c.Slice(2, 1) })
+	assert.Panics(t, func() { c.Slice(0, c.Len()+1) })
+	s := bindColumn[views.StringColumn](t, rec.Column(4))
+	assert.Panics(t, func() { s.Value(s.Len()) })
+}
