@@ -19,16 +19,20 @@ func (w Window) End() int { return w.Offset + w.Len }
 // Like a Go slice expression it panics when 0 <= i <= j <= w.Len does not
 // hold.
 func (w Window) Slice(i, j int) Window {
-	if i < 0 || j < i || j > w.Len {
-		outOfRange(i, j, w.Len)
+	// As unsigned, a negative i or j is huge: two compares check all four
+	// bounds, and keep Slice cheap enough to inline.
+	if uint(i) > uint(j) || uint(j) > uint(w.Len) {
+		panic(boundsError{i, j, w.Len})
 	}
 	return Window{Offset: w.Offset + i, Len: j - i}
 }
 
-// outOfRange panics for Slice; kept apart so that Slice stays small enough
-// to inline.
-func outOfRange(i, j, n int) {
-	panic(fmt.Sprintf("arrowmap: slice bounds [%d:%d] out of range for %d rows", i, j, n))
+// boundsError is the panic of Slice out of range, formatted only when
+// printed.
+type boundsError struct{ i, j, n int }
+
+func (e boundsError) Error() string {
+	return fmt.Sprintf("arrowmap: slice bounds [%d:%d] out of range for %d rows", e.i, e.j, e.n)
 }
 
 // Offset is the integer type of list offsets: int32 for list, map and

@@ -109,7 +109,7 @@ func TestWindowSlicePanicsOutOfRange(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.PanicsWithValue(t, tt.want, func() { tt.slice() })
+			require.PanicsWithError(t, tt.want, func() { tt.slice() })
 		})
 	}
 }
