@@ -353,6 +353,9 @@ type binaryWriter struct {
 	bytes  int       // their bytes in all, reserved at once
 }
 
+// binaryChunk is how many values a plain builder is handed at once.
+const binaryChunk = 256
+
 func (e *binaryEncoder) newWriter(b array.Builder, _ *binding) writer {
 	return &binaryWriter{binaryEncoder: e, out: bytesAppenderOf(b)}
 }
@@ -374,6 +377,10 @@ func (w *binaryWriter) prepare(s *goValues) error {
 func (w *binaryWriter) write() {
 	s := w.values
 	w.out.reserve(s.n, w.bytes)
+	if w.out.plain != nil {
+		w.writePlain(s)
+		return
+	}
 	s.spans(func(_ int, p unsafe.Pointer, n int) bool {
 		for j := range n {
 			switch {
@@ -387,6 +394,87 @@ func (w *binaryWriter) write() {
 		}
 		return true
 	})
+}
+
+// writePlain appends the values of s to the plain builder a chunk at a
+// time: the builder writes a chunk's offsets, bytes and validity in bulk.
+// The chunk lives on the stack, so filling it takes no write barriers.
+func (w *binaryWriter) writePlain(s *goValues) {
+	var (
+		chunk [binaryChunk][]byte
+		valid [binaryChunk]bool
+		k     int  // values in chunk
+		nulls bool // whether valid is in use
+	)
+	spans := len(s.runs)
+	if s.ptrs != nil {
+		spans = len(s.ptrs)
+	}
+	for i := range spans {
+		var p unsafe.Pointer
+		n := 1
+		if s.ptrs != nil {
+			p = s.ptrs[i]
+		} else {
+			p, n = s.runs[i].base, s.runs[i].n
+		}
+		if p != nil {
+			p = unsafe.Add(p, s.off)
+		}
+		for j := 0; j < n; {
+			if k == binaryChunk {
+				w.flush(chunk[:k], valid[:k], nulls)
+				k, nulls = 0, false
+			}
+			m := min(n-j, binaryChunk-k)
+			out := chunk[k : k+m]
+			switch {
+			case p == nil:
+				clear(out)
+				if w.nullable {
+					if !nulls {
+						nulls = true
+						setAll(valid[:], true)
+					}
+					setAll(valid[k:k+m], false)
+				}
+			case w.text:
+				for i := range out {
+					v := *(*string)(s.at(p, j+i))
+					out[i] = unsafe.Slice(unsafe.StringData(v), len(v))
+				}
+			default:
+				for i := range out {
+					v := *(*[]byte)(s.at(p, j+i))
+					out[i] = v
+					if v == nil {
+						if !nulls {
+							nulls = true
+							setAll(valid[:], true)
+						}
+						valid[k+i] = false
+					}
+				}
+			}
+			k += m
+			j += m
+		}
+	}
+	w.flush(chunk[:k], valid[:k], nulls)
+}
+
+func setAll(b []bool, v bool) {
+	for i := range b {
+		b[i] = v
+	}
+}
+
+// flush appends values to the builder, with their validity if nulls.
+func (w *binaryWriter) flush(values [][]byte, valid []bool, nulls bool) {
+	if !nulls {
+		valid = nil
+	}
+	w.out.plain.AppendValues(values, valid)
 }
 
 // bytesAt is the bytes of the string or []byte at p.
