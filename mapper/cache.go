@@ -8,17 +8,18 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
-// Decode decodes every row of rec into a []T, through a Mapper cached per
+// Decode decodes every row of rec into a []T, through a plan cached per
 // (T, schema fingerprint, options): after the first call for a schema it is
 // as fast as a reused Mapper. Plans built with As are not cached.
 func Decode[T any](rec arrow.RecordBatch, opts ...Option) ([]T, error) {
 	if rec == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil record")
 	}
-	m, err := cachedMapper[T](rec.Schema(), opts)
+	p, err := cachedPlan(reflect.TypeFor[T](), rec.Schema(), newOptions(opts))
 	if err != nil {
 		return nil, err
 	}
+	m := Mapper[T]{plan: p}
 	return m.Decode(rec)
 }
 
@@ -28,56 +29,50 @@ type cacheKey struct {
 	opts        optionsKey
 }
 
-// cacheEntry is a cached Mapper[T], for one schema.
-type cacheEntry struct {
-	schema *arrow.Schema
-	mapper any
-}
-
-var (
-	mappers sync.Map // cacheKey → *cacheEntry
-	// last is, per (T, options), the entry used last: records of one
-	// stream share their schema pointer, which spares the fingerprint.
-	last sync.Map // lastKey → *atomic.Pointer[cacheEntry]
-)
-
 type lastKey struct {
 	typ  reflect.Type
 	opts optionsKey
 }
 
-func cachedMapper[T any](schema *arrow.Schema, opts []Option) (*Mapper[T], error) {
-	o := newOptions(opts)
+var (
+	plans sync.Map // cacheKey → *plan
+	// last is, per (type, options), the plan used last: records of one
+	// stream share their schema pointer, which spares the fingerprint.
+	last sync.Map // lastKey → *atomic.Pointer[plan]
+)
+
+// cachedPlan is the plan for typ and schema, compiled once per (typ, schema
+// fingerprint, options) and shared by Decode and DecodeTo.
+func cachedPlan(typ reflect.Type, schema *arrow.Schema, o *options) (*plan, error) {
 	okey, cacheable := o.key()
 	if !cacheable || schema == nil {
-		return newMapper[T](schema, o)
+		if schema == nil {
+			return nil, newError(ErrTypeMismatch, "", "", -1, "nil schema")
+		}
+		return compilePlan(typ, schema, o)
 	}
-	typ := reflect.TypeFor[T]()
-	lk := lastKey{typ, okey}
-	slot, _ := last.LoadOrStore(lk, new(atomic.Pointer[cacheEntry]))
-	lastEntry := slot.(*atomic.Pointer[cacheEntry])
-	if e := lastEntry.Load(); e != nil && e.schema == schema {
-		return e.mapper.(*Mapper[T]), nil
+	slot, _ := last.LoadOrStore(lastKey{typ, okey}, new(atomic.Pointer[plan]))
+	lastPlan := slot.(*atomic.Pointer[plan])
+	if p := lastPlan.Load(); p != nil && p.schema == schema {
+		return p, nil
 	}
 	fp := schema.Fingerprint()
 	key := cacheKey{typ, fp, okey}
 	if fp != "" {
-		if e, ok := mappers.Load(key); ok && sameColumns(e.(*cacheEntry).schema, schema) {
-			entry := e.(*cacheEntry)
-			lastEntry.Store(&cacheEntry{schema: schema, mapper: entry.mapper})
-			return entry.mapper.(*Mapper[T]), nil
+		if p, ok := plans.Load(key); ok && sameColumns(p.(*plan).schema, schema) {
+			lastPlan.Store(p.(*plan))
+			return p.(*plan), nil
 		}
 	}
-	m, err := newMapper[T](schema, o)
+	p, err := compilePlan(typ, schema, o)
 	if err != nil {
 		return nil, err
 	}
-	entry := &cacheEntry{schema: schema, mapper: m}
 	if fp != "" {
-		mappers.Store(key, entry)
+		plans.Store(key, p)
 	}
-	lastEntry.Store(entry)
-	return m, nil
+	lastPlan.Store(p)
+	return p, nil
 }
 
 // sameColumns reports whether schemas a and b have the same column names

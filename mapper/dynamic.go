@@ -2,7 +2,6 @@ package mapper
 
 import (
 	"reflect"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -44,10 +43,7 @@ func DecodeTo(typ reflect.Type, rec arrow.RecordBatch, opts ...Option) (reflect.
 	if err != nil {
 		return reflect.Value{}, err
 	}
-	// The plan may have been compiled for another schema object with the
-	// same fingerprint; viewing against rec's own schema skips the check
-	// View needs for that, which the fingerprint already made.
-	b, err := p.view(schema, rec)
+	b, err := p.view(rec)
 	if err != nil {
 		return reflect.Value{}, err
 	}
@@ -57,28 +53,4 @@ func DecodeTo(typ reflect.Type, rec arrow.RecordBatch, opts ...Option) (reflect.
 	rows := reflect.MakeSlice(reflect.SliceOf(typ), b.w.Len, b.w.Len)
 	b.decode(rows.UnsafePointer(), nil)
 	return rows, nil
-}
-
-// plans caches the plans of DecodeTo: cacheKey → *plan.
-var plans sync.Map
-
-func cachedPlan(typ reflect.Type, schema *arrow.Schema, o *options) (*plan, error) {
-	okey, cacheable := o.key()
-	fp := ""
-	if cacheable {
-		fp = schema.Fingerprint()
-	}
-	if fp == "" {
-		return compilePlan(typ, schema, o)
-	}
-	key := cacheKey{typ, fp, okey}
-	if p, ok := plans.Load(key); ok {
-		return p.(*plan), nil
-	}
-	p, err := compilePlan(typ, schema, o)
-	if err != nil {
-		return nil, err
-	}
-	plans.Store(key, p)
-	return p, nil
 }

@@ -15,8 +15,7 @@ import (
 // Mapper decodes records of one schema into values of struct type T. It is
 // immutable after New and safe for concurrent use.
 type Mapper[T any] struct {
-	schema *arrow.Schema
-	plan   *plan
+	plan *plan
 }
 
 // New compiles the plan that maps records of schema into T. Everything that
@@ -36,11 +35,11 @@ func newMapper[T any](schema *arrow.Schema, o *options) (*Mapper[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Mapper[T]{schema: schema, plan: p}, nil
+	return &Mapper[T]{plan: p}, nil
 }
 
 // Schema is the schema the Mapper was built for.
-func (m *Mapper[T]) Schema() *arrow.Schema { return m.schema }
+func (m *Mapper[T]) Schema() *arrow.Schema { return m.plan.schema }
 
 // View validates the planned columns of rec once and returns the Batch of
 // all its rows. Columns no field uses are neither viewed nor validated. A
@@ -48,16 +47,16 @@ func (m *Mapper[T]) Schema() *arrow.Schema { return m.schema }
 // malformed buffers are ErrInvalidData. rec must stay alive while the Batch
 // is used.
 func (m *Mapper[T]) View(rec arrow.RecordBatch) (Batch[T], error) {
-	b, err := m.plan.view(m.schema, rec)
+	b, err := m.plan.view(rec)
 	if err != nil {
 		return Batch[T]{}, err
 	}
 	return Batch[T]{b}, nil
 }
 
-// view is View for the plan compiled against schema: rec's schema may be
-// another object, but must agree with schema on every planned column.
-func (p *plan) view(schema *arrow.Schema, rec arrow.RecordBatch) (batch, error) {
+// view is View for p: rec's schema may be another object than the one p
+// was compiled against, but must agree with it on every planned column.
+func (p *plan) view(rec arrow.RecordBatch) (batch, error) {
 	if rec == nil {
 		return batch{}, newError(ErrInvalidData, "", "", -1, "nil record")
 	}
@@ -69,9 +68,9 @@ func (p *plan) view(schema *arrow.Schema, rec arrow.RecordBatch) (batch, error) 
 	cols := make([]views.View, len(p.columns))
 	for k := range p.columns {
 		col := &p.columns[k]
-		if recSchema != schema {
+		if recSchema != p.schema {
 			if col.index >= len(recSchema.Fields()) || recSchema.Field(col.index).Name != col.name ||
-				!arrow.TypeEqual(recSchema.Field(col.index).Type, schema.Field(col.index).Type) {
+				!arrow.TypeEqual(recSchema.Field(col.index).Type, p.schema.Field(col.index).Type) {
 				return batch{}, newError(ErrTypeMismatch, col.codec.path, col.name, -1,
 					"the record's schema differs from the Mapper's: build a Mapper for it")
 			}

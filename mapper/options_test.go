@@ -3,6 +3,7 @@ package mapper_test
 import (
 	"fmt"
 	"net/netip"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -201,9 +202,13 @@ func TestDecodeOneShot(t *testing.T) {
 			js := map[int]string{2: `["aGk=", "aGk=", null, "aGk="]`, 3: `["YWJj", "YWJj", null, "YWJj"]`}[width]
 			rec := fxRecord(t, fxCol{"v", fxJSON(t, mem, &arrow.FixedSizeBinaryType{ByteWidth: width}, js)})
 			got, err := mapper.Decode[fxCell[[]byte]](rec)
-			rec.Release()
 			require.NoError(t, err, "fixed_size_binary(%d)", width)
 			require.Len(t, got[0].V, width)
+			// DecodeTo shares the plan cache, and so the same check.
+			rows, err := mapper.DecodeTo(reflect.TypeFor[fxCell[[]byte]](), rec)
+			rec.Release()
+			require.NoError(t, err, "DecodeTo, fixed_size_binary(%d)", width)
+			require.Equal(t, got, rows.Interface())
 		}
 	})
 }

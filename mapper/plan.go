@@ -17,6 +17,7 @@ import (
 // each field, the column it reads, the views type that column is validated
 // against and the codec that decodes it.
 type plan struct {
+	schema  *arrow.Schema // the schema compiled against
 	rowType reflect.Type
 	columns []column // the planned columns, in the order members refer to them
 	members []member // the struct's fields, by column
@@ -57,7 +58,7 @@ func compilePlan(t reflect.Type, schema *arrow.Schema, opts *options) (*plan, er
 	}
 	c := &compiler{opts: opts, stack: map[reflect.Type]bool{t: true}}
 	fields := schema.Fields()
-	p := &plan{rowType: t, opts: opts}
+	p := &plan{schema: schema, rowType: t, opts: opts}
 	members, err := c.compileMembers(t, fields, where{}, func(f arrow.Field, i int, cd *codec, vt *views.Type) int {
 		p.columns = append(p.columns, column{index: i, name: f.Name, vt: vt, codec: cd})
 		return len(p.columns) - 1
