@@ -3,6 +3,7 @@ package mapper
 import (
 	"math/big"
 	"reflect"
+	"strconv"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -118,9 +119,12 @@ func decodeDecimalText(v views.View, nulls slice.Bitmap, dst strided) {
 	// Text of at most precision digits, a sign, a point and leading zeros.
 	arena := make([]byte, 0, w.Len*(int(dt.GetPrecision())+3+max(int(scale), 0)))
 	ends := make([]int, w.Len)
+	var digits []byte // scratch for one value's digits, reused
 	for i := range w.Len {
 		if nulls.IsValid(i) {
-			arena = appendDecimal(arena, unscaled(v.Node(), w.Offset+i), scale)
+			var neg bool
+			neg, digits = unscaledDigits(digits[:0], v.Node(), w.Offset+i)
+			arena = appendDecimal(arena, neg, digits, scale)
 		}
 		ends[i] = len(arena)
 	}
@@ -133,31 +137,46 @@ func decodeDecimalText(v views.View, nulls slice.Bitmap, dst strided) {
 	}
 }
 
-// unscaled is the unscaled integer of row i of a decimal node.
-func unscaled(n views.Node, i int) *big.Int {
+// unscaledDigits appends to buf the decimal digits of the magnitude of the
+// unscaled integer of row i of a decimal node, and reports its sign. Values
+// that fit an int64 — every decimal32 and decimal64, most decimal128 — take
+// no allocation.
+func unscaledDigits(buf []byte, n views.Node, i int) (neg bool, digits []byte) {
+	var x int64
 	switch n := n.(type) {
 	case *views.Primitive[decimal.Decimal32]:
-		return big.NewInt(int64(n.Values()[i]))
+		x = int64(n.Values()[i])
 	case *views.Primitive[decimal.Decimal64]:
-		return big.NewInt(int64(n.Values()[i]))
+		x = int64(n.Values()[i])
 	case *views.Primitive[decimal.Decimal128]:
-		return n.Values()[i].BigInt()
+		v := n.Values()[i]
+		if lo := v.LowBits(); (v.HighBits() == 0 && lo < 1<<63) || (v.HighBits() == -1 && lo >= 1<<63) {
+			x = int64(lo)
+			break
+		}
+		return bigDigits(buf, v.BigInt())
 	case *views.Primitive[decimal.Decimal256]:
-		return n.Values()[i].BigInt()
+		return bigDigits(buf, n.Values()[i].BigInt())
 	}
-	return new(big.Int)
+	if x < 0 {
+		return true, strconv.AppendUint(buf, uint64(-x), 10) // -MinInt64 wraps to its magnitude
+	}
+	return false, strconv.AppendUint(buf, uint64(x), 10)
 }
 
-// appendDecimal appends the text of x·10^-scale.
-func appendDecimal(buf []byte, x *big.Int, scale int32) []byte {
-	if x.Sign() < 0 {
+func bigDigits(buf []byte, x *big.Int) (bool, []byte) {
+	neg := x.Sign() < 0
+	return neg, x.Abs(x).Append(buf, 10)
+}
+
+// appendDecimal appends the text of ±digits·10^-scale.
+func appendDecimal(buf []byte, neg bool, digits []byte, scale int32) []byte {
+	if neg {
 		buf = append(buf, '-')
-		x = new(big.Int).Neg(x)
 	}
-	digits := x.Text(10)
 	if scale <= 0 {
 		buf = append(buf, digits...)
-		if digits != "0" {
+		if string(digits) != "0" {
 			for range -scale {
 				buf = append(buf, '0')
 			}

@@ -1,0 +1,67 @@
+package mapper_test
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/stretchr/testify/require"
+)
+
+// Decimal text is exact on both sides of the int64 range, where decoding
+// switches from machine integers to big ones.
+func TestDecimalTextAroundTheInt64Range(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	big := func(s string) *big.Int {
+		x, ok := new(big.Int).SetString(s, 10)
+		require.True(t, ok)
+		return x
+	}
+	cases := []struct{ unscaled, text string }{
+		{"-9223372036854775808", "-9223372036854775.808"},
+		{"9223372036854775807", "9223372036854775.807"},
+		{"9223372036854775808", "9223372036854775.808"},
+		{"-9223372036854775809", "-9223372036854775.809"},
+		{"-18446744073709551616", "-18446744073709551.616"},
+		{"5", "0.005"},
+		{"-12345", "-12.345"},
+		{"0", "0.000"},
+	}
+	dt := &arrow.Decimal128Type{Precision: 38, Scale: 3}
+	b := array.NewDecimal128Builder(mem, dt)
+	defer b.Release()
+	for _, c := range cases {
+		b.Append(decimal128.FromBigInt(big(c.unscaled)))
+	}
+	col := b.NewArray()
+	defer col.Release()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "d", Type: dt}}, nil), []arrow.Array{col}, int64(len(cases)))
+	defer rec.Release()
+
+	type row struct {
+		D string `arrow:"d"`
+	}
+	rows, err := mapper.Decode[row](rec)
+	require.NoError(t, err)
+	for i, c := range cases {
+		require.Equal(t, c.text, rows[i].D, "unscaled %s", c.unscaled)
+	}
+
+	// decimal64 holds the int64 minimum itself.
+	b64 := array.NewDecimal64Builder(mem, &arrow.Decimal64Type{Precision: 18, Scale: 0})
+	defer b64.Release()
+	b64.Append(decimal.Decimal64(-9223372036854775808))
+	col64 := b64.NewArray()
+	defer col64.Release()
+	rec64 := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "d", Type: col64.DataType()}}, nil), []arrow.Array{col64}, 1)
+	defer rec64.Release()
+	rows, err = mapper.Decode[row](rec64)
+	require.NoError(t, err)
+	require.Equal(t, "-9223372036854775808", rows[0].D)
+}
