@@ -23,9 +23,13 @@ func (stringDecoder) decode(v views.View, dst strided, c *call) {
 		decodeStrings(n.Offsets()[w.Offset:w.End()+1], n.Data(), nulls, dst, c.zeroCopy)
 	case *views.BinaryView:
 		arena := viewArena(n, w, nulls, c.zeroCopy)
-		eachViewValue(n, w, nulls, arena, func(i int, b []byte) {
-			*(*string)(dst.at(i)) = unsafe.String(unsafe.SliceData(b), len(b))
-		})
+		for i := range w.Len {
+			if nulls.IsValid(i) {
+				var b []byte
+				b, arena = viewValue(n, w.Offset+i, arena)
+				*(*string)(dst.at(i)) = unsafe.String(unsafe.SliceData(b), len(b))
+			}
+		}
 	default:
 		decodeDecimalText(v, nulls, dst)
 	}
@@ -66,21 +70,17 @@ func viewArena(n *views.BinaryView, w slice.Window, nulls slice.Bitmap, zeroCopy
 	return make([]byte, 0, total)
 }
 
-// eachViewValue calls f with the bytes of each non-null row of w: copied
-// into arena when it is not nil, else aliasing the array.
-func eachViewValue(n *views.BinaryView, w slice.Window, nulls slice.Bitmap, arena []byte, f func(i int, b []byte)) {
-	for i := range w.Len {
-		if !nulls.IsValid(i) {
-			continue
-		}
-		b := n.At(w.Offset + i)
-		if arena != nil {
-			at := len(arena)
-			arena = append(arena, b...)
-			b = arena[at:len(arena):len(arena)]
-		}
-		f(i, b)
+// viewValue is the bytes of row i of a view-type array: copied to the end
+// of arena when it is not nil (the arena is returned grown), else aliasing
+// the array.
+func viewValue(n *views.BinaryView, i int, arena []byte) (b, grown []byte) {
+	b = n.At(i)
+	if arena == nil {
+		return b, nil
 	}
+	at := len(arena)
+	arena = append(arena, b...)
+	return arena[at:len(arena):len(arena)], arena
 }
 
 // bytesDecoder decodes every binary encoding and fixed_size_binary into
@@ -98,7 +98,13 @@ func (bytesDecoder) decode(v views.View, dst strided, c *call) {
 		decodeBytes(n.Offsets()[w.Offset:w.End()+1], n.Data(), nulls, dst, c.zeroCopy)
 	case *views.BinaryView:
 		arena := viewArena(n, w, nulls, c.zeroCopy)
-		eachViewValue(n, w, nulls, arena, func(i int, b []byte) { setBytes(dst.at(i), b) })
+		for i := range w.Len {
+			if nulls.IsValid(i) {
+				var b []byte
+				b, arena = viewValue(n, w.Offset+i, arena)
+				setBytes(dst.at(i), b)
+			}
+		}
 	case *views.FixedSizeBinary:
 		width := n.Width()
 		buf := n.Data()[w.Offset*width : w.End()*width]
