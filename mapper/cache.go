@@ -51,7 +51,12 @@ func cachedPlan(typ reflect.Type, schema *arrow.Schema, o *options) (*plan, erro
 		}
 		return compilePlan(typ, schema, o)
 	}
-	slot, _ := last.LoadOrStore(lastKey{typ, okey}, new(atomic.Pointer[plan]))
+	lk := lastKey{typ, okey}
+	slot, ok := last.Load(lk)
+	if !ok {
+		// Only the first call for (typ, options) makes the slot.
+		slot, _ = last.LoadOrStore(lk, new(atomic.Pointer[plan]))
+	}
 	lastPlan := slot.(*atomic.Pointer[plan])
 	if p := lastPlan.Load(); p != nil && p.schema == schema {
 		return p, nil
