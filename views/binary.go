@@ -38,10 +38,8 @@ func checkOffsets[O slice.Offset](d arrow.ArrayData, l *level, limit int, of str
 	if offsets[0] < 0 {
 		return nil, l.p.fail(ErrInvalidData, 0, "negative offset %d", offsets[0])
 	}
-	for i := 1; i < len(offsets); i++ {
-		if offsets[i] < offsets[i-1] {
-			return nil, l.p.fail(ErrInvalidData, i-1, "offsets go backwards: %d then %d", offsets[i-1], offsets[i])
-		}
+	if i := firstDecrease(offsets); i >= 0 {
+		return nil, l.p.fail(ErrInvalidData, i, "offsets go backwards: %d then %d", offsets[i], offsets[i+1])
 	}
 	if last := offsets[l.n]; int64(last) > int64(limit) {
 		return nil, l.p.fail(ErrInvalidData, l.n-1, "offset %d past the end of the %s (%d)", last, of, limit)
@@ -130,4 +128,25 @@ func (b *BinaryView) Value(i int) any {
 		return string(b.At(i))
 	}
 	return b.At(i)
+}
+
+// firstDecrease is the first i with o[i+1] < o[i], or -1. It tests eight
+// steps per branch: this check is the one pass over every offset that
+// validating a list or string column costs, and a branch per offset made it
+// twice as slow.
+func firstDecrease[O slice.Offset](o []O) int {
+	i := 0
+	for ; i+8 < len(o); i += 8 {
+		w := o[i : i+9 : i+9]
+		if w[1] < w[0] || w[2] < w[1] || w[3] < w[2] || w[4] < w[3] ||
+			w[5] < w[4] || w[6] < w[5] || w[7] < w[6] || w[8] < w[7] {
+			break
+		}
+	}
+	for ; i+1 < len(o); i++ {
+		if o[i+1] < o[i] {
+			return i
+		}
+	}
+	return -1
 }
