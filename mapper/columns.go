@@ -10,16 +10,17 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
 
 // Columns binds the columns of rec to the fields of struct C, without
 // decoding a row: each field is a typed column of package views
 // (views.PrimitiveColumn[float64], views.StringColumn,
-// views.ListColumn[views.PrimitiveColumn[int64]], …) or a plain
+// views.ListColumn[views.PrimitiveColumn[int64]],
+// views.DictionaryColumn[int32, views.StringColumn], …) or a plain
 // arrow.Array. Fields find their columns by the same names and tags as
-// Decode; the options are Decode's too (SnakeCase, AllowMissing), where
-// they apply.
+// Decode.
 //
 // Each typed field's column is validated once, as View does: a typed
 // column is not nullable unless its field is tagged `nullable` (its list
@@ -28,7 +29,13 @@ import (
 // column as it is. Errors are *Error values: ErrMissingColumn,
 // ErrTypeMismatch, ErrNull with the first null row, ErrInvalidData.
 //
-// The columns alias rec's memory: they are valid while rec is.
+// Options: SnakeCase and AllowMissing work as for Decode. Strict accepts
+// only the plain encoding of each column type's family (utf8, binary, list,
+// list_view) where the tag pins no other (`large`, `view`, `utf8_view`, …),
+// at the top level and down list elements. Columns are always zero-copy —
+// they alias rec's memory and are valid while rec is — so ZeroCopy changes
+// nothing; the other options are about decoding and encoding rows and do
+// not apply.
 //
 //	type prices struct {
 //		Price views.PrimitiveColumn[float64] `arrow:"price"`
@@ -111,7 +118,7 @@ func compileColumns(t reflect.Type, schema *arrow.Schema, o *options) (*columnsP
 		}
 		b := boundColumn{index: gf.index, col: column{index: i, name: fields[i].Name, codec: &codec{path: gf.path}}}
 		if gf.typ != arrowArrayType {
-			if err := b.compile(gf, fields[i].Type); err != nil {
+			if err := b.compile(gf, fields[i].Type, o.strict); err != nil {
 				return nil, err
 			}
 		}
@@ -121,7 +128,7 @@ func compileColumns(t reflect.Type, schema *arrow.Schema, o *options) (*columnsP
 }
 
 // compile plans a typed column field against its column's datatype dt.
-func (b *boundColumn) compile(gf goField, dt arrow.DataType) error {
+func (b *boundColumn) compile(gf goField, dt arrow.DataType, strict bool) error {
 	from, ok := gf.typ.MethodByName("From")
 	kind, isKind := reflect.Zero(gf.typ).Interface().(columnKind)
 	if !ok || !isKind || from.Type.NumIn() != 2 || from.Type.In(1) != viewType ||
@@ -135,6 +142,11 @@ func (b *boundColumn) compile(gf goField, dt arrow.DataType) error {
 	if id := views.Storage(dt).ID(); !vt.Accept.Has(id) {
 		return newError(ErrTypeMismatch, gf.path, b.col.name, -1, "%s from %s: it reads %s", gf.typ, dt, vt.Accept)
 	}
+	if strict {
+		if err := strictColumn(gf.tag, dt); err != "" {
+			return newError(ErrTypeMismatch, gf.path, b.col.name, -1, "%s from %s: %s", gf.typ, dt, err)
+		}
+	}
 	vt.Nullable = gf.tag.Nullable
 	vt.Label = gf.path
 	if vt.Elem != nil && gf.tag.Elem != nil && gf.tag.Elem.Nullable {
@@ -143,6 +155,40 @@ func (b *boundColumn) compile(gf goField, dt arrow.DataType) error {
 	b.vt, b.from, b.zero = &vt, from.Func, reflect.Zero(gf.typ)
 	return nil
 }
+
+// strictColumn is what Strict finds wrong with reading dt, tagged tag, as a
+// typed column, or "". A column type names its family (strings, binaries,
+// lists, list views), and Strict accepts that family's plain encoding
+// only, as it does for Decode: large, view and fixed-size variants need the
+// tag to pin them. The rule holds at each level the column types: through
+// dictionaries and run-end encoding (which the column type names itself)
+// and down list elements, with their `arrow-elem` tags.
+func strictColumn(tag tags.Tag, dt arrow.DataType) string {
+	dt = views.Storage(dt)
+	switch d := dt.(type) {
+	case *arrow.DictionaryType:
+		return strictColumn(tag, d.ValueType)
+	case *arrow.RunEndEncodedType:
+		return strictColumn(tag, d.Encoded())
+	}
+	if strictVariants.Has(dt.ID()) && !pinsEncoding(tag) {
+		return fmt.Sprintf("Strict reads %s only where the tag pins it", dt)
+	}
+	if l, ok := dt.(arrow.ListLikeType); ok && dt.ID() != arrow.MAP {
+		var elem tags.Tag
+		if tag.Elem != nil {
+			elem = *tag.Elem
+		}
+		return strictColumn(elem, l.Elem())
+	}
+	return ""
+}
+
+// strictVariants is the encodings Strict leaves to a pin: each family's
+// other than its plain one.
+var strictVariants = views.AcceptOf(arrow.LARGE_STRING, arrow.STRING_VIEW,
+	arrow.LARGE_BINARY, arrow.BINARY_VIEW, arrow.FIXED_SIZE_BINARY,
+	arrow.LARGE_LIST, arrow.LARGE_LIST_VIEW)
 
 // settable reports an error when field gf of t is reached through an
 // embedded pointer, which a struct of columns cannot hold.
@@ -197,8 +243,8 @@ func (p *columnsPlan) bind(rec arrow.RecordBatch, dst reflect.Value) error {
 
 // columnsKey is what a columns plan depends on besides the schema.
 type columnsKey struct {
-	typ                     reflect.Type
-	snakeCase, allowMissing bool
+	typ                             reflect.Type
+	snakeCase, allowMissing, strict bool
 }
 
 // columnsPlans holds, per columnsKey, the plan for the schema seen last:
@@ -206,7 +252,7 @@ type columnsKey struct {
 var columnsPlans sync.Map // columnsKey → *atomic.Pointer[columnsPlan]
 
 func cachedColumnsPlan(t reflect.Type, schema *arrow.Schema, o *options) (*columnsPlan, error) {
-	slot, _ := columnsPlans.LoadOrStore(columnsKey{t, o.snakeCase, o.allowMissing}, new(atomic.Pointer[columnsPlan]))
+	slot, _ := columnsPlans.LoadOrStore(columnsKey{t, o.snakeCase, o.allowMissing, o.strict}, new(atomic.Pointer[columnsPlan]))
 	last := slot.(*atomic.Pointer[columnsPlan])
 	if p := last.Load(); p != nil && p.schema == schema {
 		return p, nil

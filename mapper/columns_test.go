@@ -374,3 +374,245 @@ func ExampleColumns() {
 	fmt.Println(sum, count)
 	// Output: 7.75 5
 }
+
+// encodedColumns reads every column of encodedBatch as a typed column.
+type encodedColumns struct {
+	Flag  views.BoolColumn                                        `arrow:"flag,nullable"`
+	Hash  views.BinaryColumn                                      `arrow:"hash"`
+	Trio  views.FixedSizeListColumn[views.PrimitiveColumn[int32]] `arrow:"trio"`
+	Notes views.ListViewColumn[views.StringColumn]                `arrow:"notes,nullable"`
+	City  views.DictionaryColumn[int32, views.StringColumn]       `arrow:"city"`
+	Level views.RunEndColumn[int32, views.PrimitiveColumn[int64]] `arrow:"level,nullable"`
+}
+
+// encodedRow is how Decode reads encodedBatch.
+type encodedRow struct {
+	Flag  *bool    `arrow:"flag"`
+	Hash  [4]byte  `arrow:"hash"`
+	Trio  [3]int32 `arrow:"trio"`
+	Notes []string `arrow:"notes"`
+	City  string   `arrow:"city"`
+	Level *int64   `arrow:"level"`
+}
+
+// encodedBatch is n rows in encodings arrow-go's builders write: bool,
+// fixed_size_binary, fixed_size_list, list_view, dictionary and run-end
+// encoded columns, from row from on.
+func encodedBatch(t *testing.T, mem memory.Allocator, from, n int) arrow.RecordBatch {
+	t.Helper()
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "flag", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
+		{Name: "hash", Type: &arrow.FixedSizeBinaryType{ByteWidth: 4}},
+		{Name: "trio", Type: arrow.FixedSizeListOf(3, arrow.PrimitiveTypes.Int32)},
+		{Name: "notes", Type: arrow.ListViewOf(arrow.BinaryTypes.String), Nullable: true},
+		{Name: "city", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}},
+		{Name: "level", Type: arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64), Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	cities := []string{"Lisbon", "Oslo", "Quito"}
+	for i := from; i < from+n; i++ {
+		if i%5 == 4 {
+			b.Field(0).(*array.BooleanBuilder).AppendNull()
+		} else {
+			b.Field(0).(*array.BooleanBuilder).Append(i%2 == 0)
+		}
+		b.Field(1).(*array.FixedSizeBinaryBuilder).Append([]byte{byte(i), 1, 2, byte(i >> 8)})
+		trio := b.Field(2).(*array.FixedSizeListBuilder)
+		trio.Append(true)
+		trio.ValueBuilder().(*array.Int32Builder).AppendValues([]int32{int32(i), int32(-i), int32(i * i)}, nil)
+		notes := b.Field(3).(*array.ListViewBuilder)
+		if i%4 == 1 {
+			notes.AppendNull()
+		} else {
+			notes.AppendWithSize(true, i%3)
+			for k := range i % 3 {
+				notes.ValueBuilder().(*array.StringBuilder).Append(fmt.Sprintf("note %d.%d", i, k))
+			}
+		}
+		require.NoError(t, b.Field(4).(*array.BinaryDictionaryBuilder).AppendString(cities[i%3]))
+		level := b.Field(5).(*array.RunEndEncodedBuilder)
+		switch {
+		case i%7 == 6:
+			level.AppendNull()
+		case i%7 > 0 && i > from && (i-1)%7 != 6:
+			level.ContinueRun(1) // the run of the row before goes on
+		default:
+			level.Append(1)
+			level.ValueBuilder().(*array.Int64Builder).Append(int64(i / 7))
+		}
+	}
+	return b.NewRecordBatch()
+}
+
+// TestColumnsOfEveryEncodingThroughIPC writes batches of every encoding
+// with arrow-go's IPC writer, reads them back with its reader, and binds
+// each batch and windows of it: the columns read what Decode reads.
+func TestColumnsOfEveryEncodingThroughIPC(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	var buf bytes.Buffer
+	var w *ipc.Writer
+	from := 0
+	for _, n := range []int{30, 0, 17} {
+		rec := encodedBatch(t, mem, from, n)
+		if w == nil {
+			w = ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
+		}
+		require.NoError(t, w.Write(rec))
+		rec.Release()
+		from += n
+	}
+	require.NoError(t, w.Close())
+
+	rr, err := ipc.NewReader(&buf, ipc.WithAllocator(mem))
+	require.NoError(t, err)
+	defer rr.Release()
+	r, err := mapper.NewColumnsReader[encodedColumns](rr)
+	require.NoError(t, err)
+	defer r.Release()
+	batches := 0
+	for r.Next() {
+		batches++
+		rec := rr.RecordBatch()
+		rows, err := mapper.Decode[encodedRow](rec)
+		require.NoError(t, err)
+		for _, win := range [][2]int{{0, len(rows)}, {1, len(rows)}, {len(rows) / 3, len(rows) / 2}} {
+			if win[0] > win[1] {
+				continue
+			}
+			c := r.Columns()
+			flag, hash, trio, notes, city, level := c.Flag.Slice(win[0], win[1]), c.Hash.Slice(win[0], win[1]),
+				c.Trio.Slice(win[0], win[1]), c.Notes.Slice(win[0], win[1]), c.City.Slice(win[0], win[1]), c.Level.Slice(win[0], win[1])
+			entries, levels := city.Dictionary(), level.Values()
+			for i, want := range rows[win[0]:win[1]] {
+				require.Equal(t, want.Flag == nil, flag.IsNull(i), "row %d", i)
+				assert.Equal(t, want.Flag != nil && *want.Flag, flag.Value(i))
+				assert.Equal(t, want.Hash[:], hash.Value(i))
+				assert.Equal(t, want.Trio[:], trio.Value(i).Values())
+				require.Equal(t, want.Notes == nil, notes.IsNull(i), "row %d", i)
+				got := []string{}
+				for _, s := range notes.Value(i).All() {
+					got = append(got, s)
+				}
+				if want.Notes != nil {
+					assert.Equal(t, want.Notes, got)
+				}
+				assert.Equal(t, want.City, entries.Value(city.Index(i)))
+				require.Equal(t, want.Level == nil, level.IsNull(i), "row %d", i)
+				if want.Level != nil {
+					assert.Equal(t, *want.Level, levels.Value(level.Run(i)))
+				}
+			}
+		}
+	}
+	require.NoError(t, r.Err())
+	assert.Equal(t, 3, batches)
+}
+
+func TestColumnsStrict(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "plain", Type: arrow.BinaryTypes.String},
+		{Name: "large", Type: arrow.BinaryTypes.LargeString},
+		{Name: "view", Type: arrow.BinaryTypes.StringView},
+		{Name: "fixed", Type: &arrow.FixedSizeBinaryType{ByteWidth: 2}},
+		{Name: "lists", Type: arrow.ListOf(arrow.BinaryTypes.LargeString)},
+	}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	b.Field(0).(*array.StringBuilder).Append("a")
+	b.Field(1).(*array.LargeStringBuilder).Append("b")
+	b.Field(2).(*array.StringViewBuilder).Append("c")
+	b.Field(3).(*array.FixedSizeBinaryBuilder).Append([]byte("dd"))
+	lists := b.Field(4).(*array.ListBuilder)
+	lists.Append(true)
+	lists.ValueBuilder().(*array.LargeStringBuilder).Append("e")
+	built := b.NewRecordBatch()
+	defer built.Release()
+	// arrow-go builds no dictionary of large_utf8 entries: put one together.
+	entries := array.NewLargeStringBuilder(mem)
+	entries.Append("f")
+	entryArr := entries.NewArray()
+	entries.Release()
+	defer entryArr.Release()
+	indices := array.NewInt32Builder(mem)
+	indices.Append(0)
+	indexArr := indices.NewArray()
+	indices.Release()
+	defer indexArr.Release()
+	dictType := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.LargeString}
+	dict := array.NewDictionaryArray(dictType, indexArr, entryArr)
+	defer dict.Release()
+	rec := array.NewRecordBatch(
+		arrow.NewSchema(append(schema.Fields(), arrow.Field{Name: "dict", Type: dictType}), nil),
+		append(built.Columns(), dict), 1)
+	defer rec.Release()
+
+	bind := func(t *testing.T, f func(...mapper.Option) error) {
+		t.Helper()
+		require.NoError(t, f(), "without Strict")
+		err := f(mapper.Strict())
+		require.Error(t, err, "with Strict")
+		assert.ErrorIs(t, err, mapper.ErrTypeMismatch)
+		assert.Contains(t, err.Error(), "Strict")
+	}
+	t.Run("a large or view encoding needs a pin", func(t *testing.T) {
+		bind(t, func(o ...mapper.Option) error {
+			_, err := mapper.Columns[struct {
+				S views.StringColumn `arrow:"large"`
+			}](rec, o...)
+			return err
+		})
+		bind(t, func(o ...mapper.Option) error {
+			_, err := mapper.Columns[struct {
+				S views.StringColumn `arrow:"view"`
+			}](rec, o...)
+			return err
+		})
+	})
+	t.Run("fixed_size_binary read as binary needs a pin", func(t *testing.T) {
+		bind(t, func(o ...mapper.Option) error {
+			_, err := mapper.Columns[struct {
+				B views.BinaryColumn `arrow:"fixed"`
+			}](rec, o...)
+			return err
+		})
+	})
+	t.Run("list elements need their own pin", func(t *testing.T) {
+		bind(t, func(o ...mapper.Option) error {
+			_, err := mapper.Columns[struct {
+				L views.ListColumn[views.StringColumn] `arrow:"lists"`
+			}](rec, o...)
+			return err
+		})
+	})
+	t.Run("dictionary entries need a pin", func(t *testing.T) {
+		bind(t, func(o ...mapper.Option) error {
+			_, err := mapper.Columns[struct {
+				D views.DictionaryColumn[int32, views.StringColumn] `arrow:"dict"`
+			}](rec, o...)
+			return err
+		})
+	})
+	t.Run("pins and plain encodings bind under Strict", func(t *testing.T) {
+		c, err := mapper.Columns[struct {
+			P views.StringColumn                                `arrow:"plain"`
+			L views.StringColumn                                `arrow:"large,large"`
+			V views.StringColumn                                `arrow:"view,utf8_view"`
+			F views.BinaryColumn                                `arrow:"fixed,fixed_size_binary"`
+			E views.ListColumn[views.StringColumn]              `arrow:"lists" arrow-elem:"large_utf8"`
+			D views.DictionaryColumn[int32, views.StringColumn] `arrow:"dict,large"`
+		}](rec, mapper.Strict())
+		require.NoError(t, err)
+		assert.Equal(t, "a", c.P.Value(0))
+		assert.Equal(t, "b", c.L.Value(0))
+		assert.Equal(t, "c", c.V.Value(0))
+		assert.Equal(t, []byte("dd"), c.F.Value(0))
+		e := c.E.Value(0)
+		assert.Equal(t, "e", e.Value(0))
+		d := c.D.Dictionary()
+		assert.Equal(t, "f", d.Value(c.D.Index(0)))
+	})
+}

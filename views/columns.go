@@ -130,7 +130,10 @@ func (PrimitiveColumn[T]) ViewType(arrow.DataType) Type { return Type{Accept: fi
 func (c PrimitiveColumn[T]) Len() int { return len(c.values) }
 
 // IsNull reports whether row i is null.
-func (c *PrimitiveColumn[T]) IsNull(i int) bool { return c.nulls.IsNull(i) }
+func (c *PrimitiveColumn[T]) IsNull(i int) bool {
+	checkRow(i, len(c.values))
+	return c.nulls.IsNull(i)
+}
 
 // View is the view the column reads.
 func (c PrimitiveColumn[T]) View() View { return c.v }
@@ -141,11 +144,12 @@ func (c PrimitiveColumn[T]) Values() []T { return c.values }
 
 // Value is the value of row i, the zero T for a null row.
 func (c *PrimitiveColumn[T]) Value(i int) T {
+	x := c.values[i]
 	if c.nulls.IsNull(i) {
 		var zero T
 		return zero
 	}
-	return c.values[i]
+	return x
 }
 
 // All yields each row and its value, the zero T for a null row.
@@ -168,13 +172,77 @@ func (c PrimitiveColumn[T]) Slice(i, j int) PrimitiveColumn[T] {
 	return PrimitiveColumn[T]{v: c.v.Slice(i, j), values: c.values[i:j:j], nulls: c.nulls.Slice(i)}
 }
 
+// BoolColumn is a column of booleans, read from the array's bitmap.
+type BoolColumn struct {
+	v     View
+	bits  slice.Bitmap // the values, row 0 at the window's first row
+	nulls slice.Bitmap
+}
+
+// BoolsOf is the bool column over v, whose node must be a bool array.
+func BoolsOf(v View) (BoolColumn, error) {
+	n, ok := v.node.(*Bool)
+	if !ok {
+		return BoolColumn{}, notColumn(v, "bool")
+	}
+	w := v.w
+	return BoolColumn{v: v, bits: slice.Bitmap{Bits: n.bits, Offset: n.off + w.Offset}, nulls: n.validity.Slice(w.Offset)}, nil
+}
+
+// From is BoolsOf.
+func (BoolColumn) From(v View) (BoolColumn, error) { return BoolsOf(v) }
+
+// ViewType accepts bool.
+func (BoolColumn) ViewType(arrow.DataType) Type { return Type{Accept: AcceptOf(arrow.BOOL)} }
+
+// Len is the number of rows of the column.
+func (c BoolColumn) Len() int { return c.v.w.Len }
+
+// IsNull reports whether row i is null.
+func (c *BoolColumn) IsNull(i int) bool {
+	checkRow(i, c.v.w.Len)
+	return c.nulls.IsNull(i)
+}
+
+// View is the view the column reads.
+func (c BoolColumn) View() View { return c.v }
+
+// Bits is the values bitmap, row 0 of the column at bit Offset: aliasing
+// the array's buffer, for code that counts or combines bits a word at a
+// time. The bit of a null row is unspecified.
+func (c BoolColumn) Bits() slice.Bitmap { return c.bits }
+
+// Value is the value of row i, false for a null row.
+func (c *BoolColumn) Value(i int) bool {
+	checkRow(i, c.v.w.Len)
+	return c.nulls.IsValid(i) && c.bits.IsValid(i)
+}
+
+// All yields each row and its value, as Value.
+func (c BoolColumn) All() iter.Seq2[int, bool] {
+	return func(yield func(int, bool) bool) {
+		for i := range c.v.w.Len {
+			if !yield(i, c.Value(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Slice is the column of rows [i, j).
+func (c BoolColumn) Slice(i, j int) BoolColumn {
+	v := c.v.Slice(i, j)
+	return BoolColumn{v: v, bits: slice.Bitmap{Bits: c.bits.Bits, Offset: c.bits.Offset + i}, nulls: c.nulls.Slice(i)}
+}
+
 // byteRows reads the rows of a utf8, binary or view node as bytes.
 type byteRows struct {
 	off32 []int32 // the window's rows' offsets into data, len rows+1
 	off64 []int64
 	data  []byte
 	bv    *BinaryView
-	base  int // node row of row 0, for bv
+	width int // of a fixed_size_binary node, whose rows data holds back to back
+	base  int // node row of row 0, for bv and fixed_size_binary
 	n     int
 	nulls slice.Bitmap
 }
@@ -198,21 +266,34 @@ func bytesOf(v View, utf8 bool, want string) (byteRows, error) {
 			r.bv, r.nulls = n, n.validity.Slice(w.Offset)
 			return r, nil
 		}
+	case *FixedSizeBinary:
+		if !utf8 {
+			r.data, r.width, r.nulls = n.data, n.width, n.validity.Slice(w.Offset)
+			return r, nil
+		}
 	}
 	return byteRows{}, notColumn(v, want)
 }
 
 func (r *byteRows) at(i int) []byte {
+	checkRow(i, r.n)
 	switch {
 	case r.off32 != nil:
 		return r.data[r.off32[i]:r.off32[i+1]:r.off32[i+1]]
 	case r.off64 != nil:
 		return r.data[r.off64[i]:r.off64[i+1]:r.off64[i+1]]
 	}
-	if uint(i) >= uint(r.n) {
-		panic(fmt.Sprintf("arrowmap: row %d out of range for %d rows", i, r.n))
+	if r.bv == nil {
+		at := (r.base + i) * r.width
+		return r.data[at : at+r.width : at+r.width]
 	}
 	return r.bv.At(r.base + i)
+}
+
+// isNull reports whether row i is null.
+func (r *byteRows) isNull(i int) bool {
+	checkRow(i, r.n)
+	return r.nulls.IsNull(i)
 }
 
 // slice is the rows [i, j); the caller has checked the bounds.
@@ -253,7 +334,7 @@ func (StringColumn) ViewType(arrow.DataType) Type { return Type{Accept: Strings}
 func (c StringColumn) Len() int { return c.rows.n }
 
 // IsNull reports whether row i is null.
-func (c *StringColumn) IsNull(i int) bool { return c.rows.nulls.IsNull(i) }
+func (c *StringColumn) IsNull(i int) bool { return c.rows.isNull(i) }
 
 // View is the view the column reads.
 func (c StringColumn) View() View { return c.v }
@@ -261,7 +342,7 @@ func (c StringColumn) View() View { return c.v }
 // Value is the string of row i, "" for a null row. It aliases the array's
 // buffer: it is valid while the array is, and must not outlive it.
 func (c *StringColumn) Value(i int) string {
-	if c.rows.nulls.IsNull(i) {
+	if c.rows.isNull(i) {
 		return ""
 	}
 	b := c.rows.at(i)
@@ -285,16 +366,17 @@ func (c StringColumn) Slice(i, j int) StringColumn {
 	return StringColumn{v: v, rows: c.rows.slice(i, j)}
 }
 
-// BinaryColumn is a column of binary, large_binary or binary_view values.
+// BinaryColumn is a column of binary, large_binary, binary_view or
+// fixed_size_binary values.
 type BinaryColumn struct {
 	v    View
 	rows byteRows
 }
 
 // BinariesOf is the binary column over v, whose node must be a binary,
-// large_binary or binary_view array.
+// large_binary, binary_view or fixed_size_binary array.
 func BinariesOf(v View) (BinaryColumn, error) {
-	r, err := bytesOf(v, false, Binaries.String())
+	r, err := bytesOf(v, false, binaries.String())
 	if err != nil {
 		return BinaryColumn{}, err
 	}
@@ -304,14 +386,17 @@ func BinariesOf(v View) (BinaryColumn, error) {
 // From is BinariesOf.
 func (BinaryColumn) From(v View) (BinaryColumn, error) { return BinariesOf(v) }
 
-// ViewType accepts binary, large_binary and binary_view.
-func (BinaryColumn) ViewType(arrow.DataType) Type { return Type{Accept: Binaries} }
+// ViewType accepts binary, large_binary, binary_view and fixed_size_binary.
+func (BinaryColumn) ViewType(arrow.DataType) Type { return Type{Accept: binaries} }
+
+// binaries is what a BinaryColumn reads.
+var binaries = Binaries | AcceptOf(arrow.FIXED_SIZE_BINARY)
 
 // Len is the number of rows of the column.
 func (c BinaryColumn) Len() int { return c.rows.n }
 
 // IsNull reports whether row i is null.
-func (c *BinaryColumn) IsNull(i int) bool { return c.rows.nulls.IsNull(i) }
+func (c *BinaryColumn) IsNull(i int) bool { return c.rows.isNull(i) }
 
 // View is the view the column reads.
 func (c BinaryColumn) View() View { return c.v }
@@ -319,7 +404,7 @@ func (c BinaryColumn) View() View { return c.v }
 // Value is the bytes of row i, nil for a null row, aliasing the array's
 // buffer: do not modify them.
 func (c *BinaryColumn) Value(i int) []byte {
-	if c.rows.nulls.IsNull(i) {
+	if c.rows.isNull(i) {
 		return nil
 	}
 	return c.rows.at(i)
@@ -396,7 +481,7 @@ func (c TimestampColumn) Values() []int64 { return c.ints.values }
 // Value is the time of row i in Location, the zero time.Time for a null
 // row.
 func (c *TimestampColumn) Value(i int) time.Time {
-	if c.ints.nulls.IsNull(i) {
+	if c.ints.IsNull(i) {
 		return time.Time{}
 	}
 	x := c.ints.values[i]
@@ -431,288 +516,18 @@ func (c TimestampColumn) Slice(i, j int) TimestampColumn {
 	return c
 }
 
-// ListColumn is a column of list or large_list rows, each a column of
-// kind E over its elements: ListColumn[PrimitiveColumn[float64]] reads row
-// i as the PrimitiveColumn[float64] of its elements, without building
-// anything.
-type ListColumn[E Column[E]] struct {
-	v     View
-	off32 []int32 // the window's rows' offsets into the child, len rows+1
-	off64 []int64
-	nulls slice.Bitmap
-	elems E // the child rows the window reaches, from the first row's offset
-}
-
-// ListsOf is the list column over v, whose node must be a list or
-// large_list array with elements E can read.
-func ListsOf[E Column[E]](v View) (ListColumn[E], error) {
-	c := ListColumn[E]{v: v}
-	w := v.w
-	var child View
-	switch n := v.node.(type) {
-	case *List[int32]:
-		c.off32, c.nulls, child = n.offsets[w.Offset:w.End()+1], n.validity.Slice(w.Offset), n.Child(w)
-	case *List[int64]:
-		c.off64, c.nulls, child = n.offsets[w.Offset:w.End()+1], n.validity.Slice(w.Offset), n.Child(w)
-	default:
-		return ListColumn[E]{}, notColumn(v, "list|large_list")
-	}
-	var zero E
-	elems, err := zero.From(child)
-	if err != nil {
-		return ListColumn[E]{}, err
-	}
-	c.elems = elems
-	return c, nil
-}
-
-// From is ListsOf.
-func (ListColumn[E]) From(v View) (ListColumn[E], error) { return ListsOf[E](v) }
-
-// ViewType accepts list and large_list, with elements as E's ViewType.
-func (ListColumn[E]) ViewType(dt arrow.DataType) Type {
-	t := Type{Accept: AcceptOf(arrow.LIST, arrow.LARGE_LIST), Elem: &Type{}}
-	if l, ok := Storage(dt).(arrow.ListLikeType); ok && t.Accept.Has(l.ID()) {
-		var zero E
-		elem := zero.ViewType(l.Elem())
-		t.Elem = &elem
-	}
-	return t
-}
-
-// Len is the number of rows of the column.
-func (c ListColumn[E]) Len() int { return c.v.Len() }
-
-// IsNull reports whether row i is null.
-func (c *ListColumn[E]) IsNull(i int) bool { return c.nulls.IsNull(i) }
-
-// View is the view the column reads.
-func (c ListColumn[E]) View() View { return c.v }
-
-// start is where row i starts in Elements; start(Len()) is where the last
-// row ends.
-func (c *ListColumn[E]) start(i int) int {
-	if c.off64 != nil {
-		return int(c.off64[i] - c.off64[0])
-	}
-	return int(c.off32[i] - c.off32[0])
-}
-
-// Offsets is where each row starts in the list's child, and where the last
-// ends: len Len()+1, aliasing the array's buffer. It is nil for a
-// large_list: see LargeOffsets.
-func (c ListColumn[E]) Offsets() []int32 { return c.off32 }
-
-// LargeOffsets is Offsets for a large_list, nil for a list.
-func (c ListColumn[E]) LargeOffsets() []int64 { return c.off64 }
-
-// ValueLen is the number of elements of row i (0 for a null row, unless the
-// array says otherwise).
-func (c *ListColumn[E]) ValueLen(i int) int {
-	if off := c.off32; off != nil {
-		return int(off[i+1] - off[i])
-	}
-	return int(c.off64[i+1] - c.off64[i])
-}
-
-// Value is the elements of row i.
-func (c *ListColumn[E]) Value(i int) E { return c.elems.Slice(c.start(i), c.start(i+1)) }
-
-// Elements is the elements of every row of the column, in order: row i is
-// Elements().Slice(start, end) for the offsets of row i relative to row 0.
-func (c ListColumn[E]) Elements() E { return c.elems }
-
-// All yields each row and its elements, as Value.
-func (c ListColumn[E]) All() iter.Seq2[int, E] {
-	return func(yield func(int, E) bool) {
-		for i := range c.v.Len() {
-			if !yield(i, c.Value(i)) {
-				return
-			}
-		}
-	}
-}
-
-// Slice is the column of rows [i, j).
-func (c ListColumn[E]) Slice(i, j int) ListColumn[E] {
-	v := c.v.Slice(i, j)
-	out := ListColumn[E]{v: v, nulls: c.nulls.Slice(i), elems: c.elems.Slice(c.start(i), c.start(j))}
-	if c.off64 != nil {
-		out.off64 = c.off64[i : j+1]
-	} else {
-		out.off32 = c.off32[i : j+1]
-	}
-	return out
-}
-
-// StructColumn is a column of structs, whose fields are views.
-type StructColumn struct {
-	v    View
-	node *Struct
-}
-
-// StructsOf is the struct column over v, whose node must be a struct array.
-// Its fields are those v's Type names.
-func StructsOf(v View) (StructColumn, error) {
-	n, ok := v.node.(*Struct)
-	if !ok {
-		return StructColumn{}, notColumn(v, "struct")
-	}
-	return StructColumn{v: v, node: n}, nil
-}
-
-// From is StructsOf.
-func (StructColumn) From(v View) (StructColumn, error) { return StructsOf(v) }
-
-// ViewType accepts a struct, with every field of dt, each nullable and in
-// its own encoding.
-func (StructColumn) ViewType(dt arrow.DataType) Type {
-	if Storage(dt).ID() != arrow.STRUCT {
-		return Type{Accept: AcceptOf(arrow.STRUCT)}
-	}
-	t := typeOf(dt)
-	t.Nullable = false
-	return t
-}
-
-// Len is the number of rows of the column.
-func (c StructColumn) Len() int { return c.v.Len() }
-
-// IsNull reports whether row i is null.
-func (c *StructColumn) IsNull(i int) bool { return c.v.IsNull(i) }
-
-// View is the view the column reads.
-func (c StructColumn) View() View { return c.v }
-
-// NumField is the number of fields.
-func (c StructColumn) NumField() int { return c.node.NumField() }
-
-// Field is the view of field k over the rows of the column. A field's own
-// rows may be valid where the struct's are null.
-func (c StructColumn) Field(k int) View { return c.node.Field(k, c.v.w) }
-
-// FieldByName is the view of the field called name, and whether there is
-// one.
-func (c StructColumn) FieldByName(name string) (View, bool) {
-	if c.v.t == nil {
-		return View{}, false
-	}
-	for k, f := range c.v.t.Fields {
-		if f.Name == name {
-			return c.Field(k), true
-		}
-	}
-	return View{}, false
-}
-
-// Slice is the column of rows [i, j).
-func (c StructColumn) Slice(i, j int) StructColumn {
-	return StructColumn{v: c.v.Slice(i, j), node: c.node}
-}
-
-// MapColumn is a column of maps, each row a view of keys and a view of
-// values.
-type MapColumn struct {
-	v            View
-	off          []int32 // the window's rows' offsets into the entries, len rows+1
-	nulls        slice.Bitmap
-	keys, values View // the entries the window reaches
-}
-
-// MapsOf is the map column over v, whose node must be a map array.
-func MapsOf(v View) (MapColumn, error) {
-	n, ok := v.node.(*Map)
-	if !ok {
-		return MapColumn{}, notColumn(v, "map")
-	}
-	w := v.w
-	return MapColumn{v: v, off: n.offsets[w.Offset : w.End()+1], nulls: n.validity.Slice(w.Offset), keys: n.Keys(w), values: n.Values(w)}, nil
-}
-
-// From is MapsOf.
-func (MapColumn) From(v View) (MapColumn, error) { return MapsOf(v) }
-
-// ViewType accepts a map, with its keys and values in their own encoding,
-// values nullable.
-func (MapColumn) ViewType(dt arrow.DataType) Type {
-	t := Type{Accept: AcceptOf(arrow.MAP), Key: &Type{}, Value: &Type{}}
-	if m, ok := Storage(dt).(*arrow.MapType); ok {
-		k, val := typeOf(m.KeyType()), typeOf(m.ItemType())
-		t.Key, t.Value = &k, &val
-	}
-	return t
-}
-
-// Len is the number of rows of the column.
-func (c MapColumn) Len() int { return c.v.Len() }
-
-// IsNull reports whether row i is null.
-func (c *MapColumn) IsNull(i int) bool { return c.nulls.IsNull(i) }
-
-// View is the view the column reads.
-func (c MapColumn) View() View { return c.v }
-
-// Offsets is where each row's entries start, and where the last ends: len
-// Len()+1, aliasing the array's buffer.
-func (c MapColumn) Offsets() []int32 { return c.off }
-
-// ValueLen is the number of entries of row i.
-func (c *MapColumn) ValueLen(i int) int { return int(c.off[i+1] - c.off[i]) }
-
-// Keys is the view of the keys of row i.
-func (c *MapColumn) Keys(i int) View {
-	return c.keys.Slice(int(c.off[i]-c.off[0]), int(c.off[i+1]-c.off[0]))
-}
-
-// Values is the view of the values of row i, in the order of its keys.
-func (c *MapColumn) Values(i int) View {
-	return c.values.Slice(int(c.off[i]-c.off[0]), int(c.off[i+1]-c.off[0]))
-}
-
-// Slice is the column of rows [i, j).
-func (c MapColumn) Slice(i, j int) MapColumn {
-	v := c.v.Slice(i, j)
-	lo, hi := int(c.off[i]-c.off[0]), int(c.off[j]-c.off[0])
-	return MapColumn{v: v, off: c.off[i : j+1], nulls: c.nulls.Slice(i), keys: c.keys.Slice(lo, hi), values: c.values.Slice(lo, hi)}
-}
-
-// typeOf is the Type that accepts dt's own encodings at every level, every
-// level nullable: what a column reads as plain views.
-func typeOf(dt arrow.DataType) Type {
-	dt = Storage(dt)
-	t := Type{Accept: AcceptOf(dt.ID()), Nullable: true}
-	switch d := dt.(type) {
-	case *arrow.DictionaryType:
-		v := typeOf(d.ValueType)
-		v.Accept |= t.Accept
-		return v
-	case *arrow.RunEndEncodedType:
-		v := typeOf(d.Encoded())
-		v.Accept |= t.Accept
-		return v
-	case *arrow.MapType:
-		k, v := typeOf(d.KeyType()), typeOf(d.ItemType())
-		t.Key, t.Value = &k, &v
-	case arrow.ListLikeType:
-		e := typeOf(d.Elem())
-		t.Elem = &e
-	case *arrow.StructType:
-		for _, f := range d.Fields() {
-			if len(d.FieldIndices(f.Name)) == 1 {
-				t.Fields = append(t.Fields, Field{Name: f.Name, Type: typeOf(f.Type)})
-			}
-		}
-	}
-	return t
-}
-
 var (
-	_ Column[PrimitiveColumn[float64]]             = PrimitiveColumn[float64]{}
-	_ Column[StringColumn]                         = StringColumn{}
-	_ Column[BinaryColumn]                         = BinaryColumn{}
-	_ Column[TimestampColumn]                      = TimestampColumn{}
-	_ Column[ListColumn[PrimitiveColumn[int64]]]   = ListColumn[PrimitiveColumn[int64]]{}
-	_ Column[StructColumn]                         = StructColumn{}
-	_ Column[MapColumn]                            = MapColumn{}
-	_ Column[ListColumn[ListColumn[StringColumn]]] = ListColumn[ListColumn[StringColumn]]{}
+	_ Column[PrimitiveColumn[float64]]                      = PrimitiveColumn[float64]{}
+	_ Column[StringColumn]                                  = StringColumn{}
+	_ Column[BinaryColumn]                                  = BinaryColumn{}
+	_ Column[TimestampColumn]                               = TimestampColumn{}
+	_ Column[ListColumn[PrimitiveColumn[int64]]]            = ListColumn[PrimitiveColumn[int64]]{}
+	_ Column[StructColumn]                                  = StructColumn{}
+	_ Column[MapColumn]                                     = MapColumn{}
+	_ Column[ListColumn[ListColumn[StringColumn]]]          = ListColumn[ListColumn[StringColumn]]{}
+	_ Column[BoolColumn]                                    = BoolColumn{}
+	_ Column[FixedSizeListColumn[PrimitiveColumn[int32]]]   = FixedSizeListColumn[PrimitiveColumn[int32]]{}
+	_ Column[ListViewColumn[StringColumn]]                  = ListViewColumn[StringColumn]{}
+	_ Column[DictionaryColumn[int32, StringColumn]]         = DictionaryColumn[int32, StringColumn]{}
+	_ Column[RunEndColumn[int32, PrimitiveColumn[float64]]] = RunEndColumn[int32, PrimitiveColumn[float64]]{}
 )

@@ -163,6 +163,14 @@ func windows[C views.Column[C]](c C) map[string]struct {
 	add("rows [2,5)", c.Slice(2, 5), 2)
 	add("no row", c.Slice(3, 3), 3)
 	add("rows [1,n) then [2,5)", c.Slice(1, n).Slice(2, 5), 3)
+	// A column bound to a view that is a window already.
+	var zero C
+	bound, err := zero.From(c.View().Slice(2, n-1))
+	if err != nil {
+		panic(err)
+	}
+	add("bound to rows [2,n-1)", bound, 2)
+	add("bound to rows [2,n-1) then [1,3)", bound.Slice(1, 3), 3)
 	return out
 }
 
@@ -427,4 +435,24 @@ func TestColumnsSlicePanicsOutOfRange(t *testing.T) {
 	assert.Panics(t, func() { c.Slice(0, c.Len()+1) })
 	s := bindColumn[views.StringColumn](t, rec.Column(4))
 	assert.Panics(t, func() { s.Value(s.Len()) })
+	// Rows out of range panic even where the bitmap past the window says
+	// null: row 1 of rows [0, 1) is null in these columns.
+	f64 := bindColumn[views.PrimitiveColumn[float64]](t, rec.Column(0)).Slice(0, 1)
+	strs := bindColumn[views.StringColumn](t, rec.Column(2)).Slice(0, 1)
+	bins := bindColumn[views.BinaryColumn](t, rec.Column(5)).Slice(0, 1)
+	ts := bindColumn[views.TimestampColumn](t, rec.Column(6)).Slice(0, 1)
+	lists := c.Slice(0, 1)
+	maps := bindColumn[views.MapColumn](t, rec.Column(10)).Slice(0, 1)
+	structs := bindColumn[views.StructColumn](t, rec.Column(9)).Slice(0, 1)
+	require.True(t, bindColumn[views.StringColumn](t, rec.Column(2)).View().IsNull(1))
+	for name, f := range map[string]func(){
+		"float64 value": func() { f64.Value(1) }, "float64 null": func() { f64.IsNull(1) },
+		"string value": func() { strs.Value(1) }, "string null": func() { strs.IsNull(1) },
+		"binary value": func() { bins.Value(1) }, "binary null": func() { bins.IsNull(1) },
+		"timestamp value": func() { ts.Value(1) }, "timestamp null": func() { ts.IsNull(1) },
+		"list null": func() { lists.IsNull(1) }, "map null": func() { maps.IsNull(1) },
+		"struct null": func() { structs.IsNull(1) },
+	} {
+		assert.Panics(t, f, name)
+	}
 }

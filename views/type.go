@@ -82,3 +82,35 @@ var (
 	SignedInts   = AcceptOf(arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64)
 	UnsignedInts = AcceptOf(arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64)
 )
+
+// TypeOf is the Type that accepts dt as it is: its own encodings at every
+// level, every level nullable, every struct field. New(arr, TypeOf(dt))
+// views any array of datatype dt; columns read their untyped children
+// (StructColumn's fields, MapColumn's keys and values) this way.
+func TypeOf(dt arrow.DataType) Type {
+	dt = Storage(dt)
+	t := Type{Accept: AcceptOf(dt.ID()), Nullable: true}
+	switch d := dt.(type) {
+	case *arrow.DictionaryType:
+		v := TypeOf(d.ValueType)
+		v.Accept |= t.Accept
+		return v
+	case *arrow.RunEndEncodedType:
+		v := TypeOf(d.Encoded())
+		v.Accept |= t.Accept
+		return v
+	case *arrow.MapType:
+		k, v := TypeOf(d.KeyType()), TypeOf(d.ItemType())
+		t.Key, t.Value = &k, &v
+	case arrow.ListLikeType:
+		e := TypeOf(d.Elem())
+		t.Elem = &e
+	case *arrow.StructType:
+		for _, f := range d.Fields() {
+			if len(d.FieldIndices(f.Name)) == 1 {
+				t.Fields = append(t.Fields, Field{Name: f.Name, Type: TypeOf(f.Type)})
+			}
+		}
+	}
+	return t
+}

@@ -105,10 +105,21 @@ func (v View) IsNull(i int) bool { return v.node.IsNull(v.at(i)) }
 func (v View) Value(i int) any { return v.node.Value(v.at(i)) }
 
 func (v View) at(i int) int {
-	if uint(i) >= uint(v.w.Len) {
-		panic(fmt.Sprintf("arrowmap: row %d out of range for %d rows", i, v.w.Len))
-	}
+	checkRow(i, v.w.Len)
 	return v.w.Offset + i
+}
+
+// checkRow panics unless 0 <= i < n, as an index expression does: views
+// and columns read bitmaps and buffers that go on past their rows, where a
+// row out of range would read another's.
+func checkRow(i, n int) {
+	if uint(i) >= uint(n) {
+		outOfRange("row", i, n)
+	}
+}
+
+func outOfRange(what string, i, n int) {
+	panic(fmt.Sprintf("arrowmap: %s %d out of range for %d %ss", what, i, n, what))
 }
 
 // Slice is the view of rows [i, j). It panics when the bounds are out of

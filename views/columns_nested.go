@@ -1,0 +1,454 @@
+package views
+
+import (
+	"iter"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/slice"
+)
+
+// ListColumn is a column of list or large_list rows, each a column of
+// kind E over its elements: ListColumn[PrimitiveColumn[float64]] reads row
+// i as the PrimitiveColumn[float64] of its elements, without building
+// anything.
+type ListColumn[E Column[E]] struct {
+	v     View
+	off32 []int32 // the window's rows' offsets into the child, len rows+1
+	off64 []int64
+	nulls slice.Bitmap
+	elems E // the child rows the window reaches, from the first row's offset
+}
+
+// ListsOf is the list column over v, whose node must be a list or
+// large_list array with elements E can read.
+func ListsOf[E Column[E]](v View) (ListColumn[E], error) {
+	c := ListColumn[E]{v: v}
+	w := v.w
+	var child View
+	switch n := v.node.(type) {
+	case *List[int32]:
+		c.off32, c.nulls, child = n.offsets[w.Offset:w.End()+1], n.validity.Slice(w.Offset), n.Child(w)
+	case *List[int64]:
+		c.off64, c.nulls, child = n.offsets[w.Offset:w.End()+1], n.validity.Slice(w.Offset), n.Child(w)
+	default:
+		return ListColumn[E]{}, notColumn(v, "list|large_list")
+	}
+	var zero E
+	elems, err := zero.From(child)
+	if err != nil {
+		return ListColumn[E]{}, err
+	}
+	c.elems = elems
+	return c, nil
+}
+
+// From is ListsOf.
+func (ListColumn[E]) From(v View) (ListColumn[E], error) { return ListsOf[E](v) }
+
+// ViewType accepts list and large_list, with elements as E's ViewType.
+func (ListColumn[E]) ViewType(dt arrow.DataType) Type {
+	ids := []arrow.Type{arrow.LIST, arrow.LARGE_LIST}
+	return Type{Accept: AcceptOf(ids...), Elem: elemType[E](dt, ids...)}
+}
+
+// Len is the number of rows of the column.
+func (c ListColumn[E]) Len() int { return c.v.Len() }
+
+// IsNull reports whether row i is null.
+func (c *ListColumn[E]) IsNull(i int) bool {
+	checkRow(i, c.v.w.Len)
+	return c.nulls.IsNull(i)
+}
+
+// View is the view the column reads.
+func (c ListColumn[E]) View() View { return c.v }
+
+// start is where row i starts in Elements; start(Len()) is where the last
+// row ends.
+func (c *ListColumn[E]) start(i int) int {
+	if c.off64 != nil {
+		return int(c.off64[i] - c.off64[0])
+	}
+	return int(c.off32[i] - c.off32[0])
+}
+
+// Offsets is where each row starts in the list's child, and where the last
+// ends: len Len()+1, aliasing the array's buffer. It is nil for a
+// large_list: see LargeOffsets.
+func (c ListColumn[E]) Offsets() []int32 { return c.off32 }
+
+// LargeOffsets is Offsets for a large_list, nil for a list.
+func (c ListColumn[E]) LargeOffsets() []int64 { return c.off64 }
+
+// ValueLen is the number of elements of row i (0 for a null row, unless the
+// array says otherwise).
+func (c *ListColumn[E]) ValueLen(i int) int {
+	if off := c.off32; off != nil {
+		return int(off[i+1] - off[i])
+	}
+	return int(c.off64[i+1] - c.off64[i])
+}
+
+// Value is the elements of row i.
+func (c *ListColumn[E]) Value(i int) E { return c.elems.Slice(c.start(i), c.start(i+1)) }
+
+// Elements is the elements of every row of the column, in order: row i is
+// Elements().Slice(start, end) for the offsets of row i relative to row 0.
+func (c ListColumn[E]) Elements() E { return c.elems }
+
+// All yields each row and its elements, as Value.
+func (c ListColumn[E]) All() iter.Seq2[int, E] {
+	return func(yield func(int, E) bool) {
+		for i := range c.v.Len() {
+			if !yield(i, c.Value(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Slice is the column of rows [i, j).
+func (c ListColumn[E]) Slice(i, j int) ListColumn[E] {
+	v := c.v.Slice(i, j)
+	out := ListColumn[E]{v: v, nulls: c.nulls.Slice(i), elems: c.elems.Slice(c.start(i), c.start(j))}
+	if c.off64 != nil {
+		out.off64 = c.off64[i : j+1]
+	} else {
+		out.off32 = c.off32[i : j+1]
+	}
+	return out
+}
+
+// FixedSizeListColumn is a column of fixed_size_list rows of Size()
+// elements each, each row a column of kind E over its elements.
+type FixedSizeListColumn[E Column[E]] struct {
+	v     View
+	size  int
+	nulls slice.Bitmap
+	elems E // the child rows of the window's rows, Size() a row
+}
+
+// FixedSizeListsOf is the fixed-size list column over v, whose node must be
+// a fixed_size_list array with elements E can read.
+func FixedSizeListsOf[E Column[E]](v View) (FixedSizeListColumn[E], error) {
+	n, ok := v.node.(*FixedSizeList)
+	if !ok {
+		return FixedSizeListColumn[E]{}, notColumn(v, "fixed_size_list")
+	}
+	var zero E
+	elems, err := zero.From(n.Child(v.w))
+	if err != nil {
+		return FixedSizeListColumn[E]{}, err
+	}
+	return FixedSizeListColumn[E]{v: v, size: n.size, nulls: n.validity.Slice(v.w.Offset), elems: elems}, nil
+}
+
+// From is FixedSizeListsOf.
+func (FixedSizeListColumn[E]) From(v View) (FixedSizeListColumn[E], error) {
+	return FixedSizeListsOf[E](v)
+}
+
+// ViewType accepts fixed_size_list of any size, with elements as E's
+// ViewType.
+func (FixedSizeListColumn[E]) ViewType(dt arrow.DataType) Type {
+	return Type{Accept: AcceptOf(arrow.FIXED_SIZE_LIST), Elem: elemType[E](dt, arrow.FIXED_SIZE_LIST)}
+}
+
+// elemType is the Type of the elements of a list-like dt of kind id for
+// elements of kind E: E's ViewType of dt's element type, or an empty Type
+// when dt is not of kind id, which the caller's Accept then rejects.
+func elemType[E Column[E]](dt arrow.DataType, ids ...arrow.Type) *Type {
+	l, ok := Storage(dt).(arrow.ListLikeType)
+	if !ok || !AcceptOf(ids...).Has(l.ID()) {
+		return &Type{}
+	}
+	var zero E
+	elem := zero.ViewType(l.Elem())
+	return &elem
+}
+
+// Len is the number of rows of the column.
+func (c FixedSizeListColumn[E]) Len() int { return c.v.Len() }
+
+// IsNull reports whether row i is null. A null row still has Size()
+// elements, whose values are unspecified.
+func (c *FixedSizeListColumn[E]) IsNull(i int) bool {
+	checkRow(i, c.v.w.Len)
+	return c.nulls.IsNull(i)
+}
+
+// View is the view the column reads.
+func (c FixedSizeListColumn[E]) View() View { return c.v }
+
+// Size is the number of elements of every row.
+func (c FixedSizeListColumn[E]) Size() int { return c.size }
+
+// Value is the elements of row i.
+func (c *FixedSizeListColumn[E]) Value(i int) E {
+	checkRow(i, c.v.w.Len)
+	return c.elems.Slice(i*c.size, (i+1)*c.size)
+}
+
+// Elements is the elements of every row, Size() a row: row i is
+// Elements().Slice(i*Size(), (i+1)*Size()).
+func (c FixedSizeListColumn[E]) Elements() E { return c.elems }
+
+// All yields each row and its elements, as Value.
+func (c FixedSizeListColumn[E]) All() iter.Seq2[int, E] {
+	return func(yield func(int, E) bool) {
+		for i := range c.v.Len() {
+			if !yield(i, c.Value(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Slice is the column of rows [i, j).
+func (c FixedSizeListColumn[E]) Slice(i, j int) FixedSizeListColumn[E] {
+	v := c.v.Slice(i, j)
+	return FixedSizeListColumn[E]{v: v, size: c.size, nulls: c.nulls.Slice(i), elems: c.elems.Slice(i*c.size, j*c.size)}
+}
+
+// ListViewColumn is a column of list_view or large_list_view rows, each a
+// column of kind E over its elements. Rows may share elements and refer to
+// them in any order: row i is Elements() from its offset, for its size.
+type ListViewColumn[E Column[E]] struct {
+	v             View
+	off32, size32 []int32 // the window's rows'
+	off64, size64 []int64
+	nulls         slice.Bitmap
+	elems         E // the whole child
+}
+
+// ListViewsOf is the list view column over v, whose node must be a
+// list_view or large_list_view array with elements E can read.
+func ListViewsOf[E Column[E]](v View) (ListViewColumn[E], error) {
+	c := ListViewColumn[E]{v: v}
+	w := v.w
+	var child View
+	switch n := v.node.(type) {
+	case *ListView[int32]:
+		c.off32, c.size32, c.nulls, child = n.offsets[w.Offset:w.End()], n.sizes[w.Offset:w.End()], n.validity.Slice(w.Offset), n.Elements()
+	case *ListView[int64]:
+		c.off64, c.size64, c.nulls, child = n.offsets[w.Offset:w.End()], n.sizes[w.Offset:w.End()], n.validity.Slice(w.Offset), n.Elements()
+	default:
+		return ListViewColumn[E]{}, notColumn(v, "list_view|large_list_view")
+	}
+	var zero E
+	elems, err := zero.From(child)
+	if err != nil {
+		return ListViewColumn[E]{}, err
+	}
+	c.elems = elems
+	return c, nil
+}
+
+// From is ListViewsOf.
+func (ListViewColumn[E]) From(v View) (ListViewColumn[E], error) { return ListViewsOf[E](v) }
+
+// ViewType accepts list_view and large_list_view, with elements as E's
+// ViewType.
+func (ListViewColumn[E]) ViewType(dt arrow.DataType) Type {
+	ids := []arrow.Type{arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW}
+	return Type{Accept: AcceptOf(ids...), Elem: elemType[E](dt, ids...)}
+}
+
+// Len is the number of rows of the column.
+func (c ListViewColumn[E]) Len() int { return c.v.Len() }
+
+// IsNull reports whether row i is null.
+func (c *ListViewColumn[E]) IsNull(i int) bool {
+	checkRow(i, c.v.w.Len)
+	return c.nulls.IsNull(i)
+}
+
+// View is the view the column reads.
+func (c ListViewColumn[E]) View() View { return c.v }
+
+// span is where row i starts in Elements and how many elements it has: 0,
+// 0 for a null row, whose offset and size the array need not keep in range.
+func (c *ListViewColumn[E]) span(i int) (start, n int) {
+	if c.off64 != nil {
+		start, n = int(c.off64[i]), int(c.size64[i])
+	} else {
+		start, n = int(c.off32[i]), int(c.size32[i])
+	}
+	if c.nulls.IsNull(i) {
+		return 0, 0
+	}
+	return start, n
+}
+
+// ValueLen is the number of elements of row i, 0 for a null row.
+func (c *ListViewColumn[E]) ValueLen(i int) int {
+	_, n := c.span(i)
+	return n
+}
+
+// Value is the elements of row i, none for a null row.
+func (c *ListViewColumn[E]) Value(i int) E {
+	start, n := c.span(i)
+	return c.elems.Slice(start, start+n)
+}
+
+// Elements is the whole child the rows refer to, including elements no
+// row of the window does.
+func (c ListViewColumn[E]) Elements() E { return c.elems }
+
+// All yields each row and its elements, as Value.
+func (c ListViewColumn[E]) All() iter.Seq2[int, E] {
+	return func(yield func(int, E) bool) {
+		for i := range c.v.Len() {
+			if !yield(i, c.Value(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Slice is the column of rows [i, j).
+func (c ListViewColumn[E]) Slice(i, j int) ListViewColumn[E] {
+	c.v = c.v.Slice(i, j)
+	if c.off64 != nil {
+		c.off64, c.size64 = c.off64[i:j], c.size64[i:j]
+	} else {
+		c.off32, c.size32 = c.off32[i:j], c.size32[i:j]
+	}
+	c.nulls = c.nulls.Slice(i)
+	return c
+}
+
+// StructColumn is a column of structs, whose fields are views.
+type StructColumn struct {
+	v    View
+	node *Struct
+}
+
+// StructsOf is the struct column over v, whose node must be a struct array.
+// Its fields are those v's Type names.
+func StructsOf(v View) (StructColumn, error) {
+	n, ok := v.node.(*Struct)
+	if !ok {
+		return StructColumn{}, notColumn(v, "struct")
+	}
+	return StructColumn{v: v, node: n}, nil
+}
+
+// From is StructsOf.
+func (StructColumn) From(v View) (StructColumn, error) { return StructsOf(v) }
+
+// ViewType accepts a struct, with every field of dt, each nullable and in
+// its own encoding.
+func (StructColumn) ViewType(dt arrow.DataType) Type {
+	if Storage(dt).ID() != arrow.STRUCT {
+		return Type{Accept: AcceptOf(arrow.STRUCT)}
+	}
+	t := TypeOf(dt)
+	t.Nullable = false
+	return t
+}
+
+// Len is the number of rows of the column.
+func (c StructColumn) Len() int { return c.v.Len() }
+
+// IsNull reports whether row i is null.
+func (c *StructColumn) IsNull(i int) bool { return c.v.IsNull(i) }
+
+// View is the view the column reads.
+func (c StructColumn) View() View { return c.v }
+
+// NumField is the number of fields.
+func (c StructColumn) NumField() int { return c.node.NumField() }
+
+// Field is the view of field k over the rows of the column. A field's own
+// rows may be valid where the struct's are null.
+func (c StructColumn) Field(k int) View { return c.node.Field(k, c.v.w) }
+
+// FieldByName is the view of the field called name, and whether there is
+// one.
+func (c StructColumn) FieldByName(name string) (View, bool) {
+	if c.v.t == nil {
+		return View{}, false
+	}
+	for k, f := range c.v.t.Fields {
+		if f.Name == name {
+			return c.Field(k), true
+		}
+	}
+	return View{}, false
+}
+
+// Slice is the column of rows [i, j).
+func (c StructColumn) Slice(i, j int) StructColumn {
+	return StructColumn{v: c.v.Slice(i, j), node: c.node}
+}
+
+// MapColumn is a column of maps, each row a view of keys and a view of
+// values.
+type MapColumn struct {
+	v            View
+	off          []int32 // the window's rows' offsets into the entries, len rows+1
+	nulls        slice.Bitmap
+	keys, values View // the entries the window reaches
+}
+
+// MapsOf is the map column over v, whose node must be a map array.
+func MapsOf(v View) (MapColumn, error) {
+	n, ok := v.node.(*Map)
+	if !ok {
+		return MapColumn{}, notColumn(v, "map")
+	}
+	w := v.w
+	return MapColumn{v: v, off: n.offsets[w.Offset : w.End()+1], nulls: n.validity.Slice(w.Offset), keys: n.Keys(w), values: n.Values(w)}, nil
+}
+
+// From is MapsOf.
+func (MapColumn) From(v View) (MapColumn, error) { return MapsOf(v) }
+
+// ViewType accepts a map, with its keys and values in their own encoding,
+// values nullable.
+func (MapColumn) ViewType(dt arrow.DataType) Type {
+	t := Type{Accept: AcceptOf(arrow.MAP), Key: &Type{}, Value: &Type{}}
+	if m, ok := Storage(dt).(*arrow.MapType); ok {
+		k, val := TypeOf(m.KeyType()), TypeOf(m.ItemType())
+		t.Key, t.Value = &k, &val
+	}
+	return t
+}
+
+// Len is the number of rows of the column.
+func (c MapColumn) Len() int { return c.v.Len() }
+
+// IsNull reports whether row i is null.
+func (c *MapColumn) IsNull(i int) bool {
+	checkRow(i, c.v.w.Len)
+	return c.nulls.IsNull(i)
+}
+
+// View is the view the column reads.
+func (c MapColumn) View() View { return c.v }
+
+// Offsets is where each row's entries start, and where the last ends: len
+// Len()+1, aliasing the array's buffer.
+func (c MapColumn) Offsets() []int32 { return c.off }
+
+// ValueLen is the number of entries of row i.
+func (c *MapColumn) ValueLen(i int) int { return int(c.off[i+1] - c.off[i]) }
+
+// Keys is the view of the keys of row i.
+func (c *MapColumn) Keys(i int) View {
+	return c.keys.Slice(int(c.off[i]-c.off[0]), int(c.off[i+1]-c.off[0]))
+}
+
+// Values is the view of the values of row i, in the order of its keys.
+func (c *MapColumn) Values(i int) View {
+	return c.values.Slice(int(c.off[i]-c.off[0]), int(c.off[i+1]-c.off[0]))
+}
+
+// Slice is the column of rows [i, j).
+func (c MapColumn) Slice(i, j int) MapColumn {
+	v := c.v.Slice(i, j)
+	lo, hi := int(c.off[i]-c.off[0]), int(c.off[j]-c.off[0])
+	return MapColumn{v: v, off: c.off[i : j+1], nulls: c.nulls.Slice(i), keys: c.keys.Slice(lo, hi), values: c.values.Slice(lo, hi)}
+}
