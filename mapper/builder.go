@@ -73,7 +73,7 @@ func (b *Builder[T]) Release() {
 type recordWriter struct {
 	plan   *encodePlan
 	mem    memory.Allocator
-	rb     *array.RecordBuilder
+	cols   []columnBuilder // one per field of the schema
 	fields fieldWriters
 	owned  []array.Builder // scratch builders of dictionaries
 	top    [1]valueRun
@@ -82,10 +82,12 @@ type recordWriter struct {
 }
 
 func newRecordWriter(p *encodePlan, mem memory.Allocator) *recordWriter {
-	rb := array.NewRecordBuilder(mem, p.schema)
 	r := &binding{mem: mem}
-	w := &recordWriter{plan: p, mem: mem, rb: rb}
-	w.fields = bindFields(p.fields, rb.Field, r)
+	w := &recordWriter{plan: p, mem: mem, cols: make([]columnBuilder, p.schema.NumFields())}
+	for i, f := range p.schema.Fields() {
+		w.cols[i] = newColumnBuilder(mem, f.Type)
+	}
+	w.fields = bindFields(p.fields, func(i int) columnBuilder { return w.cols[i] }, r)
 	w.owned = r.owned
 	return w
 }
@@ -105,10 +107,9 @@ func (w *recordWriter) append(base unsafe.Pointer, n int) error {
 }
 
 func (w *recordWriter) newRecordBatch() arrow.RecordBatch {
-	builders := w.rb.Fields()
-	cols := make([]arrow.Array, len(builders))
-	for i, fb := range builders {
-		cols[i] = fb.NewArray()
+	cols := make([]arrow.Array, len(w.cols))
+	for i, cb := range w.cols {
+		cols[i] = cb.NewArray()
 	}
 	rec := array.NewRecordBatch(w.plan.schema, cols, int64(w.rows))
 	for _, col := range cols {
@@ -119,7 +120,9 @@ func (w *recordWriter) newRecordBatch() arrow.RecordBatch {
 }
 
 func (w *recordWriter) release() {
-	w.rb.Release()
+	for _, cb := range w.cols {
+		cb.Release()
+	}
 	for _, o := range w.owned {
 		o.Release()
 	}

@@ -53,7 +53,7 @@ func Encode[T any](rows []T, opts ...Option) (arrow.RecordBatch, error) {
 // immutable and shared by every Builder of the plan.
 type encoder interface {
 	// newWriter binds the level to the Arrow builder of its values.
-	newWriter(b array.Builder, r *binding) writer
+	newWriter(b columnBuilder, r *binding) writer
 }
 
 // writer is an encoder bound to the builders of one Builder, with the
@@ -162,28 +162,37 @@ func (s *goValues) rowOf(k int) int {
 // level goes through spans, and does its work per value in a loop of its
 // own: one call per run, not per value.
 func (s *goValues) spans(f func(k int, p unsafe.Pointer, n int) bool) {
-	if s.ptrs != nil {
-		for k, p := range s.ptrs {
-			if p != nil {
-				p = unsafe.Add(p, s.off)
-			}
-			if !f(k, p, 1) {
-				return
-			}
-		}
-		return
-	}
 	k := 0
-	for _, r := range s.runs {
-		p := r.base
-		if p != nil {
-			p = unsafe.Add(p, s.off)
-		}
-		if !f(k, p, r.n) {
+	for i := range s.numSpans() {
+		p, n := s.span(i)
+		if !f(k, p, n) {
 			return
 		}
-		k += r.n
+		k += n
 	}
+}
+
+// numSpans is how many spans s has: one per address, or per run.
+func (s *goValues) numSpans() int {
+	if s.ptrs != nil {
+		return len(s.ptrs)
+	}
+	return len(s.runs)
+}
+
+// span is span i of s: the address of its first value, nil when its values
+// are absent, and how many values it has. Loops that cannot afford a call
+// per span, as spans makes, walk them with numSpans and span.
+func (s *goValues) span(i int) (p unsafe.Pointer, n int) {
+	if s.ptrs != nil {
+		p, n = s.ptrs[i], 1
+	} else {
+		p, n = s.runs[i].base, s.runs[i].n
+	}
+	if p != nil {
+		p = unsafe.Add(p, s.off)
+	}
+	return p, n
 }
 
 // at is the address of value j of a span that starts at p. Loops index

@@ -24,7 +24,7 @@ type dictWriter struct {
 	value   writer
 }
 
-func (e *dictEncoder) newWriter(b array.Builder, r *binding) writer {
+func (e *dictEncoder) newWriter(b columnBuilder, r *binding) writer {
 	scratch := array.NewBuilder(r.mem, e.valueType)
 	r.owned = append(r.owned, scratch)
 	return &dictWriter{b: b.(array.DictionaryBuilder), scratch: scratch, value: e.value.newWriter(scratch, r)}
@@ -60,7 +60,7 @@ type reeWriter struct {
 	values  goValues
 }
 
-func (e *reeEncoder) newWriter(b array.Builder, r *binding) writer {
+func (e *reeEncoder) newWriter(b columnBuilder, r *binding) writer {
 	rb := b.(*array.RunEndEncodedBuilder)
 	return &reeWriter{reeEncoder: e, b: rb, value: e.value.newWriter(rb.ValueBuilder(), r)}
 }

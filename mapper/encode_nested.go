@@ -24,7 +24,7 @@ type pointerWriter struct {
 	values goValues
 }
 
-func (e *pointerEncoder) newWriter(b array.Builder, r *binding) writer {
+func (e *pointerEncoder) newWriter(b columnBuilder, r *binding) writer {
 	return &pointerWriter{elem: e.elem.newWriter(b, r)}
 }
 
@@ -59,7 +59,7 @@ type asWriter struct {
 	values  goValues
 }
 
-func (e *asEncoder) newWriter(b array.Builder, r *binding) writer {
+func (e *asEncoder) newWriter(b columnBuilder, r *binding) writer {
 	return &asWriter{asEncoder: e, elem: e.elem.newWriter(b, r), scratch: reflect.MakeSlice(e.slice, 0, 0)}
 }
 
@@ -101,7 +101,7 @@ type listEncoder[O int32 | int64] struct {
 type listWriter[O int32 | int64] struct {
 	*listEncoder[O]
 	elem    writer
-	child   array.Builder // the elements' builder: offsets count from its length
+	child   columnBuilder // the elements' builder: offsets count from its length
 	append  func(offsets, sizes []O, valid []bool)
 	offsets []O
 	sizes   []O
@@ -110,9 +110,12 @@ type listWriter[O int32 | int64] struct {
 	values  goValues
 }
 
-func (e *listEncoder[O]) newWriter(b array.Builder, r *binding) writer {
+func (e *listEncoder[O]) newWriter(b columnBuilder, r *binding) writer {
 	w := &listWriter[O]{listEncoder: e}
 	switch lb := b.(type) {
+	case *listBuilder[O]:
+		w.append = func(offsets, _ []O, valid []bool) { lb.AppendValues(offsets, valid) }
+		w.child = lb.child
 	case *array.ListBuilder:
 		w.append = func(offsets, _ []O, valid []bool) { lb.AppendValues(any(offsets).([]int32), valid) }
 	case *array.LargeListBuilder:
@@ -126,7 +129,9 @@ func (e *listEncoder[O]) newWriter(b array.Builder, r *binding) writer {
 			lb.AppendValuesWithSizes(any(offsets).([]int64), any(sizes).([]int64), valid)
 		}
 	}
-	w.child = b.(interface{ ValueBuilder() array.Builder }).ValueBuilder()
+	if w.child == nil {
+		w.child = b.(interface{ ValueBuilder() array.Builder }).ValueBuilder()
+	}
 	w.elem = e.elem.newWriter(w.child, r)
 	return w
 }
@@ -199,7 +204,7 @@ type arrayWriter struct {
 	values goValues
 }
 
-func (e *arrayEncoder) newWriter(b array.Builder, r *binding) writer {
+func (e *arrayEncoder) newWriter(b columnBuilder, r *binding) writer {
 	fb := b.(*array.FixedSizeListBuilder)
 	return &arrayWriter{arrayEncoder: e, b: fb, elem: e.elem.newWriter(fb.ValueBuilder(), r)}
 }
@@ -231,15 +236,19 @@ type structEncoder struct {
 
 type structWriter struct {
 	*structEncoder
-	b      *array.StructBuilder
+	b      interface{ AppendValues(valid []bool) }
 	fields fieldWriters
 	valid  []bool
 	buf    []bool
 }
 
-func (e *structEncoder) newWriter(b array.Builder, r *binding) writer {
+func (e *structEncoder) newWriter(b columnBuilder, r *binding) writer {
+	if sb, ok := b.(*structBuilder); ok {
+		return &structWriter{structEncoder: e, b: sb, fields: bindFields(e.fields, sb.FieldBuilder, r)}
+	}
 	sb := b.(*array.StructBuilder)
-	return &structWriter{structEncoder: e, b: sb, fields: bindFields(e.fields, sb.FieldBuilder, r)}
+	field := func(i int) columnBuilder { return sb.FieldBuilder(i) }
+	return &structWriter{structEncoder: e, b: sb, fields: bindFields(e.fields, field, r)}
 }
 
 func (w *structWriter) prepare(s *goValues) error {
@@ -271,7 +280,7 @@ type fieldWriter struct {
 type fieldWriters []fieldWriter
 
 // bindFields binds the fields of a struct, field i to builder(i).
-func bindFields(fields []fieldEncoder, builder func(i int) array.Builder, r *binding) fieldWriters {
+func bindFields(fields []fieldEncoder, builder func(i int) columnBuilder, r *binding) fieldWriters {
 	fws := make(fieldWriters, len(fields))
 	for i, f := range fields {
 		fws[i] = fieldWriter{
@@ -347,7 +356,7 @@ type mapWriter struct {
 	keyValues, valueValues             goValues
 }
 
-func (e *mapEncoder) newWriter(b array.Builder, r *binding) writer {
+func (e *mapEncoder) newWriter(b columnBuilder, r *binding) writer {
 	mb := b.(*array.MapBuilder)
 	return &mapWriter{mapEncoder: e, b: mb, key: e.keyEncoder.newWriter(mb.KeyBuilder(), r), value: e.valueEncoder.newWriter(mb.ItemBuilder(), r)}
 }

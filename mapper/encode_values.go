@@ -43,7 +43,7 @@ type valuesWriter[V any] struct {
 	buf     []bool
 }
 
-func (e *valuesEncoder[V]) newWriter(b array.Builder, _ *binding) writer {
+func (e *valuesEncoder[V]) newWriter(b columnBuilder, _ *binding) writer {
 	return &valuesWriter[V]{valuesEncoder: e, b: b.(appender[V])}
 }
 
@@ -76,7 +76,7 @@ type convertWriter[V, A any] struct {
 	buf     []bool
 }
 
-func (e *convertEncoder[V, A]) newWriter(b array.Builder, _ *binding) writer {
+func (e *convertEncoder[V, A]) newWriter(b columnBuilder, _ *binding) writer {
 	return &convertWriter[V, A]{convertEncoder: e, b: b.(appender[A])}
 }
 
@@ -350,33 +350,35 @@ type binaryWriter struct {
 	*binaryEncoder
 	out    bytesAppender
 	values *goValues // of the last prepare, read again by write
-	bytes  int       // their bytes in all, reserved at once
+	nulls  []int     // scratch: which values written directly are null
 }
 
 // binaryChunk is how many values a plain builder is handed at once.
 const binaryChunk = 256
 
-func (e *binaryEncoder) newWriter(b array.Builder, _ *binding) writer {
+func (e *binaryEncoder) newWriter(b columnBuilder, _ *binding) writer {
 	return &binaryWriter{binaryEncoder: e, out: bytesAppenderOf(b)}
 }
 
+// prepare only keeps s: strings and bytes always fit. Their bytes are not
+// counted ahead: the builders grow their data by doubling, and ours start
+// at the size of the last batch.
 func (w *binaryWriter) prepare(s *goValues) error {
-	w.values, w.bytes = s, 0
-	s.spans(func(_ int, p unsafe.Pointer, n int) bool {
-		if p == nil {
-			return true
-		}
-		for j := range n {
-			w.bytes += len(w.bytesAt(s.at(p, j)))
-		}
-		return true
-	})
+	w.values = s
 	return nil
 }
 
 func (w *binaryWriter) write() {
 	s := w.values
-	w.out.reserve(s.n, w.bytes)
+	switch b := w.out.plain.(type) {
+	case *binaryBuilder[int32]:
+		w.nulls = writeDirect(b, s, w.text, w.nullable, w.nulls)
+		return
+	case *binaryBuilder[int64]:
+		w.nulls = writeDirect(b, s, w.text, w.nullable, w.nulls)
+		return
+	}
+	w.out.reserve(s.n)
 	if w.out.plain != nil {
 		w.writePlain(s)
 		return
@@ -406,21 +408,8 @@ func (w *binaryWriter) writePlain(s *goValues) {
 		k     int  // values in chunk
 		nulls bool // whether valid is in use
 	)
-	spans := len(s.runs)
-	if s.ptrs != nil {
-		spans = len(s.ptrs)
-	}
-	for i := range spans {
-		var p unsafe.Pointer
-		n := 1
-		if s.ptrs != nil {
-			p = s.ptrs[i]
-		} else {
-			p, n = s.runs[i].base, s.runs[i].n
-		}
-		if p != nil {
-			p = unsafe.Add(p, s.off)
-		}
+	for i := range s.numSpans() {
+		p, n := s.span(i)
 		for j := 0; j < n; {
 			if k == binaryChunk {
 				w.flush(chunk[:k], valid[:k], nulls)
@@ -463,6 +452,47 @@ func (w *binaryWriter) writePlain(s *goValues) {
 	w.flush(chunk[:k], valid[:k], nulls)
 }
 
+// writeDirect appends the strings (text) or []byte of s to one of our
+// builders: offsets and bytes straight from the Go values, the validity in
+// bulk at the end. An absent value is null where nullable, else empty; a
+// nil []byte is null. nulls is scratch memory, returned grown.
+func writeDirect[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable bool, nulls []int) []int {
+	offsets := b.offsetsFor(b.n + s.n)[b.n:]
+	data := b.data.grow(b.size)
+	at, k := b.size, 0
+	nulls = nulls[:0]
+	for i := range s.numSpans() {
+		p, n := s.span(i)
+		for j := range n {
+			offsets[k] = O(at)
+			var v []byte
+			switch {
+			case p == nil:
+				if nullable {
+					nulls = append(nulls, k)
+				}
+			case text:
+				str := *(*string)(s.at(p, j))
+				v = unsafe.Slice(unsafe.StringData(str), len(str))
+			default:
+				v = *(*[]byte)(s.at(p, j))
+				if v == nil {
+					nulls = append(nulls, k)
+				}
+			}
+			if len(v) > len(data)-at {
+				data = b.data.grow(at + len(v))
+			}
+			at += copy(data[at:], v)
+			k++
+		}
+	}
+	offsets[k] = O(at)
+	b.size = at
+	b.appendNulls(s.n, nulls)
+	return nulls
+}
+
 func setAll(b []bool, v bool) {
 	for i := range b {
 		b[i] = v
@@ -488,12 +518,27 @@ func (w *binaryWriter) bytesAt(p unsafe.Pointer) []byte {
 // bytesAppender appends values one by one to a builder of any utf8 or
 // binary layout.
 type bytesAppender struct {
-	plain *array.BinaryBuilder     // utf8, large_utf8, binary, large_binary
+	plain plainBinary              // utf8, large_utf8, binary, large_binary
 	view  *array.BinaryViewBuilder // utf8_view, binary_view
 }
 
-func bytesAppenderOf(b array.Builder) bytesAppender {
+// plainBinary is a builder of utf8, large_utf8, binary or large_binary:
+// ours, or arrow-go's (below levels that arrow-go builds).
+type plainBinary interface {
+	Reserve(n int)
+	ReserveData(n int)
+	AppendValues(values [][]byte, valid []bool)
+	UnsafeAppend(v []byte)
+	AppendNull()
+	AppendEmptyValue()
+}
+
+func bytesAppenderOf(b columnBuilder) bytesAppender {
 	switch b := b.(type) {
+	case *binaryBuilder[int32]:
+		return bytesAppender{plain: b}
+	case *binaryBuilder[int64]:
+		return bytesAppender{plain: b}
 	case *array.StringBuilder:
 		return bytesAppender{plain: b.BinaryBuilder}
 	case *array.LargeStringBuilder:
@@ -506,11 +551,10 @@ func bytesAppenderOf(b array.Builder) bytesAppender {
 	return bytesAppender{plain: b.(*array.BinaryBuilder)}
 }
 
-// reserve makes room for n values of bytes in all.
-func (a bytesAppender) reserve(n, bytes int) {
+// reserve makes room for n values.
+func (a bytesAppender) reserve(n int) {
 	if a.plain != nil {
 		a.plain.Reserve(n)
-		a.plain.ReserveData(bytes)
 		return
 	}
 	a.view.Reserve(n)
@@ -554,7 +598,7 @@ type byteArrayWriter struct {
 	zeros  []byte
 }
 
-func (e *byteArrayEncoder) newWriter(b array.Builder, _ *binding) writer {
+func (e *byteArrayEncoder) newWriter(b columnBuilder, _ *binding) writer {
 	return &byteArrayWriter{byteArrayEncoder: e, b: b.(*array.FixedSizeBinaryBuilder), zeros: make([]byte, e.width)}
 }
 
@@ -596,7 +640,7 @@ type textWriter struct {
 	ends  []int
 }
 
-func (e *textEncoder) newWriter(b array.Builder, _ *binding) writer {
+func (e *textEncoder) newWriter(b columnBuilder, _ *binding) writer {
 	return &textWriter{textEncoder: e, out: bytesAppenderOf(b)}
 }
 
@@ -618,7 +662,10 @@ func (w *textWriter) prepare(s *goValues) error {
 }
 
 func (w *textWriter) write() {
-	w.out.reserve(len(w.ends), len(w.text))
+	w.out.reserve(len(w.ends))
+	if w.out.plain != nil {
+		w.out.plain.ReserveData(len(w.text))
+	}
 	start := 0
 	for k, end := range w.ends {
 		if w.addrs[k] == nil {
