@@ -156,21 +156,25 @@ func (s *goValues) rowOf(k int) int {
 	return s.row + k
 }
 
-// spans calls f with each run of values of s, in order: n values from p
-// on, s.stride bytes apart, the first being value k; p is nil for n absent
-// values. It stops when f returns false. Every walk over the values of a
-// level goes through spans, and does its work per value in a loop of its
-// own: one call per run, not per value.
-func (s *goValues) spans(f func(k int, p unsafe.Pointer, n int) bool) {
-	k := 0
-	for i := range s.numSpans() {
-		p, n := s.span(i)
-		if !f(k, p, n) {
-			return
-		}
-		k += n
-	}
+// span is n consecutive values from p on, s.stride bytes apart, or n
+// absent values when p is nil.
+type span struct {
+	p unsafe.Pointer
+	n int
 }
+
+// Every walk over the values of a level goes span by span, and does its
+// work per value in a loop of its own:
+//
+//	k := 0 // the index of the span's first value
+//	for i := range s.numSpans() {
+//		sp := s.span(i)
+//		…
+//		k += sp.n
+//	}
+//
+// A callback or an iterator per span was slower: the loop bodies are too
+// big to inline, and what they share is then reached through pointers.
 
 // numSpans is how many spans s has: one per address, or per run.
 func (s *goValues) numSpans() int {
@@ -180,19 +184,18 @@ func (s *goValues) numSpans() int {
 	return len(s.runs)
 }
 
-// span is span i of s: the address of its first value, nil when its values
-// are absent, and how many values it has. Loops that cannot afford a call
-// per span, as spans makes, walk them with numSpans and span.
-func (s *goValues) span(i int) (p unsafe.Pointer, n int) {
+// span is span i of s.
+func (s *goValues) span(i int) span {
+	var sp span
 	if s.ptrs != nil {
-		p, n = s.ptrs[i], 1
+		sp = span{s.ptrs[i], 1}
 	} else {
-		p, n = s.runs[i].base, s.runs[i].n
+		sp = span{s.runs[i].base, s.runs[i].n}
 	}
-	if p != nil {
-		p = unsafe.Add(p, s.off)
+	if sp.p != nil {
+		sp.p = unsafe.Add(sp.p, s.off)
 	}
-	return p, n
+	return sp
 }
 
 // at is the address of value j of a span that starts at p. Loops index
@@ -209,35 +212,39 @@ func (s *goValues) at(p unsafe.Pointer, j int) unsafe.Pointer {
 func gather[V any](s *goValues, dst []V) []V {
 	dst = resize(dst, s.n)
 	size := unsafe.Sizeof(*new(V))
-	s.spans(func(k int, p unsafe.Pointer, n int) bool {
-		out := dst[k : k+n]
+	k := 0
+	for i := range s.numSpans() {
+		sp := s.span(i)
+		out := dst[k : k+sp.n]
 		switch {
-		case p == nil:
+		case sp.p == nil:
 			clear(out)
-		case s.stride == size && n >= 16: // then off is 0: the values are back to back
-			copy(out, unsafe.Slice((*V)(p), n))
+		case s.stride == size && sp.n >= 16: // then off is 0: the values are back to back
+			copy(out, unsafe.Slice((*V)(sp.p), sp.n))
 		default:
 			for j := range out {
-				out[j] = *(*V)(s.at(p, j))
+				out[j] = *(*V)(s.at(sp.p, j))
 			}
 		}
-		return true
-	})
+		k += sp.n
+	}
 	return dst
 }
 
 // addresses is where each value of s is, nil for an absent one.
 func (s *goValues) addresses(dst []unsafe.Pointer) []unsafe.Pointer {
 	dst = resize(dst, s.n)
-	s.spans(func(k int, p unsafe.Pointer, n int) bool {
-		for j := range n {
+	k := 0
+	for i := range s.numSpans() {
+		sp := s.span(i)
+		for j := range sp.n {
 			dst[k+j] = nil
-			if p != nil {
-				dst[k+j] = s.at(p, j)
+			if sp.p != nil {
+				dst[k+j] = s.at(sp.p, j)
 			}
 		}
-		return true
-	})
+		k += sp.n
+	}
 	return dst
 }
 
@@ -245,19 +252,20 @@ func (s *goValues) addresses(dst []unsafe.Pointer) []unsafe.Pointer {
 // scratch memory for the answer.
 func (s *goValues) presence(buf *[]bool) []bool {
 	var present []bool
-	s.spans(func(k int, p unsafe.Pointer, n int) bool {
-		if p != nil && present == nil {
-			return true
-		}
-		if present == nil {
+	k := 0
+	for i := range s.numSpans() {
+		sp := s.span(i)
+		if sp.p == nil && present == nil {
 			present = allValid(*buf, s.n)
 			*buf = present
 		}
-		for j := range n {
-			present[k+j] = p != nil
+		if present != nil {
+			for j := range sp.n {
+				present[k+j] = sp.p != nil
+			}
 		}
-		return true
-	})
+		k += sp.n
+	}
 	return present
 }
 

@@ -144,11 +144,13 @@ func (w *listWriter[O]) prepare(s *goValues) error {
 	w.valid = resize(w.valid, s.n)
 	w.runs = resize(w.runs, s.n)[:0]
 	total := 0
-	s.spans(func(k int, p unsafe.Pointer, n int) bool {
-		for j := k; j < k+n; j++ {
+	k := 0
+	for i := range s.numSpans() {
+		sp := s.span(i)
+		for j := k; j < k+sp.n; j++ {
 			var h sliceHeader // an absent list is a nil slice: null, as slices are nullable
-			if p != nil {
-				h = *(*sliceHeader)(s.at(p, j-k))
+			if sp.p != nil {
+				h = *(*sliceHeader)(s.at(sp.p, j-k))
 			}
 			w.offsets[j] = O(total)
 			if w.view {
@@ -160,8 +162,8 @@ func (w *listWriter[O]) prepare(s *goValues) error {
 				total += h.len
 			}
 		}
-		return true
-	})
+		k += sp.n
+	}
 	if err := checkOffsets[O](w.child.Len(), total); err != nil {
 		return w.fail(s, s.n-1, err)
 	}

@@ -84,20 +84,21 @@ func (w *convertWriter[V, A]) prepare(s *goValues) error {
 	w.values = resize(w.values, s.n)
 	w.present = s.presence(&w.buf)
 	bad, err := -1, error(nil)
-	s.spans(func(k int, p unsafe.Pointer, n int) bool {
-		out := w.values[k : k+n]
-		if p == nil {
+	k := 0
+	for i := 0; i < s.numSpans() && err == nil; i++ {
+		sp := s.span(i)
+		out := w.values[k : k+sp.n]
+		if sp.p == nil {
 			clear(out)
-			return true
 		}
-		for j := range out {
-			if out[j], err = w.convert((*V)(s.at(p, j))); err != nil {
+		for j := 0; sp.p != nil && j < len(out); j++ {
+			if out[j], err = w.convert((*V)(s.at(sp.p, j))); err != nil {
 				bad = k + j
-				return false
+				break
 			}
 		}
-		return true
-	})
+		k += sp.n
+	}
 	if err != nil {
 		return w.fail(s, bad, err)
 	}
@@ -383,19 +384,19 @@ func (w *binaryWriter) write() {
 		w.writePlain(s)
 		return
 	}
-	s.spans(func(_ int, p unsafe.Pointer, n int) bool {
-		for j := range n {
+	for i := range s.numSpans() {
+		sp := s.span(i)
+		for j := range sp.n {
 			switch {
-			case p == nil:
+			case sp.p == nil:
 				w.out.appendAbsent(w.nullable)
-			case !w.text && *(*[]byte)(s.at(p, j)) == nil:
+			case !w.text && *(*[]byte)(s.at(sp.p, j)) == nil:
 				w.out.appendAbsent(true)
 			default:
-				w.out.append(w.bytesAt(s.at(p, j)))
+				w.out.append(w.bytesAt(s.at(sp.p, j)))
 			}
 		}
-		return true
-	})
+	}
 }
 
 // writePlain appends the values of s to the plain builder a chunk at a
@@ -409,7 +410,8 @@ func (w *binaryWriter) writePlain(s *goValues) {
 		nulls bool // whether valid is in use
 	)
 	for i := range s.numSpans() {
-		p, n := s.span(i)
+		sp := s.span(i)
+		p, n := sp.p, sp.n
 		for j := 0; j < n; {
 			if k == binaryChunk {
 				w.flush(chunk[:k], valid[:k], nulls)
@@ -462,7 +464,8 @@ func writeDirect[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullab
 	at, k := b.size, 0
 	nulls = nulls[:0]
 	for i := range s.numSpans() {
-		p, n := s.span(i)
+		sp := s.span(i)
+		p, n := sp.p, sp.n
 		for j := range n {
 			offsets[k] = O(at)
 			var v []byte
@@ -610,19 +613,19 @@ func (w *byteArrayWriter) prepare(s *goValues) error {
 func (w *byteArrayWriter) write() {
 	s := w.values
 	w.b.Reserve(s.n)
-	s.spans(func(_ int, p unsafe.Pointer, n int) bool {
-		for j := range n {
+	for i := range s.numSpans() {
+		sp := s.span(i)
+		for j := range sp.n {
 			switch {
-			case p != nil:
-				w.b.UnsafeAppend(unsafe.Slice((*byte)(s.at(p, j)), w.width))
+			case sp.p != nil:
+				w.b.UnsafeAppend(unsafe.Slice((*byte)(s.at(sp.p, j)), w.width))
 			case w.nullable:
 				w.b.AppendNull()
 			default:
 				w.b.UnsafeAppend(w.zeros)
 			}
 		}
-		return true
-	})
+	}
 }
 
 // textEncoder writes a type that implements encoding.TextMarshaler as its
