@@ -82,10 +82,16 @@ type recordWriter struct {
 }
 
 func newRecordWriter(p *encodePlan, mem memory.Allocator) *recordWriter {
+	return newRecordWriterWith(p, mem, newColumnBuilder)
+}
+
+// newRecordWriterWith is newRecordWriter with the builders of the columns
+// made by newBuilder.
+func newRecordWriterWith(p *encodePlan, mem memory.Allocator, newBuilder func(memory.Allocator, arrow.DataType) columnBuilder) *recordWriter {
 	r := &binding{mem: mem}
 	w := &recordWriter{plan: p, mem: mem, cols: make([]columnBuilder, p.schema.NumFields())}
 	for i, f := range p.schema.Fields() {
-		w.cols[i] = newColumnBuilder(mem, f.Type)
+		w.cols[i] = newBuilder(mem, f.Type)
 	}
 	w.fields = bindFields(p.fields, func(i int) columnBuilder { return w.cols[i] }, r)
 	w.owned = r.owned

@@ -113,10 +113,13 @@ func (g *growable) take(n int) *memory.Buffer {
 	if b == nil {
 		return memory.NewBufferBytes(nil)
 	}
+	b.ResizeNoShrink(n)
 	if b.Cap() > 2*n+4096 {
-		b.Resize(n)
-	} else {
-		b.ResizeNoShrink(n)
+		small := memory.NewResizableBuffer(g.mem)
+		small.Resize(n)
+		copy(small.Bytes(), b.Bytes())
+		b.Release()
+		return small
 	}
 	return b
 }
@@ -254,6 +257,15 @@ func (b *fixedBuilder[V]) AppendValues(values []V, valid []bool) {
 	buf := b.values.grow((b.n + len(values)) * size)
 	copy(unsafe.Slice((*V)(unsafe.Pointer(unsafe.SliceData(buf))), b.n+len(values))[b.n:], values)
 	b.append(valid, len(values))
+}
+
+// appendGathered appends the values of s, gathered straight into the
+// buffer, with their validity as AppendValues takes it.
+func (b *fixedBuilder[V]) appendGathered(s *goValues, valid []bool) {
+	size := int(unsafe.Sizeof(*new(V)))
+	buf := b.values.grow((b.n + s.n) * size)
+	gather(s, unsafe.Slice((*V)(unsafe.Pointer(unsafe.SliceData(buf))), b.n+s.n)[b.n:])
+	b.append(valid, s.n)
 }
 
 func (b *fixedBuilder[V]) NewArray() arrow.Array {

@@ -41,15 +41,27 @@ type valuesWriter[V any] struct {
 	values  []V
 	present []bool
 	buf     []bool
+	// direct, for values with nothing to check going to one of our
+	// builders: write gathers them from src straight into its buffer.
+	direct *fixedBuilder[V]
+	src    *goValues
 }
 
 func (e *valuesEncoder[V]) newWriter(b columnBuilder, _ *binding) writer {
-	return &valuesWriter[V]{valuesEncoder: e, b: b.(appender[V])}
+	w := &valuesWriter[V]{valuesEncoder: e, b: b.(appender[V])}
+	if fb, ok := b.(*fixedBuilder[V]); ok && e.check == nil {
+		w.direct = fb
+	}
+	return w
 }
 
 func (w *valuesWriter[V]) prepare(s *goValues) error {
-	w.values = gather(s, w.values)
 	w.present = s.presence(&w.buf)
+	if w.direct != nil {
+		w.src = s
+		return nil
+	}
+	w.values = gather(s, w.values)
 	if w.check != nil {
 		if k, err := w.check(w.values); err != nil {
 			return w.fail(s, k, err)
@@ -58,7 +70,13 @@ func (w *valuesWriter[V]) prepare(s *goValues) error {
 	return nil
 }
 
-func (w *valuesWriter[V]) write() { w.b.AppendValues(w.values, w.validity(w.present)) }
+func (w *valuesWriter[V]) write() {
+	if w.direct != nil {
+		w.direct.appendGathered(w.src, w.validity(w.present))
+		return
+	}
+	w.b.AppendValues(w.values, w.validity(w.present))
+}
 
 // convertEncoder writes Go values of type V as Arrow values of type A
 // through a conversion that may fail: time.Time to timestamps, decimal text

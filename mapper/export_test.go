@@ -1,0 +1,22 @@
+package mapper
+
+import (
+	"reflect"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// NewArrowGoBuilder is NewBuilder, but the Builder writes through
+// arrow-go's builders at every level instead of this package's own: the
+// reference the builders of encode_columns.go are checked against.
+func NewArrowGoBuilder[T any](mem memory.Allocator) (*Builder[T], error) {
+	p, err := cachedEncodePlan(reflect.TypeFor[T](), newOptions(nil))
+	if err != nil {
+		return nil, err
+	}
+	return &Builder[T]{newRecordWriterWith(p, mem, func(mem memory.Allocator, dt arrow.DataType) columnBuilder {
+		return array.NewBuilder(mem, dt)
+	})}, nil
+}
