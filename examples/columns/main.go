@@ -1,7 +1,8 @@
 // Command columns builds an Arrow record, binds its columns to a struct of
 // typed column views with mapper.Columns, and computes over them without
 // decoding a row: the total of the prices, the number of items of each
-// basket, and the revenue per customer.
+// basket, and the revenue per region, read through a dictionary column's
+// indices.
 //
 //	go run ./examples/columns
 package main
@@ -26,6 +27,8 @@ type Baskets struct {
 	Total    views.PrimitiveColumn[float64]                 `arrow:"total"`
 	Items    views.ListColumn[views.PrimitiveColumn[int64]] `arrow:"items"`
 	Note     views.StringColumn                             `arrow:"note,nullable"`
+	// A dictionary-encoded column: each row an index into a few regions.
+	Region views.DictionaryColumn[int32, views.StringColumn] `arrow:"region"`
 }
 
 func main() {
@@ -64,6 +67,17 @@ func run(w io.Writer, mem memory.Allocator) error {
 	}
 	fmt.Fprintf(w, "items: %d\n", items)
 
+	// Revenue per region: one slot per dictionary entry, summed by index,
+	// each region's name read once.
+	regions := cols.Region.Dictionary()
+	revenue := make([]float64, regions.Len())
+	for i, t := range cols.Total.Values() {
+		revenue[cols.Region.Index(i)] += t
+	}
+	for k, r := range revenue {
+		fmt.Fprintf(w, "%s: %.2f\n", regions.Value(k), r)
+	}
+
 	// Slicing a column moves a window: nothing is copied or checked again.
 	last := cols.Total.Slice(1, cols.Total.Len())
 	fmt.Fprintf(w, "last %d totals: %v\n", last.Len(), last.Values())
@@ -76,6 +90,7 @@ func buildRecord(mem memory.Allocator) arrow.RecordBatch {
 		{Name: "total", Type: arrow.PrimitiveTypes.Float64},
 		{Name: "items", Type: arrow.ListOf(arrow.PrimitiveTypes.Int64)},
 		{Name: "note", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "region", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}},
 	}, nil)
 	b := array.NewRecordBuilder(mem, schema)
 	defer b.Release()
@@ -88,5 +103,10 @@ func buildRecord(mem memory.Allocator) arrow.RecordBatch {
 		skus.AppendValues(basket, nil)
 	}
 	b.Field(3).(*array.StringBuilder).AppendValues([]string{"gift", "", ""}, []bool{true, false, true})
+	for _, region := range []string{"north", "south", "north"} {
+		if err := b.Field(4).(*array.BinaryDictionaryBuilder).AppendString(region); err != nil {
+			panic(err)
+		}
+	}
 	return b.NewRecordBatch()
 }

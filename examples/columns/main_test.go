@@ -18,6 +18,8 @@ ada: 2 items [101 102] (gift)
 grace: 0 items []
 linus: 3 items [103 104 105] ()
 items: 5
+north: 52.50
+south: 3.25
 last 2 totals: [3.25 40]
 `, out.String())
 }
