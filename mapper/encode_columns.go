@@ -324,6 +324,12 @@ func newBinaryBuilder[O int32 | int64](mem memory.Allocator, dt arrow.DataType) 
 
 func (b *binaryBuilder[O]) Len() int { return b.n }
 
+// Type is the datatype of the arrays built.
+func (b *binaryBuilder[O]) Type() arrow.DataType { return b.dt }
+
+// DataLen is the bytes of the values appended so far.
+func (b *binaryBuilder[O]) DataLen() int { return b.size }
+
 // offsetsFor is the offsets buffer with room for n values, as []O.
 func (b *binaryBuilder[O]) offsetsFor(n int) []O {
 	buf := b.offsets.grow((n + 1) * int(unsafe.Sizeof(O(0))))

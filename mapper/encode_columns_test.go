@@ -92,3 +92,64 @@ func validateFull(arr arrow.Array) error {
 	}
 	return nil
 }
+
+// TestEncodeOverflowsThirtyTwoBitOffsets checks that strings past what
+// 32-bit offsets hold are ErrOverflow naming the field and the first row
+// that does not fit, at every level and through both kinds of builders,
+// and that the Builder then holds what it held.
+func TestEncodeOverflowsThirtyTwoBitOffsets(t *testing.T) {
+	defer mapper.SetMaxOffset32(10)()
+	type row struct {
+		S    string            `arrow:"s"`
+		Tags []string          `arrow:"tags"`
+		M    map[string]string `arrow:"m"`
+		Big  string            `arrow:"big,large_utf8"`
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	for _, tc := range []struct {
+		name string
+		rows []row
+		path string
+		row  int
+	}{
+		{"top-level strings", []row{{S: "abcd"}, {S: "efgh"}, {S: "ijk"}}, "S", 2},
+		{"list elements", []row{{Tags: []string{"abc"}}, {}, {Tags: []string{"defg", "hijk"}}}, "Tags[]", 2},
+		{"map values, built by arrow-go", []row{{M: map[string]string{"a": "bcdefghijkl"}}}, "M[value]", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := mapper.Encode(tc.rows, mapper.WithAllocator(mem))
+			require.ErrorIs(t, err, mapper.ErrOverflow)
+			var me *mapper.Error
+			require.ErrorAs(t, err, &me)
+			assert.Equal(t, tc.path, me.Path)
+			assert.Equal(t, tc.row, me.Row)
+		})
+	}
+	t.Run("a large layout holds them", func(t *testing.T) {
+		rec, err := mapper.Encode([]row{{Big: "abcdefgh"}, {Big: "ijklmnop"}}, mapper.WithAllocator(mem))
+		require.NoError(t, err)
+		assert.Equal(t, "ijklmnop", rec.Column(3).(*array.LargeString).Value(1))
+		rec.Release()
+	})
+	t.Run("bytes count across Appends, and a failed Append changes nothing", func(t *testing.T) {
+		b, err := mapper.NewBuilder[row](mapper.WithAllocator(mem))
+		require.NoError(t, err)
+		defer b.Release()
+		require.NoError(t, b.Append(row{S: "abcdef"}))
+		err = b.Append(row{S: "gh"}, row{S: "ijk"})
+		require.ErrorIs(t, err, mapper.ErrOverflow)
+		var me *mapper.Error
+		require.ErrorAs(t, err, &me)
+		assert.Equal(t, 2, me.Row, "rows count from the start of the batch")
+		require.NoError(t, b.Append(row{S: "gh"}))
+		rec := b.NewRecordBatch()
+		defer rec.Release()
+		require.EqualValues(t, 2, rec.NumRows())
+		s := rec.Column(0).(*array.String)
+		assert.Equal(t, []string{"abcdef", "gh"}, []string{s.Value(0), s.Value(1)})
+		// A new batch starts from no bytes.
+		require.NoError(t, b.Append(row{S: "abcdefghij"}))
+		b.NewRecordBatch().Release()
+	})
+}

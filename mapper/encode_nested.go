@@ -182,11 +182,16 @@ func (w *listWriter[O]) write() {
 
 // checkOffsets fails when base+total elements do not fit offsets of type O.
 func checkOffsets[O int32 | int64](base, total int) error {
-	if unsafe.Sizeof(O(0)) == 4 && base+total > math.MaxInt32 {
+	if unsafe.Sizeof(O(0)) == 4 && base+total > maxOffset32 {
 		return overflow("%d elements do not fit 32-bit offsets: use large_list", base+total)
 	}
 	return nil
 }
+
+// maxOffset32 is the largest offset of a 32-bit layout (list, map, utf8,
+// binary): how many elements or bytes a column of one can hold. A variable
+// so that tests can lower it.
+var maxOffset32 = math.MaxInt32
 
 // arrayEncoder writes [N]T as fixed_size_list<T>(N).
 type arrayEncoder struct {

@@ -369,6 +369,7 @@ type binaryWriter struct {
 	*binaryEncoder
 	out    bytesAppender
 	values *goValues // of the last prepare, read again by write
+	bytes  int       // their bytes in all, reserved at once
 	nulls  []int     // scratch: which values written directly are null
 }
 
@@ -379,16 +380,30 @@ func (e *binaryEncoder) newWriter(b columnBuilder, _ *binding) writer {
 	return &binaryWriter{binaryEncoder: e, out: bytesAppenderOf(b)}
 }
 
-// prepare only keeps s: strings and bytes always fit. Their bytes are not
-// counted ahead: the builders grow their data by doubling, and ours start
-// at the size of the last batch.
+// prepare counts the bytes of the values of s, which must fit the
+// layout's offsets.
 func (w *binaryWriter) prepare(s *goValues) error {
-	w.values = s
+	w.values, w.bytes = s, 0
+	room := w.out.room()
+	k := 0
+	for i := range s.numSpans() {
+		sp := s.span(i)
+		for j := 0; sp.p != nil && j < sp.n; j++ {
+			w.bytes += len(w.bytesAt(s.at(sp.p, j)))
+			if w.bytes > room {
+				return w.fail(s, k+j, overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8 or large_binary", maxOffset32))
+			}
+		}
+		k += sp.n
+	}
 	return nil
 }
 
 func (w *binaryWriter) write() {
 	s := w.values
+	if w.out.plain != nil {
+		w.out.plain.ReserveData(w.bytes)
+	}
 	switch b := w.out.plain.(type) {
 	case *binaryBuilder[int32]:
 		w.nulls = writeDirect(b, s, w.text, w.nullable, w.nulls)
@@ -546,6 +561,8 @@ type bytesAppender struct {
 // plainBinary is a builder of utf8, large_utf8, binary or large_binary:
 // ours, or arrow-go's (below levels that arrow-go builds).
 type plainBinary interface {
+	Type() arrow.DataType
+	DataLen() int
 	Reserve(n int)
 	ReserveData(n int)
 	AppendValues(values [][]byte, valid []bool)
@@ -570,6 +587,19 @@ func bytesAppenderOf(b columnBuilder) bytesAppender {
 		return bytesAppender{view: b}
 	}
 	return bytesAppender{plain: b.(*array.BinaryBuilder)}
+}
+
+// room is how many more bytes the builder takes: a 32-bit layout's
+// offsets hold maxOffset32 bytes in all; the others, as many as memory.
+func (a bytesAppender) room() int {
+	if a.plain == nil {
+		return math.MaxInt // a view layout: each value has its own offset
+	}
+	switch a.plain.Type().ID() {
+	case arrow.STRING, arrow.BINARY:
+		return maxOffset32 - a.plain.DataLen()
+	}
+	return math.MaxInt
 }
 
 // reserve makes room for n values.
@@ -669,6 +699,7 @@ func (w *textWriter) prepare(s *goValues) error {
 	w.addrs = s.addresses(w.addrs)
 	w.ends = resize(w.ends, s.n)
 	w.text = w.text[:0]
+	room := w.out.room()
 	for k, p := range w.addrs {
 		if p != nil {
 			text, err := reflect.NewAt(w.typ, p).Interface().(encoding.TextMarshaler).MarshalText()
@@ -676,6 +707,9 @@ func (w *textWriter) prepare(s *goValues) error {
 				return w.fail(s, k, fmt.Errorf("%w: %s.MarshalText: %w", ErrInvalidData, w.typ, err))
 			}
 			w.text = append(w.text, text...)
+			if len(w.text) > room {
+				return w.fail(s, k, overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8", maxOffset32))
+			}
 		}
 		w.ends[k] = len(w.text)
 	}

@@ -20,3 +20,11 @@ func NewArrowGoBuilder[T any](mem memory.Allocator) (*Builder[T], error) {
 		return array.NewBuilder(mem, dt)
 	})}, nil
 }
+
+// SetMaxOffset32 lowers the largest offset of 32-bit layouts, so that tests
+// reach it without gigabytes; the returned func restores it.
+func SetMaxOffset32(n int) (restore func()) {
+	old := maxOffset32
+	maxOffset32 = n
+	return func() { maxOffset32 = old }
+}
