@@ -362,6 +362,13 @@ func (b *binaryBuilder[O]) AppendValues(values [][]byte, valid []bool) {
 	b.append(valid, len(values))
 }
 
+// commit takes in the n values stage wrote, up to end in the data, nulls
+// being null.
+func (b *binaryBuilder[O]) commit(n, end int, nulls []int) {
+	b.size = end
+	b.appendNulls(n, nulls)
+}
+
 // UnsafeAppend appends one valid value.
 func (b *binaryBuilder[O]) UnsafeAppend(v []byte) { b.AppendValues([][]byte{v}, nil) }
 

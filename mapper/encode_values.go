@@ -370,7 +370,11 @@ type binaryWriter struct {
 	out    bytesAppender
 	values *goValues // of the last prepare, read again by write
 	bytes  int       // their bytes in all, reserved at once
-	nulls  []int     // scratch: which values written directly are null
+	// For one of our builders, prepare writes the values past the end of
+	// its data already, and write commits them: the end of the data, and
+	// which values are null.
+	end   int
+	nulls []int
 }
 
 // binaryChunk is how many values a plain builder is handed at once.
@@ -380,37 +384,50 @@ func (e *binaryEncoder) newWriter(b columnBuilder, _ *binding) writer {
 	return &binaryWriter{binaryEncoder: e, out: bytesAppenderOf(b)}
 }
 
-// prepare counts the bytes of the values of s, which must fit the
-// layout's offsets.
+// prepare checks that the values of s fit the layout's offsets. Into one
+// of our builders it writes them as it goes, past the end of the data,
+// where they count only once write commits them; for arrow-go's it counts
+// their bytes.
 func (w *binaryWriter) prepare(s *goValues) error {
 	w.values, w.bytes = s, 0
 	room := w.out.room()
-	k := 0
-	for i := range s.numSpans() {
-		sp := s.span(i)
-		for j := 0; sp.p != nil && j < sp.n; j++ {
-			w.bytes += len(w.bytesAt(s.at(sp.p, j)))
-			if w.bytes > room {
-				return w.fail(s, k+j, overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8 or large_binary", maxOffset32))
+	bad := -1
+	switch b := w.out.plain.(type) {
+	case *binaryBuilder[int32]:
+		w.end, w.nulls, bad = stage(b, s, w.text, w.nullable, room, w.nulls)
+	case *binaryBuilder[int64]:
+		w.end, w.nulls, bad = stage(b, s, w.text, w.nullable, room, w.nulls)
+	default:
+		k := 0
+		for i := range s.numSpans() {
+			sp := s.span(i)
+			for j := 0; sp.p != nil && j < sp.n && bad < 0; j++ {
+				w.bytes += len(w.bytesAt(s.at(sp.p, j)))
+				if w.bytes > room {
+					bad = k + j
+				}
 			}
+			k += sp.n
 		}
-		k += sp.n
+	}
+	if bad >= 0 {
+		return w.fail(s, bad, overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8 or large_binary", maxOffset32))
 	}
 	return nil
 }
 
 func (w *binaryWriter) write() {
 	s := w.values
-	if w.out.plain != nil {
-		w.out.plain.ReserveData(w.bytes)
-	}
 	switch b := w.out.plain.(type) {
 	case *binaryBuilder[int32]:
-		w.nulls = writeDirect(b, s, w.text, w.nullable, w.nulls)
+		b.commit(s.n, w.end, w.nulls)
 		return
 	case *binaryBuilder[int64]:
-		w.nulls = writeDirect(b, s, w.text, w.nullable, w.nulls)
+		b.commit(s.n, w.end, w.nulls)
 		return
+	}
+	if w.out.plain != nil {
+		w.out.plain.ReserveData(w.bytes)
 	}
 	w.out.reserve(s.n)
 	if w.out.plain != nil {
@@ -487,11 +504,13 @@ func (w *binaryWriter) writePlain(s *goValues) {
 	w.flush(chunk[:k], valid[:k], nulls)
 }
 
-// writeDirect appends the strings (text) or []byte of s to one of our
-// builders: offsets and bytes straight from the Go values, the validity in
-// bulk at the end. An absent value is null where nullable, else empty; a
-// nil []byte is null. nulls is scratch memory, returned grown.
-func writeDirect[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable bool, nulls []int) []int {
+// stage writes the strings (text) or []byte of s past the end of one of
+// our builders: offsets and bytes straight from the Go values. An absent
+// value is null where nullable, else empty; a nil []byte is null. It
+// returns the end of the data, the values that are null (in nulls, scratch
+// memory returned grown) and -1, or the first value past room more bytes.
+// Nothing counts until commit.
+func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable bool, room int, nulls []int) (end int, _ []int, bad int) {
 	offsets := b.offsetsFor(b.n + s.n)[b.n:]
 	data := b.data.grow(b.size)
 	at, k := b.size, 0
@@ -516,6 +535,9 @@ func writeDirect[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullab
 					nulls = append(nulls, k)
 				}
 			}
+			if at-b.size+len(v) > room {
+				return 0, nulls, k
+			}
 			if len(v) > len(data)-at {
 				data = b.data.grow(at + len(v))
 			}
@@ -524,9 +546,7 @@ func writeDirect[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullab
 		}
 	}
 	offsets[k] = O(at)
-	b.size = at
-	b.appendNulls(s.n, nulls)
-	return nulls
+	return at, nulls, -1
 }
 
 func setAll(b []bool, v bool) {
