@@ -36,7 +36,78 @@ func FuzzNew(f *testing.F) {
 			return
 		}
 		readEveryRow(t, v)
+		readAsColumns(t, v)
 	})
+}
+
+// readAsColumns binds every typed column that reads v's encoding and reads
+// every row of it and of every slice of it through the row accessors.
+func readAsColumns(t *testing.T, v views.View) {
+	t.Helper()
+	readColumn(t, v, func(c *views.PrimitiveColumn[int64], i int) { c.IsNull(i); c.Value(i) })
+	readColumn(t, v, func(c *views.StringColumn, i int) { c.IsNull(i); c.Value(i) })
+	readColumn(t, v, func(c *views.ListColumn[views.PrimitiveColumn[int64]], i int) {
+		c.IsNull(i)
+		c.ValueLen(i)
+		e := c.Value(i)
+		for k := range e.Len() {
+			e.Value(k)
+		}
+	})
+	readColumn(t, v, func(c *views.ListColumn[views.StringColumn], i int) {
+		e := c.Value(i)
+		for k := range e.Len() {
+			e.Value(k)
+		}
+	})
+	readColumn(t, v, readDictionary[int8])
+	readColumn(t, v, readDictionary[int32])
+	readColumn(t, v, func(c *views.RunEndColumn[int32, views.PrimitiveColumn[int64]], i int) {
+		values := c.Values()
+		c.IsNull(i)
+		values.Value(c.Run(i))
+		for k := range c.NumRuns() {
+			c.RunEnd(k)
+		}
+	})
+	readColumn(t, v, func(c *views.StructColumn, i int) {
+		c.IsNull(i)
+		for k := range c.NumField() {
+			f := c.Field(k)
+			f.IsNull(i)
+		}
+	})
+}
+
+func readDictionary[I views.DictionaryIndex](c *views.DictionaryColumn[I, views.StringColumn], i int) {
+	d := c.Dictionary()
+	if k := c.Index(i); k >= 0 {
+		d.Value(k)
+	}
+}
+
+// readColumn binds a column of kind C to v, when C reads v's encoding, and
+// calls read with every row of it and of every slice of it.
+func readColumn[C views.Column[C]](t *testing.T, v views.View, read func(c *C, i int)) {
+	t.Helper()
+	var zero C
+	c, err := zero.From(v)
+	if err != nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("reading a %T bound to a view views.New accepted panicked: %v", c, r)
+		}
+	}()
+	for i := 0; i <= c.Len(); i++ {
+		for j := i; j <= c.Len(); j++ {
+			s := c.Slice(i, j)
+			for k := range s.Len() {
+				read(&s, k)
+			}
+		}
+	}
 }
 
 // readEveryRow reads every row of v and of every slice of v, and of
