@@ -332,17 +332,28 @@ func viewOf(t *testing.T, arr arrow.Array) views.View {
 	return v
 }
 
+// bindMoreColumns binds each column of moreColumnsRecord, every level
+// nullable.
+func bindMoreColumns(t *testing.T, rec arrow.RecordBatch) (
+	views.BoolColumn, views.BinaryColumn, views.FixedSizeListColumn[views.PrimitiveColumn[int32]],
+	views.ListViewColumn[views.PrimitiveColumn[float64]], views.DictionaryColumn[int16, views.StringColumn],
+	views.RunEndColumn[int32, views.StringColumn],
+) {
+	t.Helper()
+	return bindColumn[views.BoolColumn](t, rec.Column(0)),
+		bindColumn[views.BinaryColumn](t, rec.Column(1)),
+		bindColumn[views.FixedSizeListColumn[views.PrimitiveColumn[int32]]](t, rec.Column(2)),
+		bindColumn[views.ListViewColumn[views.PrimitiveColumn[float64]]](t, rec.Column(3)),
+		bindColumn[views.DictionaryColumn[int16, views.StringColumn]](t, rec.Column(4)),
+		bindColumn[views.RunEndColumn[int32, views.StringColumn]](t, rec.Column(5))
+}
+
 func TestMoreColumnsReadWithoutAllocating(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	rec := moreColumnsRecord(t, mem)
 	defer rec.Release()
-	flags := bindColumn[views.BoolColumn](t, rec.Column(0))
-	hashes := bindColumn[views.BinaryColumn](t, rec.Column(1))
-	trios := bindColumn[views.FixedSizeListColumn[views.PrimitiveColumn[int32]]](t, rec.Column(2))
-	lists := bindColumn[views.ListViewColumn[views.PrimitiveColumn[float64]]](t, rec.Column(3))
-	dict := bindColumn[views.DictionaryColumn[int16, views.StringColumn]](t, rec.Column(4))
-	runs := bindColumn[views.RunEndColumn[int32, views.StringColumn]](t, rec.Column(5))
+	flags, hashes, trios, lists, dict, runs := bindMoreColumns(t, rec)
 	entries, runValues := dict.Dictionary(), runs.Values()
 	sink := 0
 	allocs := testing.AllocsPerRun(100, func() {
@@ -374,12 +385,7 @@ func TestMoreColumnsPanicOutOfRange(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	rec := moreColumnsRecord(t, mem)
 	defer rec.Release()
-	flags := bindColumn[views.BoolColumn](t, rec.Column(0))
-	hashes := bindColumn[views.BinaryColumn](t, rec.Column(1))
-	trios := bindColumn[views.FixedSizeListColumn[views.PrimitiveColumn[int32]]](t, rec.Column(2))
-	lists := bindColumn[views.ListViewColumn[views.PrimitiveColumn[float64]]](t, rec.Column(3))
-	dict := bindColumn[views.DictionaryColumn[int16, views.StringColumn]](t, rec.Column(4))
-	runs := bindColumn[views.RunEndColumn[int32, views.StringColumn]](t, rec.Column(5))
+	flags, hashes, trios, lists, dict, runs := bindMoreColumns(t, rec)
 	n := flags.Len()
 	for name, f := range map[string]func(){
 		"bool row n":              func() { flags.Value(n) },
