@@ -12,4 +12,17 @@
 //	v, err := views.New(arr, views.Type{Accept: views.AcceptOf(arrow.INT64)})
 //	if err != nil { … }
 //	page := v.Slice(100, 200) // O(1), no allocation, no re-validation
+//
+// Typed columns read a view through the accessors of one encoding, with no
+// error path and no allocation per row: [PrimitiveColumn], [BoolColumn],
+// [StringColumn], [BinaryColumn], [TimestampColumn], [ListColumn],
+// [FixedSizeListColumn], [ListViewColumn], [StructColumn], [MapColumn],
+// [DictionaryColumn] and [RunEndColumn], each bound with its constructor
+// (PrimitivesOf, ListsOf, …) or, for a whole record, with mapper.Columns.
+// Lists compose: a ListColumn[StringColumn] reads row i as the
+// StringColumn of its elements.
+//
+//	prices, err := views.PrimitivesOf[float64](v)
+//	if err != nil { … }
+//	for _, p := range prices.Values() { total += p }
 package views
