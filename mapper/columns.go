@@ -24,8 +24,9 @@ import (
 //
 // Each typed field's column is validated once, as View does: a typed
 // column is not nullable unless its field is tagged `nullable` (its list
-// elements with `arrow-elem:"nullable"`), so reads after Columns need no
-// null check where the tags allow none. An arrow.Array field takes the
+// elements with `arrow-elem:"nullable"`, its map values with
+// `arrow-value:"nullable"`), so reads after Columns need no null check
+// where the tags allow none. An arrow.Array field takes the
 // column as it is. Errors are *Error values: ErrMissingColumn,
 // ErrTypeMismatch, ErrNull with the first null row, ErrInvalidData.
 //
@@ -149,8 +150,14 @@ func (b *boundColumn) compile(gf goField, dt arrow.DataType, strict bool) error 
 	}
 	vt.Nullable = gf.tag.Nullable
 	vt.Label = gf.path
-	if vt.Elem != nil && gf.tag.Elem != nil && gf.tag.Elem.Nullable {
-		vt.Elem.Nullable = true
+	// List elements and map values are nullable where their tag says so.
+	for _, level := range []struct {
+		t   *views.Type
+		tag *tags.Tag
+	}{{vt.Elem, gf.tag.Elem}, {vt.Value, gf.tag.Value}} {
+		if level.t != nil && level.tag != nil && level.tag.Nullable {
+			level.t.Nullable = true
+		}
 	}
 	b.vt, b.from, b.zero = &vt, from.Func, reflect.Zero(gf.typ)
 	return nil
@@ -161,8 +168,9 @@ func (b *boundColumn) compile(gf goField, dt arrow.DataType, strict bool) error 
 // lists, list views), and Strict accepts that family's plain encoding
 // only, as it does for Decode: large, view and fixed-size variants need the
 // tag to pin them. The rule holds at each level the column types: through
-// dictionaries and run-end encoding (which the column type names itself)
-// and down list elements, with their `arrow-elem` tags.
+// dictionaries and run-end encoding (which the column type names itself),
+// down list elements and map keys and values, with their `arrow-elem`,
+// `arrow-key` and `arrow-value` tags.
 func strictColumn(tag tags.Tag, dt arrow.DataType) string {
 	dt = views.Storage(dt)
 	switch d := dt.(type) {
@@ -174,12 +182,20 @@ func strictColumn(tag tags.Tag, dt arrow.DataType) string {
 	if strictVariants.Has(dt.ID()) && !pinsEncoding(tag) {
 		return fmt.Sprintf("Strict reads %s only where the tag pins it", dt)
 	}
-	if l, ok := dt.(arrow.ListLikeType); ok && dt.ID() != arrow.MAP {
-		var elem tags.Tag
-		if tag.Elem != nil {
-			elem = *tag.Elem
+	orZero := func(t *tags.Tag) tags.Tag {
+		if t == nil {
+			return tags.Tag{}
 		}
-		return strictColumn(elem, l.Elem())
+		return *t
+	}
+	if m, ok := dt.(*arrow.MapType); ok {
+		if err := strictColumn(orZero(tag.Key), m.KeyType()); err != "" {
+			return err
+		}
+		return strictColumn(orZero(tag.Value), m.ItemType())
+	}
+	if l, ok := dt.(arrow.ListLikeType); ok {
+		return strictColumn(orZero(tag.Elem), l.Elem())
 	}
 	return ""
 }

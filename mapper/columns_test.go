@@ -616,3 +616,66 @@ func TestColumnsStrict(t *testing.T) {
 		assert.Equal(t, "f", d.Value(c.D.Index(0)))
 	})
 }
+
+// TestColumnsTypedMaps binds a map column with typed keys and values: a
+// null value needs `arrow-value:"nullable"`, and Strict reaches the keys.
+func TestColumnsTypedMaps(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "attrs", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64)},
+		{Name: "large", Type: arrow.MapOf(arrow.BinaryTypes.LargeString, arrow.PrimitiveTypes.Int64)},
+	}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	attrs, large := b.Field(0).(*array.MapBuilder), b.Field(1).(*array.MapBuilder)
+	for _, row := range [][]*int64{{ptr(int64(1)), nil}, {}, {ptr(int64(3))}} {
+		attrs.Append(true)
+		large.Append(true)
+		for k, v := range row {
+			attrs.KeyBuilder().(*array.StringBuilder).Append(fmt.Sprint("k", k))
+			large.KeyBuilder().(*array.LargeStringBuilder).Append(fmt.Sprint("k", k))
+			large.ItemBuilder().(*array.Int64Builder).Append(int64(k))
+			if v == nil {
+				attrs.ItemBuilder().(*array.Int64Builder).AppendNull()
+			} else {
+				attrs.ItemBuilder().(*array.Int64Builder).Append(*v)
+			}
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+
+	_, err := mapper.Columns[struct {
+		Attrs views.MapColumn[views.StringColumn, views.PrimitiveColumn[int64]] `arrow:"attrs"`
+	}](rec)
+	require.ErrorIs(t, err, mapper.ErrNull, "a null value without arrow-value:\"nullable\"")
+
+	cols, err := mapper.Columns[struct {
+		Attrs views.MapColumn[views.StringColumn, views.PrimitiveColumn[int64]] `arrow:"attrs" arrow-value:"nullable"`
+	}](rec)
+	require.NoError(t, err)
+	first := cols.Attrs.Value(0)
+	require.Equal(t, 2, first.Keys.Len())
+	assert.Equal(t, "k0", first.Keys.Value(0))
+	assert.Equal(t, int64(1), first.Values.Value(0))
+	assert.True(t, first.Values.IsNull(1))
+	assert.Equal(t, 0, cols.Attrs.ValueLen(1))
+	last := cols.Attrs.Slice(2, 3)
+	values := last.Values(0)
+	assert.Equal(t, []int64{3}, values.Values())
+
+	type largeKeys struct {
+		Large views.MapColumn[views.StringColumn, views.PrimitiveColumn[int64]] `arrow:"large"`
+	}
+	_, err = mapper.Columns[largeKeys](rec)
+	require.NoError(t, err)
+	_, err = mapper.Columns[largeKeys](rec, mapper.Strict())
+	require.ErrorIs(t, err, mapper.ErrTypeMismatch, "large_utf8 keys without a pin under Strict")
+	_, err = mapper.Columns[struct {
+		Large views.MapColumn[views.StringColumn, views.PrimitiveColumn[int64]] `arrow:"large" arrow-key:"large"`
+	}](rec, mapper.Strict())
+	require.NoError(t, err)
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -523,7 +523,8 @@ var (
 	_ Column[TimestampColumn]                               = TimestampColumn{}
 	_ Column[ListColumn[PrimitiveColumn[int64]]]            = ListColumn[PrimitiveColumn[int64]]{}
 	_ Column[StructColumn]                                  = StructColumn{}
-	_ Column[MapColumn]                                     = MapColumn{}
+	_ Column[MapColumn[StringColumn, ViewColumn]]           = MapColumn[StringColumn, ViewColumn]{}
+	_ Column[ViewColumn]                                    = ViewColumn{}
 	_ Column[ListColumn[ListColumn[StringColumn]]]          = ListColumn[ListColumn[StringColumn]]{}
 	_ Column[BoolColumn]                                    = BoolColumn{}
 	_ Column[FixedSizeListColumn[PrimitiveColumn[int32]]]   = FixedSizeListColumn[PrimitiveColumn[int32]]{}

@@ -384,71 +384,159 @@ func (c StructColumn) Slice(i, j int) StructColumn {
 	return StructColumn{v: c.v.Slice(i, j), node: c.node}
 }
 
-// MapColumn is a column of maps, each row a view of keys and a view of
-// values.
-type MapColumn struct {
-	v            View
-	off          []int32 // the window's rows' offsets into the entries, len rows+1
-	nulls        slice.Bitmap
-	keys, values View // the entries the window reaches
+// MapColumn is a column of maps, its keys read as a column of kind K and
+// its values of kind V: row i is Value(i), whose Keys.Value(k) maps to
+// Values.Value(k). Use ViewColumn for either to read it as plain views.
+type MapColumn[K Column[K], V Column[V]] struct {
+	v      View
+	off    []int32 // the window's rows' offsets into the entries, len rows+1
+	nulls  slice.Bitmap
+	keys   K // the entries the window reaches
+	values V
 }
 
-// MapsOf is the map column over v, whose node must be a map array.
-func MapsOf(v View) (MapColumn, error) {
+// MapEntries is the entries of a map row: Keys.Value(k) maps to
+// Values.Value(k), in the order the array has them.
+type MapEntries[K, V any] struct {
+	Keys   K
+	Values V
+}
+
+// MapsOf is the map column over v, whose node must be a map array with
+// keys K reads and values V reads.
+func MapsOf[K Column[K], V Column[V]](v View) (MapColumn[K, V], error) {
 	n, ok := v.node.(*Map)
 	if !ok {
-		return MapColumn{}, notColumn(v, "map")
+		return MapColumn[K, V]{}, notColumn(v, "map")
 	}
 	w := v.w
-	return MapColumn{v: v, off: n.offsets[w.Offset : w.End()+1], nulls: n.validity.Slice(w.Offset), keys: n.Keys(w), values: n.Values(w)}, nil
+	var zeroK K
+	keys, err := zeroK.From(n.Keys(w))
+	if err != nil {
+		return MapColumn[K, V]{}, err
+	}
+	var zeroV V
+	values, err := zeroV.From(n.Values(w))
+	if err != nil {
+		return MapColumn[K, V]{}, err
+	}
+	return MapColumn[K, V]{v: v, off: n.offsets[w.Offset : w.End()+1], nulls: n.validity.Slice(w.Offset), keys: keys, values: values}, nil
 }
 
 // From is MapsOf.
-func (MapColumn) From(v View) (MapColumn, error) { return MapsOf(v) }
+func (MapColumn[K, V]) From(v View) (MapColumn[K, V], error) { return MapsOf[K, V](v) }
 
-// ViewType accepts a map, with its keys and values in their own encoding,
-// values nullable.
-func (MapColumn) ViewType(dt arrow.DataType) Type {
+// ViewType accepts a map, with keys as K's ViewType and values as V's.
+func (MapColumn[K, V]) ViewType(dt arrow.DataType) Type {
 	t := Type{Accept: AcceptOf(arrow.MAP), Key: &Type{}, Value: &Type{}}
 	if m, ok := Storage(dt).(*arrow.MapType); ok {
-		k, val := TypeOf(m.KeyType()), TypeOf(m.ItemType())
+		var zeroK K
+		var zeroV V
+		k, val := zeroK.ViewType(m.KeyType()), zeroV.ViewType(m.ItemType())
 		t.Key, t.Value = &k, &val
 	}
 	return t
 }
 
 // Len is the number of rows of the column.
-func (c MapColumn) Len() int { return c.v.Len() }
+func (c MapColumn[K, V]) Len() int { return c.v.Len() }
 
 // IsNull reports whether row i is null.
-func (c *MapColumn) IsNull(i int) bool {
+func (c *MapColumn[K, V]) IsNull(i int) bool {
 	checkRow(i, c.v.w.Len)
 	return c.nulls.IsNull(i)
 }
 
 // View is the view the column reads.
-func (c MapColumn) View() View { return c.v }
+func (c MapColumn[K, V]) View() View { return c.v }
 
 // Offsets is where each row's entries start, and where the last ends: len
 // Len()+1, aliasing the array's buffer.
-func (c MapColumn) Offsets() []int32 { return c.off }
+func (c MapColumn[K, V]) Offsets() []int32 { return c.off }
 
 // ValueLen is the number of entries of row i.
-func (c *MapColumn) ValueLen(i int) int { return int(c.off[i+1] - c.off[i]) }
+func (c *MapColumn[K, V]) ValueLen(i int) int { return int(c.off[i+1] - c.off[i]) }
 
-// Keys is the view of the keys of row i.
-func (c *MapColumn) Keys(i int) View {
-	return c.keys.Slice(int(c.off[i]-c.off[0]), int(c.off[i+1]-c.off[0]))
+// entries is where row i's entries are in Keys and Values.
+func (c *MapColumn[K, V]) entries(i int) (lo, hi int) {
+	return int(c.off[i] - c.off[0]), int(c.off[i+1] - c.off[0])
 }
 
-// Values is the view of the values of row i, in the order of its keys.
-func (c *MapColumn) Values(i int) View {
-	return c.values.Slice(int(c.off[i]-c.off[0]), int(c.off[i+1]-c.off[0]))
+// Keys is the keys of row i.
+func (c *MapColumn[K, V]) Keys(i int) K { return c.keys.Slice(c.entries(i)) }
+
+// Values is the values of row i, in the order of its keys.
+func (c *MapColumn[K, V]) Values(i int) V { return c.values.Slice(c.entries(i)) }
+
+// Value is the entries of row i.
+func (c *MapColumn[K, V]) Value(i int) MapEntries[K, V] {
+	lo, hi := c.entries(i)
+	return MapEntries[K, V]{Keys: c.keys.Slice(lo, hi), Values: c.values.Slice(lo, hi)}
+}
+
+// All yields each row and its entries, as Value.
+func (c MapColumn[K, V]) All() iter.Seq2[int, MapEntries[K, V]] {
+	return func(yield func(int, MapEntries[K, V]) bool) {
+		for i := range c.v.Len() {
+			if !yield(i, c.Value(i)) {
+				return
+			}
+		}
+	}
 }
 
 // Slice is the column of rows [i, j).
-func (c MapColumn) Slice(i, j int) MapColumn {
+func (c MapColumn[K, V]) Slice(i, j int) MapColumn[K, V] {
 	v := c.v.Slice(i, j)
 	lo, hi := int(c.off[i]-c.off[0]), int(c.off[j]-c.off[0])
-	return MapColumn{v: v, off: c.off[i : j+1], nulls: c.nulls.Slice(i), keys: c.keys.Slice(lo, hi), values: c.values.Slice(lo, hi)}
+	return MapColumn[K, V]{v: v, off: c.off[i : j+1], nulls: c.nulls.Slice(i), keys: c.keys.Slice(lo, hi), values: c.values.Slice(lo, hi)}
 }
+
+// ViewColumn is a column read as plain views, in whatever encoding it has:
+// the kind for a level a typed column leaves untyped, such as the values of
+// a MapColumn[StringColumn, ViewColumn].
+type ViewColumn struct{ v View }
+
+// ViewsOf is the column of plain views over v.
+func ViewsOf(v View) (ViewColumn, error) {
+	if v.node == nil {
+		return ViewColumn{}, notColumn(v, "an array")
+	}
+	return ViewColumn{v: v}, nil
+}
+
+// From is ViewsOf.
+func (ViewColumn) From(v View) (ViewColumn, error) { return ViewsOf(v) }
+
+// ViewType accepts dt as it is, every level below the first nullable.
+func (ViewColumn) ViewType(dt arrow.DataType) Type {
+	t := TypeOf(dt)
+	t.Nullable = false
+	return t
+}
+
+// Len is the number of rows of the column.
+func (c ViewColumn) Len() int { return c.v.Len() }
+
+// IsNull reports whether row i is null.
+func (c *ViewColumn) IsNull(i int) bool { return c.v.IsNull(i) }
+
+// View is the view the column reads.
+func (c ViewColumn) View() View { return c.v }
+
+// Value is row i as a plain Go value; see [Node.Value].
+func (c *ViewColumn) Value(i int) any { return c.v.Value(i) }
+
+// All yields each row and its value, as Value.
+func (c ViewColumn) All() iter.Seq2[int, any] {
+	return func(yield func(int, any) bool) {
+		for i := range c.v.Len() {
+			if !yield(i, c.v.Value(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Slice is the column of rows [i, j).
+func (c ViewColumn) Slice(i, j int) ViewColumn { return ViewColumn{v: c.v.Slice(i, j)} }

@@ -130,8 +130,10 @@ func bindColumn[C views.Column[C]](t *testing.T, arr arrow.Array) C {
 	var zero C
 	vt := zero.ViewType(arr.DataType())
 	vt.Nullable = true
-	if vt.Elem != nil {
-		vt.Elem.Nullable = true
+	for _, level := range []*views.Type{vt.Elem, vt.Value} {
+		if level != nil {
+			level.Nullable = true
+		}
 	}
 	v, err := views.New(arr, vt)
 	require.NoError(t, err)
@@ -341,25 +343,37 @@ func TestColumnsAgreeWithDecode(t *testing.T) {
 			})
 		}
 	})
-	t.Run("maps read each row's keys and values as views", func(t *testing.T) {
-		for name, w := range windows(bindColumn[views.MapColumn](t, rec.Column(10))) {
+	t.Run("maps read each row's keys and values as typed columns", func(t *testing.T) {
+		for name, w := range windows(bindColumn[views.MapColumn[views.StringColumn, views.PrimitiveColumn[int64]]](t, rec.Column(10))) {
 			t.Run(name, func(t *testing.T) {
 				c := w.col
 				require.Len(t, c.Offsets(), c.Len()+1)
-				for i := range c.Len() {
+				for i, entries := range c.All() {
 					want := rows[w.lo+i].M
 					require.Equal(t, want == nil, c.IsNull(i))
-					keys, err := views.StringsOf(c.Keys(i))
-					require.NoError(t, err)
-					vals, err := views.PrimitivesOf[int64](c.Values(i))
-					require.NoError(t, err)
 					require.Equal(t, len(want), c.ValueLen(i))
+					require.Equal(t, len(want), entries.Keys.Len())
 					got := map[string]int64{}
-					for k, key := range keys.All() {
-						got[key] = vals.Value(k)
+					for k, key := range entries.Keys.All() {
+						got[key] = entries.Values.Value(k)
 					}
 					if want != nil {
 						assert.Equal(t, want, got)
+					}
+					keys, values := c.Keys(i), c.Values(i)
+					assert.Equal(t, entries.Keys.Len(), keys.Len())
+					assert.Equal(t, entries.Values.Values(), values.Values())
+				}
+			})
+		}
+	})
+	t.Run("maps read their values as plain views through ViewColumn", func(t *testing.T) {
+		for name, w := range windows(bindColumn[views.MapColumn[views.StringColumn, views.ViewColumn]](t, rec.Column(10))) {
+			t.Run(name, func(t *testing.T) {
+				for i, entries := range w.col.All() {
+					want := rows[w.lo+i].M
+					for k, key := range entries.Keys.All() {
+						assert.Equal(t, want[key], entries.Values.Value(k), "row %d key %q", i, key)
 					}
 				}
 			})
@@ -386,8 +400,19 @@ func TestColumnsRejectOtherEncodings(t *testing.T) {
 		"lists of a string column":             func() error { _, err := views.ListsOf[views.StringColumn](view(2)); return err },
 		"lists of the wrong elements":          func() error { _, err := views.ListsOf[views.StringColumn](view(7)); return err },
 		"structs of a float64 column":          func() error { _, err := views.StructsOf(view(0)); return err },
-		"maps of a list column":                func() error { _, err := views.MapsOf(view(7)); return err },
-		"any column of no view":                func() error { _, err := views.StringsOf(views.View{}); return err },
+		"maps of a list column": func() error {
+			_, err := views.MapsOf[views.StringColumn, views.ViewColumn](view(7))
+			return err
+		},
+		"maps with keys of another kind": func() error {
+			_, err := views.MapsOf[views.BinaryColumn, views.ViewColumn](viewOf(t, rec.Column(10)))
+			return err
+		},
+		"maps with values of another kind": func() error {
+			_, err := views.MapsOf[views.StringColumn, views.PrimitiveColumn[float64]](viewOf(t, rec.Column(10)))
+			return err
+		},
+		"any column of no view": func() error { _, err := views.StringsOf(views.View{}); return err },
 	} {
 		t.Run(name+" is a type mismatch", func(t *testing.T) {
 			err := bind()
@@ -442,7 +467,7 @@ func TestColumnsSlicePanicsOutOfRange(t *testing.T) {
 	bins := bindColumn[views.BinaryColumn](t, rec.Column(5)).Slice(0, 1)
 	ts := bindColumn[views.TimestampColumn](t, rec.Column(6)).Slice(0, 1)
 	lists := c.Slice(0, 1)
-	maps := bindColumn[views.MapColumn](t, rec.Column(10)).Slice(0, 1)
+	maps := bindColumn[views.MapColumn[views.StringColumn, views.ViewColumn]](t, rec.Column(10)).Slice(0, 1)
 	structs := bindColumn[views.StructColumn](t, rec.Column(9)).Slice(0, 1)
 	require.True(t, bindColumn[views.StringColumn](t, rec.Column(2)).View().IsNull(1))
 	for name, f := range map[string]func(){

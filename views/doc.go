@@ -17,7 +17,8 @@
 // error path and no allocation per row: [PrimitiveColumn], [BoolColumn],
 // [StringColumn], [BinaryColumn], [TimestampColumn], [ListColumn],
 // [FixedSizeListColumn], [ListViewColumn], [StructColumn], [MapColumn],
-// [DictionaryColumn] and [RunEndColumn], each bound with its constructor
+// [DictionaryColumn], [RunEndColumn] and, for a level left untyped,
+// [ViewColumn], each bound with its constructor
 // (PrimitivesOf, ListsOf, …) or, for a whole record, with mapper.Columns.
 // Lists compose: a ListColumn[StringColumn] reads row i as the
 // StringColumn of its elements.

@@ -85,8 +85,8 @@ var (
 
 // TypeOf is the Type that accepts dt as it is: its own encodings at every
 // level, every level nullable, every struct field. New(arr, TypeOf(dt))
-// views any array of datatype dt; columns read their untyped children
-// (StructColumn's fields, MapColumn's keys and values) this way.
+// views any array of datatype dt; StructColumn's fields and ViewColumn
+// read what they leave untyped this way.
 func TypeOf(dt arrow.DataType) Type {
 	dt = Storage(dt)
 	t := Type{Accept: AcceptOf(dt.ID()), Nullable: true}
