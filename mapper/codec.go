@@ -36,6 +36,16 @@ type decoder interface {
 	decode(v views.View, dst strided, c *call)
 }
 
+// inPlace is a decoder that allocates nothing and writes each row from the
+// same row of its view alone. The plan decodes the top-level columns of
+// such decoders a block of rows at a time, every one of them per block, so
+// that the block's Go rows are written while they are in cache, not once
+// per column over the whole batch.
+type inPlace interface {
+	decoder
+	inPlace()
+}
+
 // preparer checks or converts the whole view up front; the result is kept
 // in the batch's state for decode.
 type preparer interface {

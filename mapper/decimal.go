@@ -55,6 +55,8 @@ func decimalDecoderFor(t reflect.Type) decoder {
 // value is the unscaled integer; the scale is the column's.
 type decimalDecoder[D decimal.Decimal32 | decimal.Decimal64 | decimal.Decimal128 | decimal.Decimal256] struct{}
 
+func (decimalDecoder[D]) inPlace() {}
+
 func (decimalDecoder[D]) decode(v views.View, dst strided, _ *call) {
 	w := v.Window()
 	nulls := v.Nulls()

@@ -28,3 +28,11 @@ func SetMaxOffset32(n int) (restore func()) {
 	maxOffset32 = n
 	return func() { maxOffset32 = old }
 }
+
+// SetTileRows sets how many rows the in-place columns decode at a time;
+// the returned func restores it.
+func SetTileRows(n int) (restore func()) {
+	old := tileRows
+	tileRows = n
+	return func() { tileRows = old }
+}

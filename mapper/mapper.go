@@ -195,6 +195,10 @@ func (b Batch[T]) Append(dst []T) []T {
 // minParallelRows is the fewest rows worth a goroutine of their own.
 const minParallelRows = 4096
 
+// tileRows is how many rows the inPlace columns decode at a time: enough
+// for long column loops, few enough that the rows stay in cache.
+var tileRows = 2048
+
 // decode writes the rows of b to consecutive rows of the plan's type at
 // base. Those rows are zero, or clearRows zeroes rows [i, j) of them: each
 // window clears its own rows, so that reused memory is cleared in parallel.
@@ -202,29 +206,43 @@ func (b batch) decode(base unsafe.Pointer, clearRows func(i, j int)) {
 	p := b.plan
 	parts := min(p.opts.parallelism, b.w.Len/minParallelRows)
 	if parts <= 1 {
-		if clearRows != nil {
-			clearRows(0, b.w.Len)
-		}
-		b.decodeWindow(b.w, base)
+		b.decodeWindow(0, b.w.Len, base, clearRows)
 		return
 	}
 	var wg sync.WaitGroup
 	size := p.rowType.Size()
 	for k := range parts {
 		i, j := b.w.Len*k/parts, b.w.Len*(k+1)/parts
-		wg.Go(func() {
-			if clearRows != nil {
-				clearRows(i, j)
-			}
-			b.decodeWindow(b.w.Slice(i, j), unsafe.Add(base, uintptr(i)*size))
-		})
+		wg.Go(func() { b.decodeWindow(i, j, unsafe.Add(base, uintptr(i)*size), clearRows) })
 	}
 	wg.Wait()
 }
 
-func (b batch) decodeWindow(w slice.Window, base unsafe.Pointer) {
-	dst := strided{base, b.plan.rowType.Size()}
-	decodeMembers(b.plan.members, func(k int) views.View { return b.cols[k].Slice(w.Offset, w.End()) }, w.Len, dst, b.call)
+// decodeWindow decodes rows [i, j) of b to base: the inPlace columns a
+// tile of rows at a time, each tile cleared first when clearRows is set,
+// then the other columns over the whole window.
+func (b batch) decodeWindow(i, j int, base unsafe.Pointer, clearRows func(i, j int)) {
+	size := b.plan.rowType.Size()
+	if len(b.plan.tiled) == 0 && clearRows != nil {
+		clearRows(i, j)
+	}
+	for t := i; t < j && len(b.plan.tiled) > 0; t += tileRows {
+		end := min(t+tileRows, j)
+		if clearRows != nil {
+			clearRows(t, end)
+		}
+		b.decodeMembers(b.plan.tiled, t, end, unsafe.Add(base, uintptr(t-i)*size))
+	}
+	b.decodeMembers(b.plan.members, i, j, base)
+}
+
+// decodeMembers decodes rows [i, j) of b's members to base.
+func (b batch) decodeMembers(members []member, i, j int, base unsafe.Pointer) {
+	if len(members) == 0 || i == j {
+		return
+	}
+	w := b.w.Slice(i, j)
+	decodeMembers(members, func(k int) views.View { return b.cols[k].Slice(w.Offset, w.End()) }, w.Len, strided{base, b.plan.rowType.Size()}, b.call)
 }
 
 // ColumnIndexes is the indexes in the schema of the columns the plan reads,

@@ -17,6 +17,8 @@ type number interface {
 // lets through the sources D holds without loss.
 type numberDecoder[D number] struct{}
 
+func (numberDecoder[D]) inPlace() {}
+
 func (numberDecoder[D]) decode(v views.View, dst strided, _ *call) {
 	w := v.Window()
 	nulls := v.Nulls()
@@ -85,6 +87,8 @@ func convertFloat16[D number](src []float16.Num, nulls slice.Bitmap, dst strided
 // float16Decoder decodes float16 into float16.Num.
 type float16Decoder struct{}
 
+func (float16Decoder) inPlace() {}
+
 func (float16Decoder) decode(v views.View, dst strided, _ *call) {
 	n := v.Node().(*views.Primitive[float16.Num])
 	w := v.Window()
@@ -123,6 +127,8 @@ func integerDecoderFor(t reflect.Type) decoder {
 // boolDecoder decodes a bool array.
 type boolDecoder struct{}
 
+func (boolDecoder) inPlace() {}
+
 func (boolDecoder) decode(v views.View, dst strided, _ *call) {
 	n := v.Node().(*views.Bool)
 	w := v.Window()
@@ -136,5 +142,7 @@ func (boolDecoder) decode(v views.View, dst strided, _ *call) {
 
 // nullDecoder decodes a null array: every row stays zero.
 type nullDecoder struct{}
+
+func (nullDecoder) inPlace() {}
 
 func (nullDecoder) decode(views.View, strided, *call) {}

@@ -20,10 +20,27 @@ type plan struct {
 	schema  *arrow.Schema // the schema compiled against
 	rowType reflect.Type
 	columns []column // the planned columns, in the order members refer to them
-	members []member // the struct's fields, by column
+	// The struct's fields, by column: those decoded a block of rows at a
+	// time (tiled), and the others, over the whole window each.
+	tiled, members []member
 	slots   int      // preparers, each with a slot in a batch's state
 	prep    bool     // some codec has a preparer
 	opts    *options
+}
+
+// decodesInPlace reports whether member m is a field of the struct itself
+// whose column's decoder is inPlace: not through an embedded pointer,
+// nothing prepared, and a column not dictionary or run-end encoded (those
+// decode their entries once, into memory of their own).
+func (p *plan) decodesInPlace(m member) bool {
+	if m.group != nil {
+		return false
+	}
+	cd := m.codec
+	col := p.columns[m.k]
+	dt := p.schema.Field(col.index).Type
+	_, ok := cd.dec.(inPlace)
+	return ok && !cd.needsPrep && storageOf(dt) == views.Storage(dt)
 }
 
 // column is one planned column of the schema.
@@ -66,7 +83,13 @@ func compilePlan(t reflect.Type, schema *arrow.Schema, opts *options) (*plan, er
 	if err != nil {
 		return nil, err
 	}
-	p.members = members
+	for _, m := range members {
+		if p.decodesInPlace(m) {
+			p.tiled = append(p.tiled, m)
+		} else {
+			p.members = append(p.members, m)
+		}
+	}
 	p.slots = c.slots
 	for _, col := range p.columns {
 		p.prep = p.prep || col.codec.needsPrep

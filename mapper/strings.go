@@ -139,6 +139,8 @@ func setBytes(dst unsafe.Pointer, b []byte) {
 // as it such as arrow.uuid, into [N]byte.
 type byteArrayDecoder struct{}
 
+func (byteArrayDecoder) inPlace() {}
+
 func (byteArrayDecoder) decode(v views.View, dst strided, _ *call) {
 	n := v.Node().(*views.FixedSizeBinary)
 	w := v.Window()

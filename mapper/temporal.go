@@ -16,6 +16,8 @@ import (
 // (UTC midnight) into time.Time.
 type timeDecoder struct{ loc *time.Location }
 
+func (*timeDecoder) inPlace() {}
+
 func (d *timeDecoder) decode(v views.View, dst strided, _ *call) {
 	w := v.Window()
 	nulls := v.Nulls()
@@ -114,6 +116,8 @@ func parseLocation(name string) (*time.Location, error) {
 // durationDecoder decodes durations, and time32/time64 times of day, into
 // time.Duration.
 type durationDecoder struct{}
+
+func (durationDecoder) inPlace() {}
 
 func (durationDecoder) decode(v views.View, dst strided, _ *call) {
 	w := v.Window()
