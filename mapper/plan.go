@@ -23,9 +23,9 @@ type plan struct {
 	// The struct's fields, by column: those decoded a block of rows at a
 	// time (tiled), and the others, over the whole window each.
 	tiled, members []member
-	slots   int      // preparers, each with a slot in a batch's state
-	prep    bool     // some codec has a preparer
-	opts    *options
+	slots          int  // preparers, each with a slot in a batch's state
+	prep           bool // some codec has a preparer
+	opts           *options
 }
 
 // decodesInPlace reports whether member m is a field of the struct itself
