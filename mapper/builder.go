@@ -76,6 +76,7 @@ type recordWriter struct {
 	cols   []columnBuilder // one per field of the schema
 	fields fieldWriters
 	owned  []array.Builder // scratch builders of dictionaries
+	dicts  []array.DictionaryBuilder
 	top    [1]valueRun
 	values goValues
 	rows   int // rows appended since the last record
@@ -94,7 +95,7 @@ func newRecordWriterWith(p *encodePlan, mem memory.Allocator, newBuilder func(me
 		w.cols[i] = newBuilder(mem, f.Type)
 	}
 	w.fields = bindFields(p.fields, func(i int) columnBuilder { return w.cols[i] }, r)
-	w.owned = r.owned
+	w.owned, w.dicts = r.owned, r.dicts
 	return w
 }
 
@@ -120,6 +121,11 @@ func (w *recordWriter) newRecordBatch() arrow.RecordBatch {
 	rec := array.NewRecordBatch(w.plan.schema, cols, int64(w.rows))
 	for _, col := range cols {
 		col.Release()
+	}
+	// arrow-go's dictionary builders remember every value they saw: the
+	// next record, or the next Encode, must not carry this one's.
+	for _, d := range w.dicts {
+		d.ResetFull()
 	}
 	w.rows = 0
 	return rec

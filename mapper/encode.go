@@ -71,6 +71,9 @@ type writer interface {
 type binding struct {
 	mem   memory.Allocator
 	owned []array.Builder // scratch builders the Builder releases
+	// dicts are the dictionary builders, whose memo of values outlives
+	// NewArray: the Builder empties them after each record.
+	dicts []array.DictionaryBuilder
 }
 
 // encLevel is what every encoder knows of its level: where it is, for

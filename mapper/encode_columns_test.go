@@ -153,3 +153,50 @@ func TestEncodeOverflowsThirtyTwoBitOffsets(t *testing.T) {
 		b.NewRecordBatch().Release()
 	})
 }
+
+// TestEncodeDictionariesStartAfreshEachRecord checks that a record's
+// dictionary holds the values of its own rows only: not those of an
+// earlier batch of a reused Builder, nor of an earlier Encode, whose
+// builders the next one reuses.
+func TestEncodeDictionariesStartAfreshEachRecord(t *testing.T) {
+	type row struct {
+		City string   `arrow:"city,dict"`
+		Tags []string `arrow:"tags" arrow-elem:"dict"`
+	}
+	dictionary := func(t *testing.T, arr arrow.Array) []string {
+		t.Helper()
+		d := arr.(*array.Dictionary).Dictionary().(*array.String)
+		out := make([]string, d.Len())
+		for i := range out {
+			out[i] = d.Value(i)
+		}
+		return out
+	}
+	first := []row{{City: "Oslo", Tags: []string{"x"}}, {City: "Lima", Tags: []string{"y"}}}
+	second := []row{{City: "Quito", Tags: []string{"z"}}}
+
+	t.Run("a reused Builder", func(t *testing.T) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		b, err := mapper.NewBuilder[row](mapper.WithAllocator(mem))
+		require.NoError(t, err)
+		defer b.Release()
+		require.NoError(t, b.Append(first...))
+		b.NewRecordBatch().Release()
+		require.NoError(t, b.Append(second...))
+		rec := b.NewRecordBatch()
+		defer rec.Release()
+		assert.Equal(t, []string{"Quito"}, dictionary(t, rec.Column(0)))
+		assert.Equal(t, []string{"z"}, dictionary(t, rec.Column(1).(*array.List).ListValues()))
+	})
+	t.Run("Encode after Encode", func(t *testing.T) {
+		rec, err := mapper.Encode(first)
+		require.NoError(t, err)
+		rec.Release()
+		rec, err = mapper.Encode(second)
+		require.NoError(t, err)
+		defer rec.Release()
+		assert.Equal(t, []string{"Quito"}, dictionary(t, rec.Column(0)))
+		assert.Equal(t, []string{"z"}, dictionary(t, rec.Column(1).(*array.List).ListValues()))
+	})
+}

@@ -27,7 +27,9 @@ type dictWriter struct {
 func (e *dictEncoder) newWriter(b columnBuilder, r *binding) writer {
 	scratch := array.NewBuilder(r.mem, e.valueType)
 	r.owned = append(r.owned, scratch)
-	return &dictWriter{b: b.(array.DictionaryBuilder), scratch: scratch, value: e.value.newWriter(scratch, r)}
+	db := b.(array.DictionaryBuilder)
+	r.dicts = append(r.dicts, db)
+	return &dictWriter{b: db, scratch: scratch, value: e.value.newWriter(scratch, r)}
 }
 
 func (w *dictWriter) prepare(s *goValues) error { return w.value.prepare(s) }
