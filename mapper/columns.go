@@ -1,9 +1,7 @@
 package mapper
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"sync"
 	"sync/atomic"
@@ -321,7 +319,7 @@ func (r *ColumnsReader[C]) Next() bool {
 	}
 	if !r.rr.Next() {
 		r.done = true
-		if err := r.rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+		if err := r.rr.Err(); !endOfRecords(err) {
 			r.err = fmt.Errorf("arrowmap: reading records: %w", err)
 		}
 		return false

@@ -49,9 +49,10 @@ func NewReader[T any](rr array.RecordReader, opts ...Option) (*Reader[T], error)
 func (r *Reader[T]) Schema() *arrow.Schema { return r.m.Schema() }
 
 // Read decodes up to len(dst) rows into dst, like io.Reader: it returns the
-// number of rows n and, once every row has been read, io.EOF. Rows before a
-// failing record are all returned first; the next Read returns the error
-// (an *Error, or the source's error wrapped).
+// number of rows n and, once every row has been read, io.EOF itself. Rows
+// before a failing record are all returned first; the next Read returns the
+// error (an *Error, or the source's error wrapped). Compare with == io.EOF:
+// a source error can wrap io.EOF, when a stream is cut short.
 //
 // With ZeroCopy, the strings and []byte of the rows are valid until the
 // next Read or Release.
@@ -91,7 +92,7 @@ func (r *Reader[T]) next() bool {
 		}
 		if !r.rr.Next() {
 			r.err = io.EOF
-			if err := r.rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+			if err := r.rr.Err(); !endOfRecords(err) {
 				r.err = fmt.Errorf("arrowmap: reading records: %w", err)
 			}
 			return false
@@ -155,7 +156,7 @@ func (r *Reader[T]) Pages(size int) iter.Seq2[[]T, error] {
 			if n > 0 && !yield(page[:n], nil) {
 				return
 			}
-			if errors.Is(err, io.EOF) {
+			if err == io.EOF {
 				return
 			}
 			if err != nil {
@@ -177,3 +178,10 @@ func (r *Reader[T]) Release() {
 	r.releaseHeld()
 	r.rr.Release()
 }
+
+// endOfRecords reports whether err, a record reader's Err after Next
+// returned false, means its records simply ended: no error, or io.EOF
+// itself. An error that wraps io.EOF is a source that ran out of bytes
+// where it should not have: arrow-go's ipc reader reports one when a stream
+// ends before the dictionaries its schema declares.
+func endOfRecords(err error) bool { return err == nil || err == io.EOF }

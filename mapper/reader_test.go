@@ -916,3 +916,62 @@ func TestFileRecords(t *testing.T) {
 		require.Error(t, err)
 	})
 }
+
+// TestReaderTellsAnEndFromAStreamCutShort: a source whose Err is io.EOF
+// itself has ended; one whose Err wraps io.EOF ran out of bytes where it
+// should not have (arrow-go's ipc reader, when a stream ends before the
+// dictionaries its schema declares), and the Reader, Pages and a
+// ColumnsReader report it.
+func TestReaderTellsAnEndFromAStreamCutShort(t *testing.T) {
+	cutShort := fmt.Errorf("arrow/ipc: could not read continuation indicator: %w", io.EOF)
+	for _, tc := range []struct {
+		name string
+		err  error
+		want error // nil: a clean end
+	}{
+		{"io.EOF itself is the end", io.EOF, nil},
+		{"no error is the end", nil, nil},
+		{"an error wrapping io.EOF is not", cutShort, cutShort},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+
+			rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 3), tc.err)
+			r, err := mapper.NewReader[readerRow](rr)
+			require.NoError(t, err)
+			var pageErr error
+			rows := 0
+			for page, err := range r.Pages(2) {
+				if err != nil {
+					pageErr = err
+					break
+				}
+				rows += len(page)
+			}
+			r.Release()
+			rr.Release()
+			require.Positive(t, rows)
+			if tc.want == nil {
+				require.NoError(t, pageErr)
+			} else {
+				require.ErrorIs(t, pageErr, tc.want)
+			}
+
+			rr = newFakeRecords(readerSchema, readerBatches(mem, -1, 3), tc.err)
+			cr, err := mapper.NewColumnsReader[struct {
+				ID arrow.Array `arrow:"id"`
+			}](rr)
+			require.NoError(t, err)
+			for cr.Next() {
+			}
+			if tc.want == nil {
+				require.NoError(t, cr.Err())
+			} else {
+				require.ErrorIs(t, cr.Err(), tc.want)
+			}
+			cr.Release()
+			rr.Release()
+		})
+	}
+}

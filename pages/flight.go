@@ -162,7 +162,7 @@ func readEndpoint[T any](ctx context.Context, client flight.Client, ep *flight.F
 			}
 			page = nil // the caller keeps it
 		}
-		if errors.Is(err, io.EOF) {
+		if err == io.EOF {
 			return nil
 		}
 		if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"go/format"
 	"go/token"
@@ -305,7 +304,7 @@ func scanNulls(in *input) (map[string]bool, error) {
 			markNulls(rec.Column(i), f.Name, nulls)
 		}
 	}
-	if err := in.records.Err(); err != nil && !errors.Is(err, io.EOF) {
+	if err := in.records.Err(); err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", in.name, err)
 	}
 	return nulls, nil

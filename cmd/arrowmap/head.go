@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -49,7 +48,7 @@ func head(in *input, n int, stdout, stderr io.Writer) error {
 		printed += rows.Len()
 		progress.rows(printed)
 	}
-	if err := in.records.Err(); err != nil && !errors.Is(err, io.EOF) {
+	if err := in.records.Err(); err != nil && err != io.EOF {
 		out.Flush()
 		return fmt.Errorf("%s: %w", in.name, err)
 	}
