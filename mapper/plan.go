@@ -37,10 +37,12 @@ func (p *plan) decodesInPlace(m member) bool {
 		return false
 	}
 	cd := m.codec
-	col := p.columns[m.k]
-	dt := p.schema.Field(col.index).Type
 	_, ok := cd.dec.(inPlace)
-	return ok && !cd.needsPrep && storageOf(dt) == views.Storage(dt)
+	switch views.Storage(p.schema.Field(p.columns[m.k].index).Type).ID() {
+	case arrow.DICTIONARY, arrow.RUN_END_ENCODED:
+		return false
+	}
+	return ok && !cd.needsPrep
 }
 
 // column is one planned column of the schema.
