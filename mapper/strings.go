@@ -14,25 +14,47 @@ import (
 type stringDecoder struct{}
 
 func (stringDecoder) decode(v views.View, dst strided, c *call) {
+	if !decodeBinary[string](v, dst, c.zeroCopy) {
+		decodeDecimalText(v, v.Nulls(), dst)
+	}
+}
+
+// decodeBinary decodes a utf8 or binary view of any offsets, or a view
+// type, into S, and reports whether v was one of those. The bytes are
+// copied into one arena per call, or alias Arrow memory with zeroCopy.
+func decodeBinary[S string | []byte](v views.View, dst strided, zeroCopy bool) bool {
 	w := v.Window()
 	nulls := v.Nulls()
 	switch n := v.Node().(type) {
 	case *views.Binary[int32]:
-		decodeStrings(n.Offsets()[w.Offset:w.End()+1], n.Data(), nulls, dst, c.zeroCopy)
+		decodeOffsets[S](n.Offsets()[w.Offset:w.End()+1], n.Data(), nulls, dst, zeroCopy)
 	case *views.Binary[int64]:
-		decodeStrings(n.Offsets()[w.Offset:w.End()+1], n.Data(), nulls, dst, c.zeroCopy)
+		decodeOffsets[S](n.Offsets()[w.Offset:w.End()+1], n.Data(), nulls, dst, zeroCopy)
 	case *views.BinaryView:
-		arena := viewArena(n, w, nulls, c.zeroCopy)
+		arena := viewArena(n, w, nulls, zeroCopy)
 		for i := range w.Len {
 			if nulls.IsValid(i) {
 				var b []byte
 				b, arena = viewValue(n, w.Offset+i, arena)
-				*(*string)(dst.at(i)) = unsafe.String(unsafe.SliceData(b), len(b))
+				put[S](dst.at(i), b)
 			}
 		}
 	default:
-		decodeDecimalText(v, nulls, dst)
+		return false
 	}
+	return true
+}
+
+// put stores b at p as an S: a string aliasing b, or a []byte capped at its
+// length, non-nil even when empty.
+func put[S string | []byte](p unsafe.Pointer, b []byte) {
+	if unsafe.Sizeof(*new(S)) == unsafe.Sizeof("") {
+		if len(b) > 0 {
+			*(*string)(p) = unsafe.String(&b[0], len(b))
+		}
+		return
+	}
+	setBytes(p, b)
 }
 
 // window is the bytes of rows delimited by offsets, copied unless zeroCopy.
@@ -44,13 +66,14 @@ func window[O slice.Offset](offsets []O, data []byte, zeroCopy bool) []byte {
 	return buf
 }
 
-func decodeStrings[O slice.Offset](offsets []O, data []byte, nulls slice.Bitmap, dst strided, zeroCopy bool) {
+// decodeOffsets decodes the rows delimited by offsets into S.
+func decodeOffsets[S string | []byte, O slice.Offset](offsets []O, data []byte, nulls slice.Bitmap, dst strided, zeroCopy bool) {
 	buf := window(offsets, data, zeroCopy)
 	start := offsets[0]
 	for i := range len(offsets) - 1 {
-		a, b := offsets[i]-start, offsets[i+1]-start
-		if b > a && nulls.IsValid(i) {
-			*(*string)(dst.at(i)) = unsafe.String(&buf[a], int(b-a))
+		if nulls.IsValid(i) {
+			a, b := offsets[i]-start, offsets[i+1]-start
+			put[S](dst.at(i), buf[a:b:b])
 		}
 	}
 }
@@ -89,43 +112,20 @@ func viewValue(n *views.BinaryView, i int, arena []byte) (b, grown []byte) {
 type bytesDecoder struct{}
 
 func (bytesDecoder) decode(v views.View, dst strided, c *call) {
+	if decodeBinary[[]byte](v, dst, c.zeroCopy) {
+		return
+	}
+	n := v.Node().(*views.FixedSizeBinary)
 	w := v.Window()
 	nulls := v.Nulls()
-	switch n := v.Node().(type) {
-	case *views.Binary[int32]:
-		decodeBytes(n.Offsets()[w.Offset:w.End()+1], n.Data(), nulls, dst, c.zeroCopy)
-	case *views.Binary[int64]:
-		decodeBytes(n.Offsets()[w.Offset:w.End()+1], n.Data(), nulls, dst, c.zeroCopy)
-	case *views.BinaryView:
-		arena := viewArena(n, w, nulls, c.zeroCopy)
-		for i := range w.Len {
-			if nulls.IsValid(i) {
-				var b []byte
-				b, arena = viewValue(n, w.Offset+i, arena)
-				setBytes(dst.at(i), b)
-			}
-		}
-	case *views.FixedSizeBinary:
-		width := n.Width()
-		buf := n.Data()[w.Offset*width : w.End()*width]
-		if !c.zeroCopy {
-			buf = bytes.Clone(buf)
-		}
-		for i := range w.Len {
-			if nulls.IsValid(i) {
-				setBytes(dst.at(i), buf[i*width:(i+1)*width:(i+1)*width])
-			}
-		}
+	width := n.Width()
+	buf := n.Data()[w.Offset*width : w.End()*width]
+	if !c.zeroCopy {
+		buf = bytes.Clone(buf)
 	}
-}
-
-func decodeBytes[O slice.Offset](offsets []O, data []byte, nulls slice.Bitmap, dst strided, zeroCopy bool) {
-	buf := window(offsets, data, zeroCopy)
-	start := offsets[0]
-	for i := range len(offsets) - 1 {
+	for i := range w.Len {
 		if nulls.IsValid(i) {
-			a, b := offsets[i]-start, offsets[i+1]-start
-			setBytes(dst.at(i), buf[a:b:b])
+			setBytes(dst.at(i), buf[i*width:(i+1)*width:(i+1)*width])
 		}
 	}
 }
