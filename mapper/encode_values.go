@@ -108,11 +108,12 @@ func (w *convertWriter[V, A]) prepare(s *goValues) error {
 		out := w.values[k : k+sp.n]
 		if sp.p == nil {
 			clear(out)
-		}
-		for j := 0; sp.p != nil && j < len(out); j++ {
-			if out[j], err = w.convert((*V)(s.at(sp.p, j))); err != nil {
-				bad = k + j
-				break
+		} else {
+			for j := range out {
+				if out[j], err = w.convert((*V)(s.at(sp.p, j))); err != nil {
+					bad = k + j
+					break
+				}
 			}
 		}
 		k += sp.n
@@ -399,12 +400,12 @@ func (w *binaryWriter) prepare(s *goValues) error {
 		w.end, w.nulls, bad = stage(b, s, w.text, w.nullable, room, w.nulls)
 	default:
 		k := 0
-		for i := range s.numSpans() {
+		for i := 0; i < s.numSpans() && bad < 0; i++ {
 			sp := s.span(i)
-			for j := 0; sp.p != nil && j < sp.n && bad < 0; j++ {
-				w.bytes += len(w.bytesAt(s.at(sp.p, j)))
-				if w.bytes > room {
+			for j := 0; sp.p != nil && j < sp.n; j++ {
+				if w.bytes += len(w.bytesAt(s.at(sp.p, j))); w.bytes > room {
 					bad = k + j
+					break
 				}
 			}
 			k += sp.n
