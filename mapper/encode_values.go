@@ -402,10 +402,12 @@ func (w *binaryWriter) prepare(s *goValues) error {
 		k := 0
 		for i := 0; i < s.numSpans() && bad < 0; i++ {
 			sp := s.span(i)
-			for j := 0; sp.p != nil && j < sp.n; j++ {
-				if w.bytes += len(w.bytesAt(s.at(sp.p, j))); w.bytes > room {
-					bad = k + j
-					break
+			if sp.p != nil {
+				for j := range sp.n {
+					if w.bytes += len(w.bytesAt(s.at(sp.p, j))); w.bytes > room {
+						bad = k + j
+						break
+					}
 				}
 			}
 			k += sp.n
