@@ -2,6 +2,7 @@ package mapper
 
 import (
 	"fmt"
+	"iter"
 	"reflect"
 	"sync"
 	"sync/atomic"
@@ -67,12 +68,13 @@ type columnsPlan struct {
 type boundColumn struct {
 	index []int // of the field, as reflect.Value.FieldByIndex
 	col   column
-	// For a typed column: the type its array is validated with, and the
-	// column type's From method with the zero receiver it is called on.
-	// vt is nil for an arrow.Array field.
-	vt   *views.Type
-	from reflect.Value
-	zero reflect.Value
+	// For a typed column: the type its array is validated with, the
+	// column type's From method with the zero receiver it is called on, and
+	// its Slice method. vt is nil for an arrow.Array field.
+	vt    *views.Type
+	from  reflect.Value
+	zero  reflect.Value
+	slice reflect.Value
 }
 
 // columnKind is what package views' typed columns have in common that
@@ -85,6 +87,7 @@ var (
 	arrowArrayType = reflect.TypeFor[arrow.Array]()
 	viewType       = reflect.TypeFor[views.View]()
 	errorType      = reflect.TypeFor[error]()
+	intType        = reflect.TypeFor[int]()
 )
 
 func compileColumns(t reflect.Type, schema *arrow.Schema, o *options) (*columnsPlan, error) {
@@ -157,7 +160,11 @@ func (b *boundColumn) compile(gf goField, dt arrow.DataType, strict bool) error 
 			level.t.Nullable = true
 		}
 	}
-	b.vt, b.from, b.zero = &vt, from.Func, reflect.Zero(gf.typ)
+	slice, ok := gf.typ.MethodByName("Slice")
+	if !ok || slice.Type.NumIn() != 3 || slice.Type.In(1) != intType || slice.Type.In(2) != intType || slice.Type.NumOut() != 1 || slice.Type.Out(0) != gf.typ {
+		return newError(ErrUnsupported, gf.path, b.col.name, -1, "%s has no Slice(i, j int) %s method", gf.typ, gf.typ)
+	}
+	b.vt, b.from, b.zero, b.slice = &vt, from.Func, reflect.Zero(gf.typ), slice.Func
 	return nil
 }
 
@@ -255,6 +262,27 @@ func (p *columnsPlan) bind(rec arrow.RecordBatch, dst reflect.Value) error {
 	return nil
 }
 
+// window sets the fields of dst to rows [i, j) of the columns of src, which
+// bind set, without validating again: typed columns by their Slice method,
+// arrow.Array fields by array.NewSlice, whose arrays it appends to held for
+// the caller to release.
+func (p *columnsPlan) window(src, dst reflect.Value, i, j int, held []arrow.Array) []arrow.Array {
+	bounds := []reflect.Value{{}, reflect.ValueOf(i), reflect.ValueOf(j)}
+	for k := range p.fields {
+		b := &p.fields[k]
+		from, to := src.FieldByIndex(b.index), dst.FieldByIndex(b.index)
+		if b.vt == nil {
+			arr := array.NewSlice(from.Interface().(arrow.Array), int64(i), int64(j))
+			held = append(held, arr)
+			to.Set(reflect.ValueOf(arr))
+			continue
+		}
+		bounds[0] = from
+		to.Set(b.slice.Call(bounds)[0])
+	}
+	return held
+}
+
 // columnsKey is what a columns plan depends on besides the schema.
 type columnsKey struct {
 	typ                             reflect.Type
@@ -280,7 +308,8 @@ func cachedColumnsPlan(t reflect.Type, schema *arrow.Schema, o *options) (*colum
 }
 
 // ColumnsReader binds the columns of each record of an array.RecordReader
-// to a struct C, as Columns does: one C per record, validated once.
+// to a struct C, as Columns does: one C per record (Next and Columns), or
+// per page of a record (Pages), each record validated once.
 //
 // The C that Columns returns aliases the current record, which the
 // ColumnsReader holds until the next call to Next or Release: do not keep
@@ -294,6 +323,8 @@ type ColumnsReader[C any] struct {
 	cols C
 	err  error
 	done bool
+	// The arrow.Array fields of the page last yielded, sliced from rec's.
+	pageArrays []arrow.Array
 }
 
 // NewColumnsReader checks rr's schema against C (as Columns does) before
@@ -340,6 +371,49 @@ func (r *ColumnsReader[C]) Next() bool {
 // to Next or Release.
 func (r *ColumnsReader[C]) Columns() C { return r.cols }
 
+// Pages yields the columns of the records in pages of at most size rows,
+// each page a window of one record: a record is validated once, when it is
+// reached, then cut into pages with the columns' Slice, which does not
+// validate again. A page is zero-copy, so it never spans two records: every
+// page is full but the last of each record, and a record without rows
+// yields none. An arrow.Array field of a page is a slice of the record's
+// array, released with the page.
+//
+// A page is valid until the next iteration: do not keep it, nor anything
+// read from it without copying, past that. An error ends the sequence,
+// after the pages before it.
+func (r *ColumnsReader[C]) Pages(size int) iter.Seq2[C, error] {
+	return func(yield func(C, error) bool) {
+		var zero C
+		if size <= 0 {
+			yield(zero, fmt.Errorf("arrowmap: page size %d is not positive", size))
+			return
+		}
+		var page C
+		dst := reflect.ValueOf(&page).Elem()
+		for r.Next() {
+			rows := int(r.rec.NumRows())
+			if rows <= size {
+				if rows > 0 && !yield(r.cols, nil) {
+					return
+				}
+				continue
+			}
+			src := reflect.ValueOf(&r.cols).Elem()
+			for i := 0; i < rows; i += size {
+				r.releasePage()
+				r.pageArrays = r.plan.window(src, dst, i, min(i+size, rows), r.pageArrays)
+				if !yield(page, nil) {
+					return
+				}
+			}
+		}
+		if r.err != nil {
+			yield(zero, r.err)
+		}
+	}
+}
+
 // Err is the error that ended Next, nil at the end of the records.
 func (r *ColumnsReader[C]) Err() error { return r.err }
 
@@ -356,10 +430,19 @@ func (r *ColumnsReader[C]) Release() {
 }
 
 func (r *ColumnsReader[C]) releaseCurrent() {
+	r.releasePage()
 	var zero C
 	r.cols = zero
 	if r.rec != nil {
 		r.rec.Release()
 		r.rec = nil
 	}
+}
+
+func (r *ColumnsReader[C]) releasePage() {
+	for i, arr := range r.pageArrays {
+		arr.Release()
+		r.pageArrays[i] = nil
+	}
+	r.pageArrays = r.pageArrays[:0]
 }

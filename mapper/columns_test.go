@@ -3,6 +3,7 @@ package mapper_test
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -445,27 +446,38 @@ func encodedBatch(t *testing.T, mem memory.Allocator, from, n int) arrow.RecordB
 	return b.NewRecordBatch()
 }
 
+// encodedStream is an IPC stream of encodedBatch records of the given
+// sizes, written by arrow-go's writer, and the rows Decode reads from them.
+func encodedStream(t *testing.T, mem memory.Allocator, sizes ...int) ([]byte, []encodedRow) {
+	t.Helper()
+	var buf bytes.Buffer
+	var w *ipc.Writer
+	var rows []encodedRow
+	from := 0
+	for _, n := range sizes {
+		rec := encodedBatch(t, mem, from, n)
+		if w == nil {
+			w = ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
+		}
+		require.NoError(t, w.Write(rec))
+		batch, err := mapper.Decode[encodedRow](rec)
+		require.NoError(t, err)
+		rows = append(rows, batch...)
+		rec.Release()
+		from += n
+	}
+	require.NoError(t, w.Close())
+	return buf.Bytes(), rows
+}
+
 // TestColumnsOfEveryEncodingThroughIPC writes batches of every encoding
 // with arrow-go's IPC writer, reads them back with its reader, and binds
 // each batch and windows of it: the columns read what Decode reads.
 func TestColumnsOfEveryEncodingThroughIPC(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	var buf bytes.Buffer
-	var w *ipc.Writer
-	from := 0
-	for _, n := range []int{30, 0, 17} {
-		rec := encodedBatch(t, mem, from, n)
-		if w == nil {
-			w = ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
-		}
-		require.NoError(t, w.Write(rec))
-		rec.Release()
-		from += n
-	}
-	require.NoError(t, w.Close())
-
-	rr, err := ipc.NewReader(&buf, ipc.WithAllocator(mem))
+	stream, _ := encodedStream(t, mem, 30, 0, 17)
+	rr, err := ipc.NewReader(bytes.NewReader(stream), ipc.WithAllocator(mem))
 	require.NoError(t, err)
 	defer rr.Release()
 	r, err := mapper.NewColumnsReader[encodedColumns](rr)
@@ -482,32 +494,185 @@ func TestColumnsOfEveryEncodingThroughIPC(t *testing.T) {
 				continue
 			}
 			c := r.Columns()
-			flag, hash, trio, notes, city, level := c.Flag.Slice(win[0], win[1]), c.Hash.Slice(win[0], win[1]),
-				c.Trio.Slice(win[0], win[1]), c.Notes.Slice(win[0], win[1]), c.City.Slice(win[0], win[1]), c.Level.Slice(win[0], win[1])
-			entries, levels := city.Dictionary(), level.Values()
-			for i, want := range rows[win[0]:win[1]] {
-				require.Equal(t, want.Flag == nil, flag.IsNull(i), "row %d", i)
-				assert.Equal(t, want.Flag != nil && *want.Flag, flag.Value(i))
-				assert.Equal(t, want.Hash[:], hash.Value(i))
-				assert.Equal(t, want.Trio[:], trio.Value(i).Values())
-				require.Equal(t, want.Notes == nil, notes.IsNull(i), "row %d", i)
-				got := []string{}
-				for _, s := range notes.Value(i).All() {
-					got = append(got, s)
-				}
-				if want.Notes != nil {
-					assert.Equal(t, want.Notes, got)
-				}
-				assert.Equal(t, want.City, entries.Value(city.Index(i)))
-				require.Equal(t, want.Level == nil, level.IsNull(i), "row %d", i)
-				if want.Level != nil {
-					assert.Equal(t, *want.Level, levels.Value(level.Run(i)))
-				}
-			}
+			requireEncodedColumns(t, encodedColumns{
+				Flag: c.Flag.Slice(win[0], win[1]), Hash: c.Hash.Slice(win[0], win[1]), Trio: c.Trio.Slice(win[0], win[1]),
+				Notes: c.Notes.Slice(win[0], win[1]), City: c.City.Slice(win[0], win[1]), Level: c.Level.Slice(win[0], win[1]),
+			}, rows[win[0]:win[1]])
 		}
 	}
 	require.NoError(t, r.Err())
 	assert.Equal(t, 3, batches)
+}
+
+func TestColumnsReaderPages(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	sizes := []int{30, 0, 17, 5, 1}
+	stream, rows := encodedStream(t, mem, sizes...)
+
+	for _, tc := range []struct {
+		size  int
+		pages []int
+	}{
+		{7, []int{7, 7, 7, 7, 2, 7, 7, 3, 5, 1}},
+		{1, slices.Repeat([]int{1}, 53)},
+		{17, []int{17, 13, 17, 5, 1}},
+		{64, []int{30, 17, 5, 1}},
+	} {
+		t.Run(fmt.Sprintf("pages of %d rows are windows of one record each, read as Decode reads them", tc.size), func(t *testing.T) {
+			rr, err := ipc.NewReader(bytes.NewReader(stream), ipc.WithAllocator(mem))
+			require.NoError(t, err)
+			defer rr.Release()
+			r, err := mapper.NewColumnsReader[encodedColumns](rr)
+			require.NoError(t, err)
+			defer r.Release()
+			var got []int
+			at := 0
+			for page, err := range r.Pages(tc.size) {
+				require.NoError(t, err)
+				n := page.Flag.Len()
+				requireEncodedColumns(t, page, rows[at:at+n])
+				got = append(got, n)
+				at += n
+			}
+			assert.Equal(t, tc.pages, got)
+			assert.Equal(t, len(rows), at)
+			require.NoError(t, r.Err())
+		})
+	}
+
+	t.Run("an arrow.Array field of a page is that window of the record's array, released with the page", func(t *testing.T) {
+		var buf bytes.Buffer
+		w := ipc.NewWriter(&buf, ipc.WithSchema(columnsSchema), ipc.WithAllocator(mem))
+		var want []productRow
+		from := 0
+		for _, n := range []int{9, 4} {
+			rec := columnsBatch(t, mem, from, n, 0)
+			require.NoError(t, w.Write(rec))
+			batch, err := mapper.Decode[productRow](rec)
+			require.NoError(t, err)
+			want = append(want, batch...)
+			rec.Release()
+			from += n
+		}
+		require.NoError(t, w.Close())
+		rr, err := ipc.NewReader(&buf, ipc.WithAllocator(mem))
+		require.NoError(t, err)
+		defer rr.Release()
+		r, err := mapper.NewColumnsReader[productColumns](rr)
+		require.NoError(t, err)
+		defer r.Release()
+		var units []int64
+		var got []productRow
+		for page, err := range r.Pages(4) {
+			require.NoError(t, err)
+			arr := page.Units.(*array.Int64)
+			require.Equal(t, page.SKU.Len(), arr.Len())
+			units = append(units, arr.Int64Values()...)
+			for i := range page.SKU.Len() {
+				p := page.Price.Value(i)
+				tags := []string{}
+				for _, tag := range page.Tags.Value(i).All() {
+					tags = append(tags, tag)
+				}
+				got = append(got, productRow{SKU: page.SKU.Value(i), Price: &p, Tags: tags, Units: arr.Value(i)})
+			}
+		}
+		require.NoError(t, r.Err())
+		for i := range want {
+			want[i].Tags = append([]string{}, want[i].Tags...)
+		}
+		assert.Equal(t, want, got)
+		assert.Len(t, units, 13)
+	})
+
+	t.Run("breaking out of the pages and releasing the reader leaks nothing", func(t *testing.T) {
+		rec := columnsBatch(t, mem, 0, 10, 0)
+		defer rec.Release()
+		rr, err := array.NewRecordReader(columnsSchema, []arrow.RecordBatch{rec, rec})
+		require.NoError(t, err)
+		defer rr.Release()
+		r, err := mapper.NewColumnsReader[productColumns](rr)
+		require.NoError(t, err)
+		pages := 0
+		for _, err := range r.Pages(3) {
+			require.NoError(t, err)
+			if pages++; pages == 2 {
+				break
+			}
+		}
+		r.Release()
+		assert.Equal(t, 2, pages)
+	})
+
+	t.Run("a batch that fails validation ends the pages with its error, after the pages before it", func(t *testing.T) {
+		good := columnsBatch(t, mem, 0, 4, 0)
+		defer good.Release()
+		bad := columnsBatch(t, mem, 0, 4, 2)
+		defer bad.Release()
+		rr, err := array.NewRecordReader(columnsSchema, []arrow.RecordBatch{good, bad, good})
+		require.NoError(t, err)
+		defer rr.Release()
+		r, err := mapper.NewColumnsReader[productColumns](rr)
+		require.NoError(t, err)
+		defer r.Release()
+		var got []int
+		var last error
+		for page, err := range r.Pages(3) {
+			if err != nil {
+				last = err
+				continue
+			}
+			got = append(got, page.SKU.Len())
+		}
+		assert.Equal(t, []int{3, 1}, got)
+		assert.ErrorIs(t, last, mapper.ErrNull)
+		assert.Equal(t, last, r.Err())
+	})
+
+	t.Run("a page size that is not positive is an error", func(t *testing.T) {
+		rr, err := array.NewRecordReader(columnsSchema, nil)
+		require.NoError(t, err)
+		defer rr.Release()
+		r, err := mapper.NewColumnsReader[productColumns](rr)
+		require.NoError(t, err)
+		defer r.Release()
+		for _, size := range []int{0, -3} {
+			n := 0
+			for _, err := range r.Pages(size) {
+				assert.ErrorContains(t, err, "not positive")
+				n++
+			}
+			assert.Equal(t, 1, n)
+		}
+	})
+}
+
+// requireEncodedColumns checks that every column of c reads rows, as
+// Decode reads them.
+func requireEncodedColumns(t *testing.T, c encodedColumns, rows []encodedRow) {
+	t.Helper()
+	require.Equal(t, len(rows), c.Flag.Len())
+	entries, levels := c.City.Dictionary(), c.Level.Values()
+	for i, want := range rows {
+		require.Equal(t, want.Flag == nil, c.Flag.IsNull(i), "row %d", i)
+		assert.Equal(t, want.Flag != nil && *want.Flag, c.Flag.Value(i))
+		assert.Equal(t, want.Hash[:], c.Hash.Value(i))
+		assert.Equal(t, want.Trio[:], c.Trio.Value(i).Values())
+		require.Equal(t, want.Notes == nil, c.Notes.IsNull(i), "row %d", i)
+		got := []string{}
+		for _, s := range c.Notes.Value(i).All() {
+			got = append(got, s)
+		}
+		if want.Notes != nil {
+			assert.Equal(t, want.Notes, got)
+		}
+		assert.Equal(t, want.City, entries.Value(c.City.Index(i)))
+		require.Equal(t, want.Level == nil, c.Level.IsNull(i), "row %d", i)
+		if want.Level != nil {
+			assert.Equal(t, *want.Level, levels.Value(c.Level.Run(i)))
+		}
+	}
 }
 
 func TestColumnsStrict(t *testing.T) {
