@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"iter"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -379,10 +380,64 @@ func (c StructColumn) FieldByName(name string) (View, bool) {
 	return View{}, false
 }
 
+// Value is row i: its fields, each read over that one row.
+func (c *StructColumn) Value(i int) StructRow {
+	checkRow(i, c.v.w.Len)
+	return StructRow{c: *c, i: i}
+}
+
+// All yields each row, as Value.
+func (c StructColumn) All() iter.Seq2[int, StructRow] {
+	return func(yield func(int, StructRow) bool) {
+		for i := range c.v.Len() {
+			if !yield(i, StructRow{c: c, i: i}) {
+				return
+			}
+		}
+	}
+}
+
 // Slice is the column of rows [i, j).
 func (c StructColumn) Slice(i, j int) StructColumn {
 	return StructColumn{v: c.v.Slice(i, j), node: c.node}
 }
+
+// FieldOf is field name of s as a column of kind C, over the rows of s: bind
+// it once, then read row i of the struct's field as the column's row i. A
+// field's rows may be valid where the struct's are null. It is an *Error
+// wrapping ErrTypeMismatch when s has no such field or the field is not an
+// encoding C reads.
+func FieldOf[C Column[C]](s StructColumn, name string) (C, error) {
+	var zero C
+	v, ok := s.FieldByName(name)
+	if !ok {
+		e := &Error{Column: name, Row: -1, Err: ErrTypeMismatch, Detail: fmt.Sprintf("the struct has no field %q", name)}
+		if s.v.t != nil {
+			e.Label = s.v.t.Label
+		}
+		return zero, e
+	}
+	return zero.From(v)
+}
+
+// StructRow is one row of a StructColumn, read field by field. For typed
+// reads over many rows, bind each field once with FieldOf instead.
+type StructRow struct {
+	c StructColumn
+	i int
+}
+
+// IsNull reports whether the row is null.
+func (r StructRow) IsNull() bool { return r.c.IsNull(r.i) }
+
+// NumField is the number of fields.
+func (r StructRow) NumField() int { return r.c.NumField() }
+
+// Field is the view of field k over the row: one row long.
+func (r StructRow) Field(k int) View { return r.c.Field(k).Slice(r.i, r.i+1) }
+
+// Value is field k of the row as a plain Go value; see [Node.Value].
+func (r StructRow) Value(k int) any { return r.c.Field(k).Value(r.i) }
 
 // MapColumn is a column of maps, its keys read as a column of kind K and
 // its values of kind V: row i is Value(i), whose Keys.Value(k) maps to

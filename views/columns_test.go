@@ -331,15 +331,29 @@ func TestColumnsAgreeWithDecode(t *testing.T) {
 				require.NoError(t, err)
 				b, err := views.StringsOf(bv)
 				require.NoError(t, err)
+				byName, err := views.FieldOf[views.StringColumn](c, "b")
+				require.NoError(t, err)
 				require.Equal(t, c.Len(), a.Len())
-				for i := range c.Len() {
+				require.Equal(t, c.Len(), byName.Len())
+				seen := 0
+				for i, row := range c.All() {
 					want := rows[w.lo+i].St
 					require.Equal(t, want == nil, c.IsNull(i))
+					require.Equal(t, want == nil, row.IsNull())
+					assert.Equal(t, row, c.Value(i))
+					assert.Equal(t, 2, row.NumField())
+					assert.Equal(t, 1, row.Field(1).Len())
 					if want != nil {
 						assert.Equal(t, want.A, a.Value(i))
 						assert.Equal(t, want.B, b.Value(i))
+						assert.Equal(t, want.B, byName.Value(i))
+						assert.Equal(t, want.A, row.Value(0))
+						assert.Equal(t, want.B, row.Value(1))
+						assert.Equal(t, want.B, row.Field(1).Value(0))
 					}
+					seen++
 				}
+				assert.Equal(t, c.Len(), seen)
 			})
 		}
 	})
@@ -400,6 +414,14 @@ func TestColumnsRejectOtherEncodings(t *testing.T) {
 		"lists of a string column":             func() error { _, err := views.ListsOf[views.StringColumn](view(2)); return err },
 		"lists of the wrong elements":          func() error { _, err := views.ListsOf[views.StringColumn](view(7)); return err },
 		"structs of a float64 column":          func() error { _, err := views.StructsOf(view(0)); return err },
+		"a struct's field of another kind": func() error {
+			_, err := views.FieldOf[views.StringColumn](bindColumn[views.StructColumn](t, rec.Column(9)), "a")
+			return err
+		},
+		"a struct's field it does not have": func() error {
+			_, err := views.FieldOf[views.StringColumn](bindColumn[views.StructColumn](t, rec.Column(9)), "nope")
+			return err
+		},
 		"maps of a list column": func() error {
 			_, err := views.MapsOf[views.StringColumn, views.ViewColumn](view(7))
 			return err
@@ -433,9 +455,13 @@ func TestColumnsReadWithoutAllocating(t *testing.T) {
 	strs := bindColumn[views.StringColumn](t, rec.Column(4))
 	lists := bindColumn[views.ListColumn[views.PrimitiveColumn[float64]]](t, rec.Column(7))
 	ts := bindColumn[views.TimestampColumn](t, rec.Column(6))
+	structs := bindColumn[views.StructColumn](t, rec.Column(9))
 	var sink float64
 	allocs := testing.AllocsPerRun(100, func() {
 		for i := range f64.Len() {
+			if row := structs.Value(i); !row.IsNull() {
+				sink += float64(row.Field(1).Len())
+			}
 			sink += f64.Value(i)
 			sink += float64(len(strs.Value(i)))
 			sink += float64(ts.Value(i).Second())
@@ -476,7 +502,7 @@ func TestColumnsSlicePanicsOutOfRange(t *testing.T) {
 		"binary value": func() { bins.Value(1) }, "binary null": func() { bins.IsNull(1) },
 		"timestamp value": func() { ts.Value(1) }, "timestamp null": func() { ts.IsNull(1) },
 		"list null": func() { lists.IsNull(1) }, "map null": func() { maps.IsNull(1) },
-		"struct null": func() { structs.IsNull(1) },
+		"struct null": func() { structs.IsNull(1) }, "struct value": func() { structs.Value(1) },
 	} {
 		assert.Panics(t, f, name)
 	}

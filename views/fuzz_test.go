@@ -72,9 +72,12 @@ func readAsColumns(t *testing.T, v views.View) {
 	})
 	readColumn(t, v, func(c *views.StructColumn, i int) {
 		c.IsNull(i)
+		row := c.Value(i)
 		for k := range c.NumField() {
 			f := c.Field(k)
 			f.IsNull(i)
+			row.Field(k).IsNull(0)
+			row.Value(k)
 		}
 	})
 }
