@@ -17,9 +17,10 @@ import (
 // decoding a row: each field is a typed column of package views
 // (views.PrimitiveColumn[float64], views.StringColumn,
 // views.ListColumn[views.PrimitiveColumn[int64]],
-// views.DictionaryColumn[int32, views.StringColumn], …) or a plain
-// arrow.Array. Fields find their columns by the same names and tags as
-// Decode.
+// views.DictionaryColumn[int32, views.StringColumn], …), a plain
+// arrow.Array, or a struct of such fields, bound to a struct column: each
+// of its fields to the struct's child of its name. Fields find their
+// columns by the same names and tags as Decode.
 //
 // Each typed field's column is validated once, as View does: a typed
 // column is not nullable unless its field is tagged `nullable` (its list
@@ -64,17 +65,25 @@ type columnsPlan struct {
 	fields []boundColumn
 }
 
-// boundColumn is one field of a struct of columns and its column.
+// boundColumn is one field of a struct of columns and its column: a typed
+// column, an arrow.Array, or a struct of columns bound to a struct column.
 type boundColumn struct {
-	index []int // of the field, as reflect.Value.FieldByIndex
-	col   column
-	// For a typed column: the type its array is validated with, the
-	// column type's From method with the zero receiver it is called on, and
-	// its Slice method. vt is nil for an arrow.Array field.
-	vt    *views.Type
-	from  reflect.Value
-	zero  reflect.Value
-	slice reflect.Value
+	index []int // of the field in its struct, as reflect.Value.FieldByIndex
+	// col.index is the column's in the schema, or for a field of a struct
+	// of columns, the child's in the struct's datatype; col.name is the
+	// Arrow path.
+	col column
+	// For a typed column or a struct of columns, the type its array is
+	// validated with; nil for an arrow.Array field.
+	vt *views.Type
+	// For a typed column: its type's From method, with the zero receiver it
+	// is called on, and its Slice method.
+	from, zero, slice reflect.Value
+	// For a struct of columns: its fields, and for each the index of its
+	// view among the children vt names (-1 for an arrow.Array field).
+	nested bool
+	fields []boundColumn
+	views  []int
 }
 
 // columnKind is what package views' typed columns have in common that
@@ -97,50 +106,71 @@ func compileColumns(t reflect.Type, schema *arrow.Schema, o *options) (*columnsP
 	if t.Kind() != reflect.Struct {
 		return nil, newError(ErrUnsupported, "", "", -1, "%s is not a struct", t)
 	}
+	fields, err := compileColumnFields(t, schema.Fields(), where{}, o)
+	if err != nil {
+		return nil, err
+	}
+	return &columnsPlan{schema: schema, fields: fields}, nil
+}
+
+// compileColumnFields binds the fields of struct type t to the columns (or
+// struct children) of at: the Go and Arrow paths of t.
+func compileColumnFields(t reflect.Type, columns []arrow.Field, at where, o *options) ([]boundColumn, error) {
 	goFields, ferr := structFields(t)
 	if ferr != nil {
 		return nil, ferr
 	}
-	fields := schema.Fields()
-	names := make([]string, len(fields))
-	for i, f := range fields {
+	names := make([]string, len(columns))
+	for i, f := range columns {
 		names[i] = f.Name
 	}
-	p := &columnsPlan{schema: schema}
+	var bound []boundColumn
 	for _, gf := range goFields {
+		gf.path = joinPath(at.path, gf.path)
 		i, ok := matchColumn(gf, names, o.snakeCase)
 		if !ok {
 			if o.allowMissing {
 				continue
 			}
-			return nil, newError(ErrMissingColumn, gf.path, gf.name, -1, "no column %q", gf.name)
+			return nil, newError(ErrMissingColumn, gf.path, joinPath(at.column, gf.name), -1, "no column %q", gf.name)
 		}
 		if err := settable(t, gf); err != nil {
 			return nil, err
 		}
-		b := boundColumn{index: gf.index, col: column{index: i, name: fields[i].Name, codec: &codec{path: gf.path}}}
-		if gf.typ != arrowArrayType {
-			if err := b.compile(gf, fields[i].Type, o.strict); err != nil {
+		b := boundColumn{index: gf.index, col: column{index: i, name: joinPath(at.column, columns[i].Name), codec: &codec{path: gf.path}}}
+		switch {
+		case gf.typ == arrowArrayType:
+		case isColumnType(gf.typ):
+			if err := b.compile(gf, columns[i].Type, o.strict); err != nil {
 				return nil, err
 			}
+		case gf.typ.Kind() == reflect.Struct:
+			if err := b.compileStruct(gf, columns[i].Type, o); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, newError(ErrUnsupported, gf.path, b.col.name, -1, "%s is neither a column of package views, a struct of columns nor arrow.Array", gf.typ)
 		}
-		p.fields = append(p.fields, b)
+		bound = append(bound, b)
 	}
-	return p, nil
+	return bound, nil
+}
+
+// isColumnType reports whether t is a typed column: it has a From(View)
+// (t, error) method and a ViewType.
+func isColumnType(t reflect.Type) bool {
+	from, ok := t.MethodByName("From")
+	_, isKind := reflect.Zero(t).Interface().(columnKind)
+	return ok && isKind && from.Type.NumIn() == 2 && from.Type.In(1) == viewType &&
+		from.Type.NumOut() == 2 && from.Type.Out(0) == t && from.Type.Out(1) == errorType
 }
 
 // compile plans a typed column field against its column's datatype dt.
 func (b *boundColumn) compile(gf goField, dt arrow.DataType, strict bool) error {
-	from, ok := gf.typ.MethodByName("From")
-	kind, isKind := reflect.Zero(gf.typ).Interface().(columnKind)
-	if !ok || !isKind || from.Type.NumIn() != 2 || from.Type.In(1) != viewType ||
-		from.Type.NumOut() != 2 || from.Type.Out(0) != gf.typ || from.Type.Out(1) != errorType {
-		return newError(ErrUnsupported, gf.path, b.col.name, -1, "%s is neither a column of package views nor arrow.Array", gf.typ)
-	}
 	if pin := checkPins(gf.tag, dt, storageOf(dt)); pin != "" {
 		return newError(ErrTypeMismatch, gf.path, b.col.name, -1, "%s from %s: %s", gf.typ, dt, pin)
 	}
-	vt := kind.ViewType(dt)
+	vt := reflect.Zero(gf.typ).Interface().(columnKind).ViewType(dt)
 	if id := views.Storage(dt).ID(); !vt.Accept.Has(id) {
 		return newError(ErrTypeMismatch, gf.path, b.col.name, -1, "%s from %s: it reads %s", gf.typ, dt, vt.Accept)
 	}
@@ -160,6 +190,7 @@ func (b *boundColumn) compile(gf goField, dt arrow.DataType, strict bool) error 
 			level.t.Nullable = true
 		}
 	}
+	from, _ := gf.typ.MethodByName("From")
 	slice, ok := gf.typ.MethodByName("Slice")
 	if !ok || slice.Type.NumIn() != 3 || slice.Type.In(1) != intType || slice.Type.In(2) != intType || slice.Type.NumOut() != 1 || slice.Type.Out(0) != gf.typ {
 		return newError(ErrUnsupported, gf.path, b.col.name, -1, "%s has no Slice(i, j int) %s method", gf.typ, gf.typ)
@@ -168,6 +199,38 @@ func (b *boundColumn) compile(gf goField, dt arrow.DataType, strict bool) error 
 	return nil
 }
 
+// compileStruct plans a field whose type is a struct of columns against
+// its column's datatype dt, a struct: each of its fields binds to the
+// struct's child of its name, as the fields of C bind to columns. The
+// struct may not be nullable, since no field could tell its null rows:
+// bind a views.StructColumn to read those.
+func (b *boundColumn) compileStruct(gf goField, dt arrow.DataType, o *options) error {
+	st, ok := views.Storage(dt).(*arrow.StructType)
+	if !ok {
+		return newError(ErrTypeMismatch, gf.path, b.col.name, -1, "struct of columns %s from %s", gf.typ, dt)
+	}
+	if pin := checkPins(gf.tag, dt, st); pin != "" {
+		return newError(ErrTypeMismatch, gf.path, b.col.name, -1, "struct of columns %s from %s: %s", gf.typ, dt, pin)
+	}
+	if gf.tag.Nullable {
+		return newError(ErrUnsupported, gf.path, b.col.name, -1, "a struct of columns cannot be nullable: read the struct's nulls through a views.StructColumn")
+	}
+	fields, err := compileColumnFields(gf.typ, st.Fields(), where{path: gf.path, column: b.col.name}, o)
+	if err != nil {
+		return err
+	}
+	vt := views.Type{Accept: views.AcceptOf(arrow.STRUCT), Label: gf.path}
+	b.views = make([]int, len(fields))
+	for k, f := range fields {
+		b.views[k] = -1
+		if f.vt != nil {
+			b.views[k] = len(vt.Fields)
+			vt.Fields = append(vt.Fields, views.Field{Name: st.Field(f.col.index).Name, Type: *f.vt})
+		}
+	}
+	b.vt, b.nested, b.fields = &vt, true, fields
+	return nil
+}
 // strictColumn is what Strict finds wrong with reading dt, tagged tag, as a
 // typed column, or "". A column type names its family (strings, binaries,
 // lists, list views), and Strict accepts that family's plain encoding
@@ -244,18 +307,49 @@ func (p *columnsPlan) bind(rec arrow.RecordBatch, dst reflect.Value) error {
 		if arr == nil || int64(arr.Len()) != rows {
 			return newError(ErrInvalidData, col.codec.path, col.name, -1, "a column that is not %d rows long", rows)
 		}
-		field := dst.FieldByIndex(b.index)
-		if b.vt == nil {
-			field.Set(reflect.ValueOf(arr))
-			continue
+		var v views.View
+		if b.vt != nil {
+			var err error
+			if v, err = views.Of(arr, b.vt); err != nil {
+				return viewError(col, err)
+			}
 		}
-		v, err := views.Of(arr, b.vt)
+		if err := b.set(dst.FieldByIndex(b.index), arr, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// set sets field to the column of arr, whose view v has been validated
+// with b.vt.
+func (b *boundColumn) set(field reflect.Value, arr arrow.Array, v views.View) error {
+	switch {
+	case b.vt == nil:
+		field.Set(reflect.ValueOf(arr))
+	case b.nested:
+		s, err := views.StructsOf(v)
 		if err != nil {
-			return viewError(col, err)
+			return viewError(&b.col, err)
 		}
+		if ext, ok := arr.(array.ExtensionArray); ok {
+			arr = ext.Storage()
+		}
+		children := arr.(*array.Struct)
+		for k := range b.fields {
+			f := &b.fields[k]
+			var fv views.View
+			if at := b.views[k]; at >= 0 {
+				fv = s.Field(at)
+			}
+			if err := f.set(field.FieldByIndex(f.index), children.Field(f.col.index), fv); err != nil {
+				return err
+			}
+		}
+	default:
 		out := b.from.Call([]reflect.Value{b.zero, reflect.ValueOf(v)})
 		if err, _ := out[1].Interface().(error); err != nil {
-			return viewError(col, err)
+			return viewError(&b.col, err)
 		}
 		field.Set(out[0])
 	}
@@ -263,22 +357,31 @@ func (p *columnsPlan) bind(rec arrow.RecordBatch, dst reflect.Value) error {
 }
 
 // window sets the fields of dst to rows [i, j) of the columns of src, which
-// bind set, without validating again: typed columns by their Slice method,
-// arrow.Array fields by array.NewSlice, whose arrays it appends to held for
-// the caller to release.
+// bind set, without validating again; see boundColumn.window.
 func (p *columnsPlan) window(src, dst reflect.Value, i, j int, held []arrow.Array) []arrow.Array {
-	bounds := []reflect.Value{{}, reflect.ValueOf(i), reflect.ValueOf(j)}
 	for k := range p.fields {
 		b := &p.fields[k]
-		from, to := src.FieldByIndex(b.index), dst.FieldByIndex(b.index)
-		if b.vt == nil {
-			arr := array.NewSlice(from.Interface().(arrow.Array), int64(i), int64(j))
-			held = append(held, arr)
-			to.Set(reflect.ValueOf(arr))
-			continue
+		held = b.window(src.FieldByIndex(b.index), dst.FieldByIndex(b.index), i, j, held)
+	}
+	return held
+}
+
+// window sets field dst to rows [i, j) of src: a typed column by its Slice
+// method, a struct of columns field by field, an arrow.Array by
+// array.NewSlice, whose array it appends to held for the caller to release.
+func (b *boundColumn) window(src, dst reflect.Value, i, j int, held []arrow.Array) []arrow.Array {
+	switch {
+	case b.vt == nil:
+		arr := array.NewSlice(src.Interface().(arrow.Array), int64(i), int64(j))
+		dst.Set(reflect.ValueOf(arr))
+		held = append(held, arr)
+	case b.nested:
+		for k := range b.fields {
+			f := &b.fields[k]
+			held = f.window(src.FieldByIndex(f.index), dst.FieldByIndex(f.index), i, j, held)
 		}
-		bounds[0] = from
-		to.Set(b.slice.Call(bounds)[0])
+	default:
+		dst.Set(b.slice.Call([]reflect.Value{src, reflect.ValueOf(i), reflect.ValueOf(j)})[0])
 	}
 	return held
 }
