@@ -231,6 +231,7 @@ func (b *boundColumn) compileStruct(gf goField, dt arrow.DataType, o *options) e
 	b.vt, b.nested, b.fields = &vt, true, fields
 	return nil
 }
+
 // strictColumn is what Strict finds wrong with reading dt, tagged tag, as a
 // typed column, or "". A column type names its family (strings, binaries,
 // lists, list views), and Strict accepts that family's plain encoding
