@@ -183,7 +183,7 @@ func (c *RunEndColumn[R, V]) Run(i int) int {
 // covers rows [RunEnd(k-1), RunEnd(k)), run 0 from row 0.
 func (c *RunEndColumn[R, V]) RunEnd(k int) int {
 	if uint(k) >= uint(c.runs.Len) {
-		outOfRange("run", k, c.runs.Len)
+		panic(outOfRange{"run", k, c.runs.Len})
 	}
 	end := int(c.node.runEnds[c.runs.Offset+k]) - c.node.off - c.v.w.Offset
 	return min(end, c.v.w.Len)

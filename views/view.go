@@ -111,15 +111,22 @@ func (v View) at(i int) int {
 
 // checkRow panics unless 0 <= i < n, as an index expression does: views
 // and columns read bitmaps and buffers that go on past their rows, where a
-// row out of range would read another's.
+// row out of range would read another's. It panics with a value, not a
+// call, so that the row accessors that call it stay cheap enough to inline.
 func checkRow(i, n int) {
 	if uint(i) >= uint(n) {
-		outOfRange("row", i, n)
+		panic(outOfRange{"row", i, n})
 	}
 }
 
-func outOfRange(what string, i, n int) {
-	panic(fmt.Sprintf("arrowmap: %s %d out of range for %d %ss", what, i, n, what))
+// outOfRange is the panic of an index out of range.
+type outOfRange struct {
+	what string
+	i, n int
+}
+
+func (e outOfRange) Error() string {
+	return fmt.Sprintf("arrowmap: %s %d out of range for %d %ss", e.what, e.i, e.n, e.what)
 }
 
 // Slice is the view of rows [i, j). It panics when the bounds are out of
