@@ -24,6 +24,17 @@ func (b Bitmap) IsValid(i int) bool {
 // IsNull reports whether row i is null.
 func (b Bitmap) IsNull(i int) bool { return !b.IsValid(i) }
 
+// Bit is 1 when row i is valid and 0 when it is null: IsValid as a number,
+// for code that masks with it rather than branching on rows that are null at
+// random.
+func (b Bitmap) Bit(i int) int {
+	if b.Bits == nil {
+		return 1
+	}
+	i += b.Offset
+	return int(b.Bits[i>>3]>>(i&7)) & 1
+}
+
 // Slice is the bitmap of rows [i, ...) of b.
 func (b Bitmap) Slice(i int) Bitmap {
 	if b.Bits == nil {

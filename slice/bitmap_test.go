@@ -43,8 +43,10 @@ func TestBitmapIsValidAndIsNull(t *testing.T) {
 	for i, v := range want {
 		assert.Equal(t, v, b.IsValid(i), "IsValid(%d)", i)
 		assert.Equal(t, !v, b.IsNull(i), "IsNull(%d)", i)
+		assert.Equal(t, map[bool]int{true: 1, false: 0}[v], b.Bit(i), "Bit(%d)", i)
 	}
 	assert.True(t, Bitmap{}.IsValid(1000), "a nil bitmap has every row valid")
+	assert.Equal(t, 1, Bitmap{Offset: 5}.Bit(1000), "a nil bitmap has every bit set")
 	assert.False(t, Bitmap{Offset: 3}.IsNull(0), "a nil bitmap has no null rows")
 }
 
@@ -54,6 +56,7 @@ func checkBitmap(t *testing.T, b Bitmap, valid []bool, ws []Window, c int) {
 	for i, v := range valid {
 		require.Equal(t, v, b.IsValid(i), "case %d: %+v IsValid(%d)", c, b, i)
 		require.Equal(t, !v, b.IsNull(i), "case %d: %+v IsNull(%d)", c, b, i)
+		require.Equal(t, v, b.Bit(i) == 1, "case %d: %+v Bit(%d)", c, b, i)
 	}
 	for _, w := range ws {
 		require.Equal(t, refCountNulls(valid, w), b.CountNulls(w), "case %d: %+v CountNulls(%+v)", c, b, w)

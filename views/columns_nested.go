@@ -64,34 +64,46 @@ func (c *ListColumn[E]) IsNull(i int) bool {
 // View is the view the column reads.
 func (c ListColumn[E]) View() View { return c.v }
 
-// start is where row i starts in Elements; start(Len()) is where the last
-// row ends.
-func (c *ListColumn[E]) start(i int) int {
+// offset is the child offset of row i, where it starts; offset(Len()) is
+// where the last row ends.
+func (c *ListColumn[E]) offset(i int) int {
 	if c.off64 != nil {
-		return int(c.off64[i] - c.off64[0])
+		return int(c.off64[i])
 	}
-	return int(c.off32[i] - c.off32[0])
+	return int(c.off32[i])
 }
 
+// start is where row i starts in Elements.
+func (c *ListColumn[E]) start(i int) int { return c.offset(i) - c.offset(0) }
+
 // Offsets is where each row starts in the list's child, and where the last
-// ends: len Len()+1, aliasing the array's buffer. It is nil for a
-// large_list: see LargeOffsets.
+// ends: len Len()+1, aliasing the array's buffer, as the array has them — a
+// null row may span elements there, which ValueLen and Value do not count.
+// It is nil for a large_list: see LargeOffsets.
 func (c ListColumn[E]) Offsets() []int32 { return c.off32 }
 
 // LargeOffsets is Offsets for a large_list, nil for a list.
 func (c ListColumn[E]) LargeOffsets() []int64 { return c.off64 }
 
-// ValueLen is the number of elements of row i (0 for a null row, unless the
-// array says otherwise).
+// ValueLen is the number of elements of row i, 0 for a null row (whatever
+// its offsets say: the Arrow format leaves a null row's span unspecified).
+// It does not branch on the row's validity, so a loop that sums it over
+// rows null at random runs at the speed of one over no nulls.
 func (c *ListColumn[E]) ValueLen(i int) int {
+	var n int
 	if off := c.off32; off != nil {
-		return int(off[i+1] - off[i])
+		n = int(off[i+1] - off[i])
+	} else {
+		n = int(c.off64[i+1] - c.off64[i])
 	}
-	return int(c.off64[i+1] - c.off64[i])
+	return n & -c.nulls.Bit(i)
 }
 
-// Value is the elements of row i.
-func (c *ListColumn[E]) Value(i int) E { return c.elems.Slice(c.start(i), c.start(i+1)) }
+// Value is the elements of row i, none for a null row.
+func (c *ListColumn[E]) Value(i int) E {
+	start := c.start(i)
+	return c.elems.Slice(start, start+c.ValueLen(i))
+}
 
 // Elements is the elements of every row of the column, in order: row i is
 // Elements().Slice(start, end) for the offsets of row i relative to row 0.
@@ -506,24 +518,31 @@ func (c *MapColumn[K, V]) IsNull(i int) bool {
 func (c MapColumn[K, V]) View() View { return c.v }
 
 // Offsets is where each row's entries start, and where the last ends: len
-// Len()+1, aliasing the array's buffer.
+// Len()+1, aliasing the array's buffer, as the array has them — a null row
+// may span entries there, which ValueLen and Value do not count.
 func (c MapColumn[K, V]) Offsets() []int32 { return c.off }
 
-// ValueLen is the number of entries of row i.
-func (c *MapColumn[K, V]) ValueLen(i int) int { return int(c.off[i+1] - c.off[i]) }
-
-// entries is where row i's entries are in Keys and Values.
-func (c *MapColumn[K, V]) entries(i int) (lo, hi int) {
-	return int(c.off[i] - c.off[0]), int(c.off[i+1] - c.off[0])
+// ValueLen is the number of entries of row i, 0 for a null row (whatever
+// its offsets say), without branching on the row's validity.
+func (c *MapColumn[K, V]) ValueLen(i int) int {
+	n := int(c.off[i+1] - c.off[i])
+	return n & -c.nulls.Bit(i)
 }
 
-// Keys is the keys of row i.
+// entries is where row i's entries are in Keys and Values: none for a null
+// row.
+func (c *MapColumn[K, V]) entries(i int) (lo, hi int) {
+	lo = int(c.off[i] - c.off[0])
+	return lo, lo + c.ValueLen(i)
+}
+
+// Keys is the keys of row i, none for a null row.
 func (c *MapColumn[K, V]) Keys(i int) K { return c.keys.Slice(c.entries(i)) }
 
 // Values is the values of row i, in the order of its keys.
 func (c *MapColumn[K, V]) Values(i int) V { return c.values.Slice(c.entries(i)) }
 
-// Value is the entries of row i.
+// Value is the entries of row i, none for a null row.
 func (c *MapColumn[K, V]) Value(i int) MapEntries[K, V] {
 	lo, hi := c.entries(i)
 	return MapEntries[K, V]{Keys: c.keys.Slice(lo, hi), Values: c.values.Slice(lo, hi)}

@@ -2,6 +2,7 @@ package views_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -505,5 +506,94 @@ func TestColumnsSlicePanicsOutOfRange(t *testing.T) {
 		"struct null": func() { structs.IsNull(1) }, "struct value": func() { structs.Value(1) },
 	} {
 		assert.Panics(t, f, name)
+	}
+}
+
+// withNulls is arr with the rows null[i] marks null, its buffers and
+// children otherwise as they are: null rows keep their spans in the child.
+func withNulls(t *testing.T, arr arrow.Array, null ...bool) arrow.Array {
+	t.Helper()
+	require.Equal(t, arr.Len(), len(null))
+	valid := memory.NewBufferBytes(make([]byte, (len(null)+7)/8))
+	nulls := 0
+	for i, n := range null {
+		if n {
+			nulls++
+		} else {
+			valid.Bytes()[i/8] |= 1 << (i % 8)
+		}
+	}
+	d := arr.Data()
+	data := array.NewData(d.DataType(), d.Len(), append([]*memory.Buffer{valid}, d.Buffers()[1:]...), d.Children(), nulls, d.Offset())
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+func TestNullListAndMapRowsHaveNoElementsWhateverTheirOffsets(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	null := []bool{false, true, false, true, true, false}
+
+	listBuilder := array.NewListBuilder(mem, arrow.PrimitiveTypes.Int64)
+	defer listBuilder.Release()
+	mapBuilder := array.NewMapBuilder(mem, arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64, false)
+	defer mapBuilder.Release()
+	for i := range null {
+		listBuilder.Append(true)
+		mapBuilder.Append(true)
+		for k := range i%3 + 1 {
+			listBuilder.ValueBuilder().(*array.Int64Builder).Append(int64(10*i + k))
+			mapBuilder.KeyBuilder().(*array.StringBuilder).Append(fmt.Sprintf("k%d", k))
+			mapBuilder.ItemBuilder().(*array.Int64Builder).Append(int64(10*i + k))
+		}
+	}
+	plainLists, plainMaps := listBuilder.NewArray(), mapBuilder.NewArray()
+	defer plainLists.Release()
+	defer plainMaps.Release()
+	lists, maps := withNulls(t, plainLists, null...), withNulls(t, plainMaps, null...)
+	defer lists.Release()
+	defer maps.Release()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{
+		{Name: "l", Type: lists.DataType(), Nullable: true},
+		{Name: "m", Type: maps.DataType(), Nullable: true},
+	}, nil), []arrow.Array{lists, maps}, int64(len(null)))
+	defer rec.Release()
+	rows, err := mapper.Decode[struct {
+		L []int64          `arrow:"l"`
+		M map[string]int64 `arrow:"m"`
+	}](rec)
+	require.NoError(t, err)
+
+	for name, w := range windows(bindColumn[views.ListColumn[views.PrimitiveColumn[int64]]](t, lists)) {
+		t.Run("lists, "+name, func(t *testing.T) {
+			c := w.col
+			for i := range c.Len() {
+				want := rows[w.lo+i].L
+				if null[w.lo+i] {
+					require.True(t, c.IsNull(i))
+					require.Nil(t, want)
+					require.NotEqual(t, c.Offsets()[i], c.Offsets()[i+1], "the fixture's null row %d spans elements", w.lo+i)
+				}
+				assert.Equal(t, len(want), c.ValueLen(i), "row %d", w.lo+i)
+				assert.Equal(t, len(want), c.Value(i).Len(), "row %d", w.lo+i)
+				assert.Equal(t, append([]int64{}, want...), append([]int64{}, c.Value(i).Values()...), "row %d", w.lo+i)
+			}
+		})
+	}
+	for name, w := range windows(bindColumn[views.MapColumn[views.StringColumn, views.PrimitiveColumn[int64]]](t, maps)) {
+		t.Run("maps, "+name, func(t *testing.T) {
+			c := w.col
+			for i := range c.Len() {
+				want := rows[w.lo+i].M
+				require.Equal(t, null[w.lo+i], c.IsNull(i))
+				assert.Equal(t, len(want), c.ValueLen(i), "row %d", w.lo+i)
+				entries := c.Value(i)
+				require.Equal(t, len(want), entries.Keys.Len(), "row %d", w.lo+i)
+				require.Equal(t, len(want), c.Values(i).Len(), "row %d", w.lo+i)
+				for k := range entries.Keys.Len() {
+					assert.Equal(t, want[entries.Keys.Value(k)], entries.Values.Value(k))
+				}
+			}
+		})
 	}
 }
