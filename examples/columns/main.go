@@ -1,19 +1,24 @@
 // Command columns builds an Arrow record, binds its columns to a struct of
 // typed column views with mapper.Columns, and computes over them without
 // decoding a row: the total of the prices, the number of items of each
-// basket, and the revenue per region, read through a dictionary column's
-// indices.
+// basket, the revenue per region, read through a dictionary column's
+// indices, and the express deliveries per city, read from a struct column
+// bound as a struct of its own columns. Then it writes the record twice to
+// an IPC stream and reads it back in pages of two baskets with a
+// ColumnsReader.
 //
 //	go run ./examples/columns
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/arrowmap/arrowmap/views"
@@ -29,6 +34,11 @@ type Baskets struct {
 	Note     views.StringColumn                             `arrow:"note,nullable"`
 	// A dictionary-encoded column: each row an index into a few regions.
 	Region views.DictionaryColumn[int32, views.StringColumn] `arrow:"region"`
+	// A struct column, its fields bound by name like the record's.
+	Shipping struct {
+		City    views.StringColumn `arrow:"city"`
+		Express views.BoolColumn   `arrow:"express"`
+	} `arrow:"shipping"`
 }
 
 func main() {
@@ -78,9 +88,51 @@ func run(w io.Writer, mem memory.Allocator) error {
 		fmt.Fprintf(w, "%s: %.2f\n", regions.Value(k), r)
 	}
 
+	// The struct's fields are columns over the same rows.
+	ship := cols.Shipping
+	for i := range ship.City.Len() {
+		if ship.Express.Value(i) {
+			fmt.Fprintf(w, "express to %s\n", ship.City.Value(i))
+		}
+	}
+
 	// Slicing a column moves a window: nothing is copied or checked again.
 	last := cols.Total.Slice(1, cols.Total.Len())
 	fmt.Fprintf(w, "last %d totals: %v\n", last.Len(), last.Values())
+
+	return readPages(w, rec, mem)
+}
+
+// readPages writes rec twice to an IPC stream, then reads the stream back in
+// pages of two baskets: each record is validated once, then cut into
+// pages, none spanning two records.
+func readPages(w io.Writer, rec arrow.RecordBatch, mem memory.Allocator) error {
+	var stream bytes.Buffer
+	iw := ipc.NewWriter(&stream, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
+	for range 2 {
+		if err := iw.Write(rec); err != nil {
+			return err
+		}
+	}
+	if err := iw.Close(); err != nil {
+		return err
+	}
+	rr, err := ipc.NewReader(&stream, ipc.WithAllocator(mem))
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	cr, err := mapper.NewColumnsReader[Baskets](rr)
+	if err != nil {
+		return err
+	}
+	defer cr.Release()
+	for page, err := range cr.Pages(2) {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "page of %d: totals %v\n", page.Total.Len(), page.Total.Values())
+	}
 	return nil
 }
 
@@ -91,6 +143,10 @@ func buildRecord(mem memory.Allocator) arrow.RecordBatch {
 		{Name: "items", Type: arrow.ListOf(arrow.PrimitiveTypes.Int64)},
 		{Name: "note", Type: arrow.BinaryTypes.String, Nullable: true},
 		{Name: "region", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}},
+		{Name: "shipping", Type: arrow.StructOf(
+			arrow.Field{Name: "city", Type: arrow.BinaryTypes.String},
+			arrow.Field{Name: "express", Type: arrow.FixedWidthTypes.Boolean},
+		)},
 	}, nil)
 	b := array.NewRecordBuilder(mem, schema)
 	defer b.Release()
@@ -107,6 +163,12 @@ func buildRecord(mem memory.Allocator) arrow.RecordBatch {
 		if err := b.Field(4).(*array.BinaryDictionaryBuilder).AppendString(region); err != nil {
 			panic(err)
 		}
+	}
+	shipping := b.Field(5).(*array.StructBuilder)
+	for i, city := range []string{"Lisbon", "Oslo", "Quito"} {
+		shipping.Append(true)
+		shipping.FieldBuilder(0).(*array.StringBuilder).Append(city)
+		shipping.FieldBuilder(1).(*array.BooleanBuilder).Append(i != 1)
 	}
 	return b.NewRecordBatch()
 }

@@ -20,6 +20,12 @@ linus: 3 items [103 104 105] ()
 items: 5
 north: 52.50
 south: 3.25
+express to Lisbon
+express to Quito
 last 2 totals: [3.25 40]
+page of 2: totals [12.5 3.25]
+page of 1: totals [40]
+page of 2: totals [12.5 3.25]
+page of 1: totals [40]
 `, out.String())
 }
