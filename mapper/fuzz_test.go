@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/views"
 )
 
 // fuzzOrder is the row type FuzzReader decodes: a scalar, a nullable
@@ -44,6 +45,23 @@ type fuzzItem struct {
 type fuzzMeta struct {
 	Owner string  `arrow:"owner"`
 	Score float32 `arrow:"score,nullable"`
+}
+
+// fuzzColumns binds what fuzzOrder decodes as typed columns: the struct
+// column as a struct of columns, the string that may be dictionary-encoded
+// as an arrow.Array.
+type fuzzColumns struct {
+	ID    views.PrimitiveColumn[int64]                                      `arrow:"id"`
+	Name  views.StringColumn                                                `arrow:"name,nullable"`
+	Vals  views.ListColumn[views.PrimitiveColumn[int64]]                    `arrow:"vals,nullable"`
+	Items views.ListColumn[views.StructColumn]                              `arrow:"items,nullable" arrow-elem:"nullable"`
+	Attrs views.MapColumn[views.StringColumn, views.PrimitiveColumn[int32]] `arrow:"attrs,nullable" arrow-value:"nullable"`
+	At    views.TimestampColumn                                             `arrow:"at"`
+	Meta  struct {
+		Owner views.StringColumn             `arrow:"owner"`
+		Score views.PrimitiveColumn[float32] `arrow:"score,nullable"`
+	} `arrow:"meta"`
+	Tag arrow.Array `arrow:"tag"`
 }
 
 // The limits of one FuzzReader input.
@@ -143,6 +161,7 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 		requireFuzzRows(t, want, rows)
+		readFuzzColumns(t, rr.Schema(), src.recs, want)
 		switch {
 		case wantErr != nil:
 			require.Error(t, readErr, "Decode failed with %v", wantErr)
@@ -340,6 +359,83 @@ func readFuzzPages(t *testing.T, r *mapper.Reader[fuzzOrder], src *fuzzRecords) 
 		require.LessOrEqual(t, int64(len(rows)), src.rows, "page %d: more rows than the %d records read hold", pages, src.records)
 	}
 	return rows, nil
+}
+
+// readFuzzColumns reads recs through a ColumnsReader[fuzzColumns], in
+// pages, every row of every column: it may fail only with an *mapper.Error,
+// and the rows it reads agree with want, what Decode read of recs.
+func readFuzzColumns(t *testing.T, schema *arrow.Schema, recs []arrow.RecordBatch, want []fuzzOrder) {
+	rr, err := array.NewRecordReader(schema, recs)
+	require.NoError(t, err)
+	defer rr.Release()
+	r, err := mapper.NewColumnsReader[fuzzColumns](rr, mapper.AllowMissing())
+	if err != nil {
+		requireFuzzError(t, err)
+		return
+	}
+	defer r.Release()
+	at := 0
+	for page, err := range r.Pages(fuzzPageSize) {
+		if err != nil {
+			requireFuzzError(t, err)
+			return
+		}
+		// A column the schema lacks is the zero column, of no rows.
+		n := max(page.ID.Len(), page.Name.Len(), page.Vals.Len(), page.Items.Len(), page.Attrs.Len(),
+			page.At.Len(), page.Meta.Owner.Len(), page.Meta.Score.Len())
+		has := func(c interface{ Len() int }) bool { return c.Len() == n }
+		for i := range n {
+			if at < len(want) {
+				w := want[at]
+				if has(page.ID) {
+					require.Equal(t, w.ID, page.ID.Value(i), "row %d", at)
+				}
+				if has(page.Name) {
+					require.Equal(t, w.Name == nil, page.Name.IsNull(i), "row %d", at)
+					if w.Name != nil {
+						require.Equal(t, *w.Name, page.Name.Value(i), "row %d", at)
+					}
+				}
+				if has(page.Vals) {
+					require.Equal(t, len(w.Vals), page.Vals.ValueLen(i), "row %d", at)
+				}
+				if has(page.Items) {
+					require.Equal(t, len(w.Items), page.Items.ValueLen(i), "row %d", at)
+				}
+				if has(page.Attrs) {
+					require.Equal(t, len(w.Attrs), page.Attrs.ValueLen(i), "row %d", at)
+				}
+				if has(page.At) {
+					require.True(t, w.At.Equal(page.At.Value(i)), "row %d", at)
+				}
+				if has(page.Meta.Owner) && w.Meta != nil {
+					require.Equal(t, w.Meta.Owner, page.Meta.Owner.Value(i), "row %d", at)
+				}
+			}
+			if has(page.Vals) {
+				for range page.Vals.Value(i).All() {
+				}
+			}
+			if has(page.Items) {
+				for _, item := range page.Items.Value(i).All() {
+					for k := range item.NumField() {
+						item.Value(k)
+					}
+				}
+			}
+			if has(page.Attrs) {
+				entries := page.Attrs.Value(i)
+				for k := range entries.Keys.Len() {
+					entries.Keys.Value(k)
+					entries.Values.IsNull(k)
+				}
+			}
+			if has(page.Meta.Score) {
+				page.Meta.Score.IsNull(i)
+			}
+			at++
+		}
+	}
 }
 
 // requireFuzzError checks that err is an *mapper.Error wrapping one of
