@@ -254,19 +254,9 @@ func TestColumnsReaderBindsEachBatch(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(columnsSchema), ipc.WithAllocator(mem))
 	sizes := []int{5, 0, 11, 3}
-	from := 0
-	for _, n := range sizes {
-		rec := columnsBatch(t, mem, from, n, 0)
-		require.NoError(t, w.Write(rec))
-		rec.Release()
-		from += n
-	}
-	require.NoError(t, w.Close())
-
-	rr, err := ipc.NewReader(bytes.NewReader(buf.Bytes()), ipc.WithAllocator(mem))
+	stream, _ := productStream(t, mem, sizes...)
+	rr, err := ipc.NewReader(bytes.NewReader(stream), ipc.WithAllocator(mem))
 	require.NoError(t, err)
 	defer rr.Release()
 	r, err := mapper.NewColumnsReader[productColumns](rr)
@@ -446,28 +436,35 @@ func encodedBatch(t *testing.T, mem memory.Allocator, from, n int) arrow.RecordB
 	return b.NewRecordBatch()
 }
 
-// encodedStream is an IPC stream of encodedBatch records of the given
-// sizes, written by arrow-go's writer, and the rows Decode reads from them.
-func encodedStream(t *testing.T, mem memory.Allocator, sizes ...int) ([]byte, []encodedRow) {
+// decodedStream is an IPC stream, written by arrow-go's writer, of the
+// records batch makes of the given sizes (batch(from, n) is rows [from,
+// from+n)), and the rows Decode reads from them as R.
+func decodedStream[R any](t *testing.T, mem memory.Allocator, batch func(from, n int) arrow.RecordBatch, sizes ...int) ([]byte, []R) {
 	t.Helper()
-	var buf bytes.Buffer
-	var w *ipc.Writer
-	var rows []encodedRow
+	var recs []arrow.RecordBatch
+	var rows []R
 	from := 0
 	for _, n := range sizes {
-		rec := encodedBatch(t, mem, from, n)
-		if w == nil {
-			w = ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
-		}
-		require.NoError(t, w.Write(rec))
-		batch, err := mapper.Decode[encodedRow](rec)
+		rec := batch(from, n)
+		defer rec.Release()
+		decoded, err := mapper.Decode[R](rec)
 		require.NoError(t, err)
-		rows = append(rows, batch...)
-		rec.Release()
+		recs, rows = append(recs, rec), append(rows, decoded...)
 		from += n
 	}
-	require.NoError(t, w.Close())
-	return buf.Bytes(), rows
+	return writeStream(t, mem, recs[0].Schema(), recs), rows
+}
+
+// encodedStream is an IPC stream of encodedBatch records of the given
+// sizes, and the rows Decode reads from them.
+func encodedStream(t *testing.T, mem memory.Allocator, sizes ...int) ([]byte, []encodedRow) {
+	return decodedStream[encodedRow](t, mem, func(from, n int) arrow.RecordBatch { return encodedBatch(t, mem, from, n) }, sizes...)
+}
+
+// productStream is an IPC stream of columnsBatch records of the given
+// sizes, without nulls, and the rows Decode reads from them.
+func productStream(t *testing.T, mem memory.Allocator, sizes ...int) ([]byte, []productRow) {
+	return decodedStream[productRow](t, mem, func(from, n int) arrow.RecordBatch { return columnsBatch(t, mem, from, n, 0) }, sizes...)
 }
 
 // TestColumnsOfEveryEncodingThroughIPC writes batches of every encoding
@@ -542,21 +539,8 @@ func TestColumnsReaderPages(t *testing.T) {
 	}
 
 	t.Run("an arrow.Array field of a page is that window of the record's array, released with the page", func(t *testing.T) {
-		var buf bytes.Buffer
-		w := ipc.NewWriter(&buf, ipc.WithSchema(columnsSchema), ipc.WithAllocator(mem))
-		var want []productRow
-		from := 0
-		for _, n := range []int{9, 4} {
-			rec := columnsBatch(t, mem, from, n, 0)
-			require.NoError(t, w.Write(rec))
-			batch, err := mapper.Decode[productRow](rec)
-			require.NoError(t, err)
-			want = append(want, batch...)
-			rec.Release()
-			from += n
-		}
-		require.NoError(t, w.Close())
-		rr, err := ipc.NewReader(&buf, ipc.WithAllocator(mem))
+		stream, want := productStream(t, mem, 9, 4)
+		rr, err := ipc.NewReader(bytes.NewReader(stream), ipc.WithAllocator(mem))
 		require.NoError(t, err)
 		defer rr.Release()
 		r, err := mapper.NewColumnsReader[productColumns](rr)

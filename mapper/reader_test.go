@@ -106,11 +106,12 @@ func decodeEach(t *testing.T, recs []arrow.RecordBatch, opts ...mapper.Option) [
 	return want
 }
 
-// writeStream writes recs as an IPC stream, with arrow-go's own writer.
-func writeStream(t *testing.T, mem memory.Allocator, recs []arrow.RecordBatch) []byte {
+// writeStream writes recs, of schema, as an IPC stream, with arrow-go's own
+// writer.
+func writeStream(t *testing.T, mem memory.Allocator, schema *arrow.Schema, recs []arrow.RecordBatch) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(readerSchema), ipc.WithAllocator(mem))
+	w := ipc.NewWriter(&buf, ipc.WithSchema(schema), ipc.WithAllocator(mem))
 	for _, rec := range recs {
 		require.NoError(t, w.Write(rec))
 	}
@@ -157,7 +158,7 @@ func openRecords(t *testing.T, mem memory.Allocator, format string, recs []arrow
 	t.Helper()
 	switch format {
 	case "stream":
-		rr, err := ipc.NewReader(bytes.NewReader(writeStream(t, mem, recs)), ipc.WithAllocator(mem))
+		rr, err := ipc.NewReader(bytes.NewReader(writeStream(t, mem, readerSchema, recs)), ipc.WithAllocator(mem))
 		require.NoError(t, err)
 		return rr, rr.Release
 	case "file":
