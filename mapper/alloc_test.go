@@ -114,14 +114,26 @@ func allocsOfDecode[T any](t *testing.T, m *mapper.Mapper[T], rec arrow.RecordBa
 	b, err := m.View(rec)
 	require.NoError(t, err)
 	dst := make([]T, 0, rec.NumRows())
-	decode = testing.AllocsPerRun(5, func() {
+	decode = fewestAllocs(func() {
 		if _, err := m.Decode(rec); err != nil {
 			panic(err)
 		}
 	})
-	appendInPlace = testing.AllocsPerRun(5, func() { dst = b.Append(dst[:0]) })
+	appendInPlace = fewestAllocs(func() { dst = b.Append(dst[:0]) })
 	require.Equal(t, rows, dst)
 	return decode, appendInPlace
+}
+
+// fewestAllocs is the fewest allocations per call of f in three rounds of
+// testing.AllocsPerRun. It counts the whole process's allocations, so a
+// background goroutine (a GC worker, a test's leftovers) can add to one
+// round, under -race and a loaded machine most of all; none can take away.
+func fewestAllocs(f func()) float64 {
+	fewest := testing.AllocsPerRun(5, f)
+	for range 2 {
+		fewest = min(fewest, testing.AllocsPerRun(5, f))
+	}
+	return fewest
 }
 
 func TestAllocationsDoNotGrowWithRows(t *testing.T) {
