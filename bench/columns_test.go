@@ -173,6 +173,69 @@ func BenchmarkColumns(b *testing.B) {
 	})
 }
 
+// primColumns is the columns of primRecord.
+type primColumns struct {
+	ID    views.PrimitiveColumn[int64]   `arrow:"id"`
+	Price views.PrimitiveColumn[float64] `arrow:"price"`
+	Qty   views.PrimitiveColumn[int32]   `arrow:"qty"`
+	OK    views.BoolColumn               `arrow:"ok"`
+}
+
+// sumOf is the work of a page: the sum of its prices.
+func sumOf(prices []float64) float64 {
+	sum := 0.0
+	for _, p := range prices {
+		sum += p
+	}
+	return sum
+}
+
+// BenchmarkColumnsPages sums a column of 1M rows, in 16 records, page by
+// page: what a ColumnsReader's pages cost over the sum itself. The hand
+// loop sums each record's window of a page at a time, in the same order.
+func BenchmarkColumnsPages(b *testing.B) {
+	const records, size = 16, 1024
+	recs := make([]arrow.RecordBatch, records)
+	for k := range recs {
+		recs[k] = primRecord(memory.DefaultAllocator, 1<<20/records)
+		defer recs[k].Release()
+	}
+	variants := map[string]func() float64{
+		// The sum over each record's values, a page's window at a time.
+		"hand": func() float64 {
+			sum := 0.0
+			for _, rec := range recs {
+				prices := rec.Column(1).(*array.Float64).Float64Values()
+				for lo := 0; lo < len(prices); lo += size {
+					sum += sumOf(prices[lo:min(lo+size, len(prices))])
+				}
+			}
+			return sum
+		},
+		"pages": func() float64 {
+			rr, err := array.NewRecordReader(primSchema, recs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer rr.Release()
+			r, err := mapper.NewColumnsReader[primColumns](rr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Release()
+			sum := 0.0
+			for page, err := range r.Pages(size) {
+				if err != nil {
+					b.Fatal(err)
+				}
+				sum += sumOf(page.Price.Values())
+			}
+			return sum
+		},
+	}
+	b.Run("sum_pages_of_1024_1M", func(b *testing.B) { runColumns(b, variants) })
+}
+
 // countByValueLen binds C to rec and sums ValueLen over the rows of the
 // list column items picks.
 func countByValueLen[C any](b *testing.B, rec arrow.RecordBatch, items func(C) itemColumn) int {

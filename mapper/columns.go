@@ -77,8 +77,8 @@ type boundColumn struct {
 	// validated with; nil for an arrow.Array field.
 	vt *views.Type
 	// For a typed column: its type's From method, with the zero receiver it
-	// is called on, and its Slice method.
-	from, zero, slice reflect.Value
+	// is called on.
+	from, zero reflect.Value
 	// For a struct of columns: its fields, and for each the index of its
 	// view among the children vt names (-1 for an arrow.Array field).
 	nested bool
@@ -92,11 +92,16 @@ type columnKind interface {
 	ViewType(dt arrow.DataType) views.Type
 }
 
+// slicer is what a pointer to every typed column of package views is.
+type slicer interface {
+	SliceFrom(src any, i, j int)
+}
+
 var (
 	arrowArrayType = reflect.TypeFor[arrow.Array]()
 	viewType       = reflect.TypeFor[views.View]()
 	errorType      = reflect.TypeFor[error]()
-	intType        = reflect.TypeFor[int]()
+	slicerType     = reflect.TypeFor[slicer]()
 )
 
 func compileColumns(t reflect.Type, schema *arrow.Schema, o *options) (*columnsPlan, error) {
@@ -149,7 +154,7 @@ func compileColumnFields(t reflect.Type, columns []arrow.Field, at where, o *opt
 				return nil, err
 			}
 		default:
-			return nil, newError(ErrUnsupported, gf.path, b.col.name, -1, "%s is neither a column of package views, a struct of columns nor arrow.Array", gf.typ)
+			return nil, newError(ErrUnsupported, gf.path, b.col.name, -1, "%s is neither a column of package views (From, ViewType, and SliceFrom on its pointer), a struct of columns nor arrow.Array", gf.typ)
 		}
 		bound = append(bound, b)
 	}
@@ -157,11 +162,12 @@ func compileColumnFields(t reflect.Type, columns []arrow.Field, at where, o *opt
 }
 
 // isColumnType reports whether t is a typed column: it has a From(View)
-// (t, error) method and a ViewType.
+// (t, error) method, a ViewType, and on its pointer, SliceFrom.
 func isColumnType(t reflect.Type) bool {
 	from, ok := t.MethodByName("From")
 	_, isKind := reflect.Zero(t).Interface().(columnKind)
-	return ok && isKind && from.Type.NumIn() == 2 && from.Type.In(1) == viewType &&
+	return ok && isKind && reflect.PointerTo(t).Implements(slicerType) &&
+		from.Type.NumIn() == 2 && from.Type.In(1) == viewType &&
 		from.Type.NumOut() == 2 && from.Type.Out(0) == t && from.Type.Out(1) == errorType
 }
 
@@ -191,11 +197,7 @@ func (b *boundColumn) compile(gf goField, dt arrow.DataType, strict bool) error 
 		}
 	}
 	from, _ := gf.typ.MethodByName("From")
-	slice, ok := gf.typ.MethodByName("Slice")
-	if !ok || slice.Type.NumIn() != 3 || slice.Type.In(1) != intType || slice.Type.In(2) != intType || slice.Type.NumOut() != 1 || slice.Type.Out(0) != gf.typ {
-		return newError(ErrUnsupported, gf.path, b.col.name, -1, "%s has no Slice(i, j int) %s method", gf.typ, gf.typ)
-	}
-	b.vt, b.from, b.zero, b.slice = &vt, from.Func, reflect.Zero(gf.typ), slice.Func
+	b.vt, b.from, b.zero = &vt, from.Func, reflect.Zero(gf.typ)
 	return nil
 }
 
@@ -357,32 +359,44 @@ func (b *boundColumn) set(field reflect.Value, arr arrow.Array, v views.View) er
 	return nil
 }
 
-// window sets the fields of dst to rows [i, j) of the columns of src, which
-// bind set, without validating again; see boundColumn.window.
-func (p *columnsPlan) window(src, dst reflect.Value, i, j int, held []arrow.Array) []arrow.Array {
-	for k := range p.fields {
-		b := &p.fields[k]
-		held = b.window(src.FieldByIndex(b.index), dst.FieldByIndex(b.index), i, j, held)
+// pageField is one column of a page and the same column of the record the
+// page is cut from: for a typed column, pointers to both (the page's a
+// slicer); for an arrow.Array field, two *arrow.Array.
+type pageField struct{ page, record any }
+
+// pageFields lists the columns of page and record, two values of the
+// plan's struct, down into structs of columns: the fields a page sets.
+func (p *columnsPlan) pageFields(page, record reflect.Value) []pageField {
+	var out []pageField
+	var walk func(fields []boundColumn, page, record reflect.Value)
+	walk = func(fields []boundColumn, page, record reflect.Value) {
+		for k := range fields {
+			b := &fields[k]
+			pf, rf := page.FieldByIndex(b.index), record.FieldByIndex(b.index)
+			if b.nested {
+				walk(b.fields, pf, rf)
+				continue
+			}
+			out = append(out, pageField{page: pf.Addr().Interface(), record: rf.Addr().Interface()})
+		}
 	}
-	return held
+	walk(p.fields, page, record)
+	return out
 }
 
-// window sets field dst to rows [i, j) of src: a typed column by its Slice
-// method, a struct of columns field by field, an arrow.Array by
-// array.NewSlice, whose array it appends to held for the caller to release.
-func (b *boundColumn) window(src, dst reflect.Value, i, j int, held []arrow.Array) []arrow.Array {
-	switch {
-	case b.vt == nil:
-		arr := array.NewSlice(src.Interface().(arrow.Array), int64(i), int64(j))
-		dst.Set(reflect.ValueOf(arr))
-		held = append(held, arr)
-	case b.nested:
-		for k := range b.fields {
-			f := &b.fields[k]
-			held = f.window(src.FieldByIndex(f.index), dst.FieldByIndex(f.index), i, j, held)
+// cutPage sets the page's columns to rows [i, j) of the record's, without
+// validating again: a typed column by its SliceFrom method (no reflection,
+// nothing allocated), an arrow.Array by array.NewSlice, whose array it
+// appends to held for the caller to release.
+func cutPage(fields []pageField, i, j int, held []arrow.Array) []arrow.Array {
+	for _, f := range fields {
+		if arr, ok := f.record.(*arrow.Array); ok {
+			cut := array.NewSlice(*arr, int64(i), int64(j))
+			*f.page.(*arrow.Array) = cut
+			held = append(held, cut)
+			continue
 		}
-	default:
-		dst.Set(b.slice.Call([]reflect.Value{src, reflect.ValueOf(i), reflect.ValueOf(j)})[0])
+		f.page.(slicer).SliceFrom(f.record, i, j)
 	}
 	return held
 }
@@ -437,7 +451,7 @@ func NewColumnsReader[C any](rr array.RecordReader, opts ...Option) (*ColumnsRea
 	if rr == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil record reader")
 	}
-	p, err := compileColumns(reflect.TypeFor[C](), rr.Schema(), newOptions(opts))
+	p, err := cachedColumnsPlan(reflect.TypeFor[C](), rr.Schema(), newOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -494,7 +508,7 @@ func (r *ColumnsReader[C]) Pages(size int) iter.Seq2[C, error] {
 			return
 		}
 		var page C
-		dst := reflect.ValueOf(&page).Elem()
+		fields := r.plan.pageFields(reflect.ValueOf(&page).Elem(), reflect.ValueOf(&r.cols).Elem())
 		for r.Next() {
 			rows := int(r.rec.NumRows())
 			if rows <= size {
@@ -503,10 +517,9 @@ func (r *ColumnsReader[C]) Pages(size int) iter.Seq2[C, error] {
 				}
 				continue
 			}
-			src := reflect.ValueOf(&r.cols).Elem()
 			for i := 0; i < rows; i += size {
 				r.releasePage()
-				r.pageArrays = r.plan.window(src, dst, i, min(i+size, rows), r.pageArrays)
+				r.pageArrays = cutPage(fields, i, min(i+size, rows), r.pageArrays)
 				if !yield(page, nil) {
 					return
 				}

@@ -23,7 +23,11 @@ import (
 //
 // The methods below let generic code (ListColumn's elements, the mapper)
 // build and type columns of kind C; From and ViewType do not read their
-// receiver, so call them on the zero value.
+// receiver, so call them on the zero value. Every column of this package
+// also has SliceFrom(src any, i, j int) on its pointer, which sets it to
+// rows [i, j) of src, a pointer to a column of its kind: Slice for code
+// that holds columns of several kinds by address, without reflection, as
+// mapper.ColumnsReader does for each page of a struct of columns.
 type Column[C any] interface {
 	// Len is the number of rows of the column.
 	Len() int
@@ -41,6 +45,9 @@ type Column[C any] interface {
 	// Nullable where it allows nulls.
 	ViewType(dt arrow.DataType) Type
 }
+
+// sliceFrom sets *dst to rows [i, j) of src, a *C: every column's SliceFrom.
+func sliceFrom[C Column[C]](dst *C, src any, i, j int) { *dst = (*src.(*C)).Slice(i, j) }
 
 // Fixed is the Go types of the values of fixed-width arrays, as
 // [Primitive] holds them.
@@ -172,6 +179,9 @@ func (c PrimitiveColumn[T]) Slice(i, j int) PrimitiveColumn[T] {
 	return PrimitiveColumn[T]{v: c.v.Slice(i, j), values: c.values[i:j:j], nulls: c.nulls.Slice(i)}
 }
 
+// SliceFrom sets c to rows [i, j) of src, a *PrimitiveColumn; see [Column].
+func (c *PrimitiveColumn[T]) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }
+
 // BoolColumn is a column of booleans, read from the array's bitmap.
 type BoolColumn struct {
 	v     View
@@ -234,6 +244,9 @@ func (c BoolColumn) Slice(i, j int) BoolColumn {
 	v := c.v.Slice(i, j)
 	return BoolColumn{v: v, bits: slice.Bitmap{Bits: c.bits.Bits, Offset: c.bits.Offset + i}, nulls: c.nulls.Slice(i)}
 }
+
+// SliceFrom sets c to rows [i, j) of src, a *BoolColumn; see [Column].
+func (c *BoolColumn) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }
 
 // byteRows reads the rows of a utf8, binary or view node as bytes.
 type byteRows struct {
@@ -366,6 +379,9 @@ func (c StringColumn) Slice(i, j int) StringColumn {
 	return StringColumn{v: v, rows: c.rows.slice(i, j)}
 }
 
+// SliceFrom sets c to rows [i, j) of src, a *StringColumn; see [Column].
+func (c *StringColumn) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }
+
 // BinaryColumn is a column of binary, large_binary, binary_view or
 // fixed_size_binary values.
 type BinaryColumn struct {
@@ -426,6 +442,9 @@ func (c BinaryColumn) Slice(i, j int) BinaryColumn {
 	v := c.v.Slice(i, j)
 	return BinaryColumn{v: v, rows: c.rows.slice(i, j)}
 }
+
+// SliceFrom sets c to rows [i, j) of src, a *BinaryColumn; see [Column].
+func (c *BinaryColumn) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }
 
 // TimestampColumn is a column of timestamps, read as time.Time in the
 // column's time zone (UTC when it has none), or as raw integers in its unit.
@@ -515,6 +534,9 @@ func (c TimestampColumn) Slice(i, j int) TimestampColumn {
 	c.ints = c.ints.Slice(i, j)
 	return c
 }
+
+// SliceFrom sets c to rows [i, j) of src, a *TimestampColumn; see [Column].
+func (c *TimestampColumn) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }
 
 var (
 	_ Column[PrimitiveColumn[float64]]                      = PrimitiveColumn[float64]{}

@@ -126,6 +126,9 @@ func (c DictionaryColumn[I, V]) Slice(i, j int) DictionaryColumn[I, V] {
 	return c
 }
 
+// SliceFrom sets c to rows [i, j) of src, a *DictionaryColumn; see [Column].
+func (c *DictionaryColumn[I, V]) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }
+
 // RunEndColumn is a run-end encoded column with run ends of type R and
 // run values read as a column of kind V: row i is value Run(i) of Values().
 // Code that works run by run reads each value once.
@@ -215,3 +218,6 @@ func (c RunEndColumn[R, V]) Slice(i, j int) RunEndColumn[R, V] {
 	lo := runs.Offset - c.runs.Offset
 	return RunEndColumn[R, V]{v: v, node: c.node, runs: runs, values: c.values.Slice(lo, lo+runs.Len)}
 }
+
+// SliceFrom sets c to rows [i, j) of src, a *RunEndColumn; see [Column].
+func (c *RunEndColumn[R, V]) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }

@@ -136,6 +136,9 @@ func (c ListColumn[E]) Slice(i, j int) ListColumn[E] {
 	return out
 }
 
+// SliceFrom sets c to rows [i, j) of src, a *ListColumn; see [Column].
+func (c *ListColumn[E]) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }
+
 // FixedSizeListColumn is a column of fixed_size_list rows of Size()
 // elements each, each row a column of kind E over its elements.
 type FixedSizeListColumn[E Column[E]] struct {
@@ -226,6 +229,9 @@ func (c FixedSizeListColumn[E]) Slice(i, j int) FixedSizeListColumn[E] {
 	v := c.v.Slice(i, j)
 	return FixedSizeListColumn[E]{v: v, size: c.size, nulls: c.nulls.Slice(i), elems: c.elems.Slice(i*c.size, j*c.size)}
 }
+
+// SliceFrom sets c to rows [i, j) of src, a *FixedSizeListColumn; see [Column].
+func (c *FixedSizeListColumn[E]) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }
 
 // ListViewColumn is a column of list_view or large_list_view rows, each a
 // column of kind E over its elements. Rows may share elements and refer to
@@ -336,6 +342,9 @@ func (c ListViewColumn[E]) Slice(i, j int) ListViewColumn[E] {
 	return c
 }
 
+// SliceFrom sets c to rows [i, j) of src, a *ListViewColumn; see [Column].
+func (c *ListViewColumn[E]) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }
+
 // StructColumn is a column of structs, whose fields are views.
 type StructColumn struct {
 	v    View
@@ -417,6 +426,9 @@ func (c StructColumn) All() iter.Seq2[int, StructRow] {
 func (c StructColumn) Slice(i, j int) StructColumn {
 	return StructColumn{v: c.v.Slice(i, j), node: c.node}
 }
+
+// SliceFrom sets c to rows [i, j) of src, a *StructColumn; see [Column].
+func (c *StructColumn) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }
 
 // FieldOf is field name of s as a column of kind C, over the rows of s: bind
 // it once, then read row i of the struct's field as the column's row i. A
@@ -571,6 +583,9 @@ func (c MapColumn[K, V]) Slice(i, j int) MapColumn[K, V] {
 	return MapColumn[K, V]{v: v, off: c.off[i : j+1], nulls: c.nulls.Slice(i), keys: c.keys.Slice(lo, hi), values: c.values.Slice(lo, hi)}
 }
 
+// SliceFrom sets c to rows [i, j) of src, a *MapColumn; see [Column].
+func (c *MapColumn[K, V]) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }
+
 // ViewColumn is a column read as plain views, in whatever encoding it has:
 // the kind for a level a typed column leaves untyped, such as the values of
 // a MapColumn[StringColumn, ViewColumn].
@@ -619,3 +634,6 @@ func (c ViewColumn) All() iter.Seq2[int, any] {
 
 // Slice is the column of rows [i, j).
 func (c ViewColumn) Slice(i, j int) ViewColumn { return ViewColumn{v: c.v.Slice(i, j)} }
+
+// SliceFrom sets c to rows [i, j) of src, a *ViewColumn; see [Column].
+func (c *ViewColumn) SliceFrom(src any, i, j int) { sliceFrom(c, src, i, j) }
