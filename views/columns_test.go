@@ -597,3 +597,48 @@ func TestNullListAndMapRowsHaveNoElementsWhateverTheirOffsets(t *testing.T) {
 		})
 	}
 }
+
+// requireSliceFrom checks that SliceFrom sets a column to what Slice
+// returns, for every window of c, and panics on a column of another kind.
+func requireSliceFrom[C views.Column[C], P interface {
+	*C
+	SliceFrom(src any, i, j int)
+}](t *testing.T, c C) {
+	t.Helper()
+	for i := 0; i <= c.Len(); i++ {
+		for j := i; j <= c.Len(); j++ {
+			var got C
+			P(&got).SliceFrom(&c, i, j)
+			require.Equal(t, c.Slice(i, j), got, "rows [%d, %d)", i, j)
+		}
+	}
+	var got C
+	assert.Panics(t, func() { P(&got).SliceFrom(c, 0, 0) }, "a column, not a pointer to one")
+	assert.Panics(t, func() { P(&got).SliceFrom(new(int), 0, 0) }, "a pointer to something else")
+}
+
+func TestSliceFromIsSlice(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := columnsRecord(t, mem)
+	defer rec.Release()
+	requireSliceFrom(t, bindColumn[views.PrimitiveColumn[float64]](t, rec.Column(0)))
+	requireSliceFrom(t, bindColumn[views.StringColumn](t, rec.Column(2)))
+	requireSliceFrom(t, bindColumn[views.BinaryColumn](t, rec.Column(5)))
+	requireSliceFrom(t, bindColumn[views.TimestampColumn](t, rec.Column(6)))
+	requireSliceFrom(t, bindColumn[views.ListColumn[views.PrimitiveColumn[float64]]](t, rec.Column(7)))
+	requireSliceFrom(t, bindColumn[views.StructColumn](t, rec.Column(9)))
+	requireSliceFrom(t, bindColumn[views.MapColumn[views.StringColumn, views.PrimitiveColumn[int64]]](t, rec.Column(10)))
+	requireSliceFrom(t, bindColumn[views.ListColumn[views.ListColumn[views.StringColumn]]](t, rec.Column(11)))
+	requireSliceFrom(t, bindColumn[views.ViewColumn](t, rec.Column(3)))
+
+	more := moreColumnsRecord(t, mem)
+	defer more.Release()
+	flags, hashes, trios, lists, dict, runs := bindMoreColumns(t, more)
+	requireSliceFrom(t, flags)
+	requireSliceFrom(t, hashes)
+	requireSliceFrom(t, trios)
+	requireSliceFrom(t, lists)
+	requireSliceFrom(t, dict)
+	requireSliceFrom(t, runs)
+}
