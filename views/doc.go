@@ -21,7 +21,8 @@
 // [ViewColumn], each bound with its constructor
 // (PrimitivesOf, ListsOf, …) or, for a whole record, with mapper.Columns.
 // Lists compose: a ListColumn[StringColumn] reads row i as the
-// StringColumn of its elements.
+// StringColumn of its elements; a StructColumn's fields bind as typed
+// columns with [FieldOf].
 //
 //	prices, err := views.PrimitivesOf[float64](v)
 //	if err != nil { … }
