@@ -1,6 +1,8 @@
 package slice
 
 import (
+	"encoding/binary"
+	"math"
 	"math/bits"
 )
 
@@ -58,10 +60,25 @@ func (b Bitmap) FirstNull(w Window) int {
 	}
 	i := w.Offset
 	end := w.End()
-	// Bit by bit up to a byte boundary, then a byte at a time.
+	// Bit by bit up to a byte boundary, then 32 and 8 bytes at a time, then
+	// a byte at a time.
 	for ; i < end && (b.Offset+i)&7 != 0; i++ {
 		if !b.IsValid(i) {
 			return i
+		}
+	}
+	for ; i+256 <= end; i += 256 { // four words a test while all are set
+		at := (b.Offset + i) >> 3
+		q := b.Bits[at : at+32 : at+32]
+		le := binary.LittleEndian
+		if le.Uint64(q)&le.Uint64(q[8:])&le.Uint64(q[16:])&le.Uint64(q[24:]) != math.MaxUint64 {
+			break
+		}
+	}
+	for ; i+64 <= end; i += 64 {
+		at := (b.Offset + i) >> 3
+		if word := binary.LittleEndian.Uint64(b.Bits[at : at+8]); word != math.MaxUint64 {
+			return i + bits.TrailingZeros64(^word)
 		}
 	}
 	for ; i+8 <= end; i += 8 {
@@ -85,11 +102,14 @@ func countSet(bitmap []byte, offset, n int) int {
 	for ; i < end && i&7 != 0; i++ {
 		count += int(bitmap[i>>3]>>(i&7)) & 1
 	}
+	le := binary.LittleEndian
+	for ; i+256 <= end; i += 256 { // four words a step, four counts in flight
+		q := bitmap[i>>3 : i>>3+32 : i>>3+32]
+		count += bits.OnesCount64(le.Uint64(q)) + bits.OnesCount64(le.Uint64(q[8:])) +
+			bits.OnesCount64(le.Uint64(q[16:])) + bits.OnesCount64(le.Uint64(q[24:]))
+	}
 	for ; i+64 <= end; i += 64 {
-		b := bitmap[i>>3 : i>>3+8]
-		word := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		count += bits.OnesCount64(word)
+		count += bits.OnesCount64(le.Uint64(bitmap[i>>3 : i>>3+8]))
 	}
 	for ; i+8 <= end; i += 8 {
 		count += bits.OnesCount8(bitmap[i>>3])

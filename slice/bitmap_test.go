@@ -91,10 +91,10 @@ func TestBitmapMatchesBruteForceOnSmallBitmaps(t *testing.T) {
 
 func TestBitmapMatchesBruteForceAcrossWords(t *testing.T) {
 	rng := newRand(t)
-	// Up to 200 rows at bit offsets 0..70: windows cross byte and 64-bit
-	// word boundaries at every alignment.
+	// Up to 700 rows at bit offsets 0..70: windows cross byte, 64-bit word
+	// and four-word boundaries at every alignment.
 	for c := range 1000 {
-		n := rng.IntN(201)
+		n := rng.IntN(701)
 		b, valid := randomBitmap(rng, n, 70)
 		ws := []Window{Whole(n)}
 		for range 60 {
@@ -112,7 +112,7 @@ func TestBitmapMatchesBruteForceAcrossWords(t *testing.T) {
 func TestBitmapFindsASingleNullAnywhere(t *testing.T) {
 	// One null among valid rows, at every row and bit offset: the byte and
 	// word loops must find it wherever it sits.
-	for _, n := range []int{1, 7, 8, 9, 63, 64, 65, 130, 200} {
+	for _, n := range []int{1, 7, 8, 9, 63, 64, 65, 130, 200, 255, 256, 257, 520} {
 		for off := 0; off <= 70; off++ {
 			for null := range n {
 				bits := make([]byte, (off+n+7)/8)

@@ -1,6 +1,7 @@
 package views_test
 
 import (
+	"bytes"
 	"math"
 	"runtime/debug"
 	"testing"
@@ -273,6 +274,11 @@ func TestMalformedArraysAreRejected(t *testing.T) {
 		{
 			name: "a null count that contradicts the bitmap",
 			data: craft(arrow.PrimitiveTypes.Int64, 3, 2, 0, rawBuffers(rawBytes([]byte{0b101}), rawInt64s(1, 2, 3))),
+			typ:  viewNullable(viewInt64),
+		},
+		{
+			name: "a null count of 0 with a null in the bitmap",
+			data: craft(arrow.PrimitiveTypes.Int64, 300, 0, 0, rawBuffers(rawBytes(append(bytes.Repeat([]byte{0xff}, 37), 0b1111_0111)), rawInt64s(make([]int64, 300)...))),
 			typ:  viewNullable(viewInt64),
 		},
 		{
