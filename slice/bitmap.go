@@ -15,13 +15,7 @@ type Bitmap struct {
 }
 
 // IsValid reports whether row i is valid.
-func (b Bitmap) IsValid(i int) bool {
-	if b.Bits == nil {
-		return true
-	}
-	i += b.Offset
-	return b.Bits[i>>3]&(1<<(i&7)) != 0
-}
+func (b Bitmap) IsValid(i int) bool { return b.Bit(i) != 0 }
 
 // IsNull reports whether row i is null.
 func (b Bitmap) IsNull(i int) bool { return !b.IsValid(i) }
