@@ -101,7 +101,13 @@ func notColumn(v View, want string) *Error {
 	} else if v.node != nil {
 		got = fmt.Sprintf("%T", v.node)
 	}
-	e := &Error{Row: -1, Err: ErrTypeMismatch, Detail: fmt.Sprintf("got %s, want %s", got, want)}
+	return mismatchAt(v, "", fmt.Sprintf("got %s, want %s", got, want))
+}
+
+// mismatchAt is an ErrTypeMismatch of binding a column to v, at its child
+// column ("" for v itself), labelled as v's Type is.
+func mismatchAt(v View, column, detail string) *Error {
+	e := &Error{Column: column, Row: -1, Err: ErrTypeMismatch, Detail: detail}
 	if v.t != nil {
 		e.Label = v.t.Label
 	}

@@ -439,11 +439,7 @@ func FieldOf[C Column[C]](s StructColumn, name string) (C, error) {
 	var zero C
 	v, ok := s.FieldByName(name)
 	if !ok {
-		e := &Error{Column: name, Row: -1, Err: ErrTypeMismatch, Detail: fmt.Sprintf("the struct has no field %q", name)}
-		if s.v.t != nil {
-			e.Label = s.v.t.Label
-		}
-		return zero, e
+		return zero, mismatchAt(s.v, name, fmt.Sprintf("the struct has no field %q", name))
 	}
 	return zero.From(v)
 }

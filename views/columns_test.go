@@ -334,6 +334,12 @@ func TestColumnsAgreeWithDecode(t *testing.T) {
 				require.NoError(t, err)
 				byName, err := views.FieldOf[views.StringColumn](c, "b")
 				require.NoError(t, err)
+				_, err = views.FieldOf[views.StringColumn](c, "nope")
+				var missing *views.Error
+				require.ErrorAs(t, err, &missing)
+				assert.Equal(t, "nope", missing.Column)
+				assert.Equal(t, -1, missing.Row)
+				assert.Contains(t, missing.Detail, `no field "nope"`)
 				require.Equal(t, c.Len(), a.Len())
 				require.Equal(t, c.Len(), byName.Len())
 				seen := 0
