@@ -291,16 +291,15 @@ func (c ListViewColumn[E]) View() View { return c.v }
 
 // span is where row i starts in Elements and how many elements it has: 0,
 // 0 for a null row, whose offset and size the array need not keep in range.
+// Like ListColumn.ValueLen, it masks with the validity bit, not a branch.
 func (c *ListViewColumn[E]) span(i int) (start, n int) {
 	if c.off64 != nil {
 		start, n = int(c.off64[i]), int(c.size64[i])
 	} else {
 		start, n = int(c.off32[i]), int(c.size32[i])
 	}
-	if c.nulls.IsNull(i) {
-		return 0, 0
-	}
-	return start, n
+	valid := -c.nulls.Bit(i)
+	return start & valid, n & valid
 }
 
 // ValueLen is the number of elements of row i, 0 for a null row.
