@@ -31,7 +31,10 @@ type Builder[T any] struct{ w *recordWriter }
 // does) and makes the Arrow builders of its columns, with the allocator of
 // WithAllocator. It fails as SchemaOf does.
 func NewBuilder[T any](opts ...Option) (*Builder[T], error) {
-	o := newOptions(opts)
+	o, err := optionsFor("NewBuilder", encodeOptions, opts)
+	if err != nil {
+		return nil, err
+	}
 	p, err := cachedEncodePlan(reflect.TypeFor[T](), o)
 	if err != nil {
 		return nil, err

@@ -60,7 +60,7 @@ type parent interface {
 // call is what one decode needs besides the views: the options that change
 // how values are written and what View prepared.
 type call struct {
-	zeroCopy bool
+	runOptions
 	slots    []unsafe.Pointer
 	top      bool // preparing a top-level column, whose rows are the record's
 }

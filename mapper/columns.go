@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
-	"sync"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -30,13 +28,13 @@ import (
 // column as it is. Errors are *Error values: ErrMissingColumn,
 // ErrTypeMismatch, ErrNull with the first null row, ErrInvalidData.
 //
-// Options: SnakeCase and AllowMissing work as for Decode. Strict accepts
-// only the plain encoding of each column type's family (utf8, binary, list,
-// list_view) where the tag pins no other (`large`, `view`, `utf8_view`, …),
-// at the top level and down list elements. Columns are always zero-copy —
-// they alias rec's memory and are valid while rec is — so ZeroCopy changes
-// nothing; the other options are about decoding and encoding rows and do
-// not apply.
+// Options: SnakeCase, AllowMissing and RejectExtraColumns work as for
+// Decode. Strict accepts only the plain encoding of each column type's
+// family (utf8, binary, list, list_view) where the tag pins no other
+// (`large`, `view`, `utf8_view`, …), at the top level and down list
+// elements. Columns are always zero-copy — they alias rec's memory and are
+// valid while rec is — and decode nothing, so ZeroCopy, Parallelism, As,
+// LastKeyWins and Allocator are ErrUnsupported here.
 //
 //	type prices struct {
 //		Price views.PrimitiveColumn[float64] `arrow:"price"`
@@ -48,7 +46,11 @@ func Columns[C any](rec arrow.RecordBatch, opts ...Option) (C, error) {
 	if rec == nil {
 		return cols, newError(ErrInvalidData, "", "", -1, "nil record")
 	}
-	p, err := cachedColumnsPlan(reflect.TypeFor[C](), rec.Schema(), newOptions(opts))
+	o, err := optionsFor("Columns", columnsOptions, opts)
+	if err != nil {
+		return cols, err
+	}
+	p, err := cachedColumnsPlan(reflect.TypeFor[C](), rec.Schema(), o)
 	if err != nil {
 		return cols, err
 	}
@@ -121,24 +123,21 @@ func compileColumns(t reflect.Type, schema *arrow.Schema, o *options) (*columnsP
 // compileColumnFields binds the fields of struct type t to the columns (or
 // struct children) of at: the Go and Arrow paths of t.
 func compileColumnFields(t reflect.Type, columns []arrow.Field, at where, o *options) ([]boundColumn, error) {
-	goFields, ferr := structFields(t)
-	if ferr != nil {
-		return nil, ferr
+	goFields, err := fieldsAt(t, at)
+	if err != nil {
+		return nil, err
 	}
-	names := make([]string, len(columns))
-	for i, f := range columns {
-		names[i] = f.Name
+	matched, err := matchFields(goFields, columns, at, o)
+	if err != nil {
+		return nil, err
 	}
 	var bound []boundColumn
-	for _, gf := range goFields {
-		gf.path = joinPath(at.path, gf.path)
-		i, ok := matchColumn(gf, names, o.snakeCase)
-		if !ok {
-			if o.allowMissing {
-				continue
-			}
-			return nil, newError(ErrMissingColumn, gf.path, joinPath(at.column, gf.name), -1, "no column %q", gf.name)
+	for k, gf := range goFields {
+		i := matched[k]
+		if i < 0 {
+			continue
 		}
+		gf.path = joinPath(at.path, gf.path)
 		if err := settable(t, gf); err != nil {
 			return nil, err
 		}
@@ -402,27 +401,13 @@ func cutPage(fields []pageField, i, j int, held []arrow.Array) []arrow.Array {
 }
 
 // columnsKey is what a columns plan depends on besides the schema.
-type columnsKey struct {
-	typ                             reflect.Type
-	snakeCase, allowMissing, strict bool
-}
-
-// columnsPlans holds, per columnsKey, the plan for the schema seen last:
-// the records of one stream share their schema.
-var columnsPlans sync.Map // columnsKey → *atomic.Pointer[columnsPlan]
-
+// cachedColumnsPlan is the columns plan for t and schema, from the plan
+// cache.
 func cachedColumnsPlan(t reflect.Type, schema *arrow.Schema, o *options) (*columnsPlan, error) {
-	slot, _ := columnsPlans.LoadOrStore(columnsKey{t, o.snakeCase, o.allowMissing, o.strict}, new(atomic.Pointer[columnsPlan]))
-	last := slot.(*atomic.Pointer[columnsPlan])
-	if p := last.Load(); p != nil && p.schema == schema {
-		return p, nil
+	if schema == nil {
+		return nil, newError(ErrTypeMismatch, "", "", -1, "nil schema")
 	}
-	p, err := compileColumns(t, schema, o)
-	if err != nil {
-		return nil, err
-	}
-	last.Store(p)
-	return p, nil
+	return planFor(columnsKind, t, schema, o, func() (*columnsPlan, error) { return compileColumns(t, schema, o) })
 }
 
 // ColumnsReader binds the columns of each record of an array.RecordReader
@@ -451,7 +436,11 @@ func NewColumnsReader[C any](rr array.RecordReader, opts ...Option) (*ColumnsRea
 	if rr == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil record reader")
 	}
-	p, err := cachedColumnsPlan(reflect.TypeFor[C](), rr.Schema(), newOptions(opts))
+	o, err := optionsFor("NewColumnsReader", columnsOptions, opts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := cachedColumnsPlan(reflect.TypeFor[C](), rr.Schema(), o)
 	if err != nil {
 		return nil, err
 	}

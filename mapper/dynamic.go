@@ -38,12 +38,15 @@ func DecodeTo(typ reflect.Type, rec arrow.RecordBatch, opts ...Option) (reflect.
 	if rec == nil {
 		return reflect.Value{}, newError(ErrInvalidData, "", "", -1, "nil record")
 	}
-	schema := rec.Schema()
-	p, err := cachedPlan(typ, schema, newOptions(opts))
+	o, err := optionsFor("DecodeTo", decodeOptions, opts)
 	if err != nil {
 		return reflect.Value{}, err
 	}
-	b, err := p.view(rec)
+	p, err := cachedDecodePlan(typ, rec.Schema(), o)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	b, err := mapping{plan: p, schema: rec.Schema(), run: o.run()}.view(rec)
 	if err != nil {
 		return reflect.Value{}, err
 	}

@@ -27,7 +27,10 @@ import (
 // in key order, so equal maps encode equally. Strings go to utf8 as they
 // are: Arrow wants UTF-8 there, and Encode does not check it.
 func Encode[T any](rows []T, opts ...Option) (arrow.RecordBatch, error) {
-	o := newOptions(opts)
+	o, err := optionsFor("Encode", encodeOptions, opts)
+	if err != nil {
+		return nil, err
+	}
 	p, err := cachedEncodePlan(reflect.TypeFor[T](), o)
 	if err != nil {
 		return nil, err

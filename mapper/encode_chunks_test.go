@@ -34,7 +34,7 @@ func TestEncodeStringsAcrossChunks(t *testing.T) {
 			rows[i].List = []string{s, "", s[:1]}[:i%4]
 		}
 	}
-	rec, err := mapper.Encode(rows, mapper.WithAllocator(mem))
+	rec, err := mapper.Encode(rows, mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer rec.Release()
 	got, err := mapper.Decode[row](rec)

@@ -39,7 +39,7 @@ func builderCheck[T any](t *testing.T, seed int64) {
 	t.Run(typ.Name(), func(t *testing.T) {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		defer mem.AssertSize(t, 0)
-		b, err := mapper.NewBuilder[T](mapper.WithAllocator(mem))
+		b, err := mapper.NewBuilder[T](mapper.Allocator(mem))
 		require.NoError(t, err)
 		defer b.Release()
 		ref, err := mapper.NewArrowGoBuilder[T](mem)
@@ -118,7 +118,7 @@ func TestEncodeOverflowsThirtyTwoBitOffsets(t *testing.T) {
 		{"map values, built by arrow-go", []row{{M: map[string]string{"a": "bcdefghijkl"}}}, "M[value]", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := mapper.Encode(tc.rows, mapper.WithAllocator(mem))
+			_, err := mapper.Encode(tc.rows, mapper.Allocator(mem))
 			require.ErrorIs(t, err, mapper.ErrOverflow)
 			var me *mapper.Error
 			require.ErrorAs(t, err, &me)
@@ -127,13 +127,13 @@ func TestEncodeOverflowsThirtyTwoBitOffsets(t *testing.T) {
 		})
 	}
 	t.Run("a large layout holds them", func(t *testing.T) {
-		rec, err := mapper.Encode([]row{{Big: "abcdefgh"}, {Big: "ijklmnop"}}, mapper.WithAllocator(mem))
+		rec, err := mapper.Encode([]row{{Big: "abcdefgh"}, {Big: "ijklmnop"}}, mapper.Allocator(mem))
 		require.NoError(t, err)
 		assert.Equal(t, "ijklmnop", rec.Column(3).(*array.LargeString).Value(1))
 		rec.Release()
 	})
 	t.Run("bytes count across Appends, and a failed Append changes nothing", func(t *testing.T) {
-		b, err := mapper.NewBuilder[row](mapper.WithAllocator(mem))
+		b, err := mapper.NewBuilder[row](mapper.Allocator(mem))
 		require.NoError(t, err)
 		defer b.Release()
 		require.NoError(t, b.Append(row{S: "abcdef"}))
@@ -178,7 +178,7 @@ func TestEncodeDictionariesStartAfreshEachRecord(t *testing.T) {
 	t.Run("a reused Builder", func(t *testing.T) {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		defer mem.AssertSize(t, 0)
-		b, err := mapper.NewBuilder[row](mapper.WithAllocator(mem))
+		b, err := mapper.NewBuilder[row](mapper.Allocator(mem))
 		require.NoError(t, err)
 		defer b.Release()
 		require.NoError(t, b.Append(first...))

@@ -401,14 +401,14 @@ func TestEncodeReportsValuesThatDoNotFit(t *testing.T) {
 				}
 				return fmt.Sprint(m.Cents), nil
 			})
-			_, err := mapper.Encode([]encWallet{{encMoney{1}}, {encMoney{-1}}}, conv, mapper.WithAllocator(mem))
+			_, err := mapper.Encode([]encWallet{{encMoney{1}}, {encMoney{-1}}}, conv, mapper.Allocator(mem))
 			return err
 		}, mapper.ErrInvalidData, "Balance", 1},
 		{"a TextMarshaler that fails", func(mem memory.Allocator) error {
 			return encodeErr([]encFails{{nil}, {&encFailing{}}}, mem)
 		}, mapper.ErrInvalidData, "F", 1},
 		{"rows counted from the start of the batch", func(mem memory.Allocator) error {
-			b, err := mapper.NewBuilder[encPrice](mapper.WithAllocator(mem))
+			b, err := mapper.NewBuilder[encPrice](mapper.Allocator(mem))
 			if err != nil {
 				return err
 			}
@@ -435,7 +435,7 @@ func TestEncodeReportsValuesThatDoNotFit(t *testing.T) {
 }
 
 func encodeErr[T any](rows []T, mem memory.Allocator) error {
-	rec, err := mapper.Encode(rows, mapper.WithAllocator(mem))
+	rec, err := mapper.Encode(rows, mapper.Allocator(mem))
 	if err == nil {
 		rec.Release()
 	}
@@ -445,7 +445,7 @@ func encodeErr[T any](rows []T, mem memory.Allocator) error {
 func TestBuilderAppendIsAllOrNothing(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	b, err := mapper.NewBuilder[encOrder](mapper.WithAllocator(mem))
+	b, err := mapper.NewBuilder[encOrder](mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer b.Release()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
@@ -478,7 +478,7 @@ func TestBuilderAppendIsAllOrNothing(t *testing.T) {
 func TestEncodeUsesTheAllocator(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	rec, err := mapper.Encode([]encOrder{{ID: 1, Lines: []encLine{{"a", time.Unix(0, 0)}}}}, mapper.WithAllocator(mem))
+	rec, err := mapper.Encode([]encOrder{{ID: 1, Lines: []encLine{{"a", time.Unix(0, 0)}}}}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	assert.Positive(t, mem.CurrentAlloc(), "the record's buffers come from the allocator")
 	rec.Release()
@@ -501,7 +501,7 @@ func TestEncodeWritesNullsOnlyWhereNullable(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	rows := []encOuterNN{{}, {P: &encInnerNN{N: 1, S: "x", L: []int8{1}, T: time.Unix(1, 0)}, encEmbedded: &encEmbedded{Shared: 7, Base: 8}}}
-	rec, err := mapper.Encode(rows, mapper.WithAllocator(mem))
+	rec, err := mapper.Encode(rows, mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer rec.Release()
 	for i, f := range rec.Schema().Fields() {
@@ -568,7 +568,7 @@ func TestEncodeRunsAndDictionaries(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	rows := []encRuns{{"a", "x"}, {"a", "y"}, {"b", "x"}, {"b", "x"}, {"b", "y"}, {"a", "x"}}
-	rec, err := mapper.Encode(rows, mapper.WithAllocator(mem))
+	rec, err := mapper.Encode(rows, mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer rec.Release()
 	ree := rec.Column(0).(*array.RunEndEncoded)

@@ -27,6 +27,11 @@ var (
 	ErrTag = tags.ErrTag
 	// ErrOverflow: a value does not fit the field or the Arrow type.
 	ErrOverflow = errors.New("value out of range")
+	// ErrExtraColumn: with RejectExtraColumns, a column no field maps to.
+	ErrExtraColumn = errors.New("extra column")
+	// ErrDuplicateKey: a map row has a key twice, which a Go map cannot
+	// hold, and LastKeyWins is not set.
+	ErrDuplicateKey = errors.New("duplicate map key")
 )
 
 // Error is a failure to map a Go field to or from an Arrow column.

@@ -645,9 +645,9 @@ func ExampleNewBuilder() {
 
 // WithAllocator gives the encoders the allocator for the Arrow memory they
 // build: a checked one shows that releasing the record frees it all.
-func ExampleWithAllocator() {
+func ExampleAllocator() {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	rec, err := mapper.Encode([]exampleOrder{{ID: 1}, {ID: 2}}, mapper.WithAllocator(mem))
+	rec, err := mapper.Encode([]exampleOrder{{ID: 1}, {ID: 2}}, mapper.Allocator(mem))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -12,7 +12,11 @@ import (
 // arrow-go's builders at every level instead of this package's own: the
 // reference the builders of encode_columns.go are checked against.
 func NewArrowGoBuilder[T any](mem memory.Allocator) (*Builder[T], error) {
-	p, err := cachedEncodePlan(reflect.TypeFor[T](), newOptions(nil))
+	o, err := optionsFor("NewArrowGoBuilder", encodeOptions, nil)
+	if err != nil {
+		return nil, err
+	}
+	p, err := cachedEncodePlan(reflect.TypeFor[T](), o)
 	if err != nil {
 		return nil, err
 	}

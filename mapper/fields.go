@@ -1,12 +1,14 @@
 package mapper
 
 import (
-	"cmp"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/arrowmap/arrowmap/tags"
 )
 
@@ -27,7 +29,37 @@ type goField struct {
 // fields of the same name the shallowest wins, then the only tagged one at
 // that depth; any other tie hides them all. Unexported fields are ignored,
 // except embedded structs, whose exported fields are promoted.
+//
+// The list is computed once per type and shared: callers must not modify it.
+// Every error is returned as a fresh copy, which callers may extend.
 func structFields(t reflect.Type) ([]goField, *Error) {
+	if c, ok := fieldCache.Load(t); ok {
+		return c.(cachedFields).get()
+	}
+	fields, err := listStructFields(t)
+	c, _ := fieldCache.LoadOrStore(t, cachedFields{fields, err})
+	return c.(cachedFields).get()
+}
+
+// fieldCache holds, per struct type, its fields with their parsed tags, as
+// encoding/json's cachedTypeFields: a type's tags are parsed once, however
+// many plans are built for it. Types are few; the cache is not bounded.
+var fieldCache sync.Map // reflect.Type → cachedFields
+
+type cachedFields struct {
+	fields []goField
+	err    *Error
+}
+
+func (c cachedFields) get() ([]goField, *Error) {
+	if c.err != nil {
+		err := *c.err
+		return nil, &err
+	}
+	return c.fields, nil
+}
+
+func listStructFields(t reflect.Type) ([]goField, *Error) {
 	type queued struct {
 		typ   reflect.Type
 		index []int
@@ -144,6 +176,56 @@ func snakeCase(name string) string {
 	return b.String()
 }
 
+// fieldsAt is structFields for the struct type t at Go path at.path: an
+// error names the field by its whole path, whichever entry point asks.
+func fieldsAt(t reflect.Type, at where) ([]goField, error) {
+	fields, err := structFields(t)
+	if err != nil {
+		err.Path = joinPath(at.path, err.Path)
+		return nil, err
+	}
+	return fields, nil
+}
+
+// matchFields is the one rule by which decoding and Columns find the
+// columns of a struct's fields: the fields of a struct at path at against
+// columns, a schema's fields or a struct column's children. It returns,
+// per field, the index of its column, or -1 for a field without one when
+// AllowMissing is set; without it, a field without a column is
+// ErrMissingColumn. With RejectExtraColumns, a column no field reads is
+// ErrExtraColumn, which lists every such column.
+func matchFields(fields []goField, columns []arrow.Field, at where, o *options) ([]int, error) {
+	names := make([]string, len(columns))
+	for i, f := range columns {
+		names[i] = f.Name
+	}
+	matched := make([]int, len(fields))
+	used := make([]bool, len(columns))
+	for k, gf := range fields {
+		i, ok := matchColumn(gf, names, o.snakeCase)
+		if !ok {
+			if !o.allowMissing {
+				fat := at.field(gf.path, gf.name)
+				return nil, newError(ErrMissingColumn, fat.path, fat.column, -1, "no column %q", gf.name)
+			}
+			i = -1
+		} else {
+			used[i] = true
+		}
+		matched[k] = i
+	}
+	if o.rejectExtra && slices.Contains(used, false) {
+		var extra []string
+		for i, u := range used {
+			if !u {
+				extra = append(extra, strconv.Quote(names[i]))
+			}
+		}
+		return nil, newError(ErrExtraColumn, at.path, at.column, -1, "no field reads %s", strings.Join(extra, ", "))
+	}
+	return matched, nil
+}
+
 // matchColumn finds the column for a field among names: the tag name
 // exactly; else the field name exactly, then its snake_case spelling with
 // SnakeCase, then case-insensitively when only one column matches.
@@ -171,5 +253,3 @@ func matchColumn(f goField, names []string, snake bool) (int, bool) {
 	}
 	return match, match >= 0
 }
-
-var _ = cmp.Compare[int]

@@ -14,32 +14,45 @@ import (
 
 // Mapper decodes records of one schema into values of struct type T. It is
 // immutable after New and safe for concurrent use.
-type Mapper[T any] struct {
-	plan *plan
+type Mapper[T any] struct{ mapping }
+
+// mapping is a plan as one entry point applies it: to records of a schema
+// (which the plan may have been compiled for another of, with the same
+// planned columns) with call options.
+type mapping struct {
+	plan   *plan
+	schema *arrow.Schema
+	run    runOptions
 }
 
-// New compiles the plan that maps records of schema into T. Everything that
-// can be checked without data is checked here: each field's column
-// (ErrMissingColumn), its Arrow type (ErrTypeMismatch), its tags (ErrTag)
-// and its Go type (ErrUnsupported). Errors are *Error values naming the
-// field and the column.
+// New returns the Mapper of records of schema into T, with the plan that
+// maps them: compiled once per (T, the columns it reads, plan options) and
+// cached. Everything that can be checked without data is checked here:
+// each field's column (ErrMissingColumn), its Arrow type
+// (ErrTypeMismatch), its tags (ErrTag) and its Go type (ErrUnsupported).
+// Errors are *Error values naming the field and the column.
+//
+// New takes the decode options: Strict, AllowMissing, SnakeCase,
+// RejectExtraColumns, LastKeyWins and As define the plan; ZeroCopy and
+// Parallelism steer the Mapper's decoding.
 func New[T any](schema *arrow.Schema, opts ...Option) (*Mapper[T], error) {
-	return newMapper[T](schema, newOptions(opts))
+	return newMapper[T]("New", schema, opts)
 }
 
-func newMapper[T any](schema *arrow.Schema, o *options) (*Mapper[T], error) {
-	if schema == nil {
-		return nil, newError(ErrTypeMismatch, "", "", -1, "nil schema")
-	}
-	p, err := compilePlan(reflect.TypeFor[T](), schema, o)
+func newMapper[T any](entry string, schema *arrow.Schema, opts []Option) (*Mapper[T], error) {
+	o, err := optionsFor(entry, decodeOptions, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Mapper[T]{plan: p}, nil
+	p, err := cachedDecodePlan(reflect.TypeFor[T](), schema, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Mapper[T]{mapping{plan: p, schema: schema, run: o.run()}}, nil
 }
 
 // Schema is the schema the Mapper was built for.
-func (m *Mapper[T]) Schema() *arrow.Schema { return m.plan.schema }
+func (m *Mapper[T]) Schema() *arrow.Schema { return m.schema }
 
 // View validates the planned columns of rec once and returns the Batch of
 // all its rows. Columns no field uses are neither viewed nor validated. A
@@ -47,16 +60,18 @@ func (m *Mapper[T]) Schema() *arrow.Schema { return m.plan.schema }
 // malformed buffers are ErrInvalidData. rec must stay alive while the Batch
 // is used.
 func (m *Mapper[T]) View(rec arrow.RecordBatch) (Batch[T], error) {
-	b, err := m.plan.view(rec)
+	b, err := m.view(rec)
 	if err != nil {
 		return Batch[T]{}, err
 	}
 	return Batch[T]{b}, nil
 }
 
-// view is View for p: rec's schema may be another object than the one p
-// was compiled against, but must agree with it on every planned column.
-func (p *plan) view(rec arrow.RecordBatch) (batch, error) {
+// view is View without the row type. rec's schema may be another object
+// than the one the plan was compiled for, or m's, but must agree with them
+// on every planned column.
+func (m mapping) view(rec arrow.RecordBatch) (batch, error) {
+	p := m.plan
 	if rec == nil {
 		return batch{}, newError(ErrInvalidData, "", "", -1, "nil record")
 	}
@@ -68,7 +83,7 @@ func (p *plan) view(rec arrow.RecordBatch) (batch, error) {
 	cols := make([]views.View, len(p.columns))
 	for k := range p.columns {
 		col := &p.columns[k]
-		if recSchema != p.schema {
+		if recSchema != p.schema && recSchema != m.schema { // m's was checked when m was made
 			if col.index >= len(recSchema.Fields()) || recSchema.Field(col.index).Name != col.name ||
 				!arrow.TypeEqual(recSchema.Field(col.index).Type, p.schema.Field(col.index).Type) {
 				return batch{}, newError(ErrTypeMismatch, col.codec.path, col.name, -1,
@@ -84,7 +99,7 @@ func (p *plan) view(rec arrow.RecordBatch) (batch, error) {
 		}
 		cols[k] = v
 	}
-	b := batch{plan: p, cols: cols, call: &call{zeroCopy: p.opts.zeroCopy}, w: slice.Whole(int(rec.NumRows()))}
+	b := batch{plan: p, cols: cols, call: &call{runOptions: m.run}, w: slice.Whole(int(rec.NumRows()))}
 	if p.prep {
 		c := b.call
 		c.slots = make([]unsafe.Pointer, p.slots)
@@ -204,7 +219,7 @@ var tileRows = 2048
 // window clears its own rows, so that reused memory is cleared in parallel.
 func (b batch) decode(base unsafe.Pointer, clearRows func(i, j int)) {
 	p := b.plan
-	parts := min(p.opts.parallelism, b.w.Len/minParallelRows)
+	parts := min(b.call.parallelism, b.w.Len/minParallelRows)
 	if parts <= 1 {
 		b.decodeWindow(0, b.w.Len, base, clearRows)
 		return

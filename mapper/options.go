@@ -2,85 +2,188 @@ package mapper
 
 import (
 	"reflect"
+	"strings"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// Option configures a Mapper, a Reader, Decode and the encoders.
+// Option configures a Mapper, a Reader, Decode, Columns and the encoders.
+//
+// Options are of two kinds. Plan options (Strict, AllowMissing, SnakeCase,
+// RejectExtraColumns, LastKeyWins, As) change what a plan is: which column
+// a field reads and how its values convert. Call options (ZeroCopy,
+// Parallelism, Allocator) steer one call or reader over a plan and never
+// make a new one. Every entry point says which options it takes; passing
+// one it does not take is an ErrUnsupported *Error naming the option, not
+// an option silently ignored.
 type Option func(*options)
 
+// options is what the Options given to one entry point set.
 type options struct {
-	mem          memory.Allocator
+	given optionSet // which options were passed, checked against the entry point
+	// Plan options.
 	strict       bool
-	zeroCopy     bool
 	allowMissing bool
 	snakeCase    bool
-	parallelism  int
+	rejectExtra  bool
+	lastKeyWins  bool
 	conversions  map[reflect.Type]*conversion
+	// Call options.
+	mem         memory.Allocator
+	zeroCopy    bool
+	parallelism int
+}
+
+// optionSet is a set of options, one bit each, in the order of optionNames.
+type optionSet uint16
+
+const (
+	optStrict optionSet = 1 << iota
+	optAllowMissing
+	optSnakeCase
+	optRejectExtra
+	optLastKeyWins
+	optAs
+	optAllocator
+	optZeroCopy
+	optParallelism
+)
+
+var optionNames = [...]string{"Strict", "AllowMissing", "SnakeCase", "RejectExtraColumns", "LastKeyWins", "As", "Allocator", "ZeroCopy", "Parallelism"}
+
+// The options each family of entry points takes.
+const (
+	// Decoding rows: New, Decode, DecodeTo, DecodeArray, NewReader.
+	decodeOptions = optStrict | optAllowMissing | optSnakeCase | optRejectExtra | optLastKeyWins | optAs | optZeroCopy | optParallelism
+	// Binding typed columns: Columns, NewColumnsReader. Columns are always
+	// zero-copy and decode nothing, so ZeroCopy, Parallelism, As and
+	// LastKeyWins have nothing to act on.
+	columnsOptions = optStrict | optAllowMissing | optSnakeCase | optRejectExtra
+	// Deriving a schema: SchemaOf.
+	schemaOptions = optSnakeCase | optAs
+	// Encoding rows: Encode, NewBuilder, EncodeArray.
+	encodeOptions = schemaOptions | optAllocator
+)
+
+// runOptions is the call options of decoding, which a Mapper or a Reader
+// applies over its plan.
+type runOptions struct {
+	zeroCopy    bool
+	parallelism int
+}
+
+func (o *options) run() runOptions { return runOptions{o.zeroCopy, o.parallelism} }
+
+// planKey is the options a plan depends on, comparable: a plan cache key.
+type planKey struct {
+	strict, allowMissing, snakeCase, rejectExtra, lastKeyWins bool
 }
 
 // key is what of the options a compiled plan depends on; ok is false when
 // the options cannot be compared (As conversions), so the plan is not cached.
-type optionsKey struct {
-	strict, zeroCopy, allowMissing, snakeCase bool
-	parallelism                               int
+func (o *options) key() (planKey, bool) {
+	return planKey{o.strict, o.allowMissing, o.snakeCase, o.rejectExtra, o.lastKeyWins}, len(o.conversions) == 0
 }
 
-func (o *options) key() (optionsKey, bool) {
-	return optionsKey{o.strict, o.zeroCopy, o.allowMissing, o.snakeCase, o.parallelism}, len(o.conversions) == 0
-}
-
-func newOptions(opts []Option) *options {
+// optionsFor applies opts for entry point entry, which takes the options
+// in accepted: any other is an ErrUnsupported *Error naming it.
+func optionsFor(entry string, accepted optionSet, opts []Option) (*options, error) {
 	o := &options{mem: memory.DefaultAllocator, parallelism: 1}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(o)
 		}
 	}
-	return o
+	if extra := o.given &^ accepted; extra != 0 {
+		return nil, newError(ErrUnsupported, "", "", -1, "%s does not take %s", entry, extra)
+	}
+	return o, nil
 }
 
-// WithAllocator sets the allocator for the Arrow memory the encoders build.
-// The default is memory.DefaultAllocator.
-func WithAllocator(mem memory.Allocator) Option {
+// String lists the options of s by name: "ZeroCopy, Parallelism".
+func (s optionSet) String() string {
+	var names []string
+	for i, name := range optionNames {
+		if s&(1<<i) != 0 {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// Allocator sets the allocator for the Arrow memory the encoders build.
+// The default is memory.DefaultAllocator. A call option of Encode,
+// NewBuilder and EncodeArray.
+func Allocator(mem memory.Allocator) Option {
 	return func(o *options) {
+		o.given |= optAllocator
 		if mem != nil {
 			o.mem = mem
 		}
 	}
 }
 
+// WithAllocator is Allocator.
+//
+// Deprecated: use Allocator; every other option is named without "With".
+func WithAllocator(mem memory.Allocator) Option { return Allocator(mem) }
+
 // Strict accepts only the exact Arrow type and encoding of each field: no
 // widening (int32 into an int64 field), no other list, string or binary
-// encodings, no dictionary or run-end encoding unless the tag pins it.
-func Strict() Option { return func(o *options) { o.strict = true } }
+// encodings, no dictionary or run-end encoding unless the tag pins it. A
+// plan option of decoding and of Columns; encoding always writes the exact
+// type the tags name, so the encoders do not take it.
+func Strict() Option { return func(o *options) { o.given |= optStrict; o.strict = true } }
 
 // ZeroCopy makes decoded strings and []byte alias the Arrow buffers instead
 // of copying them. They are valid only while the record is: do not keep
-// them past its Release, nor past the next Read of a Reader.
-func ZeroCopy() Option { return func(o *options) { o.zeroCopy = true } }
+// them past its Release, nor past the next Read of a Reader. A call option
+// of decoding; readers whose rows outlive their records refuse it.
+func ZeroCopy() Option { return func(o *options) { o.given |= optZeroCopy; o.zeroCopy = true } }
 
 // AllowMissing lets a field without a column keep its zero value instead of
-// failing with ErrMissingColumn.
-func AllowMissing() Option { return func(o *options) { o.allowMissing = true } }
+// failing with ErrMissingColumn. A plan option of decoding and of Columns.
+func AllowMissing() Option {
+	return func(o *options) { o.given |= optAllowMissing; o.allowMissing = true }
+}
 
 // SnakeCase lets an untagged field match its snake_case column name: UserID
-// matches user_id.
-func SnakeCase() Option { return func(o *options) { o.snakeCase = true } }
+// matches user_id; encoding names the column so. A plan option of every
+// entry point.
+func SnakeCase() Option { return func(o *options) { o.given |= optSnakeCase; o.snakeCase = true } }
+
+// RejectExtraColumns makes a column that no field maps to an error,
+// ErrExtraColumn listing every such column, at the top level and inside
+// struct columns; by default they are ignored (and never read). The
+// counterpart of encoding/json's DisallowUnknownFields. A plan option of
+// decoding and of Columns.
+func RejectExtraColumns() Option {
+	return func(o *options) { o.given |= optRejectExtra; o.rejectExtra = true }
+}
+
+// LastKeyWins lets a map row with a key twice decode to the last of its
+// entries, as a Go map assignment would. By default such a row is an
+// ErrDuplicateKey naming the row and the key, since a Go map cannot hold
+// both entries. A plan option of decoding.
+func LastKeyWins() Option {
+	return func(o *options) { o.given |= optLastKeyWins; o.lastKeyWins = true }
+}
 
 // Parallelism decodes a large batch in n windows at once, on n goroutines.
-// The result is the same as with n = 1, the default.
+// The result is the same as with n = 1, the default. A call option of
+// decoding.
 func Parallelism(n int) Option {
-	return func(o *options) { o.parallelism = max(n, 1) }
+	return func(o *options) { o.given |= optParallelism; o.parallelism = max(n, 1) }
 }
 
 // As decodes fields of Go type T from the Arrow representation of R, and
 // encodes them back, through the given conversions. Either may be nil when
 // only one direction is used. An error from decode fails View (and so
-// Decode) naming the field and row.
+// Decode) naming the field and row. A plan option of decoding and encoding.
 //
-// Decode[T] does not cache plans built with As: build a Mapper once.
+// Plans built with As are not cached: build a Mapper (or a Builder) once
+// and reuse it.
 func As[T, R any](decode func(R) (T, error), encode func(T) (R, error)) Option {
 	c := &conversion{
 		from: reflect.TypeFor[R](),
@@ -100,6 +203,7 @@ func As[T, R any](decode func(R) (T, error), encode func(T) (R, error)) Option {
 		}
 	}
 	return func(o *options) {
+		o.given |= optAs
 		if o.conversions == nil {
 			o.conversions = map[reflect.Type]*conversion{}
 		}

@@ -179,15 +179,17 @@ func TestDecodeOneShot(t *testing.T) {
 	})
 	t.Run("a second mapper.Decode reuses the cached plan", func(t *testing.T) {
 		direct := testing.AllocsPerRun(20, func() { _, _ = m.Decode(rec2) })
-		compile := testing.AllocsPerRun(20, func() { _, _ = mapper.New[nullableName](rec2.Schema(), opts...) })
 		sameSchema := testing.AllocsPerRun(20, func() { _, _ = mapper.Decode[nullableName](rec2, opts...) })
 		alternating := testing.AllocsPerRun(20, func() {
 			_, _ = mapper.Decode[nullableName](rec1, opts...)
 			_, _ = mapper.Decode[nullableName](rec2, opts...)
 		})
-		t.Logf("allocations: Mapper.Decode %v, New %v, mapper.Decode %v, mapper.Decode of two schemas in turn %v", direct, compile, sameSchema, alternating/2)
-		require.Less(t, sameSchema, direct+compile/2, "mapper.Decode compiles its plan again")
-		require.Less(t, alternating/2, direct+compile/2, "mapper.Decode compiles its plan again for an equal schema")
+		t.Logf("allocations: Mapper.Decode %v, mapper.Decode %v, mapper.Decode of two schemas in turn %v", direct, sameSchema, alternating/2)
+		// A compile costs dozens of allocations; a cache hit, the Mapper
+		// and its options, and for a schema seen before but not last, the
+		// matching of its columns.
+		require.LessOrEqual(t, sameSchema, direct+2, "mapper.Decode compiles its plan again")
+		require.LessOrEqual(t, alternating/2, direct+6, "mapper.Decode compiles its plan again for an equal schema")
 	})
 	t.Run("mapper.Decode keeps the plans of different options apart", func(t *testing.T) {
 		got, err := mapper.Decode[fxCell[int64]](rec1, mapper.AllowMissing())

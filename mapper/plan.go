@@ -104,32 +104,26 @@ func compilePlan(t reflect.Type, schema *arrow.Schema, opts *options) (*plan, er
 // index members use to find its view.
 func (c *compiler) compileMembers(t reflect.Type, fields []arrow.Field, at where,
 	bind func(f arrow.Field, i int, cd *codec, vt *views.Type) int) ([]member, error) {
-	goFields, ferr := structFields(t)
-	if ferr != nil {
-		ferr.Path = joinPath(at.path, ferr.Path)
-		return nil, ferr
+	goFields, err := fieldsAt(t, at)
+	if err != nil {
+		return nil, err
 	}
-	names := make([]string, len(fields))
-	for i, f := range fields {
-		names[i] = f.Name
+	matched, err := matchFields(goFields, fields, at, c.opts)
+	if err != nil {
+		return nil, err
 	}
 	var members []member
-	for _, gf := range goFields {
-		i, ok := matchColumn(gf, names, c.opts.snakeCase)
-		fat := at.field(gf.path, gf.name)
-		if !ok {
-			if c.opts.allowMissing {
-				continue
-			}
-			return nil, newError(ErrMissingColumn, fat.path, fat.column, -1, "no column %q", gf.name)
+	for k, gf := range goFields {
+		i := matched[k]
+		if i < 0 {
+			continue
 		}
-		fat.column = joinPath(at.column, fields[i].Name)
+		fat := at.field(gf.path, fields[i].Name)
 		cd, vt, err := c.compile(gf.typ, gf.tag, fields[i].Type, fat)
 		if err != nil {
 			return nil, err
 		}
-		k := bind(fields[i], i, cd, vt)
-		members = insertMember(members, t, gf.index, k, cd)
+		members = insertMember(members, t, gf.index, bind(fields[i], i, cd, vt), cd)
 	}
 	return members, nil
 }

@@ -37,7 +37,7 @@ func NewReader[T any](rr array.RecordReader, opts ...Option) (*Reader[T], error)
 	if rr == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil record reader")
 	}
-	m, err := New[T](rr.Schema(), opts...)
+	m, err := newMapper[T]("NewReader", rr.Schema(), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +124,7 @@ func (r *Reader[T]) releaseCurrent() {
 	if r.rec == nil {
 		return
 	}
-	if r.m.plan.opts.zeroCopy {
+	if r.m.run.zeroCopy {
 		r.held = append(r.held, r.rec)
 	} else {
 		r.rec.Release()

@@ -215,7 +215,7 @@ func rtCheck[T any](t *testing.T, seed int64) {
 			msg := fmt.Sprintf("seed %d, trial %d, %d rows", seed, trial, len(rows))
 			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 
-			rec, err := mapper.Encode(rows, mapper.WithAllocator(mem))
+			rec, err := mapper.Encode(rows, mapper.Allocator(mem))
 			require.NoError(t, err, msg)
 			require.True(t, rec.Schema().Equal(schema), "%s: schema %s, want %s", msg, rec.Schema(), schema)
 			got, err := mapper.Decode[T](rec)
@@ -227,7 +227,7 @@ func rtCheck[T any](t *testing.T, seed int64) {
 				t.Fatalf("%s: Decode(Encode(rows)) differs: %s", msg, diff)
 			}
 
-			again, err := mapper.Encode(got, mapper.WithAllocator(mem))
+			again, err := mapper.Encode(got, mapper.Allocator(mem))
 			require.NoError(t, err, msg)
 			require.True(t, array.RecordEqual(rec, again), "%s: Encode(Decode(rec)) differs:\n%v\nwant\n%v", msg, again, rec)
 			again.Release()
@@ -247,7 +247,7 @@ func rtCheck[T any](t *testing.T, seed int64) {
 // rtCheckPieces appends rows to a Builder in random pieces, and checks the
 // record is Encode's.
 func rtCheckPieces[T any](t *testing.T, msg string, rows []T, want arrow.RecordBatch, mem memory.Allocator, r *rand.Rand) {
-	b, err := mapper.NewBuilder[T](mapper.WithAllocator(mem))
+	b, err := mapper.NewBuilder[T](mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer b.Release()
 	for i := 0; i < len(rows); {
@@ -274,10 +274,10 @@ func rtCheckSlice[T any](t *testing.T, msg string, rows []T, rec arrow.RecordBat
 	if diff := rtDiff("rows", reflect.ValueOf(got), reflect.ValueOf(rows[i:j:j]), tags.Tag{}); diff != "" {
 		t.Fatalf("%s: Decode(slice) differs: %s", msg, diff)
 	}
-	again, err := mapper.Encode(got, mapper.WithAllocator(mem))
+	again, err := mapper.Encode(got, mapper.Allocator(mem))
 	require.NoError(t, err, msg)
 	defer again.Release()
-	want, err := mapper.Encode(rows[i:j], mapper.WithAllocator(mem))
+	want, err := mapper.Encode(rows[i:j], mapper.Allocator(mem))
 	require.NoError(t, err, msg)
 	defer want.Release()
 	require.True(t, array.RecordEqual(again, want), "%s: Encode(Decode(slice)) differs", msg)

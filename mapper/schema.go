@@ -47,7 +47,11 @@ import (
 // are ErrUnsupported; a tag that does not apply to its field's type is
 // ErrTag.
 func SchemaOf[T any](opts ...Option) (*arrow.Schema, error) {
-	p, err := cachedEncodePlan(reflect.TypeFor[T](), newOptions(opts))
+	o, err := optionsFor("SchemaOf", schemaOptions, opts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := cachedEncodePlan(reflect.TypeFor[T](), o)
 	if err != nil {
 		return nil, err
 	}
@@ -70,29 +74,10 @@ type fieldEncoder struct {
 	enc     encoder
 }
 
-// encodePlans caches plans by (type, options): encodeKey → *encodePlan.
-var encodePlans sync.Map
-
-type encodeKey struct {
-	typ  reflect.Type
-	opts optionsKey
-}
-
+// cachedEncodePlan is the encode plan for t, from the plan cache: it
+// depends on no schema.
 func cachedEncodePlan(t reflect.Type, o *options) (*encodePlan, error) {
-	okey, cacheable := o.key()
-	if !cacheable {
-		return compileEncodePlan(t, o)
-	}
-	key := encodeKey{t, okey}
-	if p, ok := encodePlans.Load(key); ok {
-		return p.(*encodePlan), nil
-	}
-	p, err := compileEncodePlan(t, o)
-	if err != nil {
-		return nil, err
-	}
-	actual, _ := encodePlans.LoadOrStore(key, p)
-	return actual.(*encodePlan), nil
+	return planFor(encodeKind, t, nil, o, func() (*encodePlan, error) { return compileEncodePlan(t, o) })
 }
 
 func compileEncodePlan(t reflect.Type, o *options) (*encodePlan, error) {

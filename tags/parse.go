@@ -33,7 +33,11 @@ func Parse(tag string) (Tag, error) {
 // ignored, so a leading comma as parquet-go users write it (",nullable")
 // means the same as none ("nullable").
 func ParseOptions(opts string) (Tag, error) {
-	set, err := collect(splitOptions(opts))
+	options := splitOptions(opts)
+	if len(options) == 0 {
+		return Tag{}, nil // the common case, a tag with a name only
+	}
+	set, err := collect(options)
 	if err != nil {
 		return Tag{}, err
 	}

@@ -65,7 +65,7 @@ func run(w io.Writer, mem memory.Allocator) error {
 	}
 
 	// Encode: the schema comes from the struct's types and tags.
-	back, err := mapper.Encode(orders, mapper.WithAllocator(mem))
+	back, err := mapper.Encode(orders, mapper.Allocator(mem))
 	if err != nil {
 		return err
 	}
