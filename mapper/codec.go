@@ -61,8 +61,8 @@ type parent interface {
 // how values are written and what View prepared.
 type call struct {
 	runOptions
-	slots    []unsafe.Pointer
-	top      bool // preparing a top-level column, whose rows are the record's
+	slots []unsafe.Pointer
+	top   bool // preparing a top-level column, whose rows are the record's
 }
 
 func newCodec(t reflect.Type) *codec {
