@@ -176,6 +176,73 @@ func (d *mapDecoder) prepareChildren(v views.View, c *call) error {
 	return d.value.prepareView(n.Values(whole), c)
 }
 
+// uniqueKeys checks, when the record is viewed, that no map row has a key
+// twice: a Go map holds one entry per key, so decoding such a row would
+// drop all but the last silently. LastKeyWins turns the check off.
+type uniqueKeys struct {
+	cd *codec
+	m  *mapDecoder
+}
+
+func (u uniqueKeys) prepare(v views.View, c *call) (unsafe.Pointer, error) {
+	n := v.Node().(*views.Map)
+	w := v.Window()
+	keysView := n.Keys(w)
+	if u.m.key.needsPrep {
+		// The keys' own conversions run before they can be compared.
+		top := c.top
+		c.top = false
+		err := u.m.key.prepareView(keysView, c)
+		c.top = top
+		if err != nil {
+			return nil, err
+		}
+	}
+	// The keys are compared, not kept: they may alias the record.
+	zeroCopy := c.zeroCopy
+	c.zeroCopy = true
+	keys := u.m.key.decodeBacking(keysView, c)
+	c.zeroCopy = zeroCopy
+	key := func(e int) unsafe.Pointer { return unsafe.Add(keys, uintptr(e)*u.m.key.size) }
+
+	offsets := n.Offsets()[w.Offset : w.End()+1]
+	nulls := v.Nulls()
+	var strs map[string]struct{}
+	var seen reflect.Value
+	if u.m.key.typ.Kind() == reflect.String {
+		strs = map[string]struct{}{}
+	} else {
+		seen = reflect.MakeMap(reflect.MapOf(u.m.key.typ, reflect.TypeFor[struct{}]()))
+	}
+	present := reflect.ValueOf(struct{}{})
+	for i := range w.Len {
+		a, b := int(offsets[i]-offsets[0]), int(offsets[i+1]-offsets[0])
+		if b-a < 2 || !nulls.IsValid(i) {
+			continue
+		}
+		if strs != nil {
+			clear(strs)
+			for e := a; e < b; e++ {
+				k := *(*string)(key(e))
+				if _, dup := strs[k]; dup {
+					return nil, u.cd.rowError(ErrDuplicateKey, c, i, "key %q twice (LastKeyWins keeps the last entry)", k)
+				}
+				strs[k] = struct{}{}
+			}
+			continue
+		}
+		seen.Clear()
+		for e := a; e < b; e++ {
+			k := reflect.NewAt(u.m.key.typ, key(e)).Elem()
+			if seen.MapIndex(k).IsValid() {
+				return nil, u.cd.rowError(ErrDuplicateKey, c, i, "key %v twice (LastKeyWins keeps the last entry)", k)
+			}
+			seen.SetMapIndex(k, present)
+		}
+	}
+	return nil, nil
+}
+
 // pointerDecoder decodes into *T: the values of all rows go into one array,
 // and each non-null row points to its element.
 type pointerDecoder struct{ elem *codec }

@@ -72,8 +72,13 @@ func (c *compiler) compileMap(t reflect.Type, tag tags.Tag, value arrow.DataType
 		return nil, nil, err
 	}
 	vt.Key, vt.Value = kvt, vvt
-	cd.dec = &mapDecoder{key: key, value: val, typ: t}
+	dec := &mapDecoder{key: key, value: val, typ: t}
+	cd.dec = dec
 	cd.needsPrep = key.needsPrep || val.needsPrep
+	if !c.opts.lastKeyWins {
+		cd.prep = uniqueKeys{cd: cd, m: dec}
+		cd.needsPrep = true
+	}
 	return c.finish(cd, at), vt, nil
 }
 

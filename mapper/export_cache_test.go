@@ -1,0 +1,5 @@
+package mapper
+
+// PlanOf is the identity of the decode plan a Mapper[T] uses: tests compare
+// it to tell a plan reused from one compiled again.
+func PlanOf[T any](m *Mapper[T]) any { return m.plan }
