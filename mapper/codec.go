@@ -99,11 +99,11 @@ func (cd *codec) decodeView(v views.View, dst strided, c *call) {
 			cd.decodeUsedEntries(values, idx, dst, c)
 			return
 		}
-		scratch := newArray(cd.slice, values.Len())
-		cd.decodeView(values, strided{scratch, cd.size}, c)
+		scratch := cd.newBacking(values.Len())
+		cd.decodeView(values, scratch, c)
 		for i, k := range idx {
 			if k >= 0 {
-				cd.move(dst.at(i), unsafe.Add(scratch, uintptr(k)*cd.size))
+				cd.move(dst.at(i), scratch.at(k))
 			}
 		}
 		return
@@ -129,19 +129,19 @@ func (cd *codec) decodeUsedEntries(values views.View, idx []int, dst strided, c 
 	}
 	slices.Sort(used)
 	used = slices.Compact(used)
-	scratch := newArray(cd.slice, len(used)) // entry used[j] at j
+	scratch := cd.newBacking(len(used)) // entry used[j] at j
 	for at := 0; at < len(used); {
 		end := at + 1
 		for end < len(used) && used[end] == used[end-1]+1 {
 			end++
 		}
-		cd.decodeView(values.Slice(used[at], used[end-1]+1), strided{unsafe.Add(scratch, uintptr(at)*cd.size), cd.size}, c)
+		cd.decodeView(values.Slice(used[at], used[end-1]+1), scratch.from(at), c)
 		at = end
 	}
 	for i, k := range idx {
 		if k >= 0 {
 			j, _ := slices.BinarySearch(used, k)
-			cd.move(dst.at(i), unsafe.Add(scratch, uintptr(j)*cd.size))
+			cd.move(dst.at(i), scratch.at(j))
 		}
 	}
 }

@@ -21,7 +21,7 @@ func (d preparedDecoder) decode(v views.View, dst strided, c *call) {
 	nulls := v.Nulls()
 	for i := range w.Len {
 		if nulls.IsValid(i) {
-			d.cd.move(dst.at(i), unsafe.Add(p.values, uintptr(w.Offset-p.offset+i)*d.cd.size))
+			d.cd.move(dst.at(i), p.values.at(w.Offset-p.offset+i))
 		}
 	}
 }
@@ -31,11 +31,11 @@ func (d preparedDecoder) decode(v views.View, dst strided, c *call) {
 // element's view does not start at row 0 of its node when the parent array
 // is sliced, and decoding reads by node row.
 type preparedValues struct {
-	values unsafe.Pointer
+	values strided
 	offset int
 }
 
-func newPreparedValues(v views.View, values unsafe.Pointer) unsafe.Pointer {
+func newPreparedValues(v views.View, values strided) unsafe.Pointer {
 	return unsafe.Pointer(&preparedValues{values: values, offset: v.Window().Offset})
 }
 
@@ -44,9 +44,9 @@ func newPreparedValues(v views.View, values unsafe.Pointer) unsafe.Pointer {
 type textPreparer struct{ cd *codec }
 
 func (p textPreparer) prepare(v views.View, c *call) (unsafe.Pointer, error) {
-	results := newArray(p.cd.slice, v.Len())
+	results := p.cd.newBacking(v.Len())
 	err := eachBytes(v, func(i int, b []byte) error {
-		u := reflect.NewAt(p.cd.typ, unsafe.Add(results, uintptr(i)*p.cd.size)).Interface().(encoding.TextUnmarshaler)
+		u := reflect.NewAt(p.cd.typ, results.at(i)).Interface().(encoding.TextUnmarshaler)
 		if err := u.UnmarshalText(b); err != nil {
 			return p.cd.rowError(ErrInvalidData, c, i, "%s.UnmarshalText(%q): %v", p.cd.typ, b, err)
 		}
@@ -67,13 +67,13 @@ func (p asPreparer) prepare(v views.View, c *call) (unsafe.Pointer, error) {
 		return nil, err
 	}
 	scratch := p.from.decodeBacking(v, c)
-	results := newArray(p.cd.slice, v.Len())
+	results := p.cd.newBacking(v.Len())
 	nulls := v.Nulls()
 	for i := range v.Len() {
 		if !nulls.IsValid(i) {
 			continue
 		}
-		if err := p.conv.decode(unsafe.Add(results, uintptr(i)*p.cd.size), unsafe.Add(scratch, uintptr(i)*p.from.size)); err != nil {
+		if err := p.conv.decode(results.at(i), scratch.at(i)); err != nil {
 			e := p.cd.rowError(ErrInvalidData, c, i, "converting %s to %s", p.from.typ, p.cd.typ)
 			e.Err = fmt.Errorf("%w: %w", e.Err, err)
 			return nil, e

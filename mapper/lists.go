@@ -26,7 +26,7 @@ func (d *sliceDecoder) decode(v views.View, dst strided, c *call) {
 		size := n.Size()
 		for i := range w.Len {
 			if nulls.IsValid(i) {
-				setSlice(dst.at(i), unsafe.Add(backing, uintptr(i*size)*d.elem.size), size)
+				setSlice(dst.at(i), backing.at(i*size), size)
 			}
 		}
 	case *views.ListView[int32]:
@@ -36,10 +36,13 @@ func (d *sliceDecoder) decode(v views.View, dst strided, c *call) {
 	}
 }
 
+// newBacking allocates n zeroed values of cd's type, back to back.
+func (cd *codec) newBacking(n int) strided { return strided{newArray(cd.slice, n), cd.size} }
+
 // decodeBacking decodes every row of v into a new array of cd's type.
-func (cd *codec) decodeBacking(v views.View, c *call) unsafe.Pointer {
-	backing := newArray(cd.slice, v.Len())
-	cd.decodeView(v, strided{backing, cd.size}, c)
+func (cd *codec) decodeBacking(v views.View, c *call) strided {
+	backing := cd.newBacking(v.Len())
+	cd.decodeView(v, backing, c)
 	return backing
 }
 
@@ -59,7 +62,7 @@ func decodeList[O slice.Offset](elem *codec, offsets []O, child views.View, null
 			setSlice(dst.at(i), nil, 0)
 			continue
 		}
-		setSlice(dst.at(i), unsafe.Add(backing, uintptr(a)*elem.size), int(b-a))
+		setSlice(dst.at(i), backing.at(int(a)), int(b-a))
 	}
 }
 
@@ -74,7 +77,7 @@ func decodeListView[O slice.Offset](elem *codec, n *views.ListView[O], w slice.W
 			total += int(s)
 		}
 	}
-	backing := newArray(elem.slice, total)
+	backing := elem.newBacking(total)
 	at := 0
 	for i, s := range sizes {
 		if !nulls.IsValid(i) {
@@ -84,9 +87,9 @@ func decodeListView[O slice.Offset](elem *codec, n *views.ListView[O], w slice.W
 			setSlice(dst.at(i), nil, 0) // backing+at may be past its end
 			continue
 		}
-		part := unsafe.Add(backing, uintptr(at)*elem.size)
-		elem.decodeView(n.Child(w.Offset+i), strided{part, elem.size}, c)
-		setSlice(dst.at(i), part, int(s))
+		part := backing.from(at)
+		elem.decodeView(n.Child(w.Offset+i), part, c)
+		setSlice(dst.at(i), part.base, int(s))
 		at += int(s)
 	}
 }
@@ -160,8 +163,7 @@ func (d *mapDecoder) decode(v views.View, dst strided, c *call) {
 		m := reflect.MakeMapWithSize(d.typ, b-a)
 		for e := a; e < b; e++ {
 			// Go maps have no unsafe insert: one reflect call per entry.
-			m.SetMapIndex(reflect.NewAt(d.key.typ, unsafe.Add(keys, uintptr(e)*d.key.size)).Elem(),
-				reflect.NewAt(d.value.typ, unsafe.Add(values, uintptr(e)*d.value.size)).Elem())
+			m.SetMapIndex(reflect.NewAt(d.key.typ, keys.at(e)).Elem(), reflect.NewAt(d.value.typ, values.at(e)).Elem())
 		}
 		*(*unsafe.Pointer)(dst.at(i)) = m.UnsafePointer()
 	}
@@ -203,7 +205,6 @@ func (u uniqueKeys) prepare(v views.View, c *call) (unsafe.Pointer, error) {
 	c.zeroCopy = true
 	keys := u.m.key.decodeBacking(keysView, c)
 	c.zeroCopy = zeroCopy
-	key := func(e int) unsafe.Pointer { return unsafe.Add(keys, uintptr(e)*u.m.key.size) }
 
 	offsets := n.Offsets()[w.Offset : w.End()+1]
 	nulls := v.Nulls()
@@ -223,7 +224,7 @@ func (u uniqueKeys) prepare(v views.View, c *call) (unsafe.Pointer, error) {
 		if strs != nil {
 			clear(strs)
 			for e := a; e < b; e++ {
-				k := *(*string)(key(e))
+				k := *(*string)(keys.at(e))
 				if _, dup := strs[k]; dup {
 					return nil, u.cd.rowError(ErrDuplicateKey, c, i, "key %q twice (LastKeyWins keeps the last entry)", k)
 				}
@@ -233,7 +234,7 @@ func (u uniqueKeys) prepare(v views.View, c *call) (unsafe.Pointer, error) {
 		}
 		seen.Clear()
 		for e := a; e < b; e++ {
-			k := reflect.NewAt(u.m.key.typ, key(e)).Elem()
+			k := reflect.NewAt(u.m.key.typ, keys.at(e)).Elem()
 			if seen.MapIndex(k).IsValid() {
 				return nil, u.cd.rowError(ErrDuplicateKey, c, i, "key %v twice (LastKeyWins keeps the last entry)", k)
 			}
@@ -252,7 +253,7 @@ func (d *pointerDecoder) decode(v views.View, dst strided, c *call) {
 	nulls := v.Nulls()
 	for i := range v.Len() {
 		if nulls.IsValid(i) {
-			*(*unsafe.Pointer)(dst.at(i)) = unsafe.Add(backing, uintptr(i)*d.elem.size)
+			*(*unsafe.Pointer)(dst.at(i)) = backing.at(i)
 		}
 	}
 }

@@ -219,25 +219,24 @@ var tileRows = 2048
 // window clears its own rows, so that reused memory is cleared in parallel.
 func (b batch) decode(base unsafe.Pointer, clearRows func(i, j int)) {
 	p := b.plan
+	rows := strided{base, p.rowType.Size()}
 	parts := min(b.call.parallelism, b.w.Len/minParallelRows)
 	if parts <= 1 {
-		b.decodeWindow(0, b.w.Len, base, clearRows)
+		b.decodeWindow(0, b.w.Len, rows, clearRows)
 		return
 	}
 	var wg sync.WaitGroup
-	size := p.rowType.Size()
 	for k := range parts {
 		i, j := b.w.Len*k/parts, b.w.Len*(k+1)/parts
-		wg.Go(func() { b.decodeWindow(i, j, unsafe.Add(base, uintptr(i)*size), clearRows) })
+		wg.Go(func() { b.decodeWindow(i, j, rows.from(i), clearRows) })
 	}
 	wg.Wait()
 }
 
-// decodeWindow decodes rows [i, j) of b to base: the inPlace columns a
-// tile of rows at a time, each tile cleared first when clearRows is set,
-// then the other columns over the whole window.
-func (b batch) decodeWindow(i, j int, base unsafe.Pointer, clearRows func(i, j int)) {
-	size := b.plan.rowType.Size()
+// decodeWindow decodes rows [i, j) of b to rows (row i of b at rows.at(0)):
+// the inPlace columns a tile of rows at a time, each tile cleared first
+// when clearRows is set, then the other columns over the whole window.
+func (b batch) decodeWindow(i, j int, rows strided, clearRows func(i, j int)) {
 	if len(b.plan.tiled) == 0 && clearRows != nil {
 		clearRows(i, j)
 	}
@@ -246,18 +245,19 @@ func (b batch) decodeWindow(i, j int, base unsafe.Pointer, clearRows func(i, j i
 		if clearRows != nil {
 			clearRows(t, end)
 		}
-		b.decodeMembers(b.plan.tiled, t, end, unsafe.Add(base, uintptr(t-i)*size))
+		b.decodeMembers(b.plan.tiled, t, end, rows.from(t-i))
 	}
-	b.decodeMembers(b.plan.members, i, j, base)
+	b.decodeMembers(b.plan.members, i, j, rows)
 }
 
-// decodeMembers decodes rows [i, j) of b's members to base.
-func (b batch) decodeMembers(members []member, i, j int, base unsafe.Pointer) {
+// decodeMembers decodes rows [i, j) of b's members to rows (row i of b at
+// rows.at(0)).
+func (b batch) decodeMembers(members []member, i, j int, rows strided) {
 	if len(members) == 0 || i == j {
 		return
 	}
 	w := b.w.Slice(i, j)
-	decodeMembers(members, func(k int) views.View { return b.cols[k].Slice(w.Offset, w.End()) }, w.Len, strided{base, b.plan.rowType.Size()}, b.call)
+	decodeMembers(members, func(k int) views.View { return b.cols[k].Slice(w.Offset, w.End()) }, w.Len, rows, b.call)
 }
 
 // ColumnIndexes is the indexes in the schema of the columns the plan reads,

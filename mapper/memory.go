@@ -14,7 +14,14 @@ type strided struct {
 	stride uintptr
 }
 
+// at is the address of destination i. Every element address in the
+// decoders goes through it (or from), so that it is computed one way.
 func (s strided) at(i int) unsafe.Pointer { return unsafe.Add(s.base, uintptr(i)*s.stride) }
+
+// from is the destinations from i on: a run of them that starts at i. i must
+// be a destination, not one past the last, or the base would point outside
+// its allocation, which checkptr (-race) rejects.
+func (s strided) from(i int) strided { return strided{s.at(i), s.stride} }
 
 // field is the column of field at offset off of each destination.
 func (s strided) field(off uintptr) strided { return strided{unsafe.Add(s.base, off), s.stride} }

@@ -134,10 +134,11 @@ type embedded struct {
 func decodeMembers(members []member, field func(k int) views.View, n int, dst strided, c *call) {
 	for _, m := range members {
 		if g := m.group; g != nil {
-			backing := newArray(g.slice, n)
-			decodeMembers(g.members, field, n, strided{backing, g.size}, c)
+			backing := strided{newArray(g.slice, n), g.size}
+			decodeMembers(g.members, field, n, backing, c)
+			pointers := dst.field(m.offset)
 			for i := range n {
-				*(*unsafe.Pointer)(unsafe.Add(dst.at(i), m.offset)) = unsafe.Add(backing, uintptr(i)*g.size)
+				*(*unsafe.Pointer)(pointers.at(i)) = backing.at(i)
 			}
 			continue
 		}

@@ -1,14 +1,12 @@
 package mapper
 
 import (
-	"fmt"
 	"math"
-	"strconv"
-	"sync"
 	"time"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
 
@@ -66,51 +64,14 @@ func unixOf(unit arrow.TimeUnit) func(int64) time.Time {
 }
 
 // locationOf is the time zone a timestamp type's values decode in: the
-// column's zone (an IANA name or a fixed ±HH:MM offset), UTC when it has
-// none; nil for dates.
+// column's zone as [tags.ParseZone] reads it, UTC when it has none (Arrow's
+// "no zone" means instants shown in UTC); UTC for dates too.
 func locationOf(dt arrow.DataType) (*time.Location, error) {
 	ts, ok := dt.(*arrow.TimestampType)
-	if !ok {
+	if !ok || ts.TimeZone == "" {
 		return time.UTC, nil
 	}
-	return loadLocation(ts.TimeZone)
-}
-
-var locations sync.Map // zone name → *time.Location
-
-func loadLocation(name string) (*time.Location, error) {
-	switch name {
-	case "", "UTC", "Z", "utc":
-		return time.UTC, nil
-	}
-	if loc, ok := locations.Load(name); ok {
-		return loc.(*time.Location), nil
-	}
-	loc, err := parseLocation(name)
-	if err != nil {
-		return nil, err
-	}
-	locations.Store(name, loc)
-	return loc, nil
-}
-
-func parseLocation(name string) (*time.Location, error) {
-	if len(name) == 6 && (name[0] == '+' || name[0] == '-') && name[3] == ':' {
-		h, herr := strconv.Atoi(name[1:3])
-		m, merr := strconv.Atoi(name[4:6])
-		if herr == nil && merr == nil && h <= 23 && m <= 59 {
-			offset := h*3600 + m*60
-			if name[0] == '-' {
-				offset = -offset
-			}
-			return time.FixedZone(name, offset), nil
-		}
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil || name == "Local" {
-		return nil, fmt.Errorf("unknown time zone %q", name)
-	}
-	return loc, nil
+	return tags.ParseZone(ts.TimeZone)
 }
 
 // durationDecoder decodes durations, and time32/time64 times of day, into

@@ -16,18 +16,18 @@ func ExampleWindow_Slice() {
 	// true
 }
 
-func ExampleReachableNulls() {
+func ExampleListChildren() {
 	// A list<int32> column [[1, null], null, [null, 4, 5], []]. The null row
 	// 1 still points at child row 2, which is null but hidden by its parent.
 	offsets := []int32{0, 2, 3, 6, 6}
 	parent := slice.Bitmap{Bits: []byte{0b1101}}  // rows 0, 2, 3 valid
 	child := slice.Bitmap{Bits: []byte{0b110001}} // child rows 0, 4, 5 valid
 
-	fmt.Println(child.CountNulls(slice.Whole(6)))                             // every null of the child
-	fmt.Println(slice.ReachableNulls(child, parent, offsets, slice.Whole(4))) // only those under valid rows
-	fmt.Println(slice.ReachableNulls(child, parent, offsets, slice.Whole(4).Slice(2, 4)))
+	all := slice.ListChildren(slice.Ranges{slice.Whole(4)}, parent, offsets)
+	fmt.Println(all, child.FirstNullIn(all)) // child row 2 is not reached
+	last := slice.ListChildren(slice.Ranges{slice.Whole(4).Slice(2, 4)}, parent, offsets)
+	fmt.Println(last, child.FirstNullIn(last))
 	// Output:
-	// 3
-	// 2
-	// 1
+	// [{0 2} {3 3}] 1
+	// [{3 3}] 3
 }

@@ -10,15 +10,6 @@ import (
 // Ranges, so a null outside a window or under a null parent row never counts.
 type Ranges []Window
 
-// Rows is the number of rows in r.
-func (r Ranges) Rows() int {
-	n := 0
-	for _, w := range r {
-		n += w.Len
-	}
-	return n
-}
-
 // add appends w, merging it into the last window when they touch. w must not
 // start before the last window does.
 func (r Ranges) add(w Window) Ranges {
@@ -43,15 +34,6 @@ func Normalize(ws []Window) Ranges {
 		r = r.add(w)
 	}
 	return r
-}
-
-// CountNullsIn is the number of null rows of b in r.
-func (b Bitmap) CountNullsIn(r Ranges) int {
-	n := 0
-	for _, w := range r {
-		n += b.CountNulls(w)
-	}
-	return n
 }
 
 // FirstNullIn is the first null row of b in r, or -1 when there is none.
@@ -133,10 +115,4 @@ func FixedSizeListChildren(r Ranges, validity Bitmap, base, size int) Ranges {
 		})
 	}
 	return out
-}
-
-// ReachableNulls is how many nulls of a list's child the rows w of the list
-// reach: nulls under null list rows or outside w do not count.
-func ReachableNulls[O Offset](child Bitmap, parent Bitmap, offsets []O, w Window) int {
-	return child.CountNullsIn(ListChildren(Ranges{w}, parent, offsets))
 }

@@ -41,8 +41,9 @@
 //
 // Temporal types, at most one: `timestamp`, `date32`, `date64`, `time32`,
 // `time64`, `duration`; with `unit=s|ms|us|ns` (not for dates; s or ms for
-// time32, us or ns for time64) and, for timestamps, `tz=` an IANA zone name
-// ("Asia/Tokyo") or a fixed offset ("+05:30").
+// time32, us or ns for time64) and, for timestamps, `tz=` a zone as
+// [ParseZone] reads it: UTC, Z, an IANA zone name ("Asia/Tokyo") or a fixed
+// offset ("+05:30", "-0800", "+09").
 //
 // Decimals: `decimal(precision,scale)`, or `precision=p` with an optional
 // `scale=s`; 1 ≤ precision ≤ 76 and 0 ≤ scale ≤ precision.

@@ -305,7 +305,7 @@ func zoneHook(from, to reflect.Type, data any) (any, error) {
 		return data, nil
 	}
 	tz := reflect.ValueOf(data).String()
-	if _, err := loadZone(tz); err != nil {
+	if _, err := ParseZone(tz); err != nil {
 		return nil, err
 	}
 	return zone(tz), nil

@@ -31,8 +31,8 @@ type Tag struct {
 	Temporal Temporal
 	// Unit is the time unit from `unit=`, UnitDefault when none.
 	Unit Unit
-	// TZ is the time zone from `tz=`: an IANA zone name ("Asia/Tokyo",
-	// "UTC") or a fixed offset ("+05:30"), validated when parsed.
+	// TZ is the time zone from `tz=`, as written: anything [ParseZone]
+	// reads, such as "UTC", "Asia/Tokyo" or "+05:30"; validated when parsed.
 	TZ string
 	// Decimal is the precision and scale from `decimal(p,s)` or
 	// `precision=p,scale=s`, nil when not given.
@@ -51,14 +51,14 @@ type Decimal struct {
 	Precision, Scale int32
 }
 
-// Location returns the time zone of t.TZ: time.UTC when TZ is "", a
-// time.FixedZone named exactly as written for an offset ("+05:30"), else the
-// IANA zone. It fails only for a Tag whose TZ was not set by [Parse].
+// Location returns the time zone of t.TZ: time.UTC when TZ is "" (no `tz=`
+// given), else what [ParseZone] makes of it. It fails only for a Tag whose
+// TZ was not set by [Parse].
 func (t Tag) Location() (*time.Location, error) {
 	if t.TZ == "" {
 		return time.UTC, nil
 	}
-	loc, err := loadZone(t.TZ)
+	loc, err := ParseZone(t.TZ)
 	if err != nil {
 		return nil, &Error{Option: "tz=" + t.TZ, Err: err}
 	}

@@ -85,6 +85,7 @@ func TestParse(t *testing.T) {
 		{"tz takes UTC", ",timestamp,tz=UTC", tags.Tag{Temporal: tags.Timestamp, TZ: "UTC"}},
 		{"tz takes a positive offset", ",timestamp,tz=+05:30", tags.Tag{Temporal: tags.Timestamp, TZ: "+05:30"}},
 		{"tz takes a negative offset", ",timestamp,tz=-08:00", tags.Tag{Temporal: tags.Timestamp, TZ: "-08:00"}},
+		{"tz takes an offset without a colon", ",timestamp,tz=+0530", tags.Tag{Temporal: tags.Timestamp, TZ: "+0530"}},
 
 		// Decimals.
 		{"decimal(p,s) gives precision and scale", ",decimal(10,2)", tags.Tag{Decimal: &tags.Decimal{Precision: 10, Scale: 2}}},
@@ -147,13 +148,13 @@ func TestParseRejects(t *testing.T) {
 		{"an unknown unit", ",timestamp,unit=weeks", "unit=weeks", `unknown unit "weeks" (want s, ms, us or ns)`},
 		{"a unit in upper case", ",timestamp,unit=MS", "unit=MS", `unknown unit "MS" (want s, ms, us or ns)`},
 		{"an unknown time zone", ",timestamp,tz=Mars/Olympus", "tz=Mars/Olympus",
-			`unknown time zone "Mars/Olympus" (want an IANA name such as "Asia/Tokyo" or an offset such as "+05:30")`},
-		{"an offset without a colon", ",timestamp,tz=+0530", "tz=+0530",
-			`unknown time zone "+0530" (want an IANA name such as "Asia/Tokyo" or an offset such as "+05:30")`},
+			`unknown time zone "Mars/Olympus": not UTC, Z or an offset (±HH:MM, ±HHMM, ±HH), and not an IANA zone this host can load (embed the database with import _ "time/tzdata", or set ZONEINFO)`},
+		{"an offset with a one-digit hour", ",timestamp,tz=+5:30", "tz=+5:30",
+			`time zone "+5:30" is not an offset ±HH:MM, ±HHMM or ±HH (two-digit hours 00 to 23, minutes 00 to 59)`},
 		{"an offset past 23 hours", ",timestamp,tz=+24:00", "tz=+24:00",
-			`unknown time zone "+24:00" (want an IANA name such as "Asia/Tokyo" or an offset such as "+05:30")`},
+			`time zone "+24:00" is not an offset ±HH:MM, ±HHMM or ±HH (two-digit hours 00 to 23, minutes 00 to 59)`},
 		{"an offset past 59 minutes", ",timestamp,tz=-01:60", "tz=-01:60",
-			`unknown time zone "-01:60" (want an IANA name such as "Asia/Tokyo" or an offset such as "+05:30")`},
+			`time zone "-01:60" is not an offset ±HH:MM, ±HHMM or ±HH (two-digit hours 00 to 23, minutes 00 to 59)`},
 		{"the machine's local zone", ",timestamp,tz=Local", "tz=Local", `time zone "Local" is not portable; name the zone`},
 
 		// Encodings.
@@ -377,7 +378,7 @@ func TestLocationOfAnUnparsedZoneFails(t *testing.T) {
 	loc, err := tags.Tag{TZ: "Mars/Olympus"}.Location()
 	assert.Nil(t, loc)
 	require.ErrorIs(t, err, tags.ErrTag)
-	assert.EqualError(t, err, `arrowmap/tags: invalid tag option "tz=Mars/Olympus": unknown time zone "Mars/Olympus" (want an IANA name such as "Asia/Tokyo" or an offset such as "+05:30")`)
+	assert.EqualError(t, err, `arrowmap/tags: invalid tag option "tz=Mars/Olympus": unknown time zone "Mars/Olympus": not UTC, Z or an offset (±HH:MM, ±HHMM, ±HH), and not an IANA zone this host can load (embed the database with import _ "time/tzdata", or set ZONEINFO)`)
 }
 
 func TestOf(t *testing.T) {

@@ -13,9 +13,6 @@ import (
 // checking its buffers on the way: after build, no read of the node can go
 // out of range.
 func build(d arrow.ArrayData, t *Type, p path) (builtin, error) {
-	if t.Custom != nil {
-		return nil, p.fail(ErrTypeMismatch, -1, "a custom type is only supported at the top of a view")
-	}
 	l, err := newLevel(d, Storage(d.DataType()), t, p)
 	if err != nil {
 		return nil, err

@@ -24,9 +24,6 @@ func checkType(dt arrow.DataType, t *Type, p *path, encodedOK bool) *Error {
 	if dt == nil {
 		return p.fail(ErrInvalidData, -1, "nil datatype")
 	}
-	if t.Custom != nil {
-		return nil
-	}
 	dt = Storage(dt)
 	id := dt.ID()
 	if !t.Accept.Has(id) || (!encodedOK && Encodings.Has(id)) {

@@ -31,12 +31,6 @@ type Type struct {
 	Fields []Field
 	// Label names this level in errors; the mapper puts the Go field path here.
 	Label string
-	// Custom, when set, builds the node for this level instead of the
-	// built-in ones. A custom node has no slice fast path: slicing its view
-	// validates the sliced array again through Custom, with an array that
-	// is released once Custom returns — a node that keeps its array must
-	// Retain it, and release it when the node is done with.
-	Custom func(arr arrow.Array, t *Type) (CustomNode, error)
 }
 
 // Field is one struct child of a [Type].

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/arrowmap/arrowmap/slice"
 )
 
@@ -20,15 +19,8 @@ type Node interface {
 	Value(i int) any
 }
 
-// CustomNode is a node built by [Type.Custom]. It hands back its array so
-// that slicing can fall back to validating the sliced array again.
-type CustomNode interface {
-	Node
-	Array() arrow.Array
-}
-
-// builtin is a node of this package: it slices through its window alone and
-// takes part in reachable-null validation.
+// builtin is what every node of this package is beyond a Node: the parts of
+// it that reachable-null validation walks.
 type builtin interface {
 	Node
 	lvl() *level
@@ -65,13 +57,6 @@ func Of(arr arrow.Array, t *Type) (View, error) {
 		return View{}, (&path{t: t}).fail(ErrInvalidData, -1, "nil array")
 	}
 	root := path{t: t}
-	if t.Custom != nil {
-		n, err := t.Custom(arr, t)
-		if err != nil {
-			return View{}, err
-		}
-		return View{node: n, t: t, w: slice.Whole(n.Len())}, nil
-	}
 	d := arr.Data()
 	if err := checkType(d.DataType(), t, &root, true); err != nil {
 		return View{}, err
@@ -130,29 +115,10 @@ func (e outOfRange) Error() string {
 }
 
 // Slice is the view of rows [i, j). It panics when the bounds are out of
-// range, like a Go slice expression. A built-in node is not validated again:
-// slicing only moves the window, in O(1) and without allocating. A custom
-// node falls back to validating array.NewSlice of its array.
+// range, like a Go slice expression. The node is not validated again:
+// slicing only moves the window, in O(1) and without allocating.
 func (v View) Slice(i, j int) View {
-	w := v.w.Slice(i, j)
-	if _, ok := v.node.(builtin); !ok && v.node != nil {
-		return v.revalidate(w)
-	}
-	return View{node: v.node, t: v.t, w: w}
-}
-
-// revalidate is the view of rows w of a custom node: its array sliced and
-// validated again, since a custom node has no fast path.
-func (v View) revalidate(w slice.Window) View {
-	arr := array.NewSlice(v.node.(CustomNode).Array(), int64(w.Offset), int64(w.End()))
-	defer arr.Release()
-	sliced, err := Of(arr, v.t)
-	if err != nil {
-		// The rows of a valid view are valid: a custom node that rejects
-		// them is a bug in that node, not bad input.
-		panic(fmt.Sprintf("arrowmap: custom view rejected its own slice: %v", err))
-	}
-	return sliced
+	return View{node: v.node, t: v.t, w: v.w.Slice(i, j)}
 }
 
 // level is what every built-in node has: its rows, validity and type.

@@ -20,6 +20,10 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	// Timestamp columns name IANA zones, and the command runs on hosts
+	// without a zone database (containers, Windows): embed one (~450 kB).
+	_ "time/tzdata"
 )
 
 func main() {
