@@ -2,7 +2,6 @@ package mapper
 
 import (
 	"math/big"
-	"reflect"
 	"strconv"
 	"unsafe"
 
@@ -14,46 +13,21 @@ import (
 	"github.com/arrowmap/arrowmap/views"
 )
 
-var decimalTypes = map[reflect.Type]int{ // bits of each decimal number type
-	reflect.TypeFor[decimal.Decimal32]():  32,
-	reflect.TypeFor[decimal.Decimal64]():  64,
-	reflect.TypeFor[decimal.Decimal128](): 128,
-	reflect.TypeFor[decimal.Decimal256](): 256,
-}
-
-func isDecimalType(t reflect.Type) bool {
-	_, ok := decimalTypes[t]
-	return ok
-}
-
-// decimalAccept is the decimal types t holds without loss: those no wider.
-func decimalAccept(t reflect.Type, strict bool) views.Accept {
-	bits := decimalTypes[t]
+// decimalAccept is the decimal types a decimal number type of width own
+// holds without loss: those no wider; with strict, its own.
+func decimalAccept(own decimalWidth, strict bool) views.Accept {
 	var a views.Accept
-	for id, b := range map[arrow.Type]int{arrow.DECIMAL32: 32, arrow.DECIMAL64: 64, arrow.DECIMAL128: 128, arrow.DECIMAL256: 256} {
-		if b == bits || (!strict && b < bits) {
-			a |= views.AcceptOf(id)
+	for _, w := range decimalWidths {
+		if w.bits == own.bits || (!strict && w.bits < own.bits) {
+			a |= views.AcceptOf(w.id)
 		}
 	}
 	return a
 }
 
-func decimalDecoderFor(t reflect.Type) decoder {
-	switch decimalTypes[t] {
-	case 32:
-		return decimalDecoder[decimal.Decimal32]{}
-	case 64:
-		return decimalDecoder[decimal.Decimal64]{}
-	case 128:
-		return decimalDecoder[decimal.Decimal128]{}
-	default:
-		return decimalDecoder[decimal.Decimal256]{}
-	}
-}
-
 // decimalDecoder decodes any decimal array no wider than D into D. The
 // value is the unscaled integer; the scale is the column's.
-type decimalDecoder[D decimal.Decimal32 | decimal.Decimal64 | decimal.Decimal128 | decimal.Decimal256] struct{}
+type decimalDecoder[D decimal.DecimalTypes] struct{}
 
 func (decimalDecoder[D]) inPlace() {}
 
@@ -89,7 +63,7 @@ func widen[S, D any](src []S, nulls slice.Bitmap, dst strided, conv func(S) D) {
 	}
 }
 
-func fromInt64[D decimal.Decimal32 | decimal.Decimal64 | decimal.Decimal128 | decimal.Decimal256](x int64) D {
+func fromInt64[D decimal.DecimalTypes](x int64) D {
 	var d D
 	switch p := any(&d).(type) {
 	case *decimal.Decimal32:

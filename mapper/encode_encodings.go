@@ -99,13 +99,13 @@ func (w *reeWriter) write() {
 // by memory, strings by content, times by instant and zone, other types
 // through reflect.DeepEqual.
 func equalOf(t reflect.Type) func(a, b unsafe.Pointer) bool {
-	switch {
-	case t == timeType:
+	switch k := kindOf(t); {
+	case k == kindTime:
 		return func(a, b unsafe.Pointer) bool {
 			x, y := (*time.Time)(a), (*time.Time)(b)
 			return x.Equal(*y) && x.Location() == y.Location()
 		}
-	case t.Kind() == reflect.String:
+	case k == kindString:
 		return func(a, b unsafe.Pointer) bool { return *(*string)(a) == *(*string)(b) }
 	case !hasPointers(t):
 		size := t.Size()

@@ -11,7 +11,6 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 )
 
@@ -453,48 +452,31 @@ func (w *mapWriter) write() {
 // numbers, strings and bools by value, times by instant, arrays and
 // structs field by field.
 func compareOf(t reflect.Type) func(a, b unsafe.Pointer) int {
-	switch t {
-	case timeType:
+	switch kindOf(t) {
+	case kindTime:
 		return func(a, b unsafe.Pointer) int {
 			x, y := *(*time.Time)(a), *(*time.Time)(b)
 			return cmp.Or(x.Compare(y), strings.Compare(x.Location().String(), y.Location().String()))
 		}
-	case float16Type:
+	case kindFloat16:
 		return func(a, b unsafe.Pointer) int {
 			return cmp.Compare((*float16.Num)(a).Float32(), (*float16.Num)(b).Float32())
 		}
-	case reflect.TypeFor[decimal.Decimal128]():
-		return func(a, b unsafe.Pointer) int { return (*decimal.Decimal128)(a).Cmp(*(*decimal.Decimal128)(b)) }
-	case reflect.TypeFor[decimal.Decimal256]():
-		return func(a, b unsafe.Pointer) int { return (*decimal.Decimal256)(a).Cmp(*(*decimal.Decimal256)(b)) }
-	}
-	signed := t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64
-	switch {
-	case t.Kind() == reflect.Bool:
+	case kindDecimal:
+		w, _ := decimalWidthOf(t)
+		return w.compare
+	case kindBool:
 		return compareAs[uint8]
-	case signed && t.Size() == 1:
-		return compareAs[int8]
-	case signed && t.Size() == 2:
-		return compareAs[int16]
-	case signed && t.Size() == 4:
-		return compareAs[int32]
-	case signed:
-		return compareAs[int64]
-	case isInteger(t.Kind()) && t.Size() == 1:
-		return compareAs[uint8]
-	case isInteger(t.Kind()) && t.Size() == 2:
-		return compareAs[uint16]
-	case isInteger(t.Kind()) && t.Size() == 4:
-		return compareAs[uint32]
-	case isInteger(t.Kind()):
-		return compareAs[uint64]
-	case t.Kind() == reflect.Float32:
-		return compareAs[float32]
-	case t.Kind() == reflect.Float64:
+	case kindInt, kindUint, kindDuration:
+		return integerWidthOf(t).compare
+	case kindFloat:
+		if t.Kind() == reflect.Float32 {
+			return compareAs[float32]
+		}
 		return compareAs[float64]
-	case t.Kind() == reflect.String:
+	case kindString:
 		return compareAs[string]
-	case t.Kind() == reflect.Array:
+	case kindArray, kindByteArray:
 		elem := compareOf(t.Elem())
 		if elem == nil {
 			return nil
@@ -508,7 +490,7 @@ func compareOf(t reflect.Type) func(a, b unsafe.Pointer) int {
 			}
 			return 0
 		}
-	case t.Kind() == reflect.Struct:
+	case kindStruct:
 		offsets := make([]uintptr, t.NumField())
 		fields := make([]func(a, b unsafe.Pointer) int, t.NumField())
 		for i := range t.NumField() {

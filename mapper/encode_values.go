@@ -15,8 +15,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
-	"github.com/apache/arrow-go/v18/arrow/decimal256"
 )
 
 // appender is an Arrow builder that takes values of Go type V in bulk:
@@ -243,7 +241,7 @@ func decimalsFit[D interface {
 	decimal.DecimalTypes
 	decimal.Num[D]
 }](precision, scale int32) func([]D) (int, error) {
-	high := pow10Decimal[D](precision)
+	high := fromInt64[D](1).IncreaseScaleBy(precision) // 10^precision, which D holds up to its maximum precision
 	low := high.Negate()
 	return func(values []D) (int, error) {
 		for k, d := range values {
@@ -253,30 +251,6 @@ func decimalsFit[D interface {
 		}
 		return -1, nil
 	}
-}
-
-// pow10Decimal is 10^p as a D, p being at most D's maximum precision.
-func pow10Decimal[D decimal.DecimalTypes](p int32) D {
-	var d D
-	switch x := any(&d).(type) {
-	case *decimal.Decimal32:
-		*x = decimal.Decimal32(pow10(p))
-	case *decimal.Decimal64:
-		*x = decimal.Decimal64(pow10(p))
-	case *decimal.Decimal128:
-		*x = decimal128.GetScaleMultiplier(int(p))
-	case *decimal.Decimal256:
-		*x = decimal256.GetScaleMultiplier(int(p))
-	}
-	return d
-}
-
-func pow10(p int32) int64 {
-	v := int64(1)
-	for range p {
-		v *= 10
-	}
-	return v
 }
 
 // decimalFromText converts decimal text to a decimal of precision and

@@ -145,8 +145,11 @@ func listStructFields(t reflect.Type) ([]goField, *Error) {
 // isLeafStruct reports whether a struct type maps to one column rather than
 // to a struct of fields: time.Time and the decimal number types.
 func isLeafStruct(t reflect.Type) bool {
-	_, ok := leafStructs[t]
-	return ok
+	switch kindOf(t) {
+	case kindTime, kindDecimal:
+		return t.Kind() == reflect.Struct
+	}
+	return false
 }
 
 func joinPath(parent, name string) string {

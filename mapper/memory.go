@@ -81,10 +81,12 @@ func moverOf(t reflect.Type) mover {
 }
 
 func hasPointers(t reflect.Type) bool {
+	switch reflectKinds[t.Kind()] {
+	case kindBool, kindInt, kindUint, kindFloat:
+		return false
+	}
 	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+	case reflect.Complex64, reflect.Complex128:
 		return false
 	case reflect.Array:
 		return t.Len() > 0 && hasPointers(t.Elem())
@@ -98,8 +100,6 @@ func hasPointers(t reflect.Type) bool {
 	}
 	return true
 }
-
-var timeType = reflect.TypeFor[time.Time]()
 
 // holdsReferences reports whether values of t can share mutable memory:
 // they hold slices, maps or pointers (strings are immutable, and so shared

@@ -100,28 +100,23 @@ func (float16Decoder) decode(v views.View, dst strided, _ *call) {
 	}
 }
 
-// integerDecoderFor is the decoder for a Go integer type, by its kind and
-// size: named types decode by their underlying kind.
-func integerDecoderFor(t reflect.Type) decoder {
-	signed := t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64
-	switch {
-	case signed && t.Size() == 1:
-		return numberDecoder[int8]{}
-	case signed && t.Size() == 2:
-		return numberDecoder[int16]{}
-	case signed && t.Size() == 4:
-		return numberDecoder[int32]{}
-	case signed:
-		return numberDecoder[int64]{}
-	case t.Size() == 1:
-		return numberDecoder[uint8]{}
-	case t.Size() == 2:
-		return numberDecoder[uint16]{}
-	case t.Size() == 4:
-		return numberDecoder[uint32]{}
-	default:
-		return numberDecoder[uint64]{}
+// integerAccept is the Arrow integers a Go integer type holds without
+// loss: signed ones no wider, unsigned ones narrower; with strict, its own.
+func integerAccept(t reflect.Type, strict bool) views.Accept {
+	own := integerWidthOf(t)
+	var a views.Accept
+	for _, w := range integerWidths {
+		switch {
+		case strict && w.size == own.size && w.signed == own.signed:
+		case !strict && own.signed && w.signed && w.size <= own.size:
+		case !strict && own.signed && !w.signed && w.size < own.size:
+		case !strict && !own.signed && !w.signed && w.size <= own.size:
+		default:
+			continue
+		}
+		a |= views.AcceptOf(w.id)
 	}
+	return a
 }
 
 // boolDecoder decodes a bool array.

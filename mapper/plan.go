@@ -1,14 +1,10 @@
 package mapper
 
 import (
-	"encoding"
 	"fmt"
 	"reflect"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/decimal"
-	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
@@ -130,173 +126,278 @@ func (c *compiler) compileMembers(t reflect.Type, fields []arrow.Field, at where
 
 // compile plans one level: Go type t with its tag against Arrow type dt. It
 // returns the codec and the views type the level's array is checked with.
+// As encoding/json's newTypeEncoder, it dispatches on the kind of t to one
+// function per kind; an As conversion, an all-null column and a pointer
+// come first, whatever the kind.
 func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at where) (*codec, *views.Type, error) {
-	mismatch := func(format string, args ...any) (*codec, *views.Type, error) {
-		return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: %s", t, dt, fmt.Sprintf(format, args...))
-	}
 	if conv, ok := c.opts.conversions[t]; ok && conv.decode != nil {
 		return c.compileAs(t, conv, tag, dt, at)
 	}
 	if storageOf(dt).ID() == arrow.NULL {
-		// Every row is null: any field that can hold a null takes it.
-		switch t.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Map:
-		default:
-			if !tag.Nullable {
-				return mismatch("every row is null, and the field is neither a pointer, a slice, a map nor nullable")
-			}
-		}
-		cd := newCodec(t)
-		cd.dec = nullDecoder{}
-		return c.finish(cd, at), &views.Type{Accept: views.AcceptOf(arrow.NULL), Nullable: true, Label: at.path}, nil
+		return c.compileNull(t, tag, dt, at)
 	}
-	if t.Kind() == reflect.Pointer {
-		elem, vt, err := c.compile(t.Elem(), tag, dt, at)
-		if err != nil {
-			return nil, nil, err
-		}
-		vt.Nullable = true
-		cd := newCodec(t)
-		cd.dec = &pointerDecoder{elem: elem}
-		cd.needsPrep = elem.needsPrep
-		return c.finish(cd, at), vt, nil
+	if kindOf(t) == kindPointer {
+		return c.compilePointer(t, tag, dt, at)
 	}
+	l, err := c.newLevel(t, tag, dt, at)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch c.decodeKindOf(t, l.id) {
+	case kindText:
+		return c.compileText(l)
+	case kindTime:
+		return c.compileTime(l)
+	case kindDuration:
+		return c.compileDuration(l)
+	case kindDecimal:
+		return c.compileDecimal(l)
+	case kindFloat16:
+		return c.compileFloat16(l)
+	case kindString:
+		return c.compileString(l)
+	case kindBytes:
+		return c.compileBytes(l)
+	case kindByteArray:
+		return c.compileByteArray(l)
+	case kindBool:
+		return c.compileBool(l)
+	case kindInt, kindUint:
+		return c.compileInteger(l)
+	case kindFloat:
+		return c.compileFloat(l)
+	case kindList, kindArray:
+		return c.compileList(t, tag, dt, l.value, l.vt, l.cd, at)
+	case kindMap:
+		return c.compileMap(t, tag, l.value, l.vt, l.cd, at)
+	case kindStruct:
+		return c.compileStruct(t, l.value, l.vt, l.cd, at)
+	}
+	return nil, nil, newError(ErrUnsupported, at.path, at.column, -1, "%s cannot be decoded from Arrow", t)
+}
 
+// level is one level being compiled, not a pointer, as the function of its
+// kind reads it and fills in its codec and views type.
+type level struct {
+	t     reflect.Type
+	tag   tags.Tag
+	dt    arrow.DataType // the column's type, as the schema has it
+	value arrow.DataType // the type of its values: through extensions, dictionaries and run-end encoding
+	id    arrow.Type     // value's
+	at    where
+	vt    *views.Type
+	cd    *codec
+	// strictEncoding is Strict where no pin names the level's exact
+	// encoding, which Strict then accepts.
+	strictEncoding bool
+}
+
+// mismatch is the ErrTypeMismatch of the level: what is wrong with t from
+// dt.
+func (l *level) mismatch(format string, args ...any) (*codec, *views.Type, error) {
+	return nil, nil, mismatchOf(l.t, l.dt, l.at, format, args...)
+}
+
+func mismatchOf(t reflect.Type, dt arrow.DataType, at where, format string, args ...any) error {
+	return newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: %s", t, dt, fmt.Sprintf(format, args...))
+}
+
+// newLevel checks what every kind shares: the dictionary or run-end
+// encoding Strict allows and the tag's pins.
+func (c *compiler) newLevel(t reflect.Type, tag tags.Tag, dt arrow.DataType, at where) (*level, error) {
 	value := storageOf(dt)
 	encoded := value != views.Storage(dt)
 	if encoded && c.opts.strict && !tag.Dict && !tag.REE {
-		return mismatch("Strict accepts a dictionary or run-end encoding only where the tag says dict or ree")
+		return nil, mismatchOf(t, dt, at, "Strict accepts a dictionary or run-end encoding only where the tag says dict or ree")
 	}
 	if err := checkPins(tag, dt, value); err != "" {
-		return mismatch("%s", err)
+		return nil, mismatchOf(t, dt, at, "%s", err)
 	}
-	// A pin names the field's exact encoding, which Strict then accepts.
-	strictEncoding := c.opts.strict && !pinsEncoding(tag)
-	vt := &views.Type{
-		Nullable: tag.Nullable || t.Kind() == reflect.Slice || t.Kind() == reflect.Map,
-		Label:    at.path,
+	l := &level{
+		t: t, tag: tag, dt: dt, value: value, id: value.ID(), at: at,
+		vt:             &views.Type{Nullable: tag.Nullable || nullableKind(t), Label: at.path},
+		cd:             newCodec(t),
+		strictEncoding: c.opts.strict && !pinsEncoding(tag),
 	}
 	if !c.opts.strict || tag.Dict || tag.REE {
-		vt.Accept |= views.Encodings
+		l.vt.Accept |= views.Encodings
+	}
+	return l, nil
+}
+
+// done finishes a level whose kind function set its decoder and what its
+// views type accepts.
+func (c *compiler) done(l *level) (*codec, *views.Type, error) {
+	if l.cd.prep != nil {
+		l.cd.needsPrep = true
+	}
+	return c.finish(l.cd, l.at), l.vt, nil
+}
+
+// compileNull plans a level whose every row is null: any field that can
+// hold a null takes it.
+func (c *compiler) compileNull(t reflect.Type, tag tags.Tag, dt arrow.DataType, at where) (*codec, *views.Type, error) {
+	if !nullableKind(t) && !tag.Nullable {
+		return nil, nil, mismatchOf(t, dt, at, "every row is null, and the field is neither a pointer, a slice, a map nor nullable")
 	}
 	cd := newCodec(t)
-	id := value.ID()
+	cd.dec = nullDecoder{}
+	return c.finish(cd, at), &views.Type{Accept: views.AcceptOf(arrow.NULL), Nullable: true, Label: at.path}, nil
+}
 
-	switch {
-	case isStringLike(id) && implementsTextUnmarshaler(t) && t.Kind() != reflect.String:
-		vt.Accept |= views.Strings
-		cd.dec = preparedDecoder{cd: cd}
-		cd.prep = textPreparer{cd: cd}
-	case t == timeType:
-		accept := views.AcceptOf(arrow.TIMESTAMP, arrow.DATE32, arrow.DATE64)
-		if strictEncoding {
-			accept = views.AcceptOf(arrow.TIMESTAMP)
-		}
-		if !accept.Has(id) {
-			return mismatch("a time.Time reads timestamp, date32 or date64")
-		}
-		vt.Accept |= accept
-		loc, err := locationOf(value)
-		if err != nil {
-			return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%v", err)
-		}
-		cd.dec = &timeDecoder{loc: loc}
-	case t == durationType:
-		accept := views.AcceptOf(arrow.DURATION, arrow.TIME32, arrow.TIME64)
-		if strictEncoding {
-			accept = views.AcceptOf(arrow.DURATION)
-		}
-		if !accept.Has(id) {
-			return mismatch("a time.Duration reads duration, time32 or time64")
-		}
-		vt.Accept |= accept
-		cd.dec = durationDecoder{}
-		if id == arrow.DURATION && value.(*arrow.DurationType).Unit != arrow.Nanosecond {
-			cd.prep = durationPreparer{cd: cd}
-		}
-	case isDecimalType(t):
-		accept := decimalAccept(t, c.opts.strict)
-		if !accept.Has(id) {
-			return mismatch("%s reads %s", t, accept)
-		}
-		vt.Accept |= accept
-		cd.dec = decimalDecoderFor(t)
-	case t == float16Type:
-		vt.Accept |= views.AcceptOf(arrow.FLOAT16)
-		if id != arrow.FLOAT16 {
-			return mismatch("a float16.Num reads float16")
-		}
-		cd.dec = float16Decoder{}
-	case t.Kind() == reflect.String:
-		accept := views.Strings | views.Decimals
-		if strictEncoding {
-			accept = views.AcceptOf(arrow.STRING) | views.Decimals
-		}
-		if !accept.Has(id) {
-			return mismatch("a string reads utf8, large_utf8, utf8_view or a decimal")
-		}
-		vt.Accept |= accept
-		cd.dec = stringDecoder{}
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !c.hasConversion(t.Elem()):
-		accept := views.Binaries | views.AcceptOf(arrow.FIXED_SIZE_BINARY)
-		if strictEncoding {
-			accept = views.AcceptOf(arrow.BINARY)
-		}
-		if !accept.Has(id) {
-			return mismatch("a []byte reads binary, large_binary, binary_view or fixed_size_binary")
-		}
-		vt.Accept |= accept
-		cd.dec = bytesDecoder{}
-	case t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 && id == arrow.FIXED_SIZE_BINARY:
-		vt.Accept |= views.AcceptOf(arrow.FIXED_SIZE_BINARY)
-		vt.Size = t.Len()
-		if w := value.(*arrow.FixedSizeBinaryType).ByteWidth; w != t.Len() {
-			return mismatch("fixed_size_binary(%d) into %d bytes", w, t.Len())
-		}
-		cd.dec = byteArrayDecoder{}
-	case t.Kind() == reflect.Bool:
-		vt.Accept |= views.AcceptOf(arrow.BOOL)
-		if id != arrow.BOOL {
-			return mismatch("a bool reads bool")
-		}
-		cd.dec = boolDecoder{}
-	case isInteger(t.Kind()):
-		accept := integerAccept(t, c.opts.strict)
-		if !accept.Has(id) {
-			return mismatch("%s reads %s without loss", t.Kind(), accept)
-		}
-		vt.Accept |= accept
-		cd.dec = integerDecoderFor(t)
-	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
-		accept := views.AcceptOf(arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64)
-		if t.Kind() == reflect.Float32 {
-			accept = views.AcceptOf(arrow.FLOAT16, arrow.FLOAT32)
-		}
-		if c.opts.strict {
-			accept = views.AcceptOf(map[reflect.Kind]arrow.Type{reflect.Float32: arrow.FLOAT32, reflect.Float64: arrow.FLOAT64}[t.Kind()])
-		}
-		if !accept.Has(id) {
-			return mismatch("%s reads %s without loss", t.Kind(), accept)
-		}
-		vt.Accept |= accept
-		if t.Kind() == reflect.Float32 {
-			cd.dec = numberDecoder[float32]{}
-		} else {
-			cd.dec = numberDecoder[float64]{}
-		}
-	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
-		return c.compileList(t, tag, dt, value, vt, cd, at)
-	case t.Kind() == reflect.Map:
-		return c.compileMap(t, tag, value, vt, cd, at)
-	case t.Kind() == reflect.Struct:
-		return c.compileStruct(t, value, vt, cd, at)
-	default:
-		return nil, nil, newError(ErrUnsupported, at.path, at.column, -1, "%s cannot be decoded from Arrow", t)
+// compilePointer plans *T as T, whose level may be null.
+func (c *compiler) compilePointer(t reflect.Type, tag tags.Tag, dt arrow.DataType, at where) (*codec, *views.Type, error) {
+	elem, vt, err := c.compile(t.Elem(), tag, dt, at)
+	if err != nil {
+		return nil, nil, err
 	}
-	if cd.prep != nil {
-		cd.needsPrep = true
-	}
+	vt.Nullable = true
+	cd := newCodec(t)
+	cd.dec = &pointerDecoder{elem: elem}
+	cd.needsPrep = elem.needsPrep
 	return c.finish(cd, at), vt, nil
+}
+
+// compileText plans a type that reads a string column through its
+// UnmarshalText, when the level is viewed.
+func (c *compiler) compileText(l *level) (*codec, *views.Type, error) {
+	l.vt.Accept |= views.Strings
+	l.cd.dec = preparedDecoder{cd: l.cd}
+	l.cd.prep = textPreparer{cd: l.cd}
+	return c.done(l)
+}
+
+func (c *compiler) compileTime(l *level) (*codec, *views.Type, error) {
+	accept := views.AcceptOf(arrow.TIMESTAMP, arrow.DATE32, arrow.DATE64)
+	if l.strictEncoding {
+		accept = views.AcceptOf(arrow.TIMESTAMP)
+	}
+	if !accept.Has(l.id) {
+		return l.mismatch("a time.Time reads timestamp, date32 or date64")
+	}
+	l.vt.Accept |= accept
+	loc, err := locationOf(l.value)
+	if err != nil {
+		return nil, nil, newError(ErrTypeMismatch, l.at.path, l.at.column, -1, "%v", err)
+	}
+	l.cd.dec = &timeDecoder{loc: loc}
+	return c.done(l)
+}
+
+func (c *compiler) compileDuration(l *level) (*codec, *views.Type, error) {
+	accept := views.AcceptOf(arrow.DURATION, arrow.TIME32, arrow.TIME64)
+	if l.strictEncoding {
+		accept = views.AcceptOf(arrow.DURATION)
+	}
+	if !accept.Has(l.id) {
+		return l.mismatch("a time.Duration reads duration, time32 or time64")
+	}
+	l.vt.Accept |= accept
+	l.cd.dec = durationDecoder{}
+	if l.id == arrow.DURATION && l.value.(*arrow.DurationType).Unit != arrow.Nanosecond {
+		l.cd.prep = durationPreparer{cd: l.cd}
+	}
+	return c.done(l)
+}
+
+func (c *compiler) compileDecimal(l *level) (*codec, *views.Type, error) {
+	w, _ := decimalWidthOf(l.t)
+	accept := decimalAccept(w, c.opts.strict)
+	if !accept.Has(l.id) {
+		return l.mismatch("%s reads %s", l.t, accept)
+	}
+	l.vt.Accept |= accept
+	l.cd.dec = w.decoder
+	return c.done(l)
+}
+
+func (c *compiler) compileFloat16(l *level) (*codec, *views.Type, error) {
+	l.vt.Accept |= views.AcceptOf(arrow.FLOAT16)
+	if l.id != arrow.FLOAT16 {
+		return l.mismatch("a float16.Num reads float16")
+	}
+	l.cd.dec = float16Decoder{}
+	return c.done(l)
+}
+
+func (c *compiler) compileString(l *level) (*codec, *views.Type, error) {
+	accept := views.Strings | views.Decimals
+	if l.strictEncoding {
+		accept = views.AcceptOf(arrow.STRING) | views.Decimals
+	}
+	if !accept.Has(l.id) {
+		return l.mismatch("a string reads utf8, large_utf8, utf8_view or a decimal")
+	}
+	l.vt.Accept |= accept
+	l.cd.dec = stringDecoder{}
+	return c.done(l)
+}
+
+func (c *compiler) compileBytes(l *level) (*codec, *views.Type, error) {
+	accept := views.Binaries | views.AcceptOf(arrow.FIXED_SIZE_BINARY)
+	if l.strictEncoding {
+		accept = views.AcceptOf(arrow.BINARY)
+	}
+	if !accept.Has(l.id) {
+		return l.mismatch("a []byte reads binary, large_binary, binary_view or fixed_size_binary")
+	}
+	l.vt.Accept |= accept
+	l.cd.dec = bytesDecoder{}
+	return c.done(l)
+}
+
+// compileByteArray plans [N]byte from fixed_size_binary(N); decodeKindOf
+// makes it a fixed_size_list from anything else.
+func (c *compiler) compileByteArray(l *level) (*codec, *views.Type, error) {
+	l.vt.Accept |= views.AcceptOf(arrow.FIXED_SIZE_BINARY)
+	l.vt.Size = l.t.Len()
+	if w := l.value.(*arrow.FixedSizeBinaryType).ByteWidth; w != l.t.Len() {
+		return l.mismatch("fixed_size_binary(%d) into %d bytes", w, l.t.Len())
+	}
+	l.cd.dec = byteArrayDecoder{}
+	return c.done(l)
+}
+
+func (c *compiler) compileBool(l *level) (*codec, *views.Type, error) {
+	l.vt.Accept |= views.AcceptOf(arrow.BOOL)
+	if l.id != arrow.BOOL {
+		return l.mismatch("a bool reads bool")
+	}
+	l.cd.dec = boolDecoder{}
+	return c.done(l)
+}
+
+func (c *compiler) compileInteger(l *level) (*codec, *views.Type, error) {
+	accept := integerAccept(l.t, c.opts.strict)
+	if !accept.Has(l.id) {
+		return l.mismatch("%s reads %s without loss", l.t.Kind(), accept)
+	}
+	l.vt.Accept |= accept
+	l.cd.dec = integerWidthOf(l.t).decoder
+	return c.done(l)
+}
+
+func (c *compiler) compileFloat(l *level) (*codec, *views.Type, error) {
+	single := l.t.Kind() == reflect.Float32
+	accept := views.AcceptOf(arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64)
+	switch {
+	case c.opts.strict && single:
+		accept = views.AcceptOf(arrow.FLOAT32)
+	case c.opts.strict:
+		accept = views.AcceptOf(arrow.FLOAT64)
+	case single:
+		accept = views.AcceptOf(arrow.FLOAT16, arrow.FLOAT32)
+	}
+	if !accept.Has(l.id) {
+		return l.mismatch("%s reads %s without loss", l.t.Kind(), accept)
+	}
+	l.vt.Accept |= accept
+	if single {
+		l.cd.dec = numberDecoder[float32]{}
+	} else {
+		l.cd.dec = numberDecoder[float64]{}
+	}
+	return c.done(l)
 }
 
 // finish gives cd its paths and, when it prepares, its slot.
@@ -396,59 +497,6 @@ var (
 )
 
 func isStringLike(id arrow.Type) bool { return views.Strings.Has(id) }
-
-func implementsTextUnmarshaler(t reflect.Type) bool {
-	return reflect.PointerTo(t).Implements(textUnmarshalerType)
-}
-
-var (
-	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
-	durationType        = reflect.TypeFor[time.Duration]()
-	float16Type         = reflect.TypeFor[float16.Num]()
-	leafStructs         = map[reflect.Type]struct{}{
-		timeType:                              {},
-		reflect.TypeFor[decimal.Decimal128](): {},
-		reflect.TypeFor[decimal.Decimal256](): {},
-	}
-)
-
-func isInteger(k reflect.Kind) bool {
-	switch k {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return true
-	}
-	return false
-}
-
-// integerAccept is the integer types a field of kind t.Kind() holds without
-// loss: signed ones no wider, unsigned ones narrower; with strict, its own.
-func integerAccept(t reflect.Type, strict bool) views.Accept {
-	size := t.Size()
-	signed := t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64
-	type width struct {
-		id     arrow.Type
-		size   uintptr
-		signed bool
-	}
-	all := []width{
-		{arrow.INT8, 1, true}, {arrow.INT16, 2, true}, {arrow.INT32, 4, true}, {arrow.INT64, 8, true},
-		{arrow.UINT8, 1, false}, {arrow.UINT16, 2, false}, {arrow.UINT32, 4, false}, {arrow.UINT64, 8, false},
-	}
-	var a views.Accept
-	for _, w := range all {
-		switch {
-		case strict && w.size == size && w.signed == signed:
-		case !strict && signed && w.signed && w.size <= size:
-		case !strict && signed && !w.signed && w.size < size:
-		case !strict && !signed && !w.signed && w.size <= size:
-		default:
-			continue
-		}
-		a |= views.AcceptOf(w.id)
-	}
-	return a
-}
 
 // insertMember adds the field at index (a reflect index path from t) to
 // members. A field reached through an embedded pointer goes into the group

@@ -197,70 +197,90 @@ func nullableKind(t reflect.Type) bool {
 }
 
 // valueEncoderOf derives the Arrow type of a level that is not a pointer,
-// before dictionary or run-end encoding.
+// before dictionary or run-end encoding: it dispatches on the kind of t to
+// one function per kind.
 func (c *compiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
-	only := func(takes tagPart) error { return checkTagParts(t, tag, lv.at, takes) }
-	switch {
-	case t == timeType:
+	switch c.encodeKindOf(t, tag) {
+	case kindTime:
 		return timeEncoderOf(tag, lv)
-	case t == durationType:
+	case kindDuration:
 		return durationEncoderOf(tag, lv)
-	case isDecimalType(t):
-		if err := only(partDecimal); err != nil {
-			return nil, nil, err
-		}
+	case kindDecimal:
 		return decimalEncoderOf(t, tag, lv)
-	case t.Kind() == reflect.String && tag.Decimal != nil:
-		if err := only(partDecimal); err != nil {
+	case kindFloat16:
+		return arrow.FixedWidthTypes.Float16, &valuesEncoder[float16.Num]{encLevel: lv}, checkTagParts(t, tag, lv.at, 0)
+	case kindString:
+		return stringEncoderOf(t, tag, lv)
+	case kindBytes:
+		dt, err := layoutOf(binaryLayouts, t, tag, lv.at)
+		return dt, &binaryEncoder{encLevel: lv}, err
+	case kindByteArray:
+		return byteArrayEncoderOf(t, tag, lv)
+	case kindBool:
+		return arrow.FixedWidthTypes.Boolean, &valuesEncoder[bool]{encLevel: lv}, checkTagParts(t, tag, lv.at, 0)
+	case kindInt, kindUint:
+		w := integerWidthOf(t)
+		return w.dt, w.encoder(lv), checkTagParts(t, tag, lv.at, 0)
+	case kindFloat:
+		return floatEncoderOf(t, tag, lv)
+	case kindText:
+		dt, err := layoutOf(stringLayouts, t, tag, lv.at)
+		return dt, &textEncoder{encLevel: lv, typ: t}, err
+	case kindList, kindArray:
+		return c.listEncoderOf(t, tag, lv)
+	case kindMap:
+		return c.mapEncoderOf(t, tag, lv)
+	case kindStruct:
+		return c.structEncoderOf(t, tag, lv)
+	}
+	return nil, nil, newError(ErrUnsupported, lv.at.path, lv.at.column, -1, "%s cannot be encoded to Arrow", t)
+}
+
+// stringEncoderOf maps a string: utf8 in the layout the tag asks for, or,
+// tagged decimal(p,s), a decimal of its text.
+func stringEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	if tag.Decimal != nil {
+		if err := checkTagParts(t, tag, lv.at, partDecimal); err != nil {
 			return nil, nil, err
 		}
 		return decimalTextEncoderOf(tag.Decimal, lv)
-	case t == float16Type:
-		return arrow.FixedWidthTypes.Float16, &valuesEncoder[float16.Num]{encLevel: lv}, only(0)
-	case t.Kind() == reflect.String:
-		dt, err := layoutOf(stringLayouts, t, tag, lv.at)
-		return dt, &binaryEncoder{encLevel: lv, text: true}, err
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !c.hasConversion(t.Elem()):
-		dt, err := layoutOf(binaryLayouts, t, tag, lv.at)
-		return dt, &binaryEncoder{encLevel: lv}, err
-	case t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 && !c.hasConversion(t.Elem()) && tag.Encoding != tags.FixedSizeList:
-		if err := only(partLayout); err != nil {
-			return nil, nil, err
-		}
-		if (tag.Encoding != tags.EncodingDefault && tag.Encoding != tags.FixedSizeBinary) || tag.Large || tag.View {
-			return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s has no %s layout", t, tagLayoutName(tag))
-		}
-		if t.Len() == 0 {
-			return nil, nil, newError(ErrUnsupported, lv.at.path, lv.at.column, -1, "%s has no bytes", t)
-		}
-		return &arrow.FixedSizeBinaryType{ByteWidth: t.Len()}, &byteArrayEncoder{encLevel: lv, width: t.Len()}, nil
-	case t.Kind() == reflect.Bool:
-		return arrow.FixedWidthTypes.Boolean, &valuesEncoder[bool]{encLevel: lv}, only(0)
-	case isInteger(t.Kind()):
-		dt, enc := integerEncoderOf(t, lv)
-		return dt, enc, only(0)
-	case t.Kind() == reflect.Float32:
-		return arrow.PrimitiveTypes.Float32, &valuesEncoder[float32]{encLevel: lv}, only(0)
-	case t.Kind() == reflect.Float64:
-		return arrow.PrimitiveTypes.Float64, &valuesEncoder[float64]{encLevel: lv}, only(0)
-	case implementsTextMarshaler(t):
-		dt, err := layoutOf(stringLayouts, t, tag, lv.at)
-		return dt, &textEncoder{encLevel: lv, typ: t}, err
-	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
-		return c.listEncoderOf(t, tag, lv)
-	case t.Kind() == reflect.Map:
-		return c.mapEncoderOf(t, tag, lv)
-	case t.Kind() == reflect.Struct:
-		if err := only(0); err != nil {
-			return nil, nil, err
-		}
-		fields, encs, err := c.fieldsOf(t, lv.at)
-		if err != nil {
-			return nil, nil, err
-		}
-		return arrow.StructOf(fields...), &structEncoder{encLevel: lv, fields: encs}, nil
 	}
-	return nil, nil, newError(ErrUnsupported, lv.at.path, lv.at.column, -1, "%s cannot be encoded to Arrow", t)
+	dt, err := layoutOf(stringLayouts, t, tag, lv.at)
+	return dt, &binaryEncoder{encLevel: lv, text: true}, err
+}
+
+// byteArrayEncoderOf maps [N]byte to fixed_size_binary(N).
+func byteArrayEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	if err := checkTagParts(t, tag, lv.at, partLayout); err != nil {
+		return nil, nil, err
+	}
+	if (tag.Encoding != tags.EncodingDefault && tag.Encoding != tags.FixedSizeBinary) || tag.Large || tag.View {
+		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s has no %s layout", t, tagLayoutName(tag))
+	}
+	if t.Len() == 0 {
+		return nil, nil, newError(ErrUnsupported, lv.at.path, lv.at.column, -1, "%s has no bytes", t)
+	}
+	return &arrow.FixedSizeBinaryType{ByteWidth: t.Len()}, &byteArrayEncoder{encLevel: lv, width: t.Len()}, nil
+}
+
+// floatEncoderOf maps float32 and float64 to the Arrow float of their size.
+func floatEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	if t.Kind() == reflect.Float32 {
+		return arrow.PrimitiveTypes.Float32, &valuesEncoder[float32]{encLevel: lv}, checkTagParts(t, tag, lv.at, 0)
+	}
+	return arrow.PrimitiveTypes.Float64, &valuesEncoder[float64]{encLevel: lv}, checkTagParts(t, tag, lv.at, 0)
+}
+
+// structEncoderOf maps a struct to an Arrow struct of its fields.
+func (c *compiler) structEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	if err := checkTagParts(t, tag, lv.at, 0); err != nil {
+		return nil, nil, err
+	}
+	fields, encs, err := c.fieldsOf(t, lv.at)
+	if err != nil {
+		return nil, nil, err
+	}
+	return arrow.StructOf(fields...), &structEncoder{encLevel: lv, fields: encs}, nil
 }
 
 // tagPart is a group of tag options; each Go type takes some of them.
@@ -363,29 +383,6 @@ var dictionaryValues = views.AcceptOf(arrow.INT8, arrow.INT16, arrow.INT32, arro
 	arrow.STRING, arrow.BINARY, arrow.FIXED_SIZE_BINARY, arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP,
 	arrow.TIME32, arrow.TIME64, arrow.DURATION, arrow.DECIMAL32, arrow.DECIMAL64, arrow.DECIMAL128, arrow.DECIMAL256)
 
-// integerEncoderOf maps an integer kind to the Arrow integer of its size
-// and sign.
-func integerEncoderOf(t reflect.Type, lv encLevel) (arrow.DataType, encoder) {
-	signed := t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64
-	switch {
-	case signed && t.Size() == 1:
-		return arrow.PrimitiveTypes.Int8, &valuesEncoder[int8]{encLevel: lv}
-	case signed && t.Size() == 2:
-		return arrow.PrimitiveTypes.Int16, &valuesEncoder[int16]{encLevel: lv}
-	case signed && t.Size() == 4:
-		return arrow.PrimitiveTypes.Int32, &valuesEncoder[int32]{encLevel: lv}
-	case signed:
-		return arrow.PrimitiveTypes.Int64, &valuesEncoder[int64]{encLevel: lv}
-	case t.Size() == 1:
-		return arrow.PrimitiveTypes.Uint8, &valuesEncoder[uint8]{encLevel: lv}
-	case t.Size() == 2:
-		return arrow.PrimitiveTypes.Uint16, &valuesEncoder[uint16]{encLevel: lv}
-	case t.Size() == 4:
-		return arrow.PrimitiveTypes.Uint32, &valuesEncoder[uint32]{encLevel: lv}
-	}
-	return arrow.PrimitiveTypes.Uint64, &valuesEncoder[uint64]{encLevel: lv}
-}
-
 // timeEncoderOf maps time.Time: timestamp[ns, UTC] unless tagged.
 func timeEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	if err := checkTagParts(timeType, tag, lv.at, partTemporal); err != nil {
@@ -447,35 +444,26 @@ func unitOr(u tags.Unit, def arrow.TimeUnit) arrow.TimeUnit {
 // decimalEncoderOf maps a decimal number type: to its own width, with the
 // tag's precision and scale, or its maximum precision and scale 0.
 func decimalEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
-	bits := decimalTypes[t]
-	limit := map[int]int32{32: 9, 64: 18, 128: 38, 256: 76}[bits]
-	precision, scale := limit, int32(0)
+	if err := checkTagParts(t, tag, lv.at, partDecimal); err != nil {
+		return nil, nil, err
+	}
+	w, _ := decimalWidthOf(t)
+	precision, scale := w.maxPrecision, int32(0)
 	if tag.Decimal != nil {
 		precision, scale = tag.Decimal.Precision, tag.Decimal.Scale
-		if precision > limit {
+		if precision > w.maxPrecision {
 			return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1,
-				"decimal(%d,%d) needs more digits than the %d of %s", precision, scale, limit, t)
+				"decimal(%d,%d) needs more digits than the %d of %s", precision, scale, w.maxPrecision, t)
 		}
 	}
-	switch bits {
-	case 32:
-		return &arrow.Decimal32Type{Precision: precision, Scale: scale},
-			&valuesEncoder[decimal.Decimal32]{encLevel: lv, check: decimalsFit[decimal.Decimal32](precision, scale)}, nil
-	case 64:
-		return &arrow.Decimal64Type{Precision: precision, Scale: scale},
-			&valuesEncoder[decimal.Decimal64]{encLevel: lv, check: decimalsFit[decimal.Decimal64](precision, scale)}, nil
-	case 128:
-		return &arrow.Decimal128Type{Precision: precision, Scale: scale},
-			&valuesEncoder[decimal.Decimal128]{encLevel: lv, check: decimalsFit[decimal.Decimal128](precision, scale)}, nil
-	}
-	return &arrow.Decimal256Type{Precision: precision, Scale: scale},
-		&valuesEncoder[decimal.Decimal256]{encLevel: lv, check: decimalsFit[decimal.Decimal256](precision, scale)}, nil
+	dt, enc := w.encoder(precision, scale, lv)
+	return dt, enc, nil
 }
 
 // decimalTextEncoderOf maps a string holding decimal text: decimal128, or
-// decimal256 past its 38 digits.
+// decimal256 past its digits.
 func decimalTextEncoderOf(d *tags.Decimal, lv encLevel) (arrow.DataType, encoder, error) {
-	if d.Precision <= decimal128.MaxPrecision {
+	if d.Precision <= decimalWidthFor[decimal.Decimal128]().maxPrecision {
 		return &arrow.Decimal128Type{Precision: d.Precision, Scale: d.Scale},
 			&convertEncoder[string, decimal.Decimal128]{encLevel: lv, convert: decimalFromText(d.Precision, d.Scale, decimal128.FromI64, decimal128.FromBigInt)}, nil
 	}

@@ -1,0 +1,250 @@
+package mapper
+
+import (
+	"encoding"
+	"reflect"
+	"time"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/arrowmap/arrowmap/tags"
+)
+
+// goKind is the family of a Go type as arrowmap maps it. The decoder, the
+// encoder and the comparisons all dispatch on it, so that which Go type is
+// what (time.Duration before int64, [N]byte before [N]T, time.Time before
+// struct) is decided in one place, kindOf.
+type goKind uint8
+
+const (
+	kindUnsupported goKind = iota // channels, functions, complex numbers, interfaces, unsafe pointers
+	kindBool
+	kindInt     // int, int8, …, int64, and types whose underlying type is one
+	kindUint    // uint, uint8, …, uint64, uintptr
+	kindFloat   // float32, float64
+	kindFloat16 // float16.Num
+	kindString
+	kindBytes     // a slice of a uint8 kind: []byte
+	kindByteArray // an array of a uint8 kind: [N]byte
+	kindTime      // time.Time
+	kindDuration  // time.Duration, although its reflect.Kind is Int64
+	kindDecimal   // decimal.Decimal32, 64, 128 and 256
+	// kindText is a type read or written as text through
+	// encoding.TextUnmarshaler or TextMarshaler. kindOf never says it: the
+	// decoder and the encoder each decide where a type is text
+	// (decodeKindOf, encodeKindOf).
+	kindText
+	kindList  // any other slice
+	kindArray // any other array
+	kindMap
+	kindStruct
+	kindPointer
+)
+
+var kindNames = [...]string{
+	kindUnsupported: "unsupported", kindBool: "bool", kindInt: "int", kindUint: "uint",
+	kindFloat: "float", kindFloat16: "float16", kindString: "string", kindBytes: "bytes",
+	kindByteArray: "byte array", kindTime: "time", kindDuration: "duration", kindDecimal: "decimal",
+	kindText: "text", kindList: "list", kindArray: "array", kindMap: "map", kindStruct: "struct",
+	kindPointer: "pointer",
+}
+
+func (k goKind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "goKind(?)"
+}
+
+// reflectKinds is the family of each reflect.Kind, before kindOf looks at
+// the well-known types and at slice and array elements.
+var reflectKinds = [...]goKind{
+	reflect.Bool: kindBool,
+	reflect.Int:  kindInt, reflect.Int8: kindInt, reflect.Int16: kindInt, reflect.Int32: kindInt, reflect.Int64: kindInt,
+	reflect.Uint: kindUint, reflect.Uint8: kindUint, reflect.Uint16: kindUint, reflect.Uint32: kindUint,
+	reflect.Uint64: kindUint, reflect.Uintptr: kindUint,
+	reflect.Float32: kindFloat, reflect.Float64: kindFloat,
+	reflect.String: kindString,
+	reflect.Slice:  kindList, reflect.Array: kindArray, reflect.Map: kindMap, reflect.Struct: kindStruct,
+	reflect.Pointer:       kindPointer,
+	reflect.UnsafePointer: kindUnsupported,
+}
+
+// kindOf is the family of Go type t, from the type alone. Well-known types
+// are matched by identity, so that a type defined on one (type Stamp
+// time.Time) maps by its underlying kind, as every other named type does.
+func kindOf(t reflect.Type) goKind {
+	switch t {
+	case timeType:
+		return kindTime
+	case durationType:
+		return kindDuration
+	case float16Type:
+		return kindFloat16
+	}
+	if _, ok := decimalWidthOf(t); ok {
+		return kindDecimal
+	}
+	k := reflectKinds[t.Kind()]
+	switch {
+	case k == kindList && t.Elem().Kind() == reflect.Uint8:
+		return kindBytes
+	case k == kindArray && t.Elem().Kind() == reflect.Uint8:
+		return kindByteArray
+	}
+	return k
+}
+
+// decodeKindOf is the family t decodes as from a column whose values are
+// of type id. A type that implements encoding.TextUnmarshaler reads any
+// string column through it, unless it is a string; []byte whose bytes an
+// As converts is a list of them; [N]byte is a fixed_size_list but from
+// fixed_size_binary.
+func (c *compiler) decodeKindOf(t reflect.Type, id arrow.Type) goKind {
+	k := kindOf(t)
+	switch {
+	case k != kindString && isStringLike(id) && implementsTextUnmarshaler(t):
+		return kindText
+	case k == kindBytes && c.hasConversion(t.Elem()):
+		return kindList
+	case k == kindByteArray && id != arrow.FIXED_SIZE_BINARY:
+		return kindArray
+	}
+	return k
+}
+
+// encodeKindOf is the family t encodes as with its tag. Bytes an As
+// converts are a list of them, and [N]byte tagged fixed_size_list is one;
+// a type that implements encoding.TextMarshaler is text where it has no
+// Arrow type of its own: when it is a list, an array, a map, a struct or
+// unsupported.
+func (c *compiler) encodeKindOf(t reflect.Type, tag tags.Tag) goKind {
+	k := kindOf(t)
+	switch {
+	case k == kindBytes && c.hasConversion(t.Elem()):
+		k = kindList
+	case k == kindByteArray && (c.hasConversion(t.Elem()) || tag.Encoding == tags.FixedSizeList):
+		k = kindArray
+	}
+	switch k {
+	case kindList, kindArray, kindMap, kindStruct, kindUnsupported:
+		if implementsTextMarshaler(t) {
+			return kindText
+		}
+	}
+	return k
+}
+
+var (
+	timeType            = reflect.TypeFor[time.Time]()
+	durationType        = reflect.TypeFor[time.Duration]()
+	float16Type         = reflect.TypeFor[float16.Num]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+func implementsTextUnmarshaler(t reflect.Type) bool {
+	return reflect.PointerTo(t).Implements(textUnmarshalerType)
+}
+
+// integerWidth is one of Arrow's integer types, and what maps the Go
+// integers of its size and sign to it.
+type integerWidth struct {
+	id      arrow.Type
+	dt      arrow.DataType
+	size    uintptr // of the Go integers, in bytes
+	signed  bool
+	decoder decoder // into a Go integer of this width, from any integer it holds
+	encoder func(lv encLevel) encoder
+	compare func(a, b unsafe.Pointer) int
+}
+
+// integerWidths are Arrow's integer types, narrowest first within each sign.
+var integerWidths = [...]integerWidth{
+	{arrow.INT8, arrow.PrimitiveTypes.Int8, 1, true, numberDecoder[int8]{}, newValuesEncoder[int8], compareAs[int8]},
+	{arrow.INT16, arrow.PrimitiveTypes.Int16, 2, true, numberDecoder[int16]{}, newValuesEncoder[int16], compareAs[int16]},
+	{arrow.INT32, arrow.PrimitiveTypes.Int32, 4, true, numberDecoder[int32]{}, newValuesEncoder[int32], compareAs[int32]},
+	{arrow.INT64, arrow.PrimitiveTypes.Int64, 8, true, numberDecoder[int64]{}, newValuesEncoder[int64], compareAs[int64]},
+	{arrow.UINT8, arrow.PrimitiveTypes.Uint8, 1, false, numberDecoder[uint8]{}, newValuesEncoder[uint8], compareAs[uint8]},
+	{arrow.UINT16, arrow.PrimitiveTypes.Uint16, 2, false, numberDecoder[uint16]{}, newValuesEncoder[uint16], compareAs[uint16]},
+	{arrow.UINT32, arrow.PrimitiveTypes.Uint32, 4, false, numberDecoder[uint32]{}, newValuesEncoder[uint32], compareAs[uint32]},
+	{arrow.UINT64, arrow.PrimitiveTypes.Uint64, 8, false, numberDecoder[uint64]{}, newValuesEncoder[uint64], compareAs[uint64]},
+}
+
+// integerWidthOf is the width of a type of integer kind (time.Duration and
+// the narrow decimals included), by its size and its reflect kind's sign.
+func integerWidthOf(t reflect.Type) integerWidth {
+	signed := reflectKinds[t.Kind()] == kindInt
+	for _, w := range integerWidths {
+		if w.size == t.Size() && w.signed == signed {
+			return w
+		}
+	}
+	panic("arrowmap: " + t.String() + " is no integer") // callers pass integer kinds only
+}
+
+// decimalWidth is one of Arrow's decimal types and the Go decimal number
+// type of its width.
+type decimalWidth struct {
+	typ          reflect.Type
+	id           arrow.Type
+	bits         int
+	maxPrecision int32
+	decoder      decoder // into typ, from any decimal no wider
+	encoder      func(precision, scale int32, lv encLevel) (arrow.DataType, encoder)
+	compare      func(a, b unsafe.Pointer) int
+}
+
+// decimalWidths are Arrow's decimal types, narrowest first.
+var decimalWidths = [...]decimalWidth{
+	{reflect.TypeFor[decimal.Decimal32](), arrow.DECIMAL32, 32, 9, decimalDecoder[decimal.Decimal32]{},
+		func(precision, scale int32, lv encLevel) (arrow.DataType, encoder) {
+			return &arrow.Decimal32Type{Precision: precision, Scale: scale}, newDecimalEncoder[decimal.Decimal32](precision, scale, lv)
+		}, compareDecimal[decimal.Decimal32]},
+	{reflect.TypeFor[decimal.Decimal64](), arrow.DECIMAL64, 64, 18, decimalDecoder[decimal.Decimal64]{},
+		func(precision, scale int32, lv encLevel) (arrow.DataType, encoder) {
+			return &arrow.Decimal64Type{Precision: precision, Scale: scale}, newDecimalEncoder[decimal.Decimal64](precision, scale, lv)
+		}, compareDecimal[decimal.Decimal64]},
+	{reflect.TypeFor[decimal.Decimal128](), arrow.DECIMAL128, 128, 38, decimalDecoder[decimal.Decimal128]{},
+		func(precision, scale int32, lv encLevel) (arrow.DataType, encoder) {
+			return &arrow.Decimal128Type{Precision: precision, Scale: scale}, newDecimalEncoder[decimal.Decimal128](precision, scale, lv)
+		}, compareDecimal[decimal.Decimal128]},
+	{reflect.TypeFor[decimal.Decimal256](), arrow.DECIMAL256, 256, 76, decimalDecoder[decimal.Decimal256]{},
+		func(precision, scale int32, lv encLevel) (arrow.DataType, encoder) {
+			return &arrow.Decimal256Type{Precision: precision, Scale: scale}, newDecimalEncoder[decimal.Decimal256](precision, scale, lv)
+		}, compareDecimal[decimal.Decimal256]},
+}
+
+// decimalWidthOf is the width of a decimal number type; ok is false for
+// any other type, a type defined on one included.
+func decimalWidthOf(t reflect.Type) (w decimalWidth, ok bool) {
+	for _, w := range decimalWidths {
+		if w.typ == t {
+			return w, true
+		}
+	}
+	return decimalWidth{}, false
+}
+
+// decimalWidthFor is the width of decimal number type D.
+func decimalWidthFor[D decimal.DecimalTypes]() decimalWidth {
+	w, _ := decimalWidthOf(reflect.TypeFor[D]())
+	return w
+}
+
+func newValuesEncoder[V any](lv encLevel) encoder { return &valuesEncoder[V]{encLevel: lv} }
+
+func newDecimalEncoder[D interface {
+	decimal.DecimalTypes
+	decimal.Num[D]
+}](precision, scale int32, lv encLevel) encoder {
+	return &valuesEncoder[D]{encLevel: lv, check: decimalsFit[D](precision, scale)}
+}
+
+func compareDecimal[D interface {
+	decimal.DecimalTypes
+	decimal.Num[D]
+}](a, b unsafe.Pointer) int {
+	return (*(*D)(a)).Cmp(*(*D)(b))
+}
