@@ -125,8 +125,8 @@ func TestKindOf(t *testing.T) {
 }
 
 func TestDecodeKindOf(t *testing.T) {
-	plain := &compiler{opts: newOptions(nil)}
-	converted := &compiler{opts: newOptions([]Option{As(func(b int16) (uint8, error) { return uint8(b), nil }, nil)})}
+	plain := &compiler{opts: testOptions(nil)}
+	converted := &compiler{opts: testOptions([]Option{As(func(b int16) (uint8, error) { return uint8(b), nil }, nil)})}
 	tests := []struct {
 		name string
 		c    *compiler
@@ -160,8 +160,8 @@ func TestDecodeKindOf(t *testing.T) {
 }
 
 func TestEncodeKindOf(t *testing.T) {
-	plain := &compiler{opts: newOptions(nil)}
-	converted := &compiler{opts: newOptions([]Option{As(nil, func(b uint8) (int16, error) { return int16(b), nil })})}
+	plain := &compiler{opts: testOptions(nil)}
+	converted := &compiler{opts: testOptions([]Option{As(nil, func(b uint8) (int16, error) { return int16(b), nil })})}
 	fsl := tags.Tag{Encoding: tags.FixedSizeList}
 	tests := []struct {
 		name string
