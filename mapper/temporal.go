@@ -1,12 +1,12 @@
 package mapper
 
 import (
+	"github.com/arrowmap/arrowmap/internal/zone"
 	"math"
 	"time"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
 
@@ -68,10 +68,10 @@ func unixOf(unit arrow.TimeUnit) func(int64) time.Time {
 // "no zone" means instants shown in UTC); UTC for dates too.
 func locationOf(dt arrow.DataType) (*time.Location, error) {
 	ts, ok := dt.(*arrow.TimestampType)
-	if !ok || ts.TimeZone == "" {
+	if !ok {
 		return time.UTC, nil
 	}
-	return tags.ParseZone(ts.TimeZone)
+	return zone.OfTimestamp(ts.TimeZone)
 }
 
 // durationDecoder decodes durations, and time32/time64 times of day, into

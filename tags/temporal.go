@@ -1,11 +1,9 @@
 package tags
 
 import (
-	"errors"
 	"fmt"
+	tz "github.com/arrowmap/arrowmap/internal/zone"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -99,16 +97,6 @@ func parseUnit(s string) (Unit, error) {
 	return UnitDefault, fmt.Errorf("unknown unit %q (want s, ms, us or ns)", s)
 }
 
-// errLocalZone rejects "Local": the machine's zone would make the written
-// Arrow type depend on where the program runs.
-var errLocalZone = errors.New(`time zone "Local" is not portable; name the zone`)
-
-// zones caches ParseZone's successes by name: a mapper resolves a column's
-// zone at every New, and time.LoadLocation reads the zone database each time.
-// Only successes are kept, so hostile names cannot grow it past the zones
-// that exist.
-var zones sync.Map // name → *time.Location
-
 // ParseZone resolves a time zone as Arrow timestamp types and the `tz=` tag
 // option write it. "UTC" (in any case, as arrow-go reads it) and "Z" are
 // time.UTC. A fixed offset ±HH:MM, ±HHMM or ±HH, two digits each with hours
@@ -119,78 +107,6 @@ var zones sync.Map // name → *time.Location
 //
 // ParseZone rejects "" (a caller with a default zone applies it first),
 // "Local" (the machine's zone is not portable) and offsets of other shapes,
-// such as "+5:00" or "+-5:00".
-func ParseZone(name string) (*time.Location, error) {
-	if loc, ok := zones.Load(name); ok {
-		return loc.(*time.Location), nil
-	}
-	loc, err := parseZone(name)
-	if err != nil {
-		return nil, err
-	}
-	zones.Store(name, loc)
-	return loc, nil
-}
-
-func parseZone(name string) (*time.Location, error) {
-	switch {
-	case name == "":
-		return nil, errors.New(`empty time zone (want UTC, Z, an offset ±HH:MM, ±HHMM or ±HH, or an IANA name such as "Asia/Tokyo")`)
-	case name == "Z" || strings.EqualFold(name, "UTC"):
-		return time.UTC, nil
-	case name == "Local":
-		return nil, errLocalZone
-	case name[0] == '+' || name[0] == '-':
-		// No IANA name starts with a sign, so this is an offset or nothing.
-		offset, ok := parseOffset(name)
-		if !ok {
-			return nil, fmt.Errorf("time zone %q is not an offset ±HH:MM, ±HHMM or ±HH (two-digit hours 00 to 23, minutes 00 to 59)", name)
-		}
-		return time.FixedZone(name, offset), nil
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, fmt.Errorf(`unknown time zone %q: not UTC, Z or an offset (±HH:MM, ±HHMM, ±HH), and not an IANA zone this host can load (embed the database with import _ "time/tzdata", or set ZONEINFO)`, name)
-	}
-	return loc, nil
-}
-
-// parseOffset reads a fixed offset "±HH:MM", "±HHMM" or "±HH" into seconds
-// east of UTC. These are the forms Arrow C++ and arrow-go read in a
-// timestamp's zone (arrow-go also reads seconds, which no writer emits);
-// every position is checked to be a digit, as strconv.Atoi would take "-5".
-func parseOffset(s string) (seconds int, ok bool) {
-	var hours, minutes string
-	switch {
-	case len(s) == 3: // ±HH
-		hours = s[1:3]
-	case len(s) == 5: // ±HHMM
-		hours, minutes = s[1:3], s[3:5]
-	case len(s) == 6 && s[3] == ':': // ±HH:MM
-		hours, minutes = s[1:3], s[4:6]
-	default:
-		return 0, false
-	}
-	hh, okh := twoDigits(hours)
-	mm, okm := twoDigits(minutes)
-	if (s[0] != '+' && s[0] != '-') || !okh || !okm || hh > 23 || mm > 59 {
-		return 0, false
-	}
-	seconds = (hh*60 + mm) * 60
-	if s[0] == '-' {
-		seconds = -seconds
-	}
-	return seconds, true
-}
-
-// twoDigits reads two decimal digits; "" is 0, for an offset without
-// minutes.
-func twoDigits(s string) (int, bool) {
-	if s == "" {
-		return 0, true
-	}
-	if s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9' {
-		return 0, false
-	}
-	return int(s[0]-'0')*10 + int(s[1]-'0'), true
-}
+// such as "+5:00" or "+-5:00". It is the one zone parser of the module: the
+// mapper and typed timestamp columns read a column's zone with it too.
+func ParseZone(name string) (*time.Location, error) { return tz.Parse(name) }

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/arrowmap/arrowmap/internal/zone"
 	"iter"
 	"time"
 	"unsafe"
@@ -468,7 +469,7 @@ func TimestampsOf(v View) (TimestampColumn, error) {
 		return TimestampColumn{}, notColumn(v, "timestamp")
 	}
 	dt := n.dt.(*arrow.TimestampType)
-	loc, err := dt.GetZone()
+	loc, err := zone.OfTimestamp(dt.TimeZone)
 	if err != nil {
 		return TimestampColumn{}, notColumn(v, fmt.Sprintf("a known time zone (%v)", err))
 	}
