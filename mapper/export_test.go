@@ -10,15 +10,20 @@ import (
 
 // NewArrowGoBuilder is NewBuilder, but the Builder writes through
 // arrow-go's builders at every level instead of this package's own: the
-// reference the builders of encode_columns.go are checked against.
+// reference the builders of encode_columns.go are checked against, through
+// the same writers.
 func NewArrowGoBuilder[T any](mem memory.Allocator) (*Builder[T], error) {
 	p, err := cachedEncodePlan(reflect.TypeFor[T](), newOptions(nil))
 	if err != nil {
 		return nil, err
 	}
-	return &Builder[T]{newRecordWriterWith(p, mem, func(mem memory.Allocator, dt arrow.DataType) columnBuilder {
-		return array.NewBuilder(mem, dt)
-	})}, nil
+	return &Builder[T]{newRecordWriterWith(p, mem, newArrowGoColumn)}, nil
+}
+
+// newArrowGoColumn is arrow-go's builder of dt behind columnBuilder, with
+// arrow-go's builders at every level, the values of dictionaries included.
+func newArrowGoColumn(mem memory.Allocator, dt arrow.DataType) columnBuilder {
+	return adaptArrowGo(mem, array.NewBuilder(mem, dt), newArrowGoColumn, true)
 }
 
 // SetMaxOffset32 lowers the largest offset of 32-bit layouts, so that tests
