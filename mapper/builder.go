@@ -78,8 +78,6 @@ type recordWriter struct {
 	mem    memory.Allocator
 	cols   []columnBuilder // one per field of the schema
 	fields fieldWriters
-	owned  []array.Builder // scratch builders of dictionaries
-	dicts  []array.DictionaryBuilder
 	top    [1]valueRun
 	values goValues
 	rows   int // rows appended since the last record
@@ -92,13 +90,11 @@ func newRecordWriter(p *encodePlan, mem memory.Allocator) *recordWriter {
 // newRecordWriterWith is newRecordWriter with the builders of the columns
 // made by newBuilder.
 func newRecordWriterWith(p *encodePlan, mem memory.Allocator, newBuilder func(memory.Allocator, arrow.DataType) columnBuilder) *recordWriter {
-	r := &binding{mem: mem}
 	w := &recordWriter{plan: p, mem: mem, cols: make([]columnBuilder, p.schema.NumFields())}
 	for i, f := range p.schema.Fields() {
 		w.cols[i] = newBuilder(mem, f.Type)
 	}
-	w.fields = bindFields(p.fields, func(i int) columnBuilder { return w.cols[i] }, r)
-	w.owned, w.dicts = r.owned, r.dicts
+	w.fields = bindFields(p.fields, func(i int) columnBuilder { return w.cols[i] })
 	return w
 }
 
@@ -125,11 +121,6 @@ func (w *recordWriter) newRecordBatch() arrow.RecordBatch {
 	for _, col := range cols {
 		col.Release()
 	}
-	// arrow-go's dictionary builders remember every value they saw: the
-	// next record, or the next Encode, must not carry this one's.
-	for _, d := range w.dicts {
-		d.ResetFull()
-	}
 	w.rows = 0
 	return rec
 }
@@ -137,9 +128,6 @@ func (w *recordWriter) newRecordBatch() arrow.RecordBatch {
 func (w *recordWriter) release() {
 	for _, cb := range w.cols {
 		cb.Release()
-	}
-	for _, o := range w.owned {
-		o.Release()
 	}
 }
 

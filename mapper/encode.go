@@ -5,8 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // Encode writes rows into a new record batch whose schema is SchemaOf[T]:
@@ -45,18 +43,20 @@ func Encode[T any](rows []T, opts ...Option) (arrow.RecordBatch, error) {
 
 // Encoding runs in two passes over the rows of an Append, level by level:
 // prepare finds the values of each level and converts those whose
-// conversion can fail (everything that can fail fails there, before any
-// Arrow builder is touched, so a failed Append leaves the Builder as it
-// was), then write appends them to the builders, in bulk where the layout
-// allows. Each level is visited once per Append, whatever the nesting: a
-// list level hands the elements of all its rows to its element level at
-// once, as runs of consecutive values.
+// conversion can fail, straight into the builder's memory past what it
+// holds (everything that can fail fails there, before anything is
+// appended, so a failed Append leaves the Builder as it was), then write
+// appends them, a level at a time. Each level is visited once per Append,
+// whatever the nesting: a list level hands the elements of all its rows to
+// its element level at once, as runs of consecutive values. Every level
+// writes through columnBuilder, whether our builders or arrow-go's build
+// it.
 
 // encoder is the plan of one level: what a Go type becomes in Arrow. It is
 // immutable and shared by every Builder of the plan.
 type encoder interface {
-	// newWriter binds the level to the Arrow builder of its values.
-	newWriter(b columnBuilder, r *binding) writer
+	// newWriter binds the level to the builder of its values.
+	newWriter(b columnBuilder) writer
 }
 
 // writer is an encoder bound to the builders of one Builder, with the
@@ -68,15 +68,6 @@ type writer interface {
 	prepare(s *goValues) error
 	// write appends the values prepare took. It cannot fail.
 	write()
-}
-
-// binding is what binding a plan to builders needs besides the builders.
-type binding struct {
-	mem   memory.Allocator
-	owned []array.Builder // scratch builders the Builder releases
-	// dicts are the dictionary builders, whose memo of values outlives
-	// NewArray: the Builder empties them after each record.
-	dicts []array.DictionaryBuilder
 }
 
 // encLevel is what every encoder knows of its level: where it is, for
@@ -91,8 +82,8 @@ func (l *encLevel) fail(s *goValues, k int, err error) *Error {
 	return &Error{Path: l.at.path, Column: l.at.column, Row: s.rowOf(k), Err: err}
 }
 
-// validity is what to tell an Arrow builder of present: which values are
-// valid, nil for all. An absent value is null only where the field is
+// validity is what to tell a builder of present: which values are valid,
+// nil for all. An absent value is null only where the field is
 // nullable; elsewhere it is written as the empty value.
 func (l *encLevel) validity(present []bool) []bool {
 	if l.nullable {

@@ -1,68 +1,91 @@
 package mapper
 
 import (
+	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// columnBuilder is where an encoder's values go: one of the builders below
-// for the plain layouts (fixed-width values, bool, utf8 and binary, list,
-// struct), or an arrow-go builder for the others. Ours write their buffers
-// directly: arrow-go's binary builder appends each value through an
-// indirect call, which made strings the largest part of encoding.
+// columnBuilder is where a writer's values go, whoever builds them: one of
+// the builders below, which own their buffers, for the plain layouts
+// (fixed-width values, bool, utf8 and binary, list, struct), or an adapter
+// over arrow-go's builders for the others (encode_arrowgo.go). Ours write
+// their buffers directly: arrow-go's binary builder appends each value
+// through an indirect call, which made strings the largest part of
+// encoding.
+//
+// Writers hand a level over a whole Append at a time, never a value per
+// call. What prepare computes goes past the end of what the builder holds
+// (stageFixed, stageBytes), where it does not count until write appends
+// it (appendSlots): a failed Append leaves the builder as it was. A builder
+// has only the methods of its layout; the others panic, as the plan never
+// pairs a writer with a builder of another layout.
 type columnBuilder interface {
+	// Len is the number of values appended so far.
 	Len() int
 	// NewArray is the values appended since the last call, which the caller
 	// releases; the builder starts afresh.
 	NewArray() arrow.Array
 	Release()
+
+	// child is the builder of child i: the elements of a list or
+	// fixed-size list (0), field i of a struct, the keys (0) and items (1)
+	// of a map, the values of a run-end or dictionary encoding (0).
+	child(i int) columnBuilder
+	// stageFixed is room for n more fixed-width values of width bytes each
+	// (a bool is one byte, as in Go), past the end, for the caller to fill.
+	stageFixed(n, width int) []byte
+	// stageBytes writes the strings (text) or []byte of s past the end: an
+	// absent value is null where nullable, else empty, and a nil []byte is
+	// null. valid[k], for each value k of s, says whether k is valid, and
+	// nulls whether any is not. bad is -1, or the first value that does not
+	// fit the layout's offsets.
+	stageBytes(s *goValues, text, nullable bool, valid []bool) (nulls bool, bad int)
+	// appendSlots appends n values: the n staged, or those the children
+	// are given (struct, fixed-size list, dictionary). valid[k] says
+	// whether value k is valid, nil when all are; a dictionary's nulls are
+	// its values'.
+	appendSlots(n int, valid []bool)
+	// appendLists appends len(sizes) lists (list, list view, map) of
+	// sizes[k] elements each: the next elements the child is given.
+	appendLists(sizes []int, valid []bool)
+	// appendRuns appends runs of lengths[k] values, one run per value the
+	// child is given (run-end encoding).
+	appendRuns(lengths []uint64)
+}
+
+// layout is the datatype a builder builds, and the methods of the layouts
+// it does not build, which panic.
+type layout struct{ dt arrow.DataType }
+
+func (l layout) child(int) columnBuilder                              { panic(l.hasNo("children")) }
+func (l layout) stageFixed(int, int) []byte                           { panic(l.hasNo("fixed-width values")) }
+func (l layout) stageBytes(*goValues, bool, bool, []bool) (bool, int) { panic(l.hasNo("bytes")) }
+func (l layout) appendSlots(int, []bool)                              { panic(l.hasNo("slots")) }
+func (l layout) appendLists([]int, []bool)                            { panic(l.hasNo("lists")) }
+func (l layout) appendRuns([]uint64)                                  { panic(l.hasNo("runs")) }
+
+func (l layout) hasNo(what string) string {
+	return fmt.Sprintf("arrowmap: a builder of %s takes no %s", l.dt, what)
 }
 
 // newColumnBuilder is a builder of arrays of dt: one of ours where dt and,
 // for lists and structs, its children have plain layouts, else arrow-go's,
-// which then builds every level below.
+// which then builds every level below but the values of dictionaries.
 func newColumnBuilder(mem memory.Allocator, dt arrow.DataType) columnBuilder {
 	switch dt.ID() {
-	case arrow.INT8:
-		return newFixedBuilder[int8](mem, dt)
-	case arrow.INT16:
-		return newFixedBuilder[int16](mem, dt)
-	case arrow.INT32:
-		return newFixedBuilder[int32](mem, dt)
-	case arrow.INT64:
-		return newFixedBuilder[int64](mem, dt)
-	case arrow.UINT8:
-		return newFixedBuilder[uint8](mem, dt)
-	case arrow.UINT16:
-		return newFixedBuilder[uint16](mem, dt)
-	case arrow.UINT32:
-		return newFixedBuilder[uint32](mem, dt)
-	case arrow.UINT64:
-		return newFixedBuilder[uint64](mem, dt)
-	case arrow.FLOAT16:
-		return newFixedBuilder[float16.Num](mem, dt)
-	case arrow.FLOAT32:
-		return newFixedBuilder[float32](mem, dt)
-	case arrow.FLOAT64:
-		return newFixedBuilder[float64](mem, dt)
-	case arrow.DATE32:
-		return newFixedBuilder[arrow.Date32](mem, dt)
-	case arrow.DATE64:
-		return newFixedBuilder[arrow.Date64](mem, dt)
-	case arrow.TIME32:
-		return newFixedBuilder[arrow.Time32](mem, dt)
-	case arrow.TIME64:
-		return newFixedBuilder[arrow.Time64](mem, dt)
-	case arrow.TIMESTAMP:
-		return newFixedBuilder[arrow.Timestamp](mem, dt)
-	case arrow.DURATION:
-		return newFixedBuilder[arrow.Duration](mem, dt)
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
+		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
+		arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64,
+		arrow.DATE32, arrow.DATE64, arrow.TIME32, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION,
+		arrow.DECIMAL32, arrow.DECIMAL64, arrow.DECIMAL128, arrow.DECIMAL256, arrow.FIXED_SIZE_BINARY:
+		return &fixedBuilder{layout: layout{dt}, validity: newValidity(mem), width: dt.(arrow.FixedWidthDataType).BitWidth() / 8, values: growable{mem: mem}}
 	case arrow.BOOL:
-		return &boolBuilder{validity: newValidity(mem), dt: dt, values: growable{mem: mem}}
+		return &boolBuilder{layout: layout{dt}, validity: newValidity(mem), values: growable{mem: mem}}
 	case arrow.STRING, arrow.BINARY:
 		return newBinaryBuilder[int32](mem, dt)
 	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
@@ -73,13 +96,13 @@ func newColumnBuilder(mem memory.Allocator, dt arrow.DataType) columnBuilder {
 		return newListBuilder[int64](mem, dt, dt.(*arrow.LargeListType).Elem())
 	case arrow.STRUCT:
 		st := dt.(*arrow.StructType)
-		sb := &structBuilder{validity: newValidity(mem), dt: dt, fields: make([]columnBuilder, st.NumFields())}
+		sb := &structBuilder{layout: layout{dt}, validity: newValidity(mem), fields: make([]columnBuilder, st.NumFields())}
 		for i, f := range st.Fields() {
 			sb.fields[i] = newColumnBuilder(mem, f.Type)
 		}
 		return sb
 	}
-	return array.NewBuilder(mem, dt)
+	return adaptArrowGo(mem, array.NewBuilder(mem, dt), newColumnBuilder, true)
 }
 
 // growable is a buffer that grows by doubling, from the size of the last
@@ -168,27 +191,6 @@ func (v *validity) append(valid []bool, n int) {
 	v.n += n
 }
 
-// appendNulls appends the validity of n values, of which those at the
-// indexes nulls are null.
-func (v *validity) appendNulls(n int, nulls []int) {
-	if len(nulls) > 0 {
-		v.materialize()
-	}
-	if v.bits.buf == nil {
-		v.n += n
-		return
-	}
-	bits := v.bits.grow(bitBytes(v.n + n))
-	for i := range n {
-		setBit(bits, v.n+i, true)
-	}
-	for _, k := range nulls {
-		setBit(bits, v.n+k, false)
-	}
-	v.n += n
-	v.nulls += len(nulls)
-}
-
 // materialize writes the bitmap of the values so far: all valid.
 func (v *validity) materialize() {
 	if v.bits.buf != nil {
@@ -237,65 +239,63 @@ func arrayOf(dt arrow.DataType, n, nulls int, buffers []*memory.Buffer, children
 	return arr
 }
 
-// fixedBuilder builds arrays of fixed-width values of Go type V.
-type fixedBuilder[V any] struct {
+// fixedBuilder builds arrays of fixed-width values of width bytes: numbers,
+// temporal values, decimals, fixed_size_binary.
+type fixedBuilder struct {
+	layout
 	validity
-	dt     arrow.DataType
+	width  int
 	values growable
 }
 
-func newFixedBuilder[V any](mem memory.Allocator, dt arrow.DataType) *fixedBuilder[V] {
-	return &fixedBuilder[V]{validity: newValidity(mem), dt: dt, values: growable{mem: mem}}
+func (b *fixedBuilder) Len() int { return b.n }
+
+func (b *fixedBuilder) stageFixed(n, width int) []byte {
+	if width != b.width {
+		panic(fmt.Sprintf("arrowmap: %d-byte values staged into a builder of %s", width, b.dt))
+	}
+	buf := b.values.grow((b.n + n) * width)
+	return buf[b.n*width : (b.n+n)*width]
 }
 
-func (b *fixedBuilder[V]) Len() int { return b.n }
+func (b *fixedBuilder) appendSlots(n int, valid []bool) { b.append(valid, n) }
 
-// AppendValues appends values, valid[i] saying whether values[i] is valid
-// (all are when valid is nil), as arrow-go's builders do.
-func (b *fixedBuilder[V]) AppendValues(values []V, valid []bool) {
-	size := int(unsafe.Sizeof(*new(V)))
-	buf := b.values.grow((b.n + len(values)) * size)
-	copy(unsafe.Slice((*V)(unsafe.Pointer(unsafe.SliceData(buf))), b.n+len(values))[b.n:], values)
-	b.append(valid, len(values))
-}
-
-// appendGathered appends the values of s, gathered straight into the
-// buffer, with their validity as AppendValues takes it.
-func (b *fixedBuilder[V]) appendGathered(s *goValues, valid []bool) {
-	size := int(unsafe.Sizeof(*new(V)))
-	buf := b.values.grow((b.n + s.n) * size)
-	gather(s, unsafe.Slice((*V)(unsafe.Pointer(unsafe.SliceData(buf))), b.n+s.n)[b.n:])
-	b.append(valid, s.n)
-}
-
-func (b *fixedBuilder[V]) NewArray() arrow.Array {
-	n := b.n
-	values := b.values.take(n * int(unsafe.Sizeof(*new(V))))
+func (b *fixedBuilder) NewArray() arrow.Array {
+	values := b.values.take(b.n * b.width)
 	bitmap, n, nulls := b.take()
 	return arrayOf(b.dt, n, nulls, []*memory.Buffer{bitmap, values}, nil)
 }
 
-func (b *fixedBuilder[V]) Release() {
+func (b *fixedBuilder) Release() {
 	b.validity.release()
 	b.values.release()
 }
 
-// boolBuilder builds bool arrays.
+// boolBuilder builds bool arrays. Values are staged a Go bool a byte, and
+// packed into bits as they are appended.
 type boolBuilder struct {
+	layout
 	validity
-	dt     arrow.DataType
 	values growable
+	staged []bool
 }
 
 func (b *boolBuilder) Len() int { return b.n }
 
-// AppendValues appends values, as arrow-go's BooleanBuilder does.
-func (b *boolBuilder) AppendValues(values []bool, valid []bool) {
-	bits := b.values.grow(bitBytes(b.n + len(values)))
-	for i, v := range values {
+func (b *boolBuilder) stageFixed(n, width int) []byte {
+	if width != 1 {
+		panic(fmt.Sprintf("arrowmap: %d-byte values staged into a builder of %s", width, b.dt))
+	}
+	b.staged = resize(b.staged, n)
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b.staged))), n)
+}
+
+func (b *boolBuilder) appendSlots(n int, valid []bool) {
+	bits := b.values.grow(bitBytes(b.n + n))
+	for i, v := range b.staged[:n] {
 		setBit(bits, b.n+i, v)
 	}
-	b.append(valid, len(values))
+	b.append(valid, n)
 }
 
 func (b *boolBuilder) NewArray() arrow.Array {
@@ -311,24 +311,19 @@ func (b *boolBuilder) Release() {
 
 // binaryBuilder builds utf8, binary, large_utf8 and large_binary arrays.
 type binaryBuilder[O int32 | int64] struct {
+	layout
 	validity
-	dt      arrow.DataType
 	offsets growable // n+1 offsets once anything is appended
 	data    growable
 	size    int // bytes of data
+	staged  int // the end of the data staged past size
 }
 
 func newBinaryBuilder[O int32 | int64](mem memory.Allocator, dt arrow.DataType) *binaryBuilder[O] {
-	return &binaryBuilder[O]{validity: newValidity(mem), dt: dt, offsets: growable{mem: mem}, data: growable{mem: mem}}
+	return &binaryBuilder[O]{layout: layout{dt}, validity: newValidity(mem), offsets: growable{mem: mem}, data: growable{mem: mem}}
 }
 
 func (b *binaryBuilder[O]) Len() int { return b.n }
-
-// Type is the datatype of the arrays built.
-func (b *binaryBuilder[O]) Type() arrow.DataType { return b.dt }
-
-// DataLen is the bytes of the values appended so far.
-func (b *binaryBuilder[O]) DataLen() int { return b.size }
 
 // offsetsFor is the offsets buffer with room for n values, as []O.
 func (b *binaryBuilder[O]) offsetsFor(n int) []O {
@@ -336,47 +331,19 @@ func (b *binaryBuilder[O]) offsetsFor(n int) []O {
 	return unsafe.Slice((*O)(unsafe.Pointer(unsafe.SliceData(buf))), n+1)
 }
 
-// Reserve makes room for n more values.
-func (b *binaryBuilder[O]) Reserve(n int) { b.offsetsFor(b.n + n) }
-
-// ReserveData makes room for n more bytes.
-func (b *binaryBuilder[O]) ReserveData(n int) { b.data.grow(b.size + n) }
-
-// AppendValues appends values, valid[i] saying whether values[i] is valid
-// (all are when valid is nil). A null's bytes are written as they are:
-// the writers hand over empty ones.
-func (b *binaryBuilder[O]) AppendValues(values [][]byte, valid []bool) {
-	total := 0
-	for _, v := range values {
-		total += len(v)
+func (b *binaryBuilder[O]) stageBytes(s *goValues, text, nullable bool, valid []bool) (nulls bool, bad int) {
+	room := math.MaxInt
+	if unsafe.Sizeof(O(0)) == 4 {
+		room = maxOffset32 - b.size
 	}
-	data := b.data.grow(b.size + total)
-	offsets := b.offsetsFor(b.n + len(values))[b.n:]
-	at := b.size
-	for i, v := range values {
-		offsets[i] = O(at)
-		at += copy(data[at:], v)
-	}
-	offsets[len(values)] = O(at)
-	b.size = at
-	b.append(valid, len(values))
+	b.staged, nulls, bad = stage(b, s, text, nullable, room, valid)
+	return nulls, bad
 }
 
-// commit takes in the n values stage wrote, up to end in the data, nulls
-// being null.
-func (b *binaryBuilder[O]) commit(n, end int, nulls []int) {
-	b.size = end
-	b.appendNulls(n, nulls)
+func (b *binaryBuilder[O]) appendSlots(n int, valid []bool) {
+	b.size = b.staged
+	b.append(valid, n)
 }
-
-// UnsafeAppend appends one valid value.
-func (b *binaryBuilder[O]) UnsafeAppend(v []byte) { b.AppendValues([][]byte{v}, nil) }
-
-// AppendNull appends a null.
-func (b *binaryBuilder[O]) AppendNull() { b.AppendValues([][]byte{nil}, []bool{false}) }
-
-// AppendEmptyValue appends an empty, valid value.
-func (b *binaryBuilder[O]) AppendEmptyValue() { b.AppendValues([][]byte{nil}, nil) }
 
 func (b *binaryBuilder[O]) NewArray() arrow.Array {
 	offsets := b.offsetsFor(b.n) // writes offset 0 of an empty array
@@ -394,36 +361,96 @@ func (b *binaryBuilder[O]) Release() {
 	b.data.release()
 }
 
+// stage writes the strings (text) or []byte of s past the end of b, as
+// stageBytes: offsets and bytes straight from the Go values, no more than
+// room bytes. It returns the end of the data, whether a value is null, and
+// -1 or the first value past room.
+func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable bool, room int, valid []bool) (end int, nulls bool, bad int) {
+	offsets := b.offsetsFor(b.n + s.n)[b.n:]
+	data := b.data.grow(b.size)
+	at, k := b.size, 0
+	limit := b.size + room // past it, a value does not fit
+	if room > math.MaxInt-b.size {
+		limit = math.MaxInt
+	}
+	for i := range s.numSpans() {
+		sp := s.span(i)
+		p, n := sp.p, sp.n
+		switch {
+		case p == nil:
+			for j := range n {
+				offsets[k+j] = O(at)
+				valid[k+j] = !nullable
+			}
+			nulls = nulls || nullable && n > 0
+		case text:
+			for j := range n {
+				v := *(*string)(s.at(p, j))
+				offsets[k+j] = O(at)
+				valid[k+j] = true
+				if len(v) > limit-at {
+					return at, nulls, k + j
+				}
+				if len(v) > len(data)-at {
+					data = b.data.grow(at + len(v))
+				}
+				at += copy(data[at:], v)
+			}
+		default:
+			for j := range n {
+				v := *(*[]byte)(s.at(p, j))
+				offsets[k+j] = O(at)
+				valid[k+j] = v != nil
+				nulls = nulls || v == nil
+				if len(v) > limit-at {
+					return at, nulls, k + j
+				}
+				if len(v) > len(data)-at {
+					data = b.data.grow(at + len(v))
+				}
+				at += copy(data[at:], v)
+			}
+		}
+		k += n
+	}
+	offsets[k] = O(at)
+	return at, nulls, -1
+}
+
 // listBuilder builds list and large_list arrays.
 type listBuilder[O int32 | int64] struct {
+	layout
 	validity
-	dt      arrow.DataType
 	offsets growable
-	child   columnBuilder
+	elems   columnBuilder
 }
 
 func newListBuilder[O int32 | int64](mem memory.Allocator, dt, elem arrow.DataType) *listBuilder[O] {
-	return &listBuilder[O]{validity: newValidity(mem), dt: dt, offsets: growable{mem: mem}, child: newColumnBuilder(mem, elem)}
+	return &listBuilder[O]{layout: layout{dt}, validity: newValidity(mem), offsets: growable{mem: mem}, elems: newColumnBuilder(mem, elem)}
 }
 
 func (b *listBuilder[O]) Len() int { return b.n }
 
-// AppendValues appends lists that start at offsets in the child, as
-// arrow-go's ListBuilder does; the last ends where the child does.
-func (b *listBuilder[O]) AppendValues(offsets []O, valid []bool) {
-	buf := b.offsets.grow((b.n + len(offsets) + 1) * int(unsafe.Sizeof(O(0))))
-	copy(unsafe.Slice((*O)(unsafe.Pointer(unsafe.SliceData(buf))), b.n+len(offsets))[b.n:], offsets)
-	b.append(valid, len(offsets))
-}
+func (b *listBuilder[O]) child(int) columnBuilder { return b.elems }
 
-// ValueBuilder is the builder of the elements.
-func (b *listBuilder[O]) ValueBuilder() columnBuilder { return b.child }
+// appendLists writes the offsets of the lists, counted from the elements
+// the child holds; the last list ends where the child will.
+func (b *listBuilder[O]) appendLists(sizes []int, valid []bool) {
+	buf := b.offsets.grow((b.n + len(sizes) + 1) * int(unsafe.Sizeof(O(0))))
+	offsets := unsafe.Slice((*O)(unsafe.Pointer(unsafe.SliceData(buf))), b.n+len(sizes))[b.n:]
+	at := b.elems.Len()
+	for k, size := range sizes {
+		offsets[k] = O(at)
+		at += size
+	}
+	b.append(valid, len(sizes))
+}
 
 func (b *listBuilder[O]) NewArray() arrow.Array {
 	buf := b.offsets.grow((b.n + 1) * int(unsafe.Sizeof(O(0))))
-	unsafe.Slice((*O)(unsafe.Pointer(unsafe.SliceData(buf))), b.n+1)[b.n] = O(b.child.Len())
+	unsafe.Slice((*O)(unsafe.Pointer(unsafe.SliceData(buf))), b.n+1)[b.n] = O(b.elems.Len())
 	offsets := b.offsets.take((b.n + 1) * int(unsafe.Sizeof(O(0))))
-	child := b.child.NewArray()
+	child := b.elems.NewArray()
 	defer child.Release()
 	bitmap, n, nulls := b.take()
 	return arrayOf(b.dt, n, nulls, []*memory.Buffer{bitmap, offsets}, []arrow.ArrayData{child.Data()})
@@ -432,24 +459,21 @@ func (b *listBuilder[O]) NewArray() arrow.Array {
 func (b *listBuilder[O]) Release() {
 	b.validity.release()
 	b.offsets.release()
-	b.child.Release()
+	b.elems.Release()
 }
 
 // structBuilder builds struct arrays.
 type structBuilder struct {
+	layout
 	validity
-	dt     arrow.DataType
 	fields []columnBuilder
 }
 
 func (b *structBuilder) Len() int { return b.n }
 
-// AppendValues appends len(valid) structs, as arrow-go's StructBuilder
-// does: their fields go to the field builders.
-func (b *structBuilder) AppendValues(valid []bool) { b.append(valid, len(valid)) }
+func (b *structBuilder) child(i int) columnBuilder { return b.fields[i] }
 
-// FieldBuilder is the builder of field i.
-func (b *structBuilder) FieldBuilder(i int) columnBuilder { return b.fields[i] }
+func (b *structBuilder) appendSlots(n int, valid []bool) { b.append(valid, n) }
 
 func (b *structBuilder) NewArray() arrow.Array {
 	children := make([]arrow.ArrayData, len(b.fields))

@@ -5,9 +5,12 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -104,6 +107,8 @@ func TestEncodeOverflowsThirtyTwoBitOffsets(t *testing.T) {
 		Tags []string          `arrow:"tags"`
 		M    map[string]string `arrow:"m"`
 		Big  string            `arrow:"big,large_utf8"`
+		// Lists of 32-bit offsets below a list view: built by arrow-go.
+		Views [][]int8 `arrow:"views,list_view"`
 	}
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -116,6 +121,7 @@ func TestEncodeOverflowsThirtyTwoBitOffsets(t *testing.T) {
 		{"top-level strings", []row{{S: "abcd"}, {S: "efgh"}, {S: "ijk"}}, "S", 2},
 		{"list elements", []row{{Tags: []string{"abc"}}, {}, {Tags: []string{"defg", "hijk"}}}, "Tags[]", 2},
 		{"map values, built by arrow-go", []row{{M: map[string]string{"a": "bcdefghijkl"}}}, "M[value]", 0},
+		{"list elements, built by arrow-go", []row{{Views: [][]int8{make([]int8, 6)}}, {Views: [][]int8{make([]int8, 5)}}}, "Views[]", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := mapper.Encode(tc.rows, mapper.Allocator(mem))
@@ -157,11 +163,14 @@ func TestEncodeOverflowsThirtyTwoBitOffsets(t *testing.T) {
 // TestEncodeDictionariesStartAfreshEachRecord checks that a record's
 // dictionary holds the values of its own rows only: not those of an
 // earlier batch of a reused Builder, nor of an earlier Encode, whose
-// builders the next one reuses.
+// builders the next one reuses. That holds below arrow-go's builders too
+// (a list view's elements), whose NewArray builds the dictionary without
+// going through ours.
 func TestEncodeDictionariesStartAfreshEachRecord(t *testing.T) {
 	type row struct {
-		City string   `arrow:"city,dict"`
-		Tags []string `arrow:"tags" arrow-elem:"dict"`
+		City  string   `arrow:"city,dict"`
+		Tags  []string `arrow:"tags" arrow-elem:"dict"`
+		Views []string `arrow:"views,list_view" arrow-elem:"dict"`
 	}
 	dictionary := func(t *testing.T, arr arrow.Array) []string {
 		t.Helper()
@@ -172,8 +181,14 @@ func TestEncodeDictionariesStartAfreshEachRecord(t *testing.T) {
 		}
 		return out
 	}
-	first := []row{{City: "Oslo", Tags: []string{"x"}}, {City: "Lima", Tags: []string{"y"}}}
-	second := []row{{City: "Quito", Tags: []string{"z"}}}
+	first := []row{{City: "Oslo", Tags: []string{"x"}, Views: []string{"p"}}, {City: "Lima", Tags: []string{"y"}, Views: []string{"q"}}}
+	second := []row{{City: "Quito", Tags: []string{"z"}, Views: []string{"r"}}}
+	check := func(t *testing.T, rec arrow.RecordBatch) {
+		t.Helper()
+		assert.Equal(t, []string{"Quito"}, dictionary(t, rec.Column(0)))
+		assert.Equal(t, []string{"z"}, dictionary(t, rec.Column(1).(*array.List).ListValues()))
+		assert.Equal(t, []string{"r"}, dictionary(t, rec.Column(2).(*array.ListView).ListValues()))
+	}
 
 	t.Run("a reused Builder", func(t *testing.T) {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -186,8 +201,7 @@ func TestEncodeDictionariesStartAfreshEachRecord(t *testing.T) {
 		require.NoError(t, b.Append(second...))
 		rec := b.NewRecordBatch()
 		defer rec.Release()
-		assert.Equal(t, []string{"Quito"}, dictionary(t, rec.Column(0)))
-		assert.Equal(t, []string{"z"}, dictionary(t, rec.Column(1).(*array.List).ListValues()))
+		check(t, rec)
 	})
 	t.Run("Encode after Encode", func(t *testing.T) {
 		rec, err := mapper.Encode(first)
@@ -196,7 +210,82 @@ func TestEncodeDictionariesStartAfreshEachRecord(t *testing.T) {
 		rec, err = mapper.Encode(second)
 		require.NoError(t, err)
 		defer rec.Release()
-		assert.Equal(t, []string{"Quito"}, dictionary(t, rec.Column(0)))
-		assert.Equal(t, []string{"z"}, dictionary(t, rec.Column(1).(*array.List).ListValues()))
+		check(t, rec)
 	})
+}
+
+// every has a column of each kind of builder, ours and arrow-go's, with
+// the one that fails last: an Append that fails there has staged values in
+// all the others.
+type every struct {
+	N     int64
+	OK    bool
+	S     string
+	B     []byte
+	View  string `arrow:"view,utf8_view"`
+	Fixed [3]byte
+	Dec   decimal.Decimal128 `arrow:"dec,decimal(10,2)"`
+	Ints  []int32
+	Views []string `arrow:"views,list_view"`
+	Arr   [2]int16
+	M     map[string]int32
+	Dict  string   `arrow:"dict,dict"`
+	Tags  []string `arrow:"tags,list_view" arrow-elem:"dict"`
+	Ree   int64    `arrow:"ree,ree"`
+	Text  rtCode
+	At    time.Time
+}
+
+// TestEncodeFailedAppendLeavesEveryBuilderAsItWas appends good rows, rows
+// whose last value cannot be encoded, then good rows again, through our
+// builders and through arrow-go's at every level: each record is the one
+// the good rows alone make, so nothing staged by the failed Append, in any
+// builder, is in it (dictionaries included: their values are not in the
+// dictionary).
+func TestEncodeFailedAppendLeavesEveryBuilderAsItWas(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	row := func(i int) every {
+		s := fmt.Sprintf("value-%d", i)
+		return every{
+			N: int64(i), OK: i%2 == 0, S: s, B: []byte(s), View: s + "-long-enough-not-to-be-inline",
+			Fixed: [3]byte{byte(i), 1, 2}, Dec: decimal128.FromI64(int64(i)),
+			Ints: []int32{int32(i)}, Views: []string{s, s}, Arr: [2]int16{int16(i), 3},
+			M: map[string]int32{s: int32(i)}, Dict: s, Tags: []string{s}, Ree: int64(i / 2),
+			Text: rtCode{Major: uint8(i)}, At: at,
+		}
+	}
+	first := []every{row(0), row(1)}
+	bad := []every{row(2), row(3)}
+	bad[1].At = time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC) // before what timestamp[ns] holds
+	second := []every{row(4)}
+
+	want, err := mapper.Encode(append(first, second...), mapper.WithAllocator(mem))
+	require.NoError(t, err)
+	defer want.Release()
+	ours, err := mapper.NewBuilder[every](mapper.WithAllocator(mem))
+	require.NoError(t, err)
+	defer ours.Release()
+	ref, err := mapper.NewArrowGoBuilder[every](mem)
+	require.NoError(t, err)
+	defer ref.Release()
+	for _, tc := range []struct {
+		name string
+		b    *mapper.Builder[every]
+	}{{"our builders", ours}, {"arrow-go's builders", ref}} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.NoError(t, tc.b.Append(first...))
+			err := tc.b.Append(bad...)
+			require.ErrorIs(t, err, mapper.ErrOverflow)
+			var me *mapper.Error
+			require.ErrorAs(t, err, &me)
+			assert.Equal(t, "At", me.Path)
+			assert.Equal(t, 3, me.Row)
+			require.NoError(t, tc.b.Append(second...))
+			got := tc.b.NewRecordBatch()
+			defer got.Release()
+			assert.True(t, array.RecordEqual(want, got), "got\n%v\nwant\n%v", got, want)
+		})
+	}
 }

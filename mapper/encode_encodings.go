@@ -1,47 +1,41 @@
 package mapper
 
 import (
-	"fmt"
 	"reflect"
 	"time"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
-// dictEncoder writes a level dictionary-encoded: its values are built as a
-// plain array first, then added to the dictionary builder, which keeps
-// each distinct value once.
+// dictEncoder writes a level dictionary-encoded: its values go to the
+// dictionary builder's child, which builds them as a plain array, and the
+// dictionary builder then keeps each distinct value once.
 type dictEncoder struct {
-	value     encoder
+	value encoder
+	// valueType is the type of the values, which the dictionary
+	// builder's child, made from the schema, builds.
 	valueType arrow.DataType
 }
 
 type dictWriter struct {
-	b       array.DictionaryBuilder
-	scratch array.Builder // of the plain values
-	value   writer
+	b     columnBuilder
+	value writer
+	n     int
 }
 
-func (e *dictEncoder) newWriter(b columnBuilder, r *binding) writer {
-	scratch := array.NewBuilder(r.mem, e.valueType)
-	r.owned = append(r.owned, scratch)
-	db := b.(array.DictionaryBuilder)
-	r.dicts = append(r.dicts, db)
-	return &dictWriter{b: db, scratch: scratch, value: e.value.newWriter(scratch, r)}
+func (e *dictEncoder) newWriter(b columnBuilder) writer {
+	return &dictWriter{b: b, value: e.value.newWriter(b.child(0))}
 }
 
-func (w *dictWriter) prepare(s *goValues) error { return w.value.prepare(s) }
+func (w *dictWriter) prepare(s *goValues) error {
+	w.n = s.n
+	return w.value.prepare(s)
+}
 
 func (w *dictWriter) write() {
 	w.value.write()
-	values := w.scratch.NewArray()
-	defer values.Release()
-	if err := w.b.AppendArray(values); err != nil {
-		// The plan only lets through the value types arrow-go memoizes.
-		panic(fmt.Sprintf("arrowmap: dictionary of %s: %v", values.DataType(), err))
-	}
+	w.b.appendSlots(w.n, nil)
 }
 
 // reeEncoder writes a level run-end encoded: consecutive equal values are
@@ -54,7 +48,7 @@ type reeEncoder struct {
 
 type reeWriter struct {
 	*reeEncoder
-	b       *array.RunEndEncodedBuilder
+	b       columnBuilder
 	value   writer
 	addrs   []unsafe.Pointer
 	runs    []valueRun // the first value of each run
@@ -62,9 +56,8 @@ type reeWriter struct {
 	values  goValues
 }
 
-func (e *reeEncoder) newWriter(b columnBuilder, r *binding) writer {
-	rb := b.(*array.RunEndEncodedBuilder)
-	return &reeWriter{reeEncoder: e, b: rb, value: e.value.newWriter(rb.ValueBuilder(), r)}
+func (e *reeEncoder) newWriter(b columnBuilder) writer {
+	return &reeWriter{reeEncoder: e, b: b, value: e.value.newWriter(b.child(0))}
 }
 
 func (w *reeWriter) prepare(s *goValues) error {
@@ -91,7 +84,7 @@ func (w *reeWriter) same(a, b unsafe.Pointer) bool {
 }
 
 func (w *reeWriter) write() {
-	w.b.AppendRuns(w.lengths)
+	w.b.appendRuns(w.lengths)
 	w.value.write()
 }
 

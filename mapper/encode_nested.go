@@ -10,7 +10,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 )
 
@@ -23,8 +22,8 @@ type pointerWriter struct {
 	values goValues
 }
 
-func (e *pointerEncoder) newWriter(b columnBuilder, r *binding) writer {
-	return &pointerWriter{elem: e.elem.newWriter(b, r)}
+func (e *pointerEncoder) newWriter(b columnBuilder) writer {
+	return &pointerWriter{elem: e.elem.newWriter(b)}
 }
 
 func (w *pointerWriter) prepare(s *goValues) error {
@@ -58,8 +57,8 @@ type asWriter struct {
 	values  goValues
 }
 
-func (e *asEncoder) newWriter(b columnBuilder, r *binding) writer {
-	return &asWriter{asEncoder: e, elem: e.elem.newWriter(b, r), scratch: reflect.MakeSlice(e.slice, 0, 0)}
+func (e *asEncoder) newWriter(b columnBuilder) writer {
+	return &asWriter{asEncoder: e, elem: e.elem.newWriter(b), scratch: reflect.MakeSlice(e.slice, 0, 0)}
 }
 
 func (w *asWriter) prepare(s *goValues) error {
@@ -89,58 +88,36 @@ func (w *asWriter) write() { w.elem.write() }
 
 // listEncoder writes []T as a list, large_list, list_view or
 // large_list_view: the elements of every row go to the element level in
-// one batch, and the offsets (and sizes) to the list builder in another.
+// one batch, and the sizes of the lists to the list builder in another.
 type listEncoder[O int32 | int64] struct {
 	encLevel
 	size uintptr // of an element
 	elem encoder
-	view bool // a list view, with sizes
+	// view is whether the schema says list view; the writer need not
+	// know, as the builder made from the schema writes what its layout
+	// wants of the sizes.
+	view bool
 }
 
 type listWriter[O int32 | int64] struct {
 	*listEncoder[O]
-	elem    writer
-	child   columnBuilder // the elements' builder: offsets count from its length
-	append  func(offsets, sizes []O, valid []bool)
-	offsets []O
-	sizes   []O
-	valid   []bool
-	runs    []valueRun
-	values  goValues
+	b      columnBuilder
+	elem   writer
+	sizes  []int
+	valid  []bool
+	nulls  bool
+	runs   []valueRun
+	values goValues
 }
 
-func (e *listEncoder[O]) newWriter(b columnBuilder, r *binding) writer {
-	w := &listWriter[O]{listEncoder: e}
-	switch lb := b.(type) {
-	case *listBuilder[O]:
-		w.append = func(offsets, _ []O, valid []bool) { lb.AppendValues(offsets, valid) }
-		w.child = lb.child
-	case *array.ListBuilder:
-		w.append = func(offsets, _ []O, valid []bool) { lb.AppendValues(any(offsets).([]int32), valid) }
-	case *array.LargeListBuilder:
-		w.append = func(offsets, _ []O, valid []bool) { lb.AppendValues(any(offsets).([]int64), valid) }
-	case *array.ListViewBuilder:
-		w.append = func(offsets, sizes []O, valid []bool) {
-			lb.AppendValuesWithSizes(any(offsets).([]int32), any(sizes).([]int32), valid)
-		}
-	case *array.LargeListViewBuilder:
-		w.append = func(offsets, sizes []O, valid []bool) {
-			lb.AppendValuesWithSizes(any(offsets).([]int64), any(sizes).([]int64), valid)
-		}
-	}
-	if w.child == nil {
-		w.child = b.(interface{ ValueBuilder() array.Builder }).ValueBuilder()
-	}
-	w.elem = e.elem.newWriter(w.child, r)
-	return w
+func (e *listEncoder[O]) newWriter(b columnBuilder) writer {
+	return &listWriter[O]{listEncoder: e, b: b, elem: e.elem.newWriter(b.child(0))}
 }
 
 func (w *listWriter[O]) prepare(s *goValues) error {
-	w.offsets = resize(w.offsets, s.n)
-	if w.view {
-		w.sizes = resize(w.sizes, s.n)
-	}
+	w.sizes = resize(w.sizes, s.n)
 	w.valid = resize(w.valid, s.n)
+	w.nulls = false
 	w.runs = resize(w.runs, s.n)[:0]
 	total := 0
 	k := 0
@@ -151,11 +128,9 @@ func (w *listWriter[O]) prepare(s *goValues) error {
 			if sp.p != nil {
 				h = *(*sliceHeader)(s.at(sp.p, j-k))
 			}
-			w.offsets[j] = O(total)
-			if w.view {
-				w.sizes[j] = O(h.len)
-			}
+			w.sizes[j] = h.len
 			w.valid[j] = h.data != nil
+			w.nulls = w.nulls || h.data == nil
 			if h.len > 0 {
 				w.runs = append(w.runs, valueRun{base: h.data, n: h.len, from: j})
 				total += h.len
@@ -163,7 +138,7 @@ func (w *listWriter[O]) prepare(s *goValues) error {
 		}
 		k += sp.n
 	}
-	if err := checkOffsets[O](w.child.Len(), total); err != nil {
+	if err := checkOffsets[O](w.b.child(0).Len(), total); err != nil {
 		return w.fail(s, s.n-1, err)
 	}
 	w.values = goValues{runs: w.runs, stride: w.size, n: total, parent: s}
@@ -171,11 +146,7 @@ func (w *listWriter[O]) prepare(s *goValues) error {
 }
 
 func (w *listWriter[O]) write() {
-	base := O(w.child.Len())
-	for k := range w.offsets {
-		w.offsets[k] += base
-	}
-	w.append(w.offsets, w.sizes, w.valid)
+	w.b.appendLists(w.sizes, nullsOnly(w.valid, w.nulls))
 	w.elem.write()
 }
 
@@ -202,7 +173,7 @@ type arrayEncoder struct {
 
 type arrayWriter struct {
 	*arrayEncoder
-	b      *array.FixedSizeListBuilder
+	b      columnBuilder
 	elem   writer
 	addrs  []unsafe.Pointer
 	valid  []bool
@@ -210,9 +181,8 @@ type arrayWriter struct {
 	values goValues
 }
 
-func (e *arrayEncoder) newWriter(b columnBuilder, r *binding) writer {
-	fb := b.(*array.FixedSizeListBuilder)
-	return &arrayWriter{arrayEncoder: e, b: fb, elem: e.elem.newWriter(fb.ValueBuilder(), r)}
+func (e *arrayEncoder) newWriter(b columnBuilder) writer {
+	return &arrayWriter{arrayEncoder: e, b: b, elem: e.elem.newWriter(b.child(0))}
 }
 
 func (w *arrayWriter) prepare(s *goValues) error {
@@ -230,7 +200,7 @@ func (w *arrayWriter) prepare(s *goValues) error {
 }
 
 func (w *arrayWriter) write() {
-	w.b.AppendValues(w.valid)
+	w.b.appendSlots(len(w.valid), w.valid)
 	w.elem.write()
 }
 
@@ -242,35 +212,28 @@ type structEncoder struct {
 
 type structWriter struct {
 	*structEncoder
-	b      interface{ AppendValues(valid []bool) }
+	b      columnBuilder
 	fields fieldWriters
-	valid  []bool
+	n      int
+	valid  []bool // nil when all are valid
 	buf    []bool
 }
 
-func (e *structEncoder) newWriter(b columnBuilder, r *binding) writer {
-	if sb, ok := b.(*structBuilder); ok {
-		return &structWriter{structEncoder: e, b: sb, fields: bindFields(e.fields, sb.FieldBuilder, r)}
-	}
-	sb := b.(*array.StructBuilder)
-	field := func(i int) columnBuilder { return sb.FieldBuilder(i) }
-	return &structWriter{structEncoder: e, b: sb, fields: bindFields(e.fields, field, r)}
+func (e *structEncoder) newWriter(b columnBuilder) writer {
+	return &structWriter{structEncoder: e, b: b, fields: bindFields(e.fields, b.child)}
 }
 
 func (w *structWriter) prepare(s *goValues) error {
+	w.n = s.n
 	w.valid = nil
 	if w.nullable {
 		w.valid = s.presence(&w.buf)
-	}
-	if w.valid == nil {
-		w.valid = allValid(w.buf, s.n)
-		w.buf = w.valid
 	}
 	return w.fields.prepare(s)
 }
 
 func (w *structWriter) write() {
-	w.b.AppendValues(w.valid)
+	w.b.appendSlots(w.n, w.valid)
 	w.fields.write()
 }
 
@@ -286,12 +249,12 @@ type fieldWriter struct {
 type fieldWriters []fieldWriter
 
 // bindFields binds the fields of a struct, field i to builder(i).
-func bindFields(fields []fieldEncoder, builder func(i int) columnBuilder, r *binding) fieldWriters {
+func bindFields(fields []fieldEncoder, builder func(i int) columnBuilder) fieldWriters {
 	fws := make(fieldWriters, len(fields))
 	for i, f := range fields {
 		fws[i] = fieldWriter{
 			offsets: f.offsets,
-			w:       f.enc.newWriter(builder(i), r),
+			w:       f.enc.newWriter(builder(i)),
 			steps:   make([]goValues, len(f.offsets)),
 			ptrs:    make([][]unsafe.Pointer, len(f.offsets)-1),
 		}
@@ -350,10 +313,10 @@ func newMapEncoder(t reflect.Type, lv encLevel, compare func(a, b unsafe.Pointer
 
 type mapWriter struct {
 	*mapEncoder
-	b          *array.MapBuilder
+	b          columnBuilder
 	key, value writer
 	maps       []unsafe.Pointer
-	offsets    []int32
+	sizes      []int
 	valid      []bool
 	// The entries as the map iterates them, then in key order: []K, []V.
 	readKeys, readValues, keys, values reflect.Value
@@ -362,9 +325,8 @@ type mapWriter struct {
 	keyValues, valueValues             goValues
 }
 
-func (e *mapEncoder) newWriter(b columnBuilder, r *binding) writer {
-	mb := b.(*array.MapBuilder)
-	return &mapWriter{mapEncoder: e, b: mb, key: e.keyEncoder.newWriter(mb.KeyBuilder(), r), value: e.valueEncoder.newWriter(mb.ItemBuilder(), r)}
+func (e *mapEncoder) newWriter(b columnBuilder) writer {
+	return &mapWriter{mapEncoder: e, b: b, key: e.keyEncoder.newWriter(b.child(0)), value: e.valueEncoder.newWriter(b.child(1))}
 }
 
 // grow makes room for n entries in the scratch arrays.
@@ -389,11 +351,11 @@ func (w *mapWriter) prepare(s *goValues) error {
 			total += w.mapAt(k).Len()
 		}
 	}
-	if err := checkOffsets[int32](w.b.KeyBuilder().Len(), total); err != nil {
+	if err := checkOffsets[int32](w.b.child(0).Len(), total); err != nil {
 		return w.fail(s, s.n-1, err)
 	}
 	w.grow(total)
-	w.offsets = resize(w.offsets, s.n)
+	w.sizes = resize(w.sizes, s.n)
 	w.valid = resize(w.valid, s.n)
 	w.order = resize(w.order, total)
 	w.keyRuns, w.valueRuns = resize(w.keyRuns, s.n)[:0], resize(w.valueRuns, s.n)[:0]
@@ -403,7 +365,7 @@ func (w *mapWriter) prepare(s *goValues) error {
 	value := func(base unsafe.Pointer, e int) unsafe.Pointer { return unsafe.Add(base, uintptr(e)*w.valueSize) }
 	e := 0
 	for k := range w.maps {
-		w.offsets[k] = int32(e)
+		w.sizes[k] = 0
 		w.valid[k] = w.maps[k] != nil
 		if !w.valid[k] {
 			continue
@@ -415,6 +377,7 @@ func (w *mapWriter) prepare(s *goValues) error {
 			reflect.NewAt(w.valueType, value(readValues, e)).Elem().SetIterValue(it)
 			w.order[e] = e
 		}
+		w.sizes[k] = e - start
 		slices.SortFunc(w.order[start:e], func(a, b int) int { return w.compare(key(readKeys, a), key(readKeys, b)) })
 		for j := start; j < e; j++ {
 			w.moveKey(key(keys, j), key(readKeys, w.order[j]))
@@ -439,11 +402,7 @@ func (w *mapWriter) mapAt(k int) reflect.Value {
 }
 
 func (w *mapWriter) write() {
-	base := int32(w.b.KeyBuilder().Len())
-	for k := range w.offsets {
-		w.offsets[k] += base
-	}
-	w.b.AppendValues(w.offsets, w.valid)
+	w.b.appendLists(w.sizes, w.valid)
 	w.key.write()
 	w.value.write()
 }

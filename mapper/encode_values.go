@@ -13,19 +13,13 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 )
 
-// appender is an Arrow builder that takes values of Go type V in bulk:
-// every fixed-width one.
-type appender[V any] interface {
-	AppendValues(values []V, valid []bool)
-}
-
 // valuesEncoder writes Go values without pointers whose memory is the
 // Arrow builder's value type (numbers, bools, decimals, durations in ns):
-// they are gathered, checked when check is set, and appended in one call.
+// they are gathered straight into the builder's staged values, and checked
+// there when check is set.
 type valuesEncoder[V any] struct {
 	encLevel
 	// check returns the index of the first value the Arrow type cannot
@@ -35,50 +29,40 @@ type valuesEncoder[V any] struct {
 
 type valuesWriter[V any] struct {
 	*valuesEncoder[V]
-	b       appender[V]
-	values  []V
+	b       columnBuilder
+	n       int // values staged
 	present []bool
 	buf     []bool
-	// direct, for values with nothing to check going to one of our
-	// builders: write gathers them from src straight into its buffer.
-	direct *fixedBuilder[V]
-	src    *goValues
 }
 
-func (e *valuesEncoder[V]) newWriter(b columnBuilder, _ *binding) writer {
-	w := &valuesWriter[V]{valuesEncoder: e, b: b.(appender[V])}
-	if fb, ok := b.(*fixedBuilder[V]); ok && e.check == nil {
-		w.direct = fb
-	}
-	return w
+func (e *valuesEncoder[V]) newWriter(b columnBuilder) writer {
+	return &valuesWriter[V]{valuesEncoder: e, b: b}
 }
 
 func (w *valuesWriter[V]) prepare(s *goValues) error {
+	w.n = s.n
 	w.present = s.presence(&w.buf)
-	if w.direct != nil {
-		w.src = s
-		return nil
-	}
-	w.values = gather(s, w.values)
+	values := gather(s, staged[V](w.b, s.n))
 	if w.check != nil {
-		if k, err := w.check(w.values); err != nil {
+		if k, err := w.check(values); err != nil {
 			return w.fail(s, k, err)
 		}
 	}
 	return nil
 }
 
-func (w *valuesWriter[V]) write() {
-	if w.direct != nil {
-		w.direct.appendGathered(w.src, w.validity(w.present))
-		return
-	}
-	w.b.AppendValues(w.values, w.validity(w.present))
+func (w *valuesWriter[V]) write() { w.b.appendSlots(w.n, w.validity(w.present)) }
+
+// staged is b's stageFixed as values of V.
+func staged[V any](b columnBuilder, n int) []V {
+	buf := b.stageFixed(n, int(unsafe.Sizeof(*new(V))))
+	return unsafe.Slice((*V)(unsafe.Pointer(unsafe.SliceData(buf))), n)
 }
 
 // convertEncoder writes Go values of type V as Arrow values of type A
 // through a conversion that may fail: time.Time to timestamps, decimal text
-// to decimals, … All the values of a level are converted in prepare.
+// to decimals, … All the values of a level are converted in prepare,
+// straight into the builder's staged values.
 type convertEncoder[V, A any] struct {
 	encLevel
 	convert func(v *V) (A, error) // fails when A cannot hold v
@@ -86,43 +70,40 @@ type convertEncoder[V, A any] struct {
 
 type convertWriter[V, A any] struct {
 	*convertEncoder[V, A]
-	b       appender[A]
-	values  []A
+	b       columnBuilder
+	n       int // values staged
 	present []bool
 	buf     []bool
 }
 
-func (e *convertEncoder[V, A]) newWriter(b columnBuilder, _ *binding) writer {
-	return &convertWriter[V, A]{convertEncoder: e, b: b.(appender[A])}
+func (e *convertEncoder[V, A]) newWriter(b columnBuilder) writer {
+	return &convertWriter[V, A]{convertEncoder: e, b: b}
 }
 
 func (w *convertWriter[V, A]) prepare(s *goValues) error {
-	w.values = resize(w.values, s.n)
+	w.n = s.n
 	w.present = s.presence(&w.buf)
-	bad, err := -1, error(nil)
+	values := staged[A](w.b, s.n)
 	k := 0
-	for i := 0; i < s.numSpans() && err == nil; i++ {
+	for i := range s.numSpans() {
 		sp := s.span(i)
-		out := w.values[k : k+sp.n]
+		out := values[k : k+sp.n]
 		if sp.p == nil {
 			clear(out)
 		} else {
 			for j := range out {
+				var err error
 				if out[j], err = w.convert((*V)(s.at(sp.p, j))); err != nil {
-					bad = k + j
-					break
+					return w.fail(s, k+j, err)
 				}
 			}
 		}
 		k += sp.n
 	}
-	if err != nil {
-		return w.fail(s, bad, err)
-	}
 	return nil
 }
 
-func (w *convertWriter[V, A]) write() { w.b.AppendValues(w.values, w.validity(w.present)) }
+func (w *convertWriter[V, A]) write() { w.b.appendSlots(w.n, w.validity(w.present)) }
 
 // overflow is an ErrOverflow saying why.
 func overflow(format string, args ...any) error {
@@ -333,7 +314,7 @@ func isDigits(s string) bool {
 }
 
 // binaryEncoder writes strings and []byte (and the named types of them)
-// in any utf8 or binary layout, appended straight from the Go values. A nil
+// in any utf8 or binary layout, staged straight from the Go values. A nil
 // []byte is null.
 type binaryEncoder struct {
 	encLevel
@@ -342,295 +323,36 @@ type binaryEncoder struct {
 
 type binaryWriter struct {
 	*binaryEncoder
-	out    bytesAppender
-	values *goValues // of the last prepare, read again by write
-	bytes  int       // their bytes in all, reserved at once
-	// For one of our builders, prepare writes the values past the end of
-	// its data already, and write commits them: the end of the data, and
-	// which values are null.
-	end   int
-	nulls []int
+	b     columnBuilder
+	n     int    // values staged
+	valid []bool // of the values staged, when nulls
+	nulls bool
 }
 
-// binaryChunk is how many values a plain builder is handed at once.
-const binaryChunk = 256
-
-func (e *binaryEncoder) newWriter(b columnBuilder, _ *binding) writer {
-	return &binaryWriter{binaryEncoder: e, out: bytesAppenderOf(b)}
+func (e *binaryEncoder) newWriter(b columnBuilder) writer {
+	return &binaryWriter{binaryEncoder: e, b: b}
 }
 
-// prepare checks that the values of s fit the layout's offsets. Into one
-// of our builders it writes them as it goes, past the end of the data,
-// where they count only once write commits them; for arrow-go's it counts
-// their bytes.
+// prepare stages the values of s, which fails when they do not fit the
+// layout's offsets.
 func (w *binaryWriter) prepare(s *goValues) error {
-	w.values, w.bytes = s, 0
-	room := w.out.room()
-	bad := -1
-	switch b := w.out.plain.(type) {
-	case *binaryBuilder[int32]:
-		w.end, w.nulls, bad = stage(b, s, w.text, w.nullable, room, w.nulls)
-	case *binaryBuilder[int64]:
-		w.end, w.nulls, bad = stage(b, s, w.text, w.nullable, room, w.nulls)
-	default:
-		k := 0
-		for i := 0; i < s.numSpans() && bad < 0; i++ {
-			sp := s.span(i)
-			if sp.p != nil {
-				for j := range sp.n {
-					if w.bytes += len(w.bytesAt(s.at(sp.p, j))); w.bytes > room {
-						bad = k + j
-						break
-					}
-				}
-			}
-			k += sp.n
-		}
-	}
-	if bad >= 0 {
+	w.n = s.n
+	w.valid = resize(w.valid, s.n)
+	var bad int
+	if w.nulls, bad = w.b.stageBytes(s, w.text, w.nullable, w.valid); bad >= 0 {
 		return w.fail(s, bad, overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8 or large_binary", maxOffset32))
 	}
 	return nil
 }
 
-func (w *binaryWriter) write() {
-	s := w.values
-	switch b := w.out.plain.(type) {
-	case *binaryBuilder[int32]:
-		b.commit(s.n, w.end, w.nulls)
-		return
-	case *binaryBuilder[int64]:
-		b.commit(s.n, w.end, w.nulls)
-		return
-	}
-	if w.out.plain != nil {
-		w.out.plain.ReserveData(w.bytes)
-	}
-	w.out.reserve(s.n)
-	if w.out.plain != nil {
-		w.writePlain(s)
-		return
-	}
-	for i := range s.numSpans() {
-		sp := s.span(i)
-		for j := range sp.n {
-			switch {
-			case sp.p == nil:
-				w.out.appendAbsent(w.nullable)
-			case !w.text && *(*[]byte)(s.at(sp.p, j)) == nil:
-				w.out.appendAbsent(true)
-			default:
-				w.out.append(w.bytesAt(s.at(sp.p, j)))
-			}
-		}
-	}
-}
+func (w *binaryWriter) write() { w.b.appendSlots(w.n, nullsOnly(w.valid, w.nulls)) }
 
-// writePlain appends the values of s to the plain builder a chunk at a
-// time: the builder writes a chunk's offsets, bytes and validity in bulk.
-// The chunk lives on the stack, so filling it takes no write barriers.
-func (w *binaryWriter) writePlain(s *goValues) {
-	var (
-		chunk [binaryChunk][]byte
-		valid [binaryChunk]bool
-		k     int  // values in chunk
-		nulls bool // whether valid is in use
-	)
-	for i := range s.numSpans() {
-		sp := s.span(i)
-		p, n := sp.p, sp.n
-		for j := 0; j < n; {
-			if k == binaryChunk {
-				w.flush(chunk[:k], valid[:k], nulls)
-				k, nulls = 0, false
-			}
-			m := min(n-j, binaryChunk-k)
-			out := chunk[k : k+m]
-			switch {
-			case p == nil:
-				clear(out)
-				if w.nullable {
-					if !nulls {
-						nulls = true
-						setAll(valid[:], true)
-					}
-					setAll(valid[k:k+m], false)
-				}
-			case w.text:
-				for i := range out {
-					v := *(*string)(s.at(p, j+i))
-					out[i] = unsafe.Slice(unsafe.StringData(v), len(v))
-				}
-			default:
-				for i := range out {
-					v := *(*[]byte)(s.at(p, j+i))
-					out[i] = v
-					if v == nil {
-						if !nulls {
-							nulls = true
-							setAll(valid[:], true)
-						}
-						valid[k+i] = false
-					}
-				}
-			}
-			k += m
-			j += m
-		}
+// nullsOnly is valid when nulls, else nil: all valid.
+func nullsOnly(valid []bool, nulls bool) []bool {
+	if nulls {
+		return valid
 	}
-	w.flush(chunk[:k], valid[:k], nulls)
-}
-
-// stage writes the strings (text) or []byte of s past the end of one of
-// our builders: offsets and bytes straight from the Go values. An absent
-// value is null where nullable, else empty; a nil []byte is null. It
-// returns the end of the data, the values that are null (in nulls, scratch
-// memory returned grown) and -1, or the first value past room more bytes.
-// Nothing counts until commit.
-func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable bool, room int, nulls []int) (end int, _ []int, bad int) {
-	offsets := b.offsetsFor(b.n + s.n)[b.n:]
-	data := b.data.grow(b.size)
-	at, k := b.size, 0
-	nulls = nulls[:0]
-	for i := range s.numSpans() {
-		sp := s.span(i)
-		p, n := sp.p, sp.n
-		for j := range n {
-			offsets[k] = O(at)
-			var v []byte
-			switch {
-			case p == nil:
-				if nullable {
-					nulls = append(nulls, k)
-				}
-			case text:
-				str := *(*string)(s.at(p, j))
-				v = unsafe.Slice(unsafe.StringData(str), len(str))
-			default:
-				v = *(*[]byte)(s.at(p, j))
-				if v == nil {
-					nulls = append(nulls, k)
-				}
-			}
-			if at-b.size+len(v) > room {
-				return 0, nulls, k
-			}
-			if len(v) > len(data)-at {
-				data = b.data.grow(at + len(v))
-			}
-			at += copy(data[at:], v)
-			k++
-		}
-	}
-	offsets[k] = O(at)
-	return at, nulls, -1
-}
-
-func setAll(b []bool, v bool) {
-	for i := range b {
-		b[i] = v
-	}
-}
-
-// flush appends values to the builder, with their validity if nulls.
-func (w *binaryWriter) flush(values [][]byte, valid []bool, nulls bool) {
-	if !nulls {
-		valid = nil
-	}
-	w.out.plain.AppendValues(values, valid)
-}
-
-// bytesAt is the bytes of the string or []byte at p.
-func (w *binaryWriter) bytesAt(p unsafe.Pointer) []byte {
-	if w.text {
-		return unsafe.Slice(unsafe.StringData(*(*string)(p)), len(*(*string)(p)))
-	}
-	return *(*[]byte)(p)
-}
-
-// bytesAppender appends values one by one to a builder of any utf8 or
-// binary layout.
-type bytesAppender struct {
-	plain plainBinary              // utf8, large_utf8, binary, large_binary
-	view  *array.BinaryViewBuilder // utf8_view, binary_view
-}
-
-// plainBinary is a builder of utf8, large_utf8, binary or large_binary:
-// ours, or arrow-go's (below levels that arrow-go builds).
-type plainBinary interface {
-	Type() arrow.DataType
-	DataLen() int
-	Reserve(n int)
-	ReserveData(n int)
-	AppendValues(values [][]byte, valid []bool)
-	UnsafeAppend(v []byte)
-	AppendNull()
-	AppendEmptyValue()
-}
-
-func bytesAppenderOf(b columnBuilder) bytesAppender {
-	switch b := b.(type) {
-	case *binaryBuilder[int32]:
-		return bytesAppender{plain: b}
-	case *binaryBuilder[int64]:
-		return bytesAppender{plain: b}
-	case *array.StringBuilder:
-		return bytesAppender{plain: b.BinaryBuilder}
-	case *array.LargeStringBuilder:
-		return bytesAppender{plain: b.BinaryBuilder}
-	case *array.StringViewBuilder:
-		return bytesAppender{view: b.BinaryViewBuilder}
-	case *array.BinaryViewBuilder:
-		return bytesAppender{view: b}
-	}
-	return bytesAppender{plain: b.(*array.BinaryBuilder)}
-}
-
-// room is how many more bytes the builder takes: a 32-bit layout's
-// offsets hold maxOffset32 bytes in all; the others, as many as memory.
-func (a bytesAppender) room() int {
-	if a.plain == nil {
-		return math.MaxInt // a view layout: each value has its own offset
-	}
-	switch a.plain.Type().ID() {
-	case arrow.STRING, arrow.BINARY:
-		return maxOffset32 - a.plain.DataLen()
-	}
-	return math.MaxInt
-}
-
-// reserve makes room for n values.
-func (a bytesAppender) reserve(n int) {
-	if a.plain != nil {
-		a.plain.Reserve(n)
-		return
-	}
-	a.view.Reserve(n)
-}
-
-func (a bytesAppender) append(b []byte) {
-	if a.plain != nil {
-		a.plain.UnsafeAppend(b)
-		return
-	}
-	a.view.Append(b)
-}
-
-// appendAbsent appends a null, or the empty value where nulls are not
-// allowed.
-func (a bytesAppender) appendAbsent(null bool) {
-	var b interface {
-		AppendNull()
-		AppendEmptyValue()
-	} = a.view
-	if a.plain != nil {
-		b = a.plain
-	}
-	if null {
-		b.AppendNull()
-	} else {
-		b.AppendEmptyValue()
-	}
+	return nil
 }
 
 // byteArrayEncoder writes [N]byte as fixed_size_binary(N).
@@ -641,37 +363,42 @@ type byteArrayEncoder struct {
 
 type byteArrayWriter struct {
 	*byteArrayEncoder
-	b      *array.FixedSizeBinaryBuilder
-	values *goValues
-	zeros  []byte
+	b       columnBuilder
+	n       int // values staged
+	present []bool
+	buf     []bool
 }
 
-func (e *byteArrayEncoder) newWriter(b columnBuilder, _ *binding) writer {
-	return &byteArrayWriter{byteArrayEncoder: e, b: b.(*array.FixedSizeBinaryBuilder), zeros: make([]byte, e.width)}
+func (e *byteArrayEncoder) newWriter(b columnBuilder) writer {
+	return &byteArrayWriter{byteArrayEncoder: e, b: b}
 }
 
+// prepare copies the arrays into the builder's staged values, zeros for
+// an absent one.
 func (w *byteArrayWriter) prepare(s *goValues) error {
-	w.values = s
+	w.n = s.n
+	w.present = s.presence(&w.buf)
+	dst := w.b.stageFixed(s.n, w.width)
+	k := 0
+	for i := range s.numSpans() {
+		sp := s.span(i)
+		out := dst[k*w.width : (k+sp.n)*w.width]
+		switch {
+		case sp.p == nil:
+			clear(out)
+		case s.stride == uintptr(w.width): // then off is 0: the arrays are back to back
+			copy(out, unsafe.Slice((*byte)(sp.p), len(out)))
+		default:
+			for j := range sp.n {
+				copy(out[j*w.width:], unsafe.Slice((*byte)(s.at(sp.p, j)), w.width))
+			}
+		}
+		k += sp.n
+	}
 	return nil
 }
 
-func (w *byteArrayWriter) write() {
-	s := w.values
-	w.b.Reserve(s.n)
-	for i := range s.numSpans() {
-		sp := s.span(i)
-		for j := range sp.n {
-			switch {
-			case sp.p != nil:
-				w.b.UnsafeAppend(unsafe.Slice((*byte)(s.at(sp.p, j)), w.width))
-			case w.nullable:
-				w.b.AppendNull()
-			default:
-				w.b.UnsafeAppend(w.zeros)
-			}
-		}
-	}
-}
+func (w *byteArrayWriter) write() { w.b.appendSlots(w.n, w.validity(w.present)) }
 
 // textEncoder writes a type that implements encoding.TextMarshaler as its
 // text.
@@ -682,21 +409,25 @@ type textEncoder struct {
 
 type textWriter struct {
 	*textEncoder
-	out   bytesAppender
+	b     columnBuilder
 	addrs []unsafe.Pointer
 	text  []byte // the text of every value, back to back
 	ends  []int
+	strs  []string         // the text of each value, in text
+	ptrs  []unsafe.Pointer // to strs, nil for an absent value
+	valid []bool
+	nulls bool
 }
 
-func (e *textEncoder) newWriter(b columnBuilder, _ *binding) writer {
-	return &textWriter{textEncoder: e, out: bytesAppenderOf(b)}
+func (e *textEncoder) newWriter(b columnBuilder) writer {
+	return &textWriter{textEncoder: e, b: b}
 }
 
+// prepare marshals the values of s and stages their text as strings.
 func (w *textWriter) prepare(s *goValues) error {
 	w.addrs = s.addresses(w.addrs)
 	w.ends = resize(w.ends, s.n)
 	w.text = w.text[:0]
-	room := w.out.room()
 	for k, p := range w.addrs {
 		if p != nil {
 			text, err := reflect.NewAt(w.typ, p).Interface().(encoding.TextMarshaler).MarshalText()
@@ -704,30 +435,32 @@ func (w *textWriter) prepare(s *goValues) error {
 				return w.fail(s, k, fmt.Errorf("%w: %s.MarshalText: %w", ErrInvalidData, w.typ, err))
 			}
 			w.text = append(w.text, text...)
-			if len(w.text) > room {
-				return w.fail(s, k, overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8", maxOffset32))
-			}
 		}
 		w.ends[k] = len(w.text)
+	}
+	w.strs, w.ptrs = resize(w.strs, s.n), resize(w.ptrs, s.n)
+	start := 0
+	for k, end := range w.ends {
+		w.strs[k] = ""
+		if end > start {
+			w.strs[k] = unsafe.String(&w.text[start], end-start)
+		}
+		w.ptrs[k] = nil
+		if w.addrs[k] != nil {
+			w.ptrs[k] = unsafe.Pointer(&w.strs[k])
+		}
+		start = end
+	}
+	texts := goValues{ptrs: w.ptrs, n: s.n, parent: s}
+	w.valid = resize(w.valid, s.n)
+	var bad int
+	if w.nulls, bad = w.b.stageBytes(&texts, true, w.nullable, w.valid); bad >= 0 {
+		return w.fail(s, bad, overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8", maxOffset32))
 	}
 	return nil
 }
 
-func (w *textWriter) write() {
-	w.out.reserve(len(w.ends))
-	if w.out.plain != nil {
-		w.out.plain.ReserveData(len(w.text))
-	}
-	start := 0
-	for k, end := range w.ends {
-		if w.addrs[k] == nil {
-			w.out.appendAbsent(w.nullable)
-		} else {
-			w.out.append(w.text[start:end])
-		}
-		start = end
-	}
-}
+func (w *textWriter) write() { w.b.appendSlots(len(w.ends), nullsOnly(w.valid, w.nulls)) }
 
 func implementsTextMarshaler(t reflect.Type) bool {
 	return reflect.PointerTo(t).Implements(textMarshalerType)

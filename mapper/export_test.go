@@ -10,7 +10,8 @@ import (
 
 // NewArrowGoBuilder is NewBuilder, but the Builder writes through
 // arrow-go's builders at every level instead of this package's own: the
-// reference the builders of encode_columns.go are checked against.
+// reference the builders of encode_columns.go are checked against, through
+// the same writers.
 func NewArrowGoBuilder[T any](mem memory.Allocator) (*Builder[T], error) {
 	o, err := optionsFor("NewArrowGoBuilder", encodeOptions, nil)
 	if err != nil {
@@ -20,9 +21,13 @@ func NewArrowGoBuilder[T any](mem memory.Allocator) (*Builder[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Builder[T]{newRecordWriterWith(p, mem, func(mem memory.Allocator, dt arrow.DataType) columnBuilder {
-		return array.NewBuilder(mem, dt)
-	})}, nil
+	return &Builder[T]{newRecordWriterWith(p, mem, newArrowGoColumn)}, nil
+}
+
+// newArrowGoColumn is arrow-go's builder of dt behind columnBuilder, with
+// arrow-go's builders at every level, the values of dictionaries included.
+func newArrowGoColumn(mem memory.Allocator, dt arrow.DataType) columnBuilder {
+	return adaptArrowGo(mem, array.NewBuilder(mem, dt), newArrowGoColumn, true)
 }
 
 // SetMaxOffset32 lowers the largest offset of 32-bit layouts, so that tests
