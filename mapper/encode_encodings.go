@@ -5,17 +5,13 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // dictEncoder writes a level dictionary-encoded: its values go to the
 // dictionary builder's child, which builds them as a plain array, and the
 // dictionary builder then keeps each distinct value once.
 type dictEncoder struct {
-	value encoder
-	// valueType is the type of the values, which the dictionary
-	// builder's child, made from the schema, builds.
-	valueType arrow.DataType
+	value encoder // the dictionary builder's child, made from the schema, builds the values
 }
 
 type dictWriter struct {

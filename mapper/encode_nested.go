@@ -93,10 +93,8 @@ type listEncoder[O int32 | int64] struct {
 	encLevel
 	size uintptr // of an element
 	elem encoder
-	// view is whether the schema says list view; the writer need not
-	// know, as the builder made from the schema writes what its layout
-	// wants of the sizes.
-	view bool
+	// Lists and list views alike: the builder made from the schema writes
+	// what its layout wants of the sizes.
 }
 
 type listWriter[O int32 | int64] struct {

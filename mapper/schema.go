@@ -177,7 +177,7 @@ func (c *compiler) encoderOf(t reflect.Type, tag tags.Tag, nullable bool, at whe
 		if !dictionaryValues.Has(dt.ID()) {
 			return arrow.Field{}, nil, newError(ErrUnsupported, at.path, at.column, -1, "arrow-go builds no dictionary of %s", dt)
 		}
-		dt, enc = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: dt}, &dictEncoder{value: enc, valueType: dt}
+		dt, enc = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: dt}, &dictEncoder{value: enc}
 	case tag.REE:
 		ree := arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, dt)
 		ree.ValueNullable = lv.nullable
@@ -504,9 +504,9 @@ func (c *compiler) listEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arr
 	case arrow.LARGE_LIST:
 		return arrow.LargeListOfField(ef), &listEncoder[int64]{encLevel: lv, size: size, elem: elem}, nil
 	case arrow.LIST_VIEW:
-		return arrow.ListViewOfField(ef), &listEncoder[int32]{encLevel: lv, size: size, elem: elem, view: true}, nil
+		return arrow.ListViewOfField(ef), &listEncoder[int32]{encLevel: lv, size: size, elem: elem}, nil
 	case arrow.LARGE_LIST_VIEW:
-		return arrow.LargeListViewOfField(ef), &listEncoder[int64]{encLevel: lv, size: size, elem: elem, view: true}, nil
+		return arrow.LargeListViewOfField(ef), &listEncoder[int64]{encLevel: lv, size: size, elem: elem}, nil
 	}
 	return arrow.ListOfField(ef), &listEncoder[int32]{encLevel: lv, size: size, elem: elem}, nil
 }
