@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"time"
 	"unsafe"
-
 )
 
 // dictEncoder writes a level dictionary-encoded: its values go to the
