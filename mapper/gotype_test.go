@@ -30,7 +30,9 @@ func gtField(name string, typ reflect.Type, tag string) reflect.StructField {
 func gtStruct(fields ...reflect.StructField) reflect.Type { return reflect.StructOf(fields) }
 
 func TestGoTypeOfGivesEachColumnTheGoTypeAUserWouldWrite(t *testing.T) {
-	ts := func(unit arrow.TimeUnit, tz string) arrow.DataType { return &arrow.TimestampType{Unit: unit, TimeZone: tz} }
+	ts := func(unit arrow.TimeUnit, tz string) arrow.DataType {
+		return &arrow.TimestampType{Unit: unit, TimeZone: tz}
+	}
 	dict := func(index, value arrow.DataType) arrow.DataType {
 		return &arrow.DictionaryType{IndexType: index, ValueType: value}
 	}
@@ -660,7 +662,9 @@ func TestGoTypeOfLosesOnlyWhatTagsCannotSay(t *testing.T) {
 }
 
 func TestGoTypeOfRefusesWhatHasNoGoType(t *testing.T) {
-	field := func(name string, dt arrow.DataType) arrow.Field { return arrow.Field{Name: name, Type: dt, Nullable: true} }
+	field := func(name string, dt arrow.DataType) arrow.Field {
+		return arrow.Field{Name: name, Type: dt, Nullable: true}
+	}
 	cases := []struct {
 		name   string
 		fields []arrow.Field
