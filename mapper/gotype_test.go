@@ -529,7 +529,7 @@ func accessorValue(arr arrow.Array, i int, t reflect.Type) reflect.Value {
 	default:
 		panic(fmt.Sprintf("accessorValue: %T", arr))
 	}
-	out.Set(reflect.ValueOf(v))
+	out.Set(reflect.ValueOf(v).Convert(t)) // as wide as t: the decoder widens losslessly
 	return out
 }
 
