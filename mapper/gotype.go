@@ -90,6 +90,7 @@ func structTypeOf(fields []arrow.Field, at where) (reflect.Type, error) {
 	sf := make([]reflect.StructField, len(fields))
 	names := map[string]bool{}
 	columns := map[string]bool{}
+	var size uint64
 	for i, f := range fields {
 		name := uniqueName(exportedName(f.Name), names)
 		fat := at.field(name, f.Name)
@@ -108,6 +109,9 @@ func structTypeOf(fields []arrow.Field, at where) (reflect.Type, error) {
 			return nil, err
 		}
 		sf[i] = reflect.StructField{Name: name, Type: lv.typ, Tag: tag}
+		if size += uint64(lv.typ.Size()); size > maxGoSize {
+			return nil, newError(ErrUnsupported, at.path, at.column, -1, "the fields are too large for a Go struct")
+		}
 	}
 	return reflect.StructOf(sf), nil
 }
@@ -185,7 +189,7 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 		if dt.ByteWidth < 0 {
 			return goLevel{}, newError(ErrInvalidData, at.path, at.column, -1, "%s has a negative width", dt)
 		}
-		return goLevel{typ: reflect.ArrayOf(dt.ByteWidth, byteType)}, nil
+		return arrayLevelOf(dt.ByteWidth, goLevel{typ: byteType}, dt, at)
 	case *arrow.MapType: // before arrow.ListLikeType, which a map also is
 		return mapLevelOf(dt, at)
 	case *arrow.FixedSizeListType:
@@ -197,11 +201,11 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 		if dt.Len() <= 0 {
 			return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s has no elements", dt)
 		}
-		lv := goLevel{typ: reflect.ArrayOf(int(dt.Len()), elem.typ), elem: elem.opts}
-		if elem.typ == byteType {
+		lv, err := arrayLevelOf(int(dt.Len()), goLevel{typ: elem.typ, elem: elem.opts}, dt, at)
+		if err == nil && elem.typ == byteType {
 			lv.opts = []string{"fixed_size_list"} // [N]byte is fixed_size_binary by default
 		}
-		return lv, nil
+		return lv, err
 	case arrow.ListLikeType:
 		pin, ok := listPins[dt.ID()]
 		if !ok {
@@ -230,6 +234,20 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 	}
 	opts, err := scalarPins(dt, at)
 	return goLevel{typ: t, opts: opts}, err
+}
+
+// maxGoSize bounds the size of a Go value GoTypeOf makes: reflect panics
+// past the address space, and a hostile schema nests fixed sizes that
+// multiply.
+const maxGoSize = 1 << 40
+
+// arrayLevelOf is the array of n of elem's type, its options elem's
+// element options.
+func arrayLevelOf(n int, elem goLevel, dt arrow.DataType, at where) (goLevel, error) {
+	if size := elem.typ.Size(); size > 0 && uint64(n) > maxGoSize/uint64(size) {
+		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s is too large for a Go array", dt)
+	}
+	return goLevel{typ: reflect.ArrayOf(n, elem.typ), elem: elem.opts}, nil
 }
 
 // mapLevelOf is the Go map of a map type, its keys never null.

@@ -694,6 +694,10 @@ func TestGoTypeOfRefusesWhatHasNoGoType(t *testing.T) {
 			mapper.ErrUnsupported, "X2", "x", "a second column"},
 		{"two struct fields of one name", []arrow.Field{field("s", arrow.StructOf(field("y", arrow.PrimitiveTypes.Int32), field("y", arrow.PrimitiveTypes.Int32)))},
 			mapper.ErrUnsupported, "S.Y2", "s.y", "a second column"},
+		{"fixed sizes that multiply past what Go allocates", []arrow.Field{field("f", arrow.FixedSizeListOfNonNullable(1<<20, &arrow.FixedSizeBinaryType{ByteWidth: 1 << 30}))},
+			mapper.ErrUnsupported, "F", "f", "too large"},
+		{"fields that add up past what Go allocates", gtHugeFields(1100),
+			mapper.ErrUnsupported, "", "", "too large"},
 		{"a time zone that does not load", []arrow.Field{field("at", &arrow.TimestampType{Unit: arrow.Second, TimeZone: "Mars/Olympus_Mons"})},
 			mapper.ErrUnsupported, "At", "at", "Mars/Olympus_Mons"},
 	}
@@ -715,4 +719,13 @@ func TestGoTypeOfRefusesWhatHasNoGoType(t *testing.T) {
 		_, err := mapper.GoTypeOf(nil)
 		assert.ErrorIs(t, err, mapper.ErrTypeMismatch)
 	})
+}
+
+// gtHugeFields are n columns of a GiB a row each.
+func gtHugeFields(n int) []arrow.Field {
+	fields := make([]arrow.Field, n)
+	for i := range fields {
+		fields[i] = arrow.Field{Name: fmt.Sprintf("c%d", i), Type: &arrow.FixedSizeBinaryType{ByteWidth: 1 << 30}}
+	}
+	return fields
 }

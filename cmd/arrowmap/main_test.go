@@ -636,6 +636,7 @@ func TestFailuresAreOneLineAndStatusOne(t *testing.T) {
 				assert.Empty(t, stdout)
 			}
 			assert.True(t, strings.HasPrefix(stderr, "arrowmap: "), "stderr: %q", stderr)
+			assert.False(t, strings.HasPrefix(stderr, "arrowmap: arrowmap: "), "stderr: %q", stderr)
 			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line on stderr: %q", stderr)
 			assert.True(t, strings.HasSuffix(stderr, "\n"), "stderr: %q", stderr)
 			assert.Contains(t, stderr, tc.contains)
