@@ -7,29 +7,29 @@ import (
 )
 
 // DecodeTo decodes every row of rec into a new []typ, for a struct type
-// known only at run time — one built with reflect.StructOf from a schema
-// read from a file, say — where Decode[T] needs T at compile time. It
+// known only at run time — the one GoTypeOf builds from the schema of a
+// file, say — where Decode[T] needs T at compile time. It
 // returns a reflect.Value of type []typ (a nil slice when rec has no rows);
 // on error it returns the zero reflect.Value and an *Error, exactly as
 // Decode[T] would for the same type.
 //
-// Tags, options and semantics are those of Decode: build the fields of typ
-// with reflect.StructField.Tag set to `arrow:"column,nullable"` and the
-// like. The plan is compiled once per (typ, schema fingerprint, options)
-// and cached, as Decode caches its Mappers; plans built with As are not
+// Tags, options and semantics are those of Decode: give the fields of typ
+// a reflect.StructField.Tag such as `arrow:"column,nullable"`. GoTypeOf
+// builds such a type from a schema, with the Go types a user would write.
+// The plan is compiled once per (typ, schema fingerprint, options) and
+// cached, as Decode caches its Mappers; plans built with As are not
 // cached.
 //
-//	fields := make([]reflect.StructField, len(schema.Fields()))
-//	for i, f := range schema.Fields() {
-//		fields[i] = reflect.StructField{
-//			Name: fmt.Sprintf("F%d", i),
-//			Type: goTypeFor(f.Type), // the caller's choice, e.g. *int64 for int64
-//			Tag:  reflect.StructTag(fmt.Sprintf(`arrow:%q`, f.Name)),
-//		}
+//	typ, err := mapper.GoTypeOf(rec.Schema())
+//	if err != nil {
+//		return err
 //	}
-//	rows, err := mapper.DecodeTo(reflect.StructOf(fields), rec)
+//	rows, err := mapper.DecodeTo(typ, rec)
+//	if err != nil {
+//		return err
+//	}
 //	for i := range rows.Len() {
-//		fmt.Println(rows.Index(i).Field(0).Interface())
+//		fmt.Println(rows.Index(i).Field(0).Interface()) // the first column
 //	}
 func DecodeTo(typ reflect.Type, rec arrow.RecordBatch, opts ...Option) (reflect.Value, error) {
 	if typ == nil {

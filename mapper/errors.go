@@ -55,7 +55,10 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, "column %q", e.Column)
 	}
 	if e.Row >= 0 {
-		fmt.Fprintf(&b, ", row %d", e.Row)
+		if e.Path != "" || e.Column != "" {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "row %d", e.Row)
 	}
 	if e.Path != "" || e.Column != "" || e.Row >= 0 {
 		b.WriteString(": ")

@@ -175,6 +175,7 @@ func TestGeneratedTypesCompileAndDecodeTheirFile(t *testing.T) {
 		{"an IPC stream", "stream", testFiles.stream, testFiles.stream, "5 rows, last id 5"},
 		{"a Parquet file", "parquet", testFiles.pqt, testFiles.pqt, "5 rows, last id 5"},
 		{"the embedded sample", "sample", "", sample, "3000 rows, last id 3000"},
+		{"a file of every kind of column", "kinds", testFiles.kinds, testFiles.kinds, "2 rows, last id 2"},
 	}
 	for _, c := range cases {
 		args := []string{"gen"}
@@ -233,5 +234,39 @@ func TestGenDeclaresTheFixtureTypes(t *testing.T) {
 				assert.Contains(t, norm, want)
 			}
 		})
+	}
+}
+
+// gen spells each kind of column as GoTypeOf types it: the decimal and
+// float16 types of arrow-go, arrays for fixed sizes, *uint8 elements for a
+// list of uint8, a pointer below a list element (no tag can say nullable
+// there), the pins of dictionaries, run-end encoding and layouts, and "-,"
+// for a column named "-".
+func TestGenDeclaresEveryKindOfColumn(t *testing.T) {
+	out, stderr, status := arrowmap(t, nil, "gen", "-package", "kinds", testFiles.kinds)
+	require.Equal(t, 0, status, "stderr: %s", stderr)
+	var lines []string
+	for _, line := range strings.Split(out, "\n") {
+		lines = append(lines, strings.Join(strings.Fields(line), " "))
+	}
+	norm := strings.Join(lines, "\n")
+	for _, want := range []string{
+		"\"github.com/apache/arrow-go/v18/arrow/decimal\"",
+		"\"github.com/apache/arrow-go/v18/arrow/float16\"",
+		"ID int64 `arrow:\"id\"`",
+		"Region string `arrow:\"region,dict\"`",
+		"Price *decimal.Decimal128 `arrow:\"price,decimal(10,2)\"`",
+		"Half *float16.Num `arrow:\"half\"`",
+		"Code [2]byte `arrow:\"code\"`",
+		"UID *[16]byte `arrow:\"uid\"`",
+		"Bytes []*uint8 `arrow:\"bytes\"`",
+		"Runs string `arrow:\"runs,ree,nullable\"`",
+		"Big string `arrow:\"big,large_utf8\"`",
+		"X int32 `arrow:\"-,\"`",
+		"Deep [][]*int32 `arrow:\"deep\"`",
+		"Fixed [2]byte `arrow:\"fixed,fixed_size_list\"`",
+		"Nothing *struct{} `arrow:\"nothing\"`",
+	} {
+		assert.Contains(t, norm, want)
 	}
 }

@@ -5,20 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"reflect"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // head prints the first n rows of in as JSON lines, decoded through the
-// mapper into a struct type built at run time from the schema.
+// mapper into the struct type GoTypeOf builds for the schema as head shows
+// it (jsonSchema), whose json tags are the column names.
 func head(in *input, n int, stdout, stderr io.Writer) error {
 	if n < 0 {
 		return fmt.Errorf("head: -n %d is negative", n)
 	}
-	typ, err := rowType(in.schema)
+	typ, err := mapper.GoTypeOf(jsonSchema(in.schema))
 	if err != nil {
 		return err
 	}
@@ -55,128 +54,78 @@ func head(in *input, n int, stdout, stderr io.Writer) error {
 	return out.Flush()
 }
 
-// rowType is a struct type with one field per column, tagged with the
-// column's name for both arrow and JSON.
-func rowType(schema *arrow.Schema) (reflect.Type, error) {
-	return structType(schema.Fields(), "")
+// jsonSchema is schema as head prints it: the columns whose Go type has no
+// JSON form worth printing retyped as one the decoder reads them into.
+// Decimals are utf8, their exact text (a decimal.Decimal128 marshals as
+// {}), float16 is float32 (so is a float16.Num), and fixed_size_binary is
+// binary, base64 as a []byte (a [N]byte is an array of numbers). The
+// records keep their own types: only the Go type is taken from it.
+func jsonSchema(schema *arrow.Schema) *arrow.Schema {
+	return arrow.NewSchema(jsonFields(schema.Fields()), nil)
 }
 
-func structType(fields []arrow.Field, path string) (reflect.Type, error) {
-	sf := make([]reflect.StructField, len(fields))
+func jsonFields(fields []arrow.Field) []arrow.Field {
+	out := make([]arrow.Field, len(fields))
 	for i, f := range fields {
-		t, err := goType(f.Type, f.Nullable, joinPath(path, f.Name))
-		if err != nil {
-			return nil, err
-		}
-		sf[i] = reflect.StructField{
-			Name: fmt.Sprintf("F%d", i),
-			Type: t,
-			Tag:  reflect.StructTag(fmt.Sprintf("arrow:%q json:%q", tagName(f.Name), f.Name)),
-		}
-		if t.Kind() != reflect.Pointer && f.Nullable && !nullableByNature(t) {
-			sf[i].Tag = reflect.StructTag(fmt.Sprintf("arrow:%q json:%q", tagName(f.Name)+",nullable", f.Name))
-		}
+		f.Type = jsonType(f.Type)
+		out[i] = f
 	}
-	return reflect.StructOf(sf), nil
+	return out
 }
 
-// tagName is a column name as a tag's first item: "-" alone would skip the
-// field, so it is written "-," as in encoding/json.
-func tagName(name string) string {
-	if name == "-" {
-		return "-,"
-	}
-	return name
-}
-
-func nullableByNature(t reflect.Type) bool {
-	return t.Kind() == reflect.Slice || t.Kind() == reflect.Map || t.Kind() == reflect.Pointer
-}
-
-// goType is the Go type head decodes a column of dt into: a pointer when
-// nullable, decimals as their exact text, dictionaries and run-end arrays
-// as their values.
-func goType(dt arrow.DataType, nullable bool, path string) (reflect.Type, error) {
-	t, err := valueType(dt, path)
-	if err != nil || !nullable || nullableByNature(t) {
-		return t, err
-	}
-	return reflect.PointerTo(t), nil
-}
-
-func valueType(dt arrow.DataType, path string) (reflect.Type, error) {
+func jsonType(dt arrow.DataType) arrow.DataType {
 	switch dt := dt.(type) {
 	case arrow.ExtensionType:
-		return valueType(dt.StorageType(), path)
+		return jsonType(dt.StorageType())
+	case arrow.DecimalType:
+		return arrow.BinaryTypes.String
+	case *arrow.Float16Type:
+		return arrow.PrimitiveTypes.Float32
+	case *arrow.FixedSizeBinaryType:
+		return arrow.BinaryTypes.Binary
 	case *arrow.DictionaryType:
-		return valueType(dt.ValueType, path)
+		if dt.ValueType != nil {
+			return &arrow.DictionaryType{IndexType: dt.IndexType, ValueType: jsonType(dt.ValueType), Ordered: dt.Ordered}
+		}
 	case *arrow.RunEndEncodedType:
-		return valueType(dt.Encoded(), path)
-	case *arrow.MapType:
-		key, err := valueType(dt.KeyType(), path+".key")
-		if err != nil {
-			return nil, err
+		if dt.Encoded() != nil {
+			ree := arrow.RunEndEncodedOf(dt.RunEnds(), jsonType(dt.Encoded()))
+			ree.ValueNullable = dt.ValueNullable
+			return ree
 		}
-		if !key.Comparable() {
-			return nil, fmt.Errorf("column %s: map keys of type %s cannot key a Go map", path, dt.KeyType())
-		}
-		val, err := goType(dt.ItemType(), dt.ItemField().Nullable, path+".value")
-		if err != nil {
-			return nil, err
-		}
-		return reflect.MapOf(key, val), nil
-	case arrow.ListLikeType:
-		elem := dt.ElemField()
-		t, err := goType(elem.Type, elem.Nullable, joinPath(path, elem.Name))
-		if err != nil {
-			return nil, err
-		}
-		return reflect.SliceOf(t), nil
 	case *arrow.StructType:
-		return structType(dt.Fields(), path)
+		return arrow.StructOf(jsonFields(dt.Fields())...)
+	case *arrow.MapType:
+		if dt.KeyType() != nil && dt.ItemType() != nil {
+			key, item := dt.KeyField(), dt.ItemField()
+			key.Type, item.Type = jsonType(key.Type), jsonType(item.Type)
+			key.Nullable = false // MapOfFields panics on a nullable key; GoTypeOf has none
+			m := arrow.MapOfFields(key, item)
+			m.KeysSorted = dt.KeysSorted
+			return m
+		}
+	case arrow.ListLikeType:
+		// arrow-go's constructors panic on a nil element type or a
+		// fixed size below 1: such a type is left for GoTypeOf to refuse.
+		elem := dt.ElemField()
+		if elem.Type == nil {
+			return dt
+		}
+		elem.Type = jsonType(elem.Type)
+		switch dt := dt.(type) {
+		case *arrow.ListType:
+			return arrow.ListOfField(elem)
+		case *arrow.LargeListType:
+			return arrow.LargeListOfField(elem)
+		case *arrow.ListViewType:
+			return arrow.ListViewOfField(elem)
+		case *arrow.LargeListViewType:
+			return arrow.LargeListViewOfField(elem)
+		case *arrow.FixedSizeListType:
+			if dt.Len() > 0 {
+				return arrow.FixedSizeListOfField(dt.Len(), elem)
+			}
+		}
 	}
-	if t, ok := scalarTypes[dt.ID()]; ok {
-		return t, nil
-	}
-	return nil, fmt.Errorf("column %s: %s is not supported", path, dt)
-}
-
-var scalarTypes = map[arrow.Type]reflect.Type{
-	arrow.NULL:              reflect.TypeFor[struct{}](),
-	arrow.BOOL:              reflect.TypeFor[bool](),
-	arrow.INT8:              reflect.TypeFor[int8](),
-	arrow.INT16:             reflect.TypeFor[int16](),
-	arrow.INT32:             reflect.TypeFor[int32](),
-	arrow.INT64:             reflect.TypeFor[int64](),
-	arrow.UINT8:             reflect.TypeFor[uint8](),
-	arrow.UINT16:            reflect.TypeFor[uint16](),
-	arrow.UINT32:            reflect.TypeFor[uint32](),
-	arrow.UINT64:            reflect.TypeFor[uint64](),
-	arrow.FLOAT16:           reflect.TypeFor[float32](),
-	arrow.FLOAT32:           reflect.TypeFor[float32](),
-	arrow.FLOAT64:           reflect.TypeFor[float64](),
-	arrow.STRING:            reflect.TypeFor[string](),
-	arrow.LARGE_STRING:      reflect.TypeFor[string](),
-	arrow.STRING_VIEW:       reflect.TypeFor[string](),
-	arrow.BINARY:            reflect.TypeFor[[]byte](),
-	arrow.LARGE_BINARY:      reflect.TypeFor[[]byte](),
-	arrow.BINARY_VIEW:       reflect.TypeFor[[]byte](),
-	arrow.FIXED_SIZE_BINARY: reflect.TypeFor[[]byte](),
-	arrow.DATE32:            reflect.TypeFor[time.Time](),
-	arrow.DATE64:            reflect.TypeFor[time.Time](),
-	arrow.TIMESTAMP:         reflect.TypeFor[time.Time](),
-	arrow.TIME32:            reflect.TypeFor[time.Duration](),
-	arrow.TIME64:            reflect.TypeFor[time.Duration](),
-	arrow.DURATION:          reflect.TypeFor[time.Duration](),
-	arrow.DECIMAL32:         reflect.TypeFor[string](),
-	arrow.DECIMAL64:         reflect.TypeFor[string](),
-	arrow.DECIMAL128:        reflect.TypeFor[string](),
-	arrow.DECIMAL256:        reflect.TypeFor[string](),
-}
-
-func joinPath(parent, name string) string {
-	if parent == "" {
-		return name
-	}
-	return parent + "." + name
+	return dt
 }

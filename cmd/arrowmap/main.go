@@ -55,7 +55,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 			fmt.Fprintln(stderr, usage)
 			return 0
 		}
-		fmt.Fprintf(stderr, "arrowmap: %s\n", oneLine(err.Error()))
+		// A mapper error names the package already: say it once.
+		fmt.Fprintf(stderr, "arrowmap: %s\n", strings.TrimPrefix(oneLine(err.Error()), "arrowmap: "))
 		return 1
 	}
 	return 0

@@ -16,6 +16,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
@@ -32,6 +33,7 @@ var (
 		ipcFile, stream, pqt   string
 		truncFile, truncStream string
 		truncParquet           string
+		kinds, union           string
 	}
 )
 
@@ -262,11 +264,21 @@ func writeFixtures(dir string) error {
 		return err
 	}
 
+	kinds, err := kindsFile(mem)
+	if err != nil {
+		return err
+	}
+	union, err := unionFile(mem)
+	if err != nil {
+		return err
+	}
 	files := []struct {
 		path *string
 		name string
 		data []byte
 	}{
+		{&testFiles.kinds, "kinds.arrow", kinds},
+		{&testFiles.union, "union.arrow", union},
 		{&testFiles.ipcFile, "rows.arrow", file.Bytes()},
 		{&testFiles.stream, "rows.arrows", stream.Bytes()},
 		{&testFiles.pqt, "rows.parquet", pq.Bytes()},
@@ -281,6 +293,83 @@ func writeFixtures(dir string) error {
 		}
 	}
 	return nil
+}
+
+// The kinds fixture: a column of each kind whose Go type head retypes or
+// gen has to spell (decimals, float16, fixed-size binary, the UUID
+// extension, a dictionary, run-end encoding, a list of uint8, a list of
+// lists, a fixed-size list of uint8, the null type) and a column named "-".
+var kindsSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "region", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}},
+	{Name: "price", Type: &arrow.Decimal128Type{Precision: 10, Scale: 2}, Nullable: true},
+	{Name: "half", Type: arrow.FixedWidthTypes.Float16, Nullable: true},
+	{Name: "code", Type: &arrow.FixedSizeBinaryType{ByteWidth: 2}},
+	{Name: "uid", Type: extensions.NewUUIDType(), Nullable: true},
+	{Name: "bytes", Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Uint8)},
+	{Name: "runs", Type: arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int16, arrow.BinaryTypes.String)},
+	{Name: "big", Type: arrow.BinaryTypes.LargeString},
+	{Name: "-", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "deep", Type: arrow.ListOf(arrow.ListOf(arrow.PrimitiveTypes.Int32)), Nullable: true},
+	{Name: "fixed", Type: arrow.FixedSizeListOfNonNullable(2, arrow.PrimitiveTypes.Uint8)},
+	{Name: "nothing", Type: arrow.Null, Nullable: true},
+}, nil)
+
+// kindsRows are the rows of the kinds fixture, as arrow-go reads them from
+// JSON and as head prints them.
+var kindsRows = []struct{ data, want string }{
+	{
+		`{"id": 1, "region": "north", "price": "12.50", "half": 1.5, "code": "YWI=", "uid": "00000000-0000-0000-0000-000000000001", "bytes": [1, 2], "runs": "a", "big": "x", "-": 7, "deep": [[1, 2], []], "fixed": [1, 2], "nothing": null}`,
+		`{"id":1,"region":"north","price":"12.50","half":1.5,"code":"YWI=","uid":"AAAAAAAAAAAAAAAAAAAAAQ==","bytes":[1,2],"runs":"a","big":"x","-":7,"deep":[[1,2],[]],"fixed":[1,2],"nothing":null}`,
+	},
+	{
+		`{"id": 2, "region": "south", "price": null, "half": null, "code": "Y2Q=", "uid": null, "bytes": [], "runs": "a", "big": "", "-": -1, "deep": null, "fixed": [0, 255], "nothing": null}`,
+		`{"id":2,"region":"south","price":null,"half":null,"code":"Y2Q=","uid":null,"bytes":[],"runs":"a","big":"","-":-1,"deep":null,"fixed":[0,255],"nothing":null}`,
+	},
+}
+
+// kindsFile is the kinds fixture as an IPC file.
+func kindsFile(mem memory.Allocator) ([]byte, error) {
+	var rows []string
+	for _, r := range kindsRows {
+		rows = append(rows, r.data)
+	}
+	rec, _, err := array.RecordFromJSON(mem, kindsSchema, strings.NewReader("["+strings.Join(rows, ",")+"]"))
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	return ipcFileOf(mem, rec)
+}
+
+// unionFile is an IPC file with a column of a dense union, which has no Go
+// type.
+func unionFile(mem memory.Allocator) ([]byte, error) {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "either", Type: arrow.DenseUnionOf([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int32}}, []arrow.UnionTypeCode{0}), Nullable: true},
+	}, nil)
+	rec, _, err := array.RecordFromJSON(mem, schema, strings.NewReader(`[{"id": 1, "either": [0, 5]}]`))
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	return ipcFileOf(mem, rec)
+}
+
+func ipcFileOf(mem memory.Allocator, rec arrow.RecordBatch) ([]byte, error) {
+	var file bytes.Buffer
+	fw, err := ipc.NewFileWriter(&file, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
+	if err != nil {
+		return nil, err
+	}
+	if err := fw.Write(rec); err != nil {
+		return nil, err
+	}
+	if err := fw.Close(); err != nil {
+		return nil, err
+	}
+	return file.Bytes(), nil
 }
 
 // source is a way to hand the command a file: its name as FILE, or "-"
@@ -363,6 +452,19 @@ func TestHeadKeepsTheColumnOrderOfTheSchema(t *testing.T) {
 	stdout, _, status := arrowmap(t, nil, "head", "-n", "1", testFiles.ipcFile)
 	require.Equal(t, 0, status)
 	assert.Equal(t, fixtureRows[0].want+"\n", stdout)
+}
+
+// head prints each column as the JSON of the Go type GoTypeOf gives it,
+// but decimals as their exact text, float16 as a number and fixed-size
+// binary as base64; a column named "-" is printed under that name.
+func TestHeadPrintsEveryKindOfColumn(t *testing.T) {
+	stdout, stderr, status := arrowmap(t, nil, "head", testFiles.kinds)
+	require.Equal(t, 0, status, "stderr: %s", stderr)
+	var want []string
+	for _, r := range kindsRows {
+		want = append(want, r.want)
+	}
+	requireJSONLines(t, want, stdout)
 }
 
 var fixtureFieldLines = []string{
@@ -517,6 +619,8 @@ func TestFailuresAreOneLineAndStatusOne(t *testing.T) {
 		{"too many arguments", []string{"head", testFiles.ipcFile, testFiles.stream}, nil, "one FILE at most"},
 		{"a package name that is not an identifier", []string{"gen", "-package", "my-pkg"}, nil, "my-pkg"},
 		{"a type name that is not exported", []string{"gen", "-type", "row"}, nil, `"row"`},
+		{"a column with no Go type, to head", []string{"head", testFiles.union}, nil, `column "either"`},
+		{"a column with no Go type, to gen", []string{"gen", testFiles.union}, nil, `column "either"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, status := arrowmap(t, tc.stdin, tc.args...)
@@ -532,6 +636,7 @@ func TestFailuresAreOneLineAndStatusOne(t *testing.T) {
 				assert.Empty(t, stdout)
 			}
 			assert.True(t, strings.HasPrefix(stderr, "arrowmap: "), "stderr: %q", stderr)
+			assert.False(t, strings.HasPrefix(stderr, "arrowmap: arrowmap: "), "stderr: %q", stderr)
 			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line on stderr: %q", stderr)
 			assert.True(t, strings.HasSuffix(stderr, "\n"), "stderr: %q", stderr)
 			assert.Contains(t, stderr, tc.contains)

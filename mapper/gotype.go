@@ -1,0 +1,404 @@
+package mapper
+
+import (
+	"fmt"
+	"go/token"
+	"reflect"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/arrowmap/arrowmap/tags"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+// GoTypeOf is the inverse of SchemaOf: a struct type that decodes records
+// of schema, for a schema known only at run time. It has one exported
+// field per column, in schema order, of the Go type a user would write:
+//
+//   - bool, intN, uintN, float32, float64 and float16.Num for the Arrow
+//     number of the same width;
+//   - string for utf8, large_utf8 and utf8_view; []byte for binary,
+//     large_binary and binary_view; [N]byte for fixed_size_binary(N) (and
+//     so for the UUID extension);
+//   - time.Time for timestamps (in the column's time zone), date32 and
+//     date64; time.Duration for durations, time32 and time64;
+//   - decimal.Decimal32, 64, 128 and 256 for the decimal of that width;
+//   - []E for a list of any layout, [N]E for fixed_size_list(N), map[K]V
+//     for a map, a struct type for a struct, at any depth;
+//   - the values of a dictionary or run-end encoded column, the storage
+//     of an extension type, and *struct{} for the null type.
+//
+// A level that may be null is a pointer, unless it is a slice or a map,
+// whose nil is null already. The one exception is a list of uint8: a
+// []uint8 is a []byte, which reads binary, so its elements are *uint8.
+//
+// Fields are named after their columns as exported Go identifiers
+// (user_id → UserID, 2nd → X2nd), numbered when two collide (Name,
+// Name2), and tagged `arrow:"<column>"` and `json:"<column>"` ("-," for a
+// column named "-"). The arrow tag also pins what the Go type alone does
+// not say, wherever the tag grammar can: the layout (large_utf8,
+// large_list, …), dict or ree, the temporal type, unit and time zone, the
+// decimal's precision and scale, on the column, in arrow-elem for a list's
+// elements and in arrow-key and arrow-value for a map's keys and values.
+// So SchemaOf of the type, for a schema SchemaOf wrote, is that schema.
+// Elsewhere what tags cannot say is lost: a dictionary's index type, a
+// run-end array's run-end type, the pins of a level below a list element
+// or a map value, an extension's name, a missing time zone (SchemaOf
+// writes UTC), field names inside lists and maps, non-nullable lists,
+// maps and binaries (nil is null), and metadata.
+//
+// New and DecodeTo accept the type for schema with the default options,
+// and decode every value as arrow-go's accessor reads it. An Arrow type
+// with no Go type (unions, intervals, a dictionary of run-end encoded
+// values, …), a map key type no Go map takes, a time zone that does not
+// load, a column name no tag can hold ("", one with a comma or edge
+// spaces) and two columns of a name in one struct are an *Error wrapping
+// ErrUnsupported that names the column.
+func GoTypeOf(schema *arrow.Schema) (reflect.Type, error) {
+	if schema == nil {
+		return nil, newError(ErrTypeMismatch, "", "", -1, "nil schema")
+	}
+	t, err := structTypeOf(schema.Fields(), where{})
+	if err != nil {
+		return nil, err
+	}
+	// What GoTypeOf returns New accepts: a level the decoder would still
+	// refuse fails here, as New reports it, and not at the caller's first
+	// record. The plan is cached for DecodeTo.
+	if _, err := cachedPlan(t, schema, newOptions(nil)); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// goLevel is the Go type of one level of an Arrow type and the tag
+// options it needs: its own, and those of its elements, keys and values,
+// which only a struct field's own level has tags for (arrow-elem,
+// arrow-key, arrow-value).
+type goLevel struct {
+	typ              reflect.Type
+	opts             []string
+	elem, key, value []string
+}
+
+// structTypeOf is the struct type of fields at at.
+func structTypeOf(fields []arrow.Field, at where) (reflect.Type, error) {
+	sf := make([]reflect.StructField, len(fields))
+	names := map[string]bool{}
+	columns := map[string]bool{}
+	var size uint64
+	for i, f := range fields {
+		name := uniqueName(exportedName(f.Name), names)
+		fat := at.field(name, f.Name)
+		if columns[f.Name] {
+			// A field matches the first column of its name: the second
+			// would decode the first's values.
+			return nil, newError(ErrUnsupported, fat.path, fat.column, -1, "a second column named %q", f.Name)
+		}
+		columns[f.Name] = true
+		lv, err := levelOf(f.Type, f.Nullable, fat)
+		if err != nil {
+			return nil, err
+		}
+		tag, err := fieldTag(f.Name, lv, fat)
+		if err != nil {
+			return nil, err
+		}
+		sf[i] = reflect.StructField{Name: name, Type: lv.typ, Tag: tag}
+		if size += uint64(lv.typ.Size()); size > maxGoSize {
+			return nil, newError(ErrUnsupported, at.path, at.column, -1, "the fields are too large for a Go struct")
+		}
+	}
+	return reflect.StructOf(sf), nil
+}
+
+// fieldTag is the struct tag of a field for column with the options of
+// lv.
+func fieldTag(column string, lv goLevel, at where) (reflect.StructTag, error) {
+	name := column
+	if column == "-" {
+		name = "-," // "-" alone skips the field, as in encoding/json
+	}
+	arrowTag := strings.Join(append([]string{name}, lv.opts...), ",")
+	// A name the grammar reads otherwise ("", "a,b", " a") would match
+	// another column or none.
+	if t, err := tags.Parse(arrowTag); column == "" || err != nil || t.Skip || t.Name != column {
+		return "", newError(ErrUnsupported, at.path, at.column, -1, "the column name %q cannot be written in an arrow tag", column)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "arrow:%q", arrowTag)
+	for _, sub := range [...]struct {
+		key  string
+		opts []string
+	}{{"arrow-elem", lv.elem}, {"arrow-key", lv.key}, {"arrow-value", lv.value}} {
+		if len(sub.opts) > 0 {
+			fmt.Fprintf(&b, " %s:%q", sub.key, strings.Join(sub.opts, ","))
+		}
+	}
+	fmt.Fprintf(&b, " json:%q", name)
+	return reflect.StructTag(b.String()), nil
+}
+
+// levelOf is the Go type of a level of Arrow type dt, which may be null
+// when nullable: through extensions, dictionaries and run-end encoding to
+// the values, as the decoder reads them.
+func levelOf(dt arrow.DataType, nullable bool, at where) (goLevel, error) {
+	if dt == nil {
+		return goLevel{}, newError(ErrInvalidData, at.path, at.column, -1, "no data type")
+	}
+	value := views.Storage(dt)
+	var encoding string
+	switch e := value.(type) {
+	case *arrow.DictionaryType:
+		encoding, value = "dict", e.ValueType
+	case *arrow.RunEndEncodedType:
+		// A run-end array's nulls are its values': their field says
+		// whether there may be some.
+		encoding, value = "ree", e.Encoded()
+		nullable = nullable || e.ValueNullable
+	}
+	if value == nil {
+		return goLevel{}, newError(ErrInvalidData, at.path, at.column, -1, "%s has no value type", dt)
+	}
+	value = views.Storage(value)
+	if id := value.ID(); id == arrow.DICTIONARY || id == arrow.RUN_END_ENCODED {
+		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s has no Go type: encodings do not nest", dt)
+	}
+	lv, err := valueLevelOf(value, at)
+	if err != nil {
+		return goLevel{}, err
+	}
+	if encoding != "" {
+		lv.opts = append(lv.opts, encoding)
+	}
+	if (nullable || value.ID() == arrow.NULL) && !nullableKind(lv.typ) {
+		lv.typ = reflect.PointerTo(lv.typ)
+	}
+	return lv, nil
+}
+
+// valueLevelOf is the Go type of dt, a type of values (no extension,
+// dictionary or run-end encoding), before its nullability.
+func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
+	switch dt := dt.(type) {
+	case *arrow.FixedSizeBinaryType:
+		if dt.ByteWidth < 0 {
+			return goLevel{}, newError(ErrInvalidData, at.path, at.column, -1, "%s has a negative width", dt)
+		}
+		return arrayLevelOf(dt.ByteWidth, goLevel{typ: byteType}, dt, at)
+	case *arrow.MapType: // before arrow.ListLikeType, which a map also is
+		return mapLevelOf(dt, at)
+	case *arrow.FixedSizeListType:
+		ef := dt.ElemField()
+		elem, err := levelOf(ef.Type, ef.Nullable, at.elem(ef.Name))
+		if err != nil {
+			return goLevel{}, err
+		}
+		if dt.Len() <= 0 {
+			return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s has no elements", dt)
+		}
+		lv, err := arrayLevelOf(int(dt.Len()), goLevel{typ: elem.typ, elem: elem.opts}, dt, at)
+		if err == nil && elem.typ == byteType {
+			lv.opts = []string{"fixed_size_list"} // [N]byte is fixed_size_binary by default
+		}
+		return lv, err
+	case arrow.ListLikeType:
+		pin, ok := listPins[dt.ID()]
+		if !ok {
+			break
+		}
+		ef := dt.ElemField()
+		elem, err := levelOf(ef.Type, ef.Nullable, at.elem(ef.Name))
+		if err != nil {
+			return goLevel{}, err
+		}
+		if elem.typ == byteType {
+			elem.typ = reflect.PointerTo(byteType) // []uint8 is []byte, which reads binary
+		}
+		lv := goLevel{typ: reflect.SliceOf(elem.typ), elem: elem.opts}
+		if pin != "" {
+			lv.opts = []string{pin}
+		}
+		return lv, nil
+	case *arrow.StructType:
+		t, err := structTypeOf(dt.Fields(), at)
+		return goLevel{typ: t}, err
+	}
+	t, ok := scalarGoTypes[dt.ID()]
+	if !ok {
+		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s has no Go type", dt)
+	}
+	opts, err := scalarPins(dt, at)
+	return goLevel{typ: t, opts: opts}, err
+}
+
+// maxGoSize bounds the size of a Go value GoTypeOf makes: reflect panics
+// past the address space, and a hostile schema nests fixed sizes that
+// multiply.
+const maxGoSize = 1 << 40
+
+// arrayLevelOf is the array of n of elem's type, its options elem's
+// element options.
+func arrayLevelOf(n int, elem goLevel, dt arrow.DataType, at where) (goLevel, error) {
+	if size := elem.typ.Size(); size > 0 && uint64(n) > maxGoSize/uint64(size) {
+		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s is too large for a Go array", dt)
+	}
+	return goLevel{typ: reflect.ArrayOf(n, elem.typ), elem: elem.opts}, nil
+}
+
+// mapLevelOf is the Go map of a map type, its keys never null.
+func mapLevelOf(dt *arrow.MapType, at where) (goLevel, error) {
+	entries := joinPath(at.column, dt.ElemField().Name)
+	keyAt := where{path: at.path + "[key]", column: joinPath(entries, dt.KeyField().Name)}
+	key, err := levelOf(dt.KeyType(), false, keyAt)
+	if err != nil {
+		return goLevel{}, err
+	}
+	if !key.typ.Comparable() {
+		return goLevel{}, newError(ErrUnsupported, keyAt.path, keyAt.column, -1,
+			"map keys of %s decode into %s, which cannot key a Go map", dt.KeyType(), key.typ)
+	}
+	item := dt.ItemField()
+	value, err := levelOf(item.Type, item.Nullable, where{path: at.path + "[value]", column: joinPath(entries, item.Name)})
+	if err != nil {
+		return goLevel{}, err
+	}
+	return goLevel{typ: reflect.MapOf(key.typ, value.typ), key: key.opts, value: value.opts}, nil
+}
+
+// scalarPins are the tag options that make SchemaOf of a scalar's Go type
+// dt, when its default is another Arrow type.
+func scalarPins(dt arrow.DataType, at where) ([]string, error) {
+	switch dt := dt.(type) {
+	case *arrow.LargeStringType:
+		return []string{"large_utf8"}, nil
+	case *arrow.StringViewType:
+		return []string{"utf8_view"}, nil
+	case *arrow.LargeBinaryType:
+		return []string{"large_binary"}, nil
+	case *arrow.BinaryViewType:
+		return []string{"binary_view"}, nil
+	case *arrow.Date32Type:
+		return []string{"date32"}, nil
+	case *arrow.Date64Type:
+		return []string{"date64"}, nil
+	case *arrow.Time32Type:
+		return []string{"time32", "unit=" + dt.Unit.String()}, nil
+	case *arrow.Time64Type:
+		return []string{"time64", "unit=" + dt.Unit.String()}, nil
+	case *arrow.DurationType:
+		if dt.Unit == arrow.Nanosecond {
+			return nil, nil
+		}
+		return []string{"duration", "unit=" + dt.Unit.String()}, nil
+	case *arrow.TimestampType:
+		if _, err := loadLocation(dt.TimeZone); err != nil {
+			return nil, newError(ErrUnsupported, at.path, at.column, -1, "%s: %v", dt, err)
+		}
+		var opts []string
+		if dt.Unit != arrow.Nanosecond || dt.TimeZone != "" {
+			opts = append(opts, "timestamp", "unit="+dt.Unit.String())
+		}
+		// A zone spelled as tags do not take ("Z", "+0530") still decodes:
+		// the decoder reads the column's own.
+		if dt.TimeZone != "" {
+			if _, err := tags.ParseOptions("timestamp,tz=" + dt.TimeZone); err == nil {
+				opts = append(opts, "tz="+dt.TimeZone)
+			}
+		}
+		return opts, nil
+	case arrow.DecimalType:
+		p, s := dt.GetPrecision(), dt.GetScale()
+		if p < 1 || p > 76 || s < 0 || s > p {
+			return nil, nil // no tag holds it; the values decode unscaled all the same
+		}
+		return []string{fmt.Sprintf("decimal(%d,%d)", p, s)}, nil
+	}
+	return nil, nil
+}
+
+var (
+	byteType = reflect.TypeFor[byte]()
+	// listPins are the list layouts GoTypeOf maps to []E, with the pin of
+	// those that are not SchemaOf's default.
+	listPins = map[arrow.Type]string{
+		arrow.LIST: "", arrow.LARGE_LIST: "large_list", arrow.LIST_VIEW: "list_view", arrow.LARGE_LIST_VIEW: "large_list_view",
+	}
+	scalarGoTypes = map[arrow.Type]reflect.Type{
+		arrow.NULL:         reflect.TypeFor[struct{}](),
+		arrow.BOOL:         reflect.TypeFor[bool](),
+		arrow.INT8:         reflect.TypeFor[int8](),
+		arrow.INT16:        reflect.TypeFor[int16](),
+		arrow.INT32:        reflect.TypeFor[int32](),
+		arrow.INT64:        reflect.TypeFor[int64](),
+		arrow.UINT8:        reflect.TypeFor[uint8](),
+		arrow.UINT16:       reflect.TypeFor[uint16](),
+		arrow.UINT32:       reflect.TypeFor[uint32](),
+		arrow.UINT64:       reflect.TypeFor[uint64](),
+		arrow.FLOAT16:      reflect.TypeFor[float16.Num](),
+		arrow.FLOAT32:      reflect.TypeFor[float32](),
+		arrow.FLOAT64:      reflect.TypeFor[float64](),
+		arrow.STRING:       reflect.TypeFor[string](),
+		arrow.LARGE_STRING: reflect.TypeFor[string](),
+		arrow.STRING_VIEW:  reflect.TypeFor[string](),
+		arrow.BINARY:       reflect.TypeFor[[]byte](),
+		arrow.LARGE_BINARY: reflect.TypeFor[[]byte](),
+		arrow.BINARY_VIEW:  reflect.TypeFor[[]byte](),
+		arrow.DATE32:       reflect.TypeFor[time.Time](),
+		arrow.DATE64:       reflect.TypeFor[time.Time](),
+		arrow.TIMESTAMP:    reflect.TypeFor[time.Time](),
+		arrow.TIME32:       reflect.TypeFor[time.Duration](),
+		arrow.TIME64:       reflect.TypeFor[time.Duration](),
+		arrow.DURATION:     reflect.TypeFor[time.Duration](),
+		arrow.DECIMAL32:    reflect.TypeFor[decimal.Decimal32](),
+		arrow.DECIMAL64:    reflect.TypeFor[decimal.Decimal64](),
+		arrow.DECIMAL128:   reflect.TypeFor[decimal.Decimal128](),
+		arrow.DECIMAL256:   reflect.TypeFor[decimal.Decimal256](),
+	}
+)
+
+// exportedName is a column name as an exported Go identifier in Go's camel
+// case, initialisms upper-cased: user_id → UserID, placed_at → PlacedAt,
+// "2nd" → X2nd.
+func exportedName(name string) string {
+	var b strings.Builder
+	words := strings.FieldsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, w := range words {
+		if initialisms[strings.ToUpper(w)] {
+			b.WriteString(strings.ToUpper(w))
+			continue
+		}
+		r := []rune(w)
+		r[0] = unicode.ToUpper(r[0])
+		b.WriteString(string(r))
+	}
+	s := b.String()
+	if s == "" || !unicode.IsLetter([]rune(s)[0]) || !token.IsExported(s) {
+		s = "X" + s
+	}
+	return s
+}
+
+// initialisms are the words Go spells in capitals, as golint's list.
+var initialisms = map[string]bool{
+	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "DNS": true, "EOF": true,
+	"GUID": true, "HTML": true, "HTTP": true, "HTTPS": true, "ID": true, "IP": true, "JSON": true,
+	"LHS": true, "QPS": true, "RAM": true, "RHS": true, "RPC": true, "SKU": true, "SLA": true,
+	"SMTP": true, "SQL": true, "SSH": true, "TCP": true, "TLS": true, "TTL": true, "UDP": true,
+	"UI": true, "UID": true, "UUID": true, "URI": true, "URL": true, "UTF8": true, "VM": true,
+	"XML": true, "XMPP": true, "XSRF": true, "XSS": true,
+}
+
+// uniqueName is name, or name with a number, not yet in used; it marks it.
+func uniqueName(name string, used map[string]bool) string {
+	candidate := name
+	for i := 2; used[candidate]; i++ {
+		candidate = fmt.Sprintf("%s%d", name, i)
+	}
+	used[candidate] = true
+	return candidate
+}

@@ -1,0 +1,731 @@
+package mapper_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/tags"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// gtField is a struct field as GoTypeOf writes it.
+func gtField(name string, typ reflect.Type, tag string) reflect.StructField {
+	return reflect.StructField{Name: name, Type: typ, Tag: reflect.StructTag(tag)}
+}
+
+func gtStruct(fields ...reflect.StructField) reflect.Type { return reflect.StructOf(fields) }
+
+func TestGoTypeOfGivesEachColumnTheGoTypeAUserWouldWrite(t *testing.T) {
+	ts := func(unit arrow.TimeUnit, tz string) arrow.DataType {
+		return &arrow.TimestampType{Unit: unit, TimeZone: tz}
+	}
+	dict := func(index, value arrow.DataType) arrow.DataType {
+		return &arrow.DictionaryType{IndexType: index, ValueType: value}
+	}
+	ree := func(values arrow.DataType, nullable bool) arrow.DataType {
+		r := arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, values)
+		r.ValueNullable = nullable
+		return r
+	}
+	keysSorted := arrow.MapOf(arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.LargeString)
+	keysSorted.KeysSorted = true
+	cases := []struct {
+		name     string
+		dt       arrow.DataType
+		nullable bool
+		want     reflect.Type
+		tag      reflect.StructTag
+	}{
+		{"a non-nullable int64 is an int64", arrow.PrimitiveTypes.Int64, false, reflect.TypeFor[int64](), `arrow:"col" json:"col"`},
+		{"a nullable int64 is a pointer", arrow.PrimitiveTypes.Int64, true, reflect.TypeFor[*int64](), `arrow:"col" json:"col"`},
+		{"an int8 is an int8", arrow.PrimitiveTypes.Int8, false, reflect.TypeFor[int8](), `arrow:"col" json:"col"`},
+		{"an int16 is an int16", arrow.PrimitiveTypes.Int16, false, reflect.TypeFor[int16](), `arrow:"col" json:"col"`},
+		{"an int32 is an int32", arrow.PrimitiveTypes.Int32, false, reflect.TypeFor[int32](), `arrow:"col" json:"col"`},
+		{"a uint8 is a uint8", arrow.PrimitiveTypes.Uint8, false, reflect.TypeFor[uint8](), `arrow:"col" json:"col"`},
+		{"a uint16 is a uint16", arrow.PrimitiveTypes.Uint16, false, reflect.TypeFor[uint16](), `arrow:"col" json:"col"`},
+		{"a uint32 is a uint32", arrow.PrimitiveTypes.Uint32, false, reflect.TypeFor[uint32](), `arrow:"col" json:"col"`},
+		{"a uint64 is a uint64", arrow.PrimitiveTypes.Uint64, false, reflect.TypeFor[uint64](), `arrow:"col" json:"col"`},
+		{"a bool is a bool", arrow.FixedWidthTypes.Boolean, false, reflect.TypeFor[bool](), `arrow:"col" json:"col"`},
+		{"a float16 is a float16.Num", arrow.FixedWidthTypes.Float16, false, reflect.TypeFor[float16.Num](), `arrow:"col" json:"col"`},
+		{"a float32 is a float32", arrow.PrimitiveTypes.Float32, false, reflect.TypeFor[float32](), `arrow:"col" json:"col"`},
+		{"a nullable float64 is a pointer", arrow.PrimitiveTypes.Float64, true, reflect.TypeFor[*float64](), `arrow:"col" json:"col"`},
+		{"a utf8 is a string", arrow.BinaryTypes.String, false, reflect.TypeFor[string](), `arrow:"col" json:"col"`},
+		{"a large_utf8 is a string pinned large_utf8", arrow.BinaryTypes.LargeString, false, reflect.TypeFor[string](), `arrow:"col,large_utf8" json:"col"`},
+		{"a utf8_view is a string pinned utf8_view", arrow.BinaryTypes.StringView, true, reflect.TypeFor[*string](), `arrow:"col,utf8_view" json:"col"`},
+		{"a binary is a []byte", arrow.BinaryTypes.Binary, false, reflect.TypeFor[[]byte](), `arrow:"col" json:"col"`},
+		{"a nullable binary is a []byte still: nil is null", arrow.BinaryTypes.Binary, true, reflect.TypeFor[[]byte](), `arrow:"col" json:"col"`},
+		{"a large_binary is a []byte pinned large_binary", arrow.BinaryTypes.LargeBinary, false, reflect.TypeFor[[]byte](), `arrow:"col,large_binary" json:"col"`},
+		{"a binary_view is a []byte pinned binary_view", arrow.BinaryTypes.BinaryView, false, reflect.TypeFor[[]byte](), `arrow:"col,binary_view" json:"col"`},
+		{"a fixed_size_binary(4) is a [4]byte", &arrow.FixedSizeBinaryType{ByteWidth: 4}, false, reflect.TypeFor[[4]byte](), `arrow:"col" json:"col"`},
+		{"a nullable fixed_size_binary is a pointer to its array", &arrow.FixedSizeBinaryType{ByteWidth: 2}, true, reflect.TypeFor[*[2]byte](), `arrow:"col" json:"col"`},
+		{"the UUID extension is its storage, a [16]byte", extensions.NewUUIDType(), false, reflect.TypeFor[[16]byte](), `arrow:"col" json:"col"`},
+		{"a date32 is a time.Time pinned date32", arrow.FixedWidthTypes.Date32, false, reflect.TypeFor[time.Time](), `arrow:"col,date32" json:"col"`},
+		{"a nullable date64 is a *time.Time pinned date64", arrow.FixedWidthTypes.Date64, true, reflect.TypeFor[*time.Time](), `arrow:"col,date64" json:"col"`},
+		{"a timestamp[ns] without a zone is a time.Time with no pin", ts(arrow.Nanosecond, ""), false, reflect.TypeFor[time.Time](), `arrow:"col" json:"col"`},
+		{"a zoned timestamp pins its unit and zone", ts(arrow.Millisecond, "Asia/Tokyo"), false, reflect.TypeFor[time.Time](), `arrow:"col,timestamp,unit=ms,tz=Asia/Tokyo" json:"col"`},
+		{"a timestamp in UTC pins UTC", ts(arrow.Nanosecond, "UTC"), false, reflect.TypeFor[time.Time](), `arrow:"col,timestamp,unit=ns,tz=UTC" json:"col"`},
+		{"a timestamp at a fixed offset pins the offset", ts(arrow.Second, "+05:30"), false, reflect.TypeFor[time.Time](), `arrow:"col,timestamp,unit=s,tz=+05:30" json:"col"`},
+		{"a timestamp[us] without a zone pins its unit", ts(arrow.Microsecond, ""), false, reflect.TypeFor[time.Time](), `arrow:"col,timestamp,unit=us" json:"col"`},
+		{"a zone tags do not take is left to the column", ts(arrow.Millisecond, "Z"), false, reflect.TypeFor[time.Time](), `arrow:"col,timestamp,unit=ms" json:"col"`},
+		{"a time32 is a time.Duration pinned time32 with its unit", arrow.FixedWidthTypes.Time32s, false, reflect.TypeFor[time.Duration](), `arrow:"col,time32,unit=s" json:"col"`},
+		{"a time64 is a time.Duration pinned time64 with its unit", arrow.FixedWidthTypes.Time64us, false, reflect.TypeFor[time.Duration](), `arrow:"col,time64,unit=us" json:"col"`},
+		{"a duration[ns] is a time.Duration with no pin", arrow.FixedWidthTypes.Duration_ns, false, reflect.TypeFor[time.Duration](), `arrow:"col" json:"col"`},
+		{"a duration[ms] pins its unit", arrow.FixedWidthTypes.Duration_ms, true, reflect.TypeFor[*time.Duration](), `arrow:"col,duration,unit=ms" json:"col"`},
+		{"a decimal32 is a decimal.Decimal32 pinned to its precision and scale", &arrow.Decimal32Type{Precision: 9, Scale: 2}, false, reflect.TypeFor[decimal.Decimal32](), `arrow:"col,decimal(9,2)" json:"col"`},
+		{"a decimal64 is a decimal.Decimal64", &arrow.Decimal64Type{Precision: 18, Scale: 0}, false, reflect.TypeFor[decimal.Decimal64](), `arrow:"col,decimal(18,0)" json:"col"`},
+		{"a decimal128 is a decimal.Decimal128", &arrow.Decimal128Type{Precision: 12, Scale: 2}, true, reflect.TypeFor[*decimal.Decimal128](), `arrow:"col,decimal(12,2)" json:"col"`},
+		{"a decimal256 is a decimal.Decimal256", &arrow.Decimal256Type{Precision: 76, Scale: 10}, false, reflect.TypeFor[decimal.Decimal256](), `arrow:"col,decimal(76,10)" json:"col"`},
+		{"a decimal of negative scale has no pin, which could not hold it", &arrow.Decimal128Type{Precision: 10, Scale: -2}, false, reflect.TypeFor[decimal.Decimal128](), `arrow:"col" json:"col"`},
+		{"a list of nullable elements is a slice of pointers", arrow.ListOf(arrow.PrimitiveTypes.Int32), true, reflect.TypeFor[[]*int32](), `arrow:"col" json:"col"`},
+		{"a list of non-nullable elements is a slice of them", arrow.ListOfNonNullable(arrow.BinaryTypes.String), false, reflect.TypeFor[[]string](), `arrow:"col" json:"col"`},
+		{"a large_list is a slice pinned large_list", arrow.LargeListOfNonNullable(arrow.PrimitiveTypes.Int64), false, reflect.TypeFor[[]int64](), `arrow:"col,large_list" json:"col"`},
+		{"a list_view is a slice pinned list_view", arrow.ListViewOfNonNullable(arrow.PrimitiveTypes.Int64), false, reflect.TypeFor[[]int64](), `arrow:"col,list_view" json:"col"`},
+		{"a large_list_view is a slice pinned large_list_view", arrow.LargeListViewOf(arrow.PrimitiveTypes.Int64), false, reflect.TypeFor[[]*int64](), `arrow:"col,large_list_view" json:"col"`},
+		{"a list of uint8 is a slice of *uint8: a []uint8 reads binary", arrow.ListOfNonNullable(arrow.PrimitiveTypes.Uint8), false, reflect.TypeFor[[]*uint8](), `arrow:"col" json:"col"`},
+		{"a list's element pins go to arrow-elem", arrow.ListOfNonNullable(dict(arrow.PrimitiveTypes.Int16, arrow.BinaryTypes.LargeString)), false, reflect.TypeFor[[]string](), `arrow:"col" arrow-elem:"large_utf8,dict" json:"col"`},
+		{"pins below a list element have no tag", arrow.ListOfNonNullable(arrow.LargeListOfNonNullable(arrow.BinaryTypes.LargeString)), false, reflect.TypeFor[[][]string](), `arrow:"col" arrow-elem:"large_list" json:"col"`},
+		{"a fixed_size_list(3) is an array of 3", arrow.FixedSizeListOfNonNullable(3, arrow.PrimitiveTypes.Int16), false, reflect.TypeFor[[3]int16](), `arrow:"col" json:"col"`},
+		{"a nullable fixed_size_list is a pointer to its array", arrow.FixedSizeListOf(2, arrow.PrimitiveTypes.Float64), true, reflect.TypeFor[*[2]*float64](), `arrow:"col" json:"col"`},
+		{"a fixed_size_list of uint8 is pinned: a [N]byte is fixed_size_binary", arrow.FixedSizeListOfNonNullable(2, arrow.PrimitiveTypes.Uint8), false, reflect.TypeFor[[2]uint8](), `arrow:"col,fixed_size_list" json:"col"`},
+		{"a map is a Go map, null values pointers", arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), true, reflect.TypeFor[map[string]*int64](), `arrow:"col" json:"col"`},
+		{"a map's key and value pins go to arrow-key and arrow-value", keysSorted, false, reflect.TypeFor[map[int32]*string](), `arrow:"col" arrow-value:"large_utf8" json:"col"`},
+		{"map keys are never pointers", arrow.MapOf(arrow.BinaryTypes.LargeString, arrow.FixedWidthTypes.Date32), false, reflect.TypeFor[map[string]*time.Time](), `arrow:"col" arrow-key:"large_utf8" arrow-value:"date32" json:"col"`},
+		{"a dictionary is its values pinned dict", dict(arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.String), false, reflect.TypeFor[string](), `arrow:"col,dict" json:"col"`},
+		{"a nullable dictionary is a pointer", dict(arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64), true, reflect.TypeFor[*int64](), `arrow:"col,dict" json:"col"`},
+		{"a run-end array is its values pinned ree", ree(arrow.PrimitiveTypes.Int64, false), false, reflect.TypeFor[int64](), `arrow:"col,ree" json:"col"`},
+		{"a run-end array whose values are nullable is a pointer", ree(arrow.BinaryTypes.String, true), false, reflect.TypeFor[*string](), `arrow:"col,ree" json:"col"`},
+		{"a dictionary of timestamps pins both", dict(arrow.PrimitiveTypes.Int32, ts(arrow.Second, "UTC")), false, reflect.TypeFor[time.Time](), `arrow:"col,timestamp,unit=s,tz=UTC,dict" json:"col"`},
+		{"the null type is a *struct{}", arrow.Null, true, reflect.TypeFor[*struct{}](), `arrow:"col" json:"col"`},
+		{"a non-nullable null column is a *struct{} too", arrow.Null, false, reflect.TypeFor[*struct{}](), `arrow:"col" json:"col"`},
+		{"a struct is a struct of its fields", arrow.StructOf(
+			arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float64},
+			arrow.Field{Name: "user_id", Type: arrow.BinaryTypes.LargeString, Nullable: true},
+		), false, gtStruct(
+			gtField("X", reflect.TypeFor[float64](), `arrow:"x" json:"x"`),
+			gtField("UserID", reflect.TypeFor[*string](), `arrow:"user_id,large_utf8" json:"user_id"`),
+		), `arrow:"col" json:"col"`},
+		{"a nullable struct is a pointer to it", arrow.StructOf(arrow.Field{Name: "a", Type: arrow.ListOf(arrow.PrimitiveTypes.Int8)}), true,
+			reflect.PointerTo(gtStruct(gtField("A", reflect.TypeFor[[]*int8](), `arrow:"a" json:"a"`))), `arrow:"col" json:"col"`},
+		{"an empty struct is a struct{}", arrow.StructOf(), false, reflect.TypeFor[struct{}](), `arrow:"col" json:"col"`},
+		{"a list of structs is a slice of them", arrow.ListOfNonNullable(arrow.StructOf(arrow.Field{Name: "sku", Type: arrow.BinaryTypes.StringView})), false,
+			reflect.SliceOf(gtStruct(gtField("SKU", reflect.TypeFor[string](), `arrow:"sku,utf8_view" json:"sku"`))), `arrow:"col" json:"col"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			schema := arrow.NewSchema([]arrow.Field{{Name: "col", Type: c.dt, Nullable: c.nullable}}, nil)
+			typ, err := mapper.GoTypeOf(schema)
+			require.NoError(t, err)
+			require.Equal(t, 1, typ.NumField())
+			f := typ.Field(0)
+			assert.Equal(t, "Col", f.Name)
+			assert.Equal(t, c.want, f.Type, "got %s, want %s", f.Type, c.want)
+			assert.Equal(t, c.tag, f.Tag)
+			// The struct type's own tags, parsed as New parses them.
+			_, err = tags.Of(f)
+			require.NoError(t, err)
+		})
+	}
+}
+
+func TestGoTypeOfNamesFieldsAfterTheirColumns(t *testing.T) {
+	columns := []string{"user_id", "placed_at", "2nd", "id", "ID", "-", "sku", "名前", "http_url", "Été", "a b", "id_2"}
+	want := []string{"UserID", "PlacedAt", "X2nd", "ID", "ID2", "X", "SKU", "X名前", "HTTPURL", "Été", "AB", "ID22"}
+	fields := make([]arrow.Field, len(columns))
+	for i, c := range columns {
+		fields[i] = arrow.Field{Name: c, Type: arrow.PrimitiveTypes.Int32}
+	}
+	schema := arrow.NewSchema(fields, nil)
+	typ, err := mapper.GoTypeOf(schema)
+	require.NoError(t, err)
+	require.Equal(t, len(columns), typ.NumField())
+	for i := range columns {
+		assert.Equal(t, want[i], typ.Field(i).Name, "column %q", columns[i])
+	}
+	assert.Equal(t, reflect.StructTag(`arrow:"-," json:"-,"`), typ.Field(5).Tag, `a column named "-" is written "-,"`)
+
+	// Each field reads its own column, and JSON keys are the column names.
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i := range columns {
+		b.Field(i).(*array.Int32Builder).Append(int32(i))
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	rows, err := mapper.DecodeTo(typ, rec)
+	require.NoError(t, err)
+	line, err := json.Marshal(rows.Index(0).Interface())
+	require.NoError(t, err)
+	var got map[string]int32
+	require.NoError(t, json.Unmarshal(line, &got))
+	for i, c := range columns {
+		assert.Equal(t, int32(i), got[c], "column %q", c)
+	}
+}
+
+// gtSchemas are schemas with a field of every type the decoder supports,
+// and JSON rows for arrow-go to build records of them, nulls included.
+var gtSchemas = []struct {
+	name   string
+	fields []arrow.Field
+	rows   string
+}{
+	{
+		name: "numbers",
+		fields: []arrow.Field{
+			{Name: "b", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
+			{Name: "i8", Type: arrow.PrimitiveTypes.Int8}, {Name: "i16", Type: arrow.PrimitiveTypes.Int16},
+			{Name: "i32", Type: arrow.PrimitiveTypes.Int32, Nullable: true}, {Name: "i64", Type: arrow.PrimitiveTypes.Int64},
+			{Name: "u8", Type: arrow.PrimitiveTypes.Uint8}, {Name: "u16", Type: arrow.PrimitiveTypes.Uint16},
+			{Name: "u32", Type: arrow.PrimitiveTypes.Uint32}, {Name: "u64", Type: arrow.PrimitiveTypes.Uint64, Nullable: true},
+			{Name: "f16", Type: arrow.FixedWidthTypes.Float16, Nullable: true}, {Name: "f32", Type: arrow.PrimitiveTypes.Float32},
+			{Name: "f64", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+			{Name: "nothing", Type: arrow.Null, Nullable: true},
+		},
+		rows: `[
+			{"b": true, "i8": -128, "i16": 300, "i32": null, "i64": -9007199254740993, "u8": 255, "u16": 65535, "u32": 4294967295, "u64": 18446744073709551615, "f16": 1.5, "f32": 0.25, "f64": null, "nothing": null},
+			{"b": null, "i8": 127, "i16": -300, "i32": 7, "i64": 0, "u8": 0, "u16": 1, "u32": 2, "u64": null, "f16": null, "f32": -3, "f64": 2.5e300, "nothing": null},
+			{"b": false, "i8": 0, "i16": 0, "i32": -7, "i64": 1, "u8": 1, "u16": 2, "u32": 3, "u64": 4, "f16": -0.5, "f32": 1e-7, "f64": -0.0, "nothing": null}
+		]`,
+	},
+	{
+		name: "strings and bytes",
+		fields: []arrow.Field{
+			{Name: "s", Type: arrow.BinaryTypes.String}, {Name: "ls", Type: arrow.BinaryTypes.LargeString, Nullable: true},
+			{Name: "vs", Type: arrow.BinaryTypes.StringView, Nullable: true}, {Name: "bin", Type: arrow.BinaryTypes.Binary, Nullable: true},
+			{Name: "lbin", Type: arrow.BinaryTypes.LargeBinary}, {Name: "vbin", Type: arrow.BinaryTypes.BinaryView, Nullable: true},
+			{Name: "fsb", Type: &arrow.FixedSizeBinaryType{ByteWidth: 3}, Nullable: true},
+			{Name: "uuid", Type: extensions.NewUUIDType(), Nullable: true},
+		},
+		rows: `[
+			{"s": "ada", "ls": "a long one", "vs": "past the twelve inline bytes of a view", "bin": "AAEC", "lbin": "", "vbin": "3q2+7w==", "fsb": "YWJj", "uuid": "00000000-0000-0000-0000-000000000001"},
+			{"s": "", "ls": null, "vs": null, "bin": null, "lbin": "/w==", "vbin": null, "fsb": null, "uuid": null},
+			{"s": "Zoë", "ls": "", "vs": "", "bin": "", "lbin": "AA==", "vbin": "", "fsb": "eHl6", "uuid": "f81d4fae-7dec-11d0-a765-00a0c91e6bf6"}
+		]`,
+	},
+	{
+		name: "time",
+		fields: []arrow.Field{
+			{Name: "d32", Type: arrow.FixedWidthTypes.Date32}, {Name: "d64", Type: arrow.FixedWidthTypes.Date64, Nullable: true},
+			{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Nanosecond}},
+			{Name: "ts_ms", Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "Asia/Tokyo"}, Nullable: true},
+			{Name: "ts_s", Type: &arrow.TimestampType{Unit: arrow.Second, TimeZone: "+05:30"}},
+			{Name: "ts_us", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
+			{Name: "t32s", Type: arrow.FixedWidthTypes.Time32s}, {Name: "t32ms", Type: arrow.FixedWidthTypes.Time32ms, Nullable: true},
+			{Name: "t64us", Type: arrow.FixedWidthTypes.Time64us}, {Name: "t64ns", Type: arrow.FixedWidthTypes.Time64ns},
+			{Name: "dur_s", Type: arrow.FixedWidthTypes.Duration_s}, {Name: "dur_ms", Type: arrow.FixedWidthTypes.Duration_ms, Nullable: true},
+			{Name: "dur_us", Type: arrow.FixedWidthTypes.Duration_us}, {Name: "dur_ns", Type: arrow.FixedWidthTypes.Duration_ns},
+		},
+		rows: `[
+			{"d32": 19000, "d64": 1641600000000, "ts": 1700000000123456789, "ts_ms": 1700000000123, "ts_s": -1, "ts_us": 5, "t32s": 3600, "t32ms": 86399999, "t64us": 1, "t64ns": 86399999999999, "dur_s": -5, "dur_ms": 1500, "dur_us": 7, "dur_ns": 9},
+			{"d32": -1, "d64": null, "ts": 0, "ts_ms": null, "ts_s": 0, "ts_us": 0, "t32s": 0, "t32ms": null, "t64us": 0, "t64ns": 0, "dur_s": 0, "dur_ms": null, "dur_us": 0, "dur_ns": 0}
+		]`,
+	},
+	{
+		name: "decimals",
+		fields: []arrow.Field{
+			{Name: "d32", Type: &arrow.Decimal32Type{Precision: 9, Scale: 2}},
+			{Name: "d64", Type: &arrow.Decimal64Type{Precision: 18, Scale: 4}, Nullable: true},
+			{Name: "d128", Type: &arrow.Decimal128Type{Precision: 38, Scale: 10}},
+			{Name: "d256", Type: &arrow.Decimal256Type{Precision: 60, Scale: 3}, Nullable: true},
+		},
+		rows: `[
+			{"d32": "1234567.89", "d64": "-1.5", "d128": "1234567890123456789012345678.0123456789", "d256": "-123456789012345678901234567890123456789012345678901234567.891"},
+			{"d32": "-0.01", "d64": null, "d128": "0", "d256": null}
+		]`,
+	},
+	{
+		name: "lists, maps and structs",
+		fields: []arrow.Field{
+			{Name: "list", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
+			{Name: "large", Type: arrow.LargeListOfNonNullable(arrow.BinaryTypes.String)},
+			{Name: "view", Type: arrow.ListViewOf(arrow.PrimitiveTypes.Int64), Nullable: true},
+			{Name: "large_view", Type: arrow.LargeListViewOfNonNullable(arrow.PrimitiveTypes.Int16)},
+			{Name: "fixed", Type: arrow.FixedSizeListOf(2, arrow.PrimitiveTypes.Float64), Nullable: true},
+			{Name: "fixed_bytes", Type: arrow.FixedSizeListOfNonNullable(2, arrow.PrimitiveTypes.Uint8)},
+			{Name: "bytes", Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Uint8)},
+			{Name: "nested", Type: arrow.ListOf(arrow.ListOf(arrow.BinaryTypes.LargeString))},
+			{Name: "attrs", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), Nullable: true},
+			{Name: "by_day", Type: arrow.MapOf(arrow.FixedWidthTypes.Date32, arrow.ListOf(arrow.BinaryTypes.String))},
+			{Name: "point", Type: arrow.StructOf(
+				arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float64},
+				arrow.Field{Name: "label", Type: arrow.BinaryTypes.String, Nullable: true},
+			), Nullable: true},
+			{Name: "lines", Type: arrow.ListOfNonNullable(arrow.StructOf(
+				arrow.Field{Name: "sku", Type: arrow.BinaryTypes.String},
+				arrow.Field{Name: "at", Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "Europe/Paris"}},
+			))},
+		},
+		rows: `[
+			{"list": [1, null, 3], "large": ["a", "b"], "view": [5], "large_view": [], "fixed": [1.5, null], "fixed_bytes": [1, 2], "bytes": [255, 0],
+			 "nested": [["x"], null, [null, "y"]], "attrs": [{"key": "k", "value": 1}, {"key": "n", "value": null}], "by_day": [{"key": 19000, "value": ["a"]}],
+			 "point": {"x": 1, "label": "p"}, "lines": [{"sku": "s1", "at": 1700000000000}, {"sku": "s2", "at": 0}]},
+			{"list": null, "large": [], "view": null, "large_view": [7, -7], "fixed": null, "fixed_bytes": [0, 0], "bytes": [],
+			 "nested": [], "attrs": null, "by_day": [], "point": null, "lines": []},
+			{"list": [], "large": ["c"], "view": [], "large_view": [1], "fixed": [0, 2], "fixed_bytes": [9, 8], "bytes": [3],
+			 "nested": null, "attrs": [], "by_day": [{"key": 0, "value": null}, {"key": 1, "value": []}], "point": {"x": -2, "label": null}, "lines": [{"sku": "s3", "at": -1}]}
+		]`,
+	},
+	{
+		name: "encodings",
+		fields: []arrow.Field{
+			{Name: "region", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}},
+			{Name: "code", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Uint16, ValueType: arrow.PrimitiveTypes.Int64}, Nullable: true},
+			{Name: "runs", Type: arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int16, arrow.BinaryTypes.String)},
+			{Name: "tags", Type: arrow.ListOfNonNullable(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String})},
+		},
+		rows: `[
+			{"region": "north", "code": 7, "runs": "a", "tags": ["x", "y"]},
+			{"region": "south", "code": null, "runs": "a", "tags": []},
+			{"region": "north", "code": 7, "runs": null, "tags": ["y"]},
+			{"region": "east", "code": 9, "runs": "b", "tags": ["x"]}
+		]`,
+	},
+}
+
+// The contract: for every schema GoTypeOf accepts, the decoder takes its
+// type, and decodes each value as arrow-go's accessor reads it, in a whole
+// record and in every slice of it.
+func TestGoTypeOfDecodesEveryValueAsArrowGoReadsIt(t *testing.T) {
+	for _, c := range gtSchemas {
+		t.Run(c.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			defer mem.AssertSize(t, 0)
+			schema := arrow.NewSchema(c.fields, nil)
+			rec, _, err := array.RecordFromJSON(mem, schema, strings.NewReader(c.rows))
+			require.NoError(t, err)
+			defer rec.Release()
+			typ, err := mapper.GoTypeOf(schema)
+			require.NoError(t, err)
+			require.Equal(t, len(c.fields), typ.NumField())
+			n := int(rec.NumRows())
+			for i := 0; i <= n; i++ {
+				for j := i; j <= n; j++ {
+					part := rec.NewSlice(int64(i), int64(j))
+					rows, err := mapper.DecodeTo(typ, part)
+					require.NoError(t, err, "rows [%d, %d)", i, j)
+					require.Equal(t, j-i, rows.Len())
+					gtRequireAccessorValues(t, typ, part, rows)
+					part.Release()
+				}
+			}
+		})
+	}
+}
+
+// gtRequireAccessorValues checks every field of rows against what
+// arrow-go's accessors read from the column of the same index.
+func gtRequireAccessorValues(t *testing.T, typ reflect.Type, rec arrow.RecordBatch, rows reflect.Value) {
+	t.Helper()
+	for i := range rows.Len() {
+		for f := range typ.NumField() {
+			want := accessorValue(rec.Column(f), i, typ.Field(f).Type)
+			path := fmt.Sprintf("row %d.%s", i, typ.Field(f).Name)
+			if d := gtDifference(path, rows.Index(i).Field(f), want); d != "" {
+				t.Fatalf("%s (column %s)", d, rec.Schema().Field(f).Name)
+			}
+		}
+	}
+}
+
+// gtDifference is the first place where got and want differ, and how, or
+// "": times are the same instant in locations of the same name, a nil
+// slice or map differs from an empty one, and a decoded slice has no
+// capacity past its length. Structs with unexported fields (float16.Num,
+// decimals) are compared whole.
+func gtDifference(path string, got, want reflect.Value) string {
+	if got.Type() != want.Type() {
+		return fmt.Sprintf("%s: type %s, want %s", path, got.Type(), want.Type())
+	}
+	differ := func() string { return fmt.Sprintf("%s: %#v, want %#v", path, got.Interface(), want.Interface()) }
+	if g, ok := got.Interface().(time.Time); ok {
+		w := want.Interface().(time.Time)
+		if !g.Equal(w) || g.Location().String() != w.Location().String() {
+			return fmt.Sprintf("%s: %s, want %s", path, g, w)
+		}
+		return ""
+	}
+	switch t := got.Type(); t.Kind() {
+	case reflect.Pointer:
+		if got.IsNil() || want.IsNil() {
+			if got.IsNil() != want.IsNil() {
+				return differ()
+			}
+			return ""
+		}
+		return gtDifference("*"+path, got.Elem(), want.Elem())
+	case reflect.Map:
+		if got.IsNil() != want.IsNil() || got.Len() != want.Len() {
+			return differ()
+		}
+		for _, k := range want.MapKeys() {
+			g := got.MapIndex(k)
+			if !g.IsValid() {
+				return fmt.Sprintf("%s: no key %v", path, k.Interface())
+			}
+			if d := gtDifference(fmt.Sprintf("%s[%v]", path, k.Interface()), g, want.MapIndex(k)); d != "" {
+				return d
+			}
+		}
+		return ""
+	case reflect.Slice:
+		if got.IsNil() != want.IsNil() || got.Len() != want.Len() || got.Cap() != got.Len() {
+			return fmt.Sprintf("%s: %#v (cap %d), want %#v", path, got.Interface(), got.Cap(), want.Interface())
+		}
+		fallthrough
+	case reflect.Array:
+		for i := range got.Len() {
+			if d := gtDifference(fmt.Sprintf("%s[%d]", path, i), got.Index(i), want.Index(i)); d != "" {
+				return d
+			}
+		}
+		return ""
+	case reflect.Struct:
+		for f := range t.NumField() {
+			if !t.Field(f).IsExported() {
+				if !reflect.DeepEqual(got.Interface(), want.Interface()) {
+					return differ()
+				}
+				return ""
+			}
+		}
+		for f := range t.NumField() {
+			if d := gtDifference(path+"."+t.Field(f).Name, got.Field(f), want.Field(f)); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	if !reflect.DeepEqual(got.Interface(), want.Interface()) {
+		return differ()
+	}
+	return ""
+}
+
+// accessorValue is row i of arr as a value of Go type t, read with
+// arrow-go's typed accessors one value at a time: the reference the
+// decoder of GoTypeOf's types is held to. A struct's fields are its
+// children in order, as GoTypeOf lays them out.
+func accessorValue(arr arrow.Array, i int, t reflect.Type) reflect.Value {
+	switch a := arr.(type) {
+	case array.ExtensionArray:
+		return accessorValue(a.Storage(), i, t)
+	case *array.Dictionary:
+		if a.IsNull(i) {
+			return reflect.Zero(t)
+		}
+		return accessorValue(a.Dictionary(), a.GetValueIndex(i), t)
+	case *array.RunEndEncoded:
+		return accessorValue(a.Values(), a.GetPhysicalIndex(i), t)
+	case *array.Null: // no validity bitmap to say so
+		return reflect.Zero(t)
+	}
+	if arr.IsNull(i) {
+		return reflect.Zero(t)
+	}
+	if t.Kind() == reflect.Pointer {
+		p := reflect.New(t.Elem())
+		p.Elem().Set(accessorValue(arr, i, t.Elem()))
+		return p
+	}
+	out := reflect.New(t).Elem()
+	var v any
+	switch a := arr.(type) {
+	case *array.Boolean:
+		v = a.Value(i)
+	case *array.Int8:
+		v = a.Value(i)
+	case *array.Int16:
+		v = a.Value(i)
+	case *array.Int32:
+		v = a.Value(i)
+	case *array.Int64:
+		v = a.Value(i)
+	case *array.Uint8:
+		v = a.Value(i)
+	case *array.Uint16:
+		v = a.Value(i)
+	case *array.Uint32:
+		v = a.Value(i)
+	case *array.Uint64:
+		v = a.Value(i)
+	case *array.Float16:
+		v = a.Value(i)
+	case *array.Float32:
+		v = a.Value(i)
+	case *array.Float64:
+		v = a.Value(i)
+	case *array.String:
+		v = a.Value(i)
+	case *array.LargeString:
+		v = a.Value(i)
+	case *array.StringView:
+		v = a.Value(i)
+	case *array.Binary:
+		v = append([]byte{}, a.Value(i)...)
+	case *array.LargeBinary:
+		v = append([]byte{}, a.Value(i)...)
+	case *array.BinaryView:
+		v = append([]byte{}, a.Value(i)...)
+	case *array.FixedSizeBinary:
+		reflect.Copy(out, reflect.ValueOf(a.Value(i)))
+		return out
+	case *array.Date32:
+		v = a.Value(i).ToTime()
+	case *array.Date64:
+		v = a.Value(i).ToTime()
+	case *array.Timestamp:
+		dt := a.DataType().(*arrow.TimestampType)
+		v = a.Value(i).ToTime(dt.Unit).In(referenceLocation(dt.TimeZone))
+	case *array.Time32:
+		v = time.Duration(a.Value(i)) * a.DataType().(*arrow.Time32Type).Unit.Multiplier()
+	case *array.Time64:
+		v = time.Duration(a.Value(i)) * a.DataType().(*arrow.Time64Type).Unit.Multiplier()
+	case *array.Duration:
+		v = time.Duration(a.Value(i)) * a.DataType().(*arrow.DurationType).Unit.Multiplier()
+	case *array.Decimal32:
+		v = a.Value(i)
+	case *array.Decimal64:
+		v = a.Value(i)
+	case *array.Decimal128:
+		v = a.Value(i)
+	case *array.Decimal256:
+		v = a.Value(i)
+	case *array.Struct:
+		for f := range t.NumField() {
+			out.Field(f).Set(accessorValue(a.Field(f), i, t.Field(f).Type))
+		}
+		return out
+	case *array.Map: // before array.ListLike, which a map also is
+		start, end := a.ValueOffsets(i)
+		m := reflect.MakeMapWithSize(t, int(end-start))
+		for e := int(start); e < int(end); e++ {
+			m.SetMapIndex(accessorValue(a.Keys(), e, t.Key()), accessorValue(a.Items(), e, t.Elem()))
+		}
+		return m
+	case array.ListLike:
+		start, end := a.ValueOffsets(i)
+		n := int(end - start)
+		if t.Kind() == reflect.Slice {
+			out.Set(reflect.MakeSlice(t, n, n))
+		}
+		for e := range n {
+			out.Index(e).Set(accessorValue(a.ListValues(), int(start)+e, t.Elem()))
+		}
+		return out
+	default:
+		panic(fmt.Sprintf("accessorValue: %T", arr))
+	}
+	out.Set(reflect.ValueOf(v).Convert(t)) // as wide as t: the decoder widens losslessly
+	return out
+}
+
+// For the schema SchemaOf writes for a struct type T, GoTypeOf's type has
+// that schema again, and the rows it decodes from a record Encode wrote
+// encode to that record again, with every value as arrow-go reads it. The
+// types are the round-trip test's, random rows of every kind Encode
+// supports; their tags pin only what a tag can say, so nothing is lost.
+func TestGoTypeOfRoundTripsTheSchemaOfAStructType(t *testing.T) {
+	seed := propertySeedFor(t)
+	t.Logf("seed %d (-arrowmap.seed=%d or ARROWMAP_SEED=%d to reproduce)", seed, seed, seed)
+	gtRoundTrip[rtScalars](t, seed)
+	gtRoundTrip[rtTemporal](t, seed)
+	gtRoundTrip[rtDecimals](t, seed)
+	gtRoundTrip[rtLists](t, seed)
+	gtRoundTrip[rtNested](t, seed)
+	gtRoundTrip[rtMaps](t, seed)
+	gtRoundTrip[rtEmbedded](t, seed)
+	gtRoundTrip[rtEncodings](t, seed)
+}
+
+func gtRoundTrip[T any](t *testing.T, seed int64) {
+	typ := reflect.TypeFor[T]()
+	t.Run(typ.Name(), func(t *testing.T) {
+		schema, err := mapper.SchemaOf[T]()
+		require.NoError(t, err)
+		g, err := mapper.GoTypeOf(schema)
+		require.NoError(t, err)
+		back, err := mapper.SchemaOfType(g)
+		require.NoError(t, err)
+		require.True(t, back.Equal(schema), "SchemaOf(GoTypeOf(schema)) is\n%s\nwant\n%s", back, schema)
+
+		for trial := range 10 {
+			gen := &rtGen{r: rand.New(rand.NewPCG(uint64(seed), uint64(trial)<<8|uint64(len(typ.Name()))))}
+			rows := make([]T, 1+gen.r.IntN(30))
+			for i := range rows {
+				gen.fill(reflect.ValueOf(&rows[i]).Elem(), tags.Tag{})
+			}
+			msg := fmt.Sprintf("seed %d, trial %d, %d rows", seed, trial, len(rows))
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			rec, err := mapper.Encode(rows, mapper.WithAllocator(mem))
+			require.NoError(t, err, msg)
+			decoded, err := mapper.DecodeTo(g, rec)
+			require.NoError(t, err, msg)
+			gtRequireAccessorValues(t, g, rec, decoded)
+			again, err := mapper.EncodeTo(decoded, mapper.WithAllocator(mem))
+			require.NoError(t, err, msg)
+			require.True(t, array.RecordEqual(rec, again), "%s: re-encoded\n%v\nwant\n%v", msg, again, rec)
+			again.Release()
+			rec.Release()
+			mem.AssertSize(t, 0)
+		}
+	})
+}
+
+// What tags cannot say does not come back: SchemaOf of GoTypeOf's type,
+// for schemas SchemaOf does not write, differs from them only as GoTypeOf
+// documents.
+func TestGoTypeOfLosesOnlyWhatTagsCannotSay(t *testing.T) {
+	withElem := func(name string, dt arrow.DataType, nullable bool) arrow.Field {
+		return arrow.Field{Name: name, Type: dt, Nullable: nullable}
+	}
+	sortedMap := arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64)
+	sortedMap.KeysSorted = true
+	ree16 := arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Int64)
+	ree16.ValueNullable = false
+	ree32 := arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64)
+	ree32.ValueNullable = false
+	cases := []struct {
+		name      string
+		field     arrow.Field
+		comesBack arrow.Field
+	}{
+		{"a timestamp without a zone comes back in UTC",
+			arrow.Field{Name: "c", Type: &arrow.TimestampType{Unit: arrow.Millisecond}},
+			arrow.Field{Name: "c", Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}}},
+		{"a zone tags do not take comes back UTC",
+			arrow.Field{Name: "c", Type: &arrow.TimestampType{Unit: arrow.Second, TimeZone: "Z"}},
+			arrow.Field{Name: "c", Type: &arrow.TimestampType{Unit: arrow.Second, TimeZone: "UTC"}}},
+		{"a dictionary's int8 indexes come back int32",
+			arrow.Field{Name: "c", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}},
+			arrow.Field{Name: "c", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}}},
+		{"int16 run ends come back int32",
+			arrow.Field{Name: "c", Type: ree16},
+			arrow.Field{Name: "c", Type: ree32}},
+		{"the UUID extension comes back as its storage",
+			arrow.Field{Name: "c", Type: extensions.NewUUIDType()},
+			arrow.Field{Name: "c", Type: &arrow.FixedSizeBinaryType{ByteWidth: 16}}},
+		{"a non-nullable list comes back nullable, as nil is null",
+			arrow.Field{Name: "c", Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Int32)},
+			arrow.Field{Name: "c", Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Int32), Nullable: true}},
+		{"a non-nullable binary comes back nullable",
+			arrow.Field{Name: "c", Type: arrow.BinaryTypes.Binary},
+			arrow.Field{Name: "c", Type: arrow.BinaryTypes.Binary, Nullable: true}},
+		{"list elements named element come back item",
+			withElem("c", arrow.ListOfField(arrow.Field{Name: "element", Type: arrow.PrimitiveTypes.Int32}), true),
+			withElem("c", arrow.ListOfNonNullable(arrow.PrimitiveTypes.Int32), true)},
+		{"a list of uint8 comes back with nullable elements",
+			arrow.Field{Name: "c", Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Uint8), Nullable: true},
+			arrow.Field{Name: "c", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint8), Nullable: true}},
+		{"the pins below a list element are lost, and the element list comes back nullable",
+			arrow.Field{Name: "c", Type: arrow.ListOfNonNullable(arrow.LargeListOfNonNullable(arrow.BinaryTypes.LargeString)), Nullable: true},
+			arrow.Field{Name: "c", Type: arrow.ListOf(arrow.LargeListOfNonNullable(arrow.BinaryTypes.String)), Nullable: true}},
+		{"the null type comes back a nullable empty struct",
+			arrow.Field{Name: "c", Type: arrow.Null, Nullable: true},
+			arrow.Field{Name: "c", Type: arrow.StructOf(), Nullable: true}},
+		{"sorted map keys come back unsorted",
+			arrow.Field{Name: "c", Type: sortedMap, Nullable: true},
+			arrow.Field{Name: "c", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), Nullable: true}},
+		{"a decimal of negative scale comes back with its Go type's maximum precision and scale 0",
+			arrow.Field{Name: "c", Type: &arrow.Decimal128Type{Precision: 10, Scale: -2}},
+			arrow.Field{Name: "c", Type: &arrow.Decimal128Type{Precision: 38, Scale: 0}}},
+		{"metadata is dropped",
+			arrow.Field{Name: "c", Type: arrow.PrimitiveTypes.Int64, Metadata: arrow.NewMetadata([]string{"k"}, []string{"v"})},
+			arrow.Field{Name: "c", Type: arrow.PrimitiveTypes.Int64}},
+		{"a float16 comes back unchanged",
+			arrow.Field{Name: "c", Type: arrow.FixedWidthTypes.Float16, Nullable: true},
+			arrow.Field{Name: "c", Type: arrow.FixedWidthTypes.Float16, Nullable: true}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			typ, err := mapper.GoTypeOf(arrow.NewSchema([]arrow.Field{c.field}, nil))
+			require.NoError(t, err)
+			back, err := mapper.SchemaOfType(typ)
+			require.NoError(t, err)
+			want := arrow.NewSchema([]arrow.Field{c.comesBack}, nil)
+			assert.True(t, back.Equal(want), "came back as\n%s\nwant\n%s", back, want)
+		})
+	}
+}
+
+func TestGoTypeOfRefusesWhatHasNoGoType(t *testing.T) {
+	field := func(name string, dt arrow.DataType) arrow.Field {
+		return arrow.Field{Name: name, Type: dt, Nullable: true}
+	}
+	cases := []struct {
+		name   string
+		fields []arrow.Field
+		err    error
+		path   string
+		column string
+		says   string
+	}{
+		{"a dense union", []arrow.Field{field("u", arrow.DenseUnionOf([]arrow.Field{field("a", arrow.PrimitiveTypes.Int32)}, []arrow.UnionTypeCode{0}))},
+			mapper.ErrUnsupported, "U", "u", "no Go type"},
+		{"a sparse union", []arrow.Field{field("u", arrow.SparseUnionOf([]arrow.Field{field("a", arrow.PrimitiveTypes.Int32)}, []arrow.UnionTypeCode{0}))},
+			mapper.ErrUnsupported, "U", "u", "no Go type"},
+		{"an interval", []arrow.Field{field("iv", arrow.FixedWidthTypes.MonthDayNanoInterval)}, mapper.ErrUnsupported, "Iv", "iv", "no Go type"},
+		{"an interval of months deep in a struct's list", []arrow.Field{field("s", arrow.StructOf(field("a", arrow.ListOf(arrow.FixedWidthTypes.MonthInterval))))},
+			mapper.ErrUnsupported, "S.A[]", "s.a.item", "no Go type"},
+		{"map keys of binary, which no Go map takes", []arrow.Field{field("m", arrow.MapOf(arrow.BinaryTypes.Binary, arrow.PrimitiveTypes.Int32))},
+			mapper.ErrUnsupported, "M[key]", "m.entries.key", "cannot key a Go map"},
+		{"map keys of lists", []arrow.Field{field("m", arrow.MapOf(arrow.ListOf(arrow.PrimitiveTypes.Int32), arrow.PrimitiveTypes.Int32))},
+			mapper.ErrUnsupported, "M[key]", "m.entries.key", "cannot key a Go map"},
+		{"a dictionary of run-end encoded values", []arrow.Field{field("d", &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32,
+			ValueType: arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64)})},
+			mapper.ErrUnsupported, "D", "d", "encodings do not nest"},
+		{"a column with no name", []arrow.Field{field("", arrow.PrimitiveTypes.Int32)}, mapper.ErrUnsupported, "X", "", "cannot be written in an arrow tag"},
+		{"a column name with a comma", []arrow.Field{field("a,b", arrow.PrimitiveTypes.Int32)}, mapper.ErrUnsupported, "AB", "a,b", "cannot be written in an arrow tag"},
+		{"a column name with spaces around it", []arrow.Field{field(" a", arrow.PrimitiveTypes.Int32)}, mapper.ErrUnsupported, "A", " a", "cannot be written in an arrow tag"},
+		{"two columns of one name", []arrow.Field{field("x", arrow.PrimitiveTypes.Int32), field("x", arrow.PrimitiveTypes.Int64)},
+			mapper.ErrUnsupported, "X2", "x", "a second column"},
+		{"two struct fields of one name", []arrow.Field{field("s", arrow.StructOf(field("y", arrow.PrimitiveTypes.Int32), field("y", arrow.PrimitiveTypes.Int32)))},
+			mapper.ErrUnsupported, "S.Y2", "s.y", "a second column"},
+		{"fixed sizes that multiply past what Go allocates", []arrow.Field{field("f", arrow.FixedSizeListOfNonNullable(1<<20, &arrow.FixedSizeBinaryType{ByteWidth: 1 << 30}))},
+			mapper.ErrUnsupported, "F", "f", "too large"},
+		{"fields that add up past what Go allocates", gtHugeFields(1100),
+			mapper.ErrUnsupported, "", "", "too large"},
+		{"a time zone that does not load", []arrow.Field{field("at", &arrow.TimestampType{Unit: arrow.Second, TimeZone: "Mars/Olympus_Mons"})},
+			mapper.ErrUnsupported, "At", "at", "Mars/Olympus_Mons"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			typ, err := mapper.GoTypeOf(arrow.NewSchema(c.fields, nil))
+			require.Error(t, err)
+			assert.Nil(t, typ)
+			assert.ErrorIs(t, err, c.err)
+			var e *mapper.Error
+			require.True(t, errors.As(err, &e), "%v is an *Error", err)
+			assert.Equal(t, c.path, e.Path)
+			assert.Equal(t, c.column, e.Column)
+			assert.Equal(t, -1, e.Row)
+			assert.Contains(t, err.Error(), c.says)
+		})
+	}
+	t.Run("a nil schema", func(t *testing.T) {
+		_, err := mapper.GoTypeOf(nil)
+		assert.ErrorIs(t, err, mapper.ErrTypeMismatch)
+	})
+}
+
+// gtHugeFields are n columns of a GiB a row each.
+func gtHugeFields(n int) []arrow.Field {
+	fields := make([]arrow.Field, n)
+	for i := range fields {
+		fields[i] = arrow.Field{Name: fmt.Sprintf("c%d", i), Type: &arrow.FixedSizeBinaryType{ByteWidth: 1 << 30}}
+	}
+	return fields
+}
