@@ -33,15 +33,19 @@ func DecodeArray[E any](arr arrow.Array, opts ...Option) ([]E, error) {
 	if dt == nil || arr.Len() < 0 {
 		return nil, newError(ErrInvalidData, "", "", -1, "an array without a data type or a length")
 	}
+	o, err := optionsFor("DecodeArray", decodeOptions, opts)
+	if err != nil {
+		return nil, err
+	}
 	row := elemRowOf(reflect.TypeFor[E]())
 	schema := arrow.NewSchema([]arrow.Field{{Name: elemColumn, Type: dt, Nullable: true}}, nil)
-	p, err := cachedPlan(row, schema, newOptions(opts))
+	p, err := cachedDecodePlan(row, schema, o)
 	if err != nil {
 		return nil, arrayError(err)
 	}
 	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, int64(arr.Len()))
 	defer rec.Release()
-	b, err := p.view(rec)
+	b, err := mapping{plan: p, schema: schema, run: o.run()}.view(rec)
 	if err != nil {
 		return nil, arrayError(err)
 	}
@@ -61,7 +65,10 @@ func DecodeArray[E any](arr arrow.Array, opts ...Option) ([]E, error) {
 // *Error whose Row is its index, Path and Column as DecodeArray's. The
 // array must be released by the caller.
 func EncodeArray[E any](values []E, opts ...Option) (arrow.Array, error) {
-	o := newOptions(opts)
+	o, err := optionsFor("EncodeArray", encodeOptions, opts)
+	if err != nil {
+		return nil, err
+	}
 	p, err := cachedEncodePlan(elemRowOf(reflect.TypeFor[E]()), o)
 	if err != nil {
 		return nil, arrayError(err)

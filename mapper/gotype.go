@@ -2,6 +2,7 @@ package mapper
 
 import (
 	"fmt"
+	"github.com/arrowmap/arrowmap/internal/zone"
 	"go/token"
 	"reflect"
 	"strings"
@@ -69,7 +70,11 @@ func GoTypeOf(schema *arrow.Schema) (reflect.Type, error) {
 	// What GoTypeOf returns New accepts: a level the decoder would still
 	// refuse fails here, as New reports it, and not at the caller's first
 	// record. The plan is cached for DecodeTo.
-	if _, err := cachedPlan(t, schema, newOptions(nil)); err != nil {
+	o, err := optionsFor("GoTypeOf", 0, nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := cachedDecodePlan(t, schema, o); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -296,15 +301,16 @@ func scalarPins(dt arrow.DataType, at where) ([]string, error) {
 		}
 		return []string{"duration", "unit=" + dt.Unit.String()}, nil
 	case *arrow.TimestampType:
-		if _, err := loadLocation(dt.TimeZone); err != nil {
+		if _, err := zone.OfTimestamp(dt.TimeZone); err != nil {
 			return nil, newError(ErrUnsupported, at.path, at.column, -1, "%s: %v", dt, err)
 		}
 		var opts []string
 		if dt.Unit != arrow.Nanosecond || dt.TimeZone != "" {
 			opts = append(opts, "timestamp", "unit="+dt.Unit.String())
 		}
-		// A zone spelled as tags do not take ("Z", "+0530") still decodes:
-		// the decoder reads the column's own.
+		// Tags and columns read zones with one parser; a zone the tag's
+		// syntax cannot hold (a comma) is left to the column, whose zone
+		// the decoder reads.
 		if dt.TimeZone != "" {
 			if _, err := tags.ParseOptions("timestamp,tz=" + dt.TimeZone); err == nil {
 				opts = append(opts, "tz="+dt.TimeZone)

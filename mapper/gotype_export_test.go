@@ -9,7 +9,7 @@ import (
 // SchemaOfType is SchemaOf for a struct type known only at run time, such
 // as GoTypeOf's.
 func SchemaOfType(t reflect.Type, opts ...Option) (*arrow.Schema, error) {
-	p, err := cachedEncodePlan(t, newOptions(opts))
+	p, err := cachedEncodePlan(t, testOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -19,7 +19,7 @@ func SchemaOfType(t reflect.Type, opts ...Option) (*arrow.Schema, error) {
 // EncodeTo is Encode for rows, a slice of a struct type known only at run
 // time: what DecodeTo decoded, encoded again.
 func EncodeTo(rows reflect.Value, opts ...Option) (arrow.RecordBatch, error) {
-	o := newOptions(opts)
+	o := testOptions(opts)
 	p, err := cachedEncodePlan(rows.Type().Elem(), o)
 	if err != nil {
 		return nil, err
