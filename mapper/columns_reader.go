@@ -10,22 +10,37 @@ import (
 )
 
 // ColumnsReader binds the columns of each record of an array.RecordReader
-// to a struct C, as Columns does: one C per record (Next and Columns), or
-// per page of a record (Pages), each record validated once.
+// to a struct C, as Columns does: one C per record (All, or Next and
+// Columns), or per window of at most n rows of a record (Windows), each
+// record validated once.
 //
-// The C that Columns returns aliases the current record, which the
-// ColumnsReader holds until the next call to Next or Release: do not keep
-// it, nor anything read from it without copying, past that.
+// The C it yields aliases the current record, which the ColumnsReader
+// holds until the next iteration, the next call to Next, or Release: do not
+// keep it, nor anything read from it without copying, past that.
+//
+// The end of the records is no error: an iterator yields none, Next
+// reports false and Err is nil. A source cut short is an error that is
+// io.ErrUnexpectedEOF, never one that wraps io.EOF (see SourceError):
+//
+//	for cols, err := range r.All() {
+//		if err != nil {
+//			return err
+//		}
+//		use(cols)
+//	}
+//
+// After Release, every call reports ErrClosed: the iterators yield it,
+// Next reports false and Err returns it.
 //
 // A ColumnsReader is not safe for concurrent use.
 type ColumnsReader[C any] struct {
-	rr   array.RecordReader
+	rr   array.RecordReader // nil after Release
 	plan *columnsPlan
 	rec  arrow.RecordBatch // the current record, retained
 	cols C
 	err  error
 	done bool
-	// The arrow.Array fields of the page last yielded, sliced from rec's.
+	// The arrow.Array fields of the window last yielded, sliced from rec's.
 	pageArrays []arrow.Array
 }
 
@@ -43,16 +58,23 @@ func NewColumnsReader[C any](rr array.RecordReader, opts ...Option) (*ColumnsRea
 	return &ColumnsReader[C]{rr: rr, plan: p}, nil
 }
 
+// Schema is the schema of the records read.
+func (r *ColumnsReader[C]) Schema() *arrow.Schema { return r.plan.schema }
+
 // Next moves to the next record and binds its columns. It reports false at
-// the end of the records or on an error: see Err.
+// the end of the records, on an error, or after Release: see Err.
 func (r *ColumnsReader[C]) Next() bool {
 	r.releaseCurrent()
+	if r.rr == nil {
+		r.err, r.done = closedError(), true
+		return false
+	}
 	if r.done {
 		return false
 	}
 	if !r.rr.Next() {
 		r.done = true
-		if err := r.rr.Err(); !endOfRecords(err) {
+		if err := SourceError(r.rr.Err()); err != nil {
 			r.err = fmt.Errorf("arrowmap: reading records: %w", err)
 		}
 		return false
@@ -73,18 +95,37 @@ func (r *ColumnsReader[C]) Next() bool {
 // to Next or Release.
 func (r *ColumnsReader[C]) Columns() C { return r.cols }
 
-// Pages yields the columns of the records in pages of at most size rows,
-// each page a window of one record: a record is validated once, when it is
-// reached, then cut into pages with the columns' Slice, which does not
-// validate again. A page is zero-copy, so it never spans two records: every
-// page is full but the last of each record, and a record without rows
-// yields none. An arrow.Array field of a page is a slice of the record's
-// array, released with the page.
+// All yields the columns of each record, one C per record, records without
+// rows included. An error ends the sequence: it is yielded once, last,
+// after the records before it, with the zero C; a clean end yields no
+// error. A C is valid until the next iteration.
+func (r *ColumnsReader[C]) All() iter.Seq2[C, error] {
+	return func(yield func(C, error) bool) {
+		for r.Next() {
+			if !yield(r.cols, nil) {
+				return
+			}
+		}
+		if r.err != nil {
+			var zero C
+			yield(zero, r.err)
+		}
+	}
+}
+
+// Windows yields the columns of the records in windows of at most size
+// rows, each a window of one record: a record is validated once, when it
+// is reached, then cut into windows with the columns' Slice, which does
+// not validate again. A window is zero-copy, so it never spans two
+// records: every window is full but the last of each record, and a record
+// without rows yields none. An arrow.Array field of a window is a slice of
+// the record's array, released with the window. (Reader.Pages, which
+// copies rows, cuts exact-size pages across records instead.)
 //
-// A page is valid until the next iteration: do not keep it, nor anything
+// A window is valid until the next iteration: do not keep it, nor anything
 // read from it without copying, past that. An error ends the sequence,
-// after the pages before it.
-func (r *ColumnsReader[C]) Pages(size int) iter.Seq2[C, error] {
+// yielded once after the windows before it; a clean end yields no error.
+func (r *ColumnsReader[C]) Windows(size int) iter.Seq2[C, error] {
 	return func(yield func(C, error) bool) {
 		var zero C
 		if size <= 0 {
@@ -107,6 +148,9 @@ func (r *ColumnsReader[C]) Pages(size int) iter.Seq2[C, error] {
 				if !yield(page, nil) {
 					return
 				}
+				if r.rr == nil { // Released in the loop.
+					break
+				}
 			}
 		}
 		if r.err != nil {
@@ -115,17 +159,28 @@ func (r *ColumnsReader[C]) Pages(size int) iter.Seq2[C, error] {
 	}
 }
 
-// Err is the error that ended Next, nil at the end of the records.
+// Pages is Windows.
+//
+// Deprecated: use Windows, whose name says that a window is zero-copy and
+// never spans two records.
+func (r *ColumnsReader[C]) Pages(size int) iter.Seq2[C, error] { return r.Windows(size) }
+
+// Err is the error that ended reading: nil while records remain and after
+// a clean end, else an *Error, the source's error wrapped, or ErrClosed
+// when Release came before the end or a call came after it.
 func (r *ColumnsReader[C]) Err() error { return r.err }
 
-// Release releases the current record and the record reader. Next reports
-// false afterwards.
+// Release releases the current record and the record reader. Every call
+// after it reports ErrClosed; Err keeps the error that ended reading, if
+// reading had ended.
 func (r *ColumnsReader[C]) Release() {
 	if r.rr == nil {
 		return
 	}
 	r.releaseCurrent()
-	r.done = true
+	if !r.done {
+		r.err, r.done = closedError(), true
+	}
 	r.rr.Release()
 	r.rr = nil
 }

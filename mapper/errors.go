@@ -27,6 +27,8 @@ var (
 	ErrTag = tags.ErrTag
 	// ErrOverflow: a value does not fit the field or the Arrow type.
 	ErrOverflow = errors.New("value out of range")
+	// ErrClosed: a reader was used after its Release.
+	ErrClosed = errors.New("reader used after Release")
 )
 
 // Error is a failure to map a Go field to or from an Arrow column.
