@@ -29,7 +29,7 @@ import (
 //		use(cols)
 //	}
 //
-// After Release, every call reports ErrClosed: the iterators yield it,
+// After Release, every read reports ErrClosed: the iterators yield it,
 // Next reports false and Err returns it.
 //
 // A ColumnsReader is not safe for concurrent use.
@@ -170,9 +170,10 @@ func (r *ColumnsReader[C]) Pages(size int) iter.Seq2[C, error] { return r.Window
 // when Release came before the end or a call came after it.
 func (r *ColumnsReader[C]) Err() error { return r.err }
 
-// Release releases the current record and the record reader. Every call
-// after it reports ErrClosed; Err keeps the error that ended reading, if
-// reading had ended.
+// Release releases the current record and the record reader. Every read
+// after it (Next, All, Windows) reports ErrClosed. Err reports how reading
+// had ended — nil after a clean end, the error — or ErrClosed when Release
+// came first, and ErrClosed after a read after Release.
 func (r *ColumnsReader[C]) Release() {
 	if r.rr == nil {
 		return

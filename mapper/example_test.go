@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/views"
 )
 
 // exampleItem and exampleOrder are the rows of exampleRecord.
@@ -370,6 +371,44 @@ func ExampleReader_ReadAll() {
 	// Output:
 	// 2 orders
 	// cut short: true the end: false
+}
+
+// A ColumnsReader's All yields the typed columns of each record; Windows
+// would cut them into zero-copy windows of at most n rows of one record.
+func ExampleColumnsReader_All() {
+	type orderColumns struct {
+		ID   views.PrimitiveColumn[int64] `arrow:"id"`
+		Note views.StringColumn           `arrow:"note,nullable"`
+	}
+	stream, err := ipc.NewReader(bytes.NewReader(exampleStream(3, 0, 2)))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer stream.Release()
+	r, err := mapper.NewColumnsReader[orderColumns](stream)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Release()
+	for cols, err := range r.All() {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		notes := 0
+		for i := range cols.Note.Len() {
+			if !cols.Note.IsNull(i) {
+				notes++
+			}
+		}
+		fmt.Println(cols.ID.Len(), "orders", cols.ID.Values(), notes, "notes")
+	}
+	// Output:
+	// 3 orders [1 2 3] 1 notes
+	// 0 orders [] 0 notes
+	// 2 orders [4 5] 1 notes
 }
 
 // Pages yields pages of exactly size rows whatever the record sizes; only

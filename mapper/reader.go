@@ -28,7 +28,7 @@ import (
 //	for row, err := range r.All() { … }   // err: the error that ended reading
 //	n, err := r.Read(buf); if err == io.EOF { … } // or errors.Is(err, io.EOF)
 //
-// After Release, every call reports ErrClosed.
+// After Release, every read reports ErrClosed.
 //
 // A Reader is not safe for concurrent use.
 type Reader[T any] struct {
@@ -162,10 +162,9 @@ func (r *Reader[T]) All() iter.Seq2[T, error] {
 			rows := buf[:min(len(buf), r.batch.Len())]
 			r.decodeRows(rows)
 			for i := range rows {
-				// A row leaves the batch as it is yielded, so that a break
-				// leaves the rest of the chunk to be read again.
-				r.consume(1)
 				if !yield(rows[i], nil) {
+					// The rows after i stay in the batch, to be read again.
+					r.consume(i + 1)
 					return
 				}
 				if r.closed { // Released in the loop: the rows left may alias freed memory.
@@ -173,6 +172,7 @@ func (r *Reader[T]) All() iter.Seq2[T, error] {
 					return
 				}
 			}
+			r.consume(len(rows))
 		}
 		if err := r.Err(); err != nil {
 			yield(zero, err)
@@ -294,9 +294,10 @@ func (r *Reader[T]) Pages(size int) iter.Seq2[[]T, error] {
 	}
 }
 
-// Release releases the records held and the record reader. Every call
-// after it reports ErrClosed; Err keeps the error that ended reading, if
-// reading had ended, else reports ErrClosed too.
+// Release releases the records held and the record reader. Every read
+// after it (Read, ReadAll, All, Pages) reports ErrClosed. Err reports how
+// reading had ended — nil after a clean end, the error — or ErrClosed when
+// Release came first, and ErrClosed after a read after Release.
 func (r *Reader[T]) Release() {
 	if r.closed {
 		return

@@ -22,7 +22,8 @@ import (
 // The end of the stream is the Reader's: io.EOF itself from Read, no error
 // from All or Pages. A stream that ends before its schema, or that the
 // ipc reader finds cut short, is an error that is io.ErrUnexpectedEOF and
-// not io.EOF (see mapper.SourceError).
+// not io.EOF (see mapper.SourceError). A Flight stream has no end marker
+// of its own: one that ends cleanly after its schema is an empty result.
 func FlightStream[T any](ctx context.Context, client flight.Client, ticket *flight.Ticket, opts ...mapper.Option) (*mapper.Reader[T], error) {
 	if ticket == nil {
 		return nil, errors.New("pages: nil flight ticket")
