@@ -315,7 +315,7 @@ func TestColumnsReaderErrors(t *testing.T) {
 		assert.Zero(t, r.Columns().Price.Len())
 		assert.Nil(t, r.Columns().Units)
 	})
-	t.Run("Next after Release reports false", func(t *testing.T) {
+	t.Run("Next after Release reports false and Err is ErrClosed", func(t *testing.T) {
 		rr, err := array.NewRecordReader(columnsSchema, []arrow.RecordBatch{good})
 		require.NoError(t, err)
 		defer rr.Release()
@@ -324,7 +324,7 @@ func TestColumnsReaderErrors(t *testing.T) {
 		r.Release()
 		r.Release()
 		assert.False(t, r.Next())
-		assert.NoError(t, r.Err())
+		assert.ErrorIs(t, r.Err(), mapper.ErrClosed)
 	})
 }
 

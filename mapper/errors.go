@@ -32,6 +32,8 @@ var (
 	// ErrDuplicateKey: a map row has a key twice, which a Go map cannot
 	// hold, and LastKeyWins is not set.
 	ErrDuplicateKey = errors.New("duplicate map key")
+	// ErrClosed: a reader was used after its Release.
+	ErrClosed = errors.New("reader used after Release")
 )
 
 // Error is a failure to map a Go field to or from an Arrow column.

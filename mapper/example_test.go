@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/views"
 )
 
 // exampleItem and exampleOrder are the rows of exampleRecord.
@@ -284,7 +285,8 @@ func ExampleDecode() {
 }
 
 // A Reader decodes a stream of records like an io.Reader of rows: each Read
-// fills dst across record boundaries, and io.EOF ends the stream.
+// fills dst across record boundaries, and io.EOF itself ends the stream (a
+// stream cut short is an io.ErrUnexpectedEOF error instead).
 func ExampleNewReader() {
 	stream, err := ipc.NewReader(bytes.NewReader(exampleStream(3, 4)))
 	if err != nil {
@@ -304,7 +306,7 @@ func ExampleNewReader() {
 		if n > 0 {
 			fmt.Println(n, "rows from", dst[0].ID, "to", dst[n-1].ID)
 		}
-		if errors.Is(err, io.EOF) {
+		if err == io.EOF {
 			break
 		}
 		if err != nil {
@@ -315,6 +317,98 @@ func ExampleNewReader() {
 	// Output:
 	// 5 rows from 1 to 5
 	// 2 rows from 6 to 7
+}
+
+// All yields the rows one by one; the loop sees every row, then at most one
+// error, and none at a clean end.
+func ExampleReader_All() {
+	stream, err := ipc.NewReader(bytes.NewReader(exampleStream(2, 0, 1)))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer stream.Release()
+	r, err := mapper.NewReader[exampleOrder](stream)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Release()
+	for order, err := range r.All() {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(order)
+	}
+	// Output:
+	// #1 [1×pen] note=null
+	// #2 [2×pen 3×ink] note="note 2"
+	// #3 [] note=null
+}
+
+// ReadAll returns the rows before an error along with it: here, a stream
+// cut in the middle of its second record.
+func ExampleReader_ReadAll() {
+	data := exampleStream(2, 3)
+	first := exampleStream(2)
+	cut := data[:len(first)-8+40] // the schema and first record, then 40 bytes of the second
+	stream, err := ipc.NewReader(bytes.NewReader(cut))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer stream.Release()
+	r, err := mapper.NewReader[exampleOrder](stream)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Release()
+	orders, err := r.ReadAll()
+	fmt.Println(len(orders), "orders")
+	fmt.Println("cut short:", errors.Is(err, io.ErrUnexpectedEOF), "the end:", errors.Is(err, io.EOF))
+	// Output:
+	// 2 orders
+	// cut short: true the end: false
+}
+
+// A ColumnsReader's All yields the typed columns of each record; Windows
+// would cut them into zero-copy windows of at most n rows of one record.
+func ExampleColumnsReader_All() {
+	type orderColumns struct {
+		ID   views.PrimitiveColumn[int64] `arrow:"id"`
+		Note views.StringColumn           `arrow:"note,nullable"`
+	}
+	stream, err := ipc.NewReader(bytes.NewReader(exampleStream(3, 0, 2)))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer stream.Release()
+	r, err := mapper.NewColumnsReader[orderColumns](stream)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Release()
+	for cols, err := range r.All() {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		notes := 0
+		for i := range cols.Note.Len() {
+			if !cols.Note.IsNull(i) {
+				notes++
+			}
+		}
+		fmt.Println(cols.ID.Len(), "orders", cols.ID.Values(), notes, "notes")
+	}
+	// Output:
+	// 3 orders [1 2 3] 1 notes
+	// 0 orders [] 0 notes
+	// 2 orders [4 5] 1 notes
 }
 
 // Pages yields pages of exactly size rows whatever the record sizes; only

@@ -20,6 +20,16 @@ import (
 // (IPC files), pqarrow's GetRecordReader (Parquet), flight.NewRecordReader
 // (Arrow Flight).
 //
+// Rows come row by row (All), into the caller's slice (Read, like
+// io.Reader), in exact-size pages of one reused buffer (Pages), or all at
+// once (ReadAll). The end of the rows is io.EOF itself, never an error
+// that wraps it (see SourceError), so either idiom is safe:
+//
+//	for row, err := range r.All() { … }   // err: the error that ended reading
+//	n, err := r.Read(buf); if err == io.EOF { … } // or errors.Is(err, io.EOF)
+//
+// After Release, every read reports ErrClosed.
+//
 // A Reader is not safe for concurrent use.
 type Reader[T any] struct {
 	rr     array.RecordReader
@@ -48,15 +58,40 @@ func NewReader[T any](rr array.RecordReader, opts ...Option) (*Reader[T], error)
 // Schema is the schema of the records read.
 func (r *Reader[T]) Schema() *arrow.Schema { return r.m.Schema() }
 
+// Err is the error that ended reading: nil while rows remain and after a
+// clean end, else an *Error, the source's error wrapped, or ErrClosed when
+// Release came before the end.
+func (r *Reader[T]) Err() error {
+	if r.err == io.EOF {
+		return nil
+	}
+	return r.err
+}
+
 // Read decodes up to len(dst) rows into dst, like io.Reader: it returns the
 // number of rows n and, once every row has been read, io.EOF itself. Rows
 // before a failing record are all returned first; the next Read returns the
-// error (an *Error, or the source's error wrapped). Compare with == io.EOF:
-// a source error can wrap io.EOF, when a stream is cut short.
+// error (an *Error, or the source's error wrapped). A source cut short is an
+// io.ErrUnexpectedEOF error, not io.EOF, so the end can be tested with
+// err == io.EOF or errors.Is(err, io.EOF) alike:
+//
+//	for {
+//		n, err := r.Read(buf)
+//		use(buf[:n])
+//		if err == io.EOF {
+//			break
+//		}
+//		if err != nil {
+//			return err
+//		}
+//	}
 //
 // With ZeroCopy, the strings and []byte of the rows are valid until the
 // next Read or Release.
 func (r *Reader[T]) Read(dst []T) (int, error) {
+	if r.closed {
+		return 0, r.usedAfterRelease()
+	}
 	r.releaseHeld()
 	n := 0
 	for n < len(dst) {
@@ -64,14 +99,9 @@ func (r *Reader[T]) Read(dst []T) (int, error) {
 			break
 		}
 		k := min(len(dst)-n, r.batch.Len())
-		page := dst[n : n+k]
-		clear(page) // a page is small: clearing it in one go costs nothing to spread
-		r.batch.Slice(0, k).decode(unsafe.Pointer(unsafe.SliceData(page)), nil)
-		r.batch = r.batch.Slice(k, r.batch.Len())
+		r.decodeRows(dst[n : n+k])
+		r.consume(k)
 		n += k
-		if r.batch.Len() == 0 {
-			r.releaseCurrent() // consumed: let it go now, not at the next Read
-		}
 	}
 	if n == 0 && len(dst) > 0 {
 		return 0, r.err
@@ -79,20 +109,111 @@ func (r *Reader[T]) Read(dst []T) (int, error) {
 	return n, nil
 }
 
+// ReadAll decodes the rest of the rows. At the end it returns them and a
+// nil error, as io.ReadAll does; on an error, the rows before the failing
+// record and the error.
+//
+// With ZeroCopy, the strings and []byte of the rows are valid until the
+// next Read or Release: every record read stays retained until then.
+func (r *Reader[T]) ReadAll() ([]T, error) {
+	if r.closed {
+		return nil, r.usedAfterRelease()
+	}
+	r.releaseHeld()
+	var rows []T
+	for r.batch.Len() > 0 || r.next() {
+		rows = r.batch.Append(rows)
+		r.consume(r.batch.Len())
+	}
+	return rows, r.Err()
+}
+
+// All yields the rows one by one. An error ends the sequence: it is yielded
+// once, last, after every row before it, with the zero T; a clean end
+// yields no error. So the loop below sees every row, then at most one
+// error:
+//
+//	for row, err := range r.All() {
+//		if err != nil {
+//			return err
+//		}
+//		use(row)
+//	}
+//
+// Rows are decoded a few hundred at a time, not one by one; breaking out of
+// the loop loses none: the next Read or All goes on at the row after the
+// last yielded. Do not call Read, ReadAll or Pages inside the loop.
+//
+// With ZeroCopy, the strings and []byte of a row are valid until the next
+// iteration.
+func (r *Reader[T]) All() iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		if r.closed {
+			yield(zero, r.usedAfterRelease())
+			return
+		}
+		buf := make([]T, allChunk[T]())
+		for {
+			r.releaseHeld()
+			if r.batch.Len() == 0 && !r.next() {
+				break
+			}
+			rows := buf[:min(len(buf), r.batch.Len())]
+			r.decodeRows(rows)
+			for i := range rows {
+				if !yield(rows[i], nil) {
+					// The rows after i stay in the batch, to be read again.
+					r.consume(i + 1)
+					return
+				}
+				if r.closed { // Released in the loop: the rows left may alias freed memory.
+					yield(zero, r.usedAfterRelease())
+					return
+				}
+			}
+			r.consume(len(rows))
+		}
+		if err := r.Err(); err != nil {
+			yield(zero, err)
+		}
+	}
+}
+
+// allChunk is how many rows All decodes at a time: enough for the column
+// loops to run long, about 64 KiB of rows so that they stay in cache.
+func allChunk[T any]() int {
+	size := int(unsafe.Sizeof(*new(T)))
+	return max(16, min(1024, (64<<10)/max(size, 1)))
+}
+
+// decodeRows decodes the next len(rows) rows of the current record into
+// rows, without consuming them.
+func (r *Reader[T]) decodeRows(rows []T) {
+	clear(rows) // a page is small: clearing it in one go costs nothing to spread
+	r.batch.Slice(0, len(rows)).decode(unsafe.Pointer(unsafe.SliceData(rows)), nil)
+}
+
+// consume drops the next k rows of the current record, and the record once
+// they were its last: it is let go now, not at the next Read.
+func (r *Reader[T]) consume(k int) {
+	r.batch = r.batch.Slice(min(k, r.batch.Len()), r.batch.Len())
+	if r.batch.Len() == 0 {
+		r.releaseCurrent()
+	}
+}
+
 // next moves to the next record with rows, releasing the one consumed. It
 // reports false, with r.err set, at the end or on an error.
 func (r *Reader[T]) next() bool {
 	for {
 		r.releaseCurrent()
-		if r.err != nil || r.closed {
-			if r.err == nil {
-				r.err = errClosed
-			}
+		if r.err != nil {
 			return false
 		}
 		if !r.rr.Next() {
 			r.err = io.EOF
-			if err := r.rr.Err(); !endOfRecords(err) {
+			if err := SourceError(r.rr.Err()); err != nil {
 				r.err = fmt.Errorf("arrowmap: reading records: %w", err)
 			}
 			return false
@@ -115,8 +236,6 @@ func (r *Reader[T]) next() bool {
 		return true
 	}
 }
-
-var errClosed = errors.New("arrowmap: read after Release")
 
 // releaseCurrent lets go of the record just consumed, or keeps it until the
 // next Read when rows alias its memory.
@@ -141,9 +260,17 @@ func (r *Reader[T]) releaseHeld() {
 }
 
 // Pages yields the rows in pages of size rows, every page full but the
-// last. The page is one buffer reused between iterations: copy rows out of
-// it to keep them past the next iteration. An error ends the sequence,
-// after the rows before it.
+// last: pages are cut across record boundaries. The page is one buffer
+// reused between iterations: copy rows out of it to keep them past the
+// next iteration. An error ends the sequence, yielded once after the rows
+// before it; a clean end yields no error:
+//
+//	for page, err := range r.Pages(1024) {
+//		if err != nil {
+//			return err
+//		}
+//		use(page)
+//	}
 func (r *Reader[T]) Pages(size int) iter.Seq2[[]T, error] {
 	return func(yield func([]T, error) bool) {
 		if size <= 0 {
@@ -167,21 +294,52 @@ func (r *Reader[T]) Pages(size int) iter.Seq2[[]T, error] {
 	}
 }
 
-// Release releases the records held and the record reader. Reading after
-// Release returns an error.
+// Release releases the records held and the record reader. Every read
+// after it (Read, ReadAll, All, Pages) reports ErrClosed. Err reports how
+// reading had ended — nil after a clean end, the error — or ErrClosed when
+// Release came first, and ErrClosed after a read after Release.
 func (r *Reader[T]) Release() {
 	if r.closed {
 		return
 	}
 	r.closed = true
+	if r.err == nil {
+		r.err = closedError()
+	}
 	r.releaseCurrent()
 	r.releaseHeld()
 	r.rr.Release()
 }
 
-// endOfRecords reports whether err, a record reader's Err after Next
-// returned false, means its records simply ended: no error, or io.EOF
-// itself. An error that wraps io.EOF is a source that ran out of bytes
-// where it should not have: arrow-go's ipc reader reports one when a stream
-// ends before the dictionaries its schema declares.
-func endOfRecords(err error) bool { return err == nil || err == io.EOF }
+// usedAfterRelease is the error of a read after Release, which is also
+// what Err reports from then on: the read, not the records, failed.
+func (r *Reader[T]) usedAfterRelease() error {
+	r.err = closedError()
+	return r.err
+}
+
+func closedError() error { return &Error{Row: -1, Err: ErrClosed} }
+
+// SourceError is how a reader reports err, the error its source stopped
+// with (an array.RecordReader's Err once Next reports false, a stream's
+// receive error): nil for a clean end, when err is nil or io.EOF itself.
+//
+// An err that wraps io.EOF without being it is a source that ran out of
+// bytes where it should not have: arrow-go's ipc reader reports one for a
+// stream cut right after its schema or inside its dictionaries. It becomes
+// an error that is io.ErrUnexpectedEOF, with err's text, and that does not
+// wrap err: so the end of the rows is io.EOF itself, whether a caller tests
+// it with == or errors.Is. Any other err is returned unchanged.
+//
+// Every reader of this module reports its source's errors through
+// SourceError; a reader of another source can too.
+func SourceError(err error) error {
+	switch {
+	case err == nil || err == io.EOF:
+		return nil
+	case errors.Is(err, io.EOF):
+		return fmt.Errorf("%w: %s", io.ErrUnexpectedEOF, err.Error())
+	default:
+		return err
+	}
+}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/views"
 	"github.com/stretchr/testify/require"
 )
 
@@ -626,7 +629,7 @@ func TestReaderLeavesNoMemoryAllocated(t *testing.T) {
 					r.Release() // twice is harmless
 					n, err := r.Read(make([]readerRow, 3))
 					require.Zero(t, n)
-					require.Error(t, err, "a Read after Release is an error")
+					require.ErrorIs(t, err, mapper.ErrClosed, "a Read after Release is ErrClosed")
 					done()
 				})
 			}
@@ -918,61 +921,600 @@ func TestFileRecords(t *testing.T) {
 	})
 }
 
-// TestReaderTellsAnEndFromAStreamCutShort: a source whose Err is io.EOF
-// itself has ended; one whose Err wraps io.EOF ran out of bytes where it
-// should not have (arrow-go's ipc reader, when a stream ends before the
-// dictionaries its schema declares), and the Reader, Pages and a
-// ColumnsReader report it.
-func TestReaderTellsAnEndFromAStreamCutShort(t *testing.T) {
+func TestSourceErrorTellsAnEndFromASourceCutShort(t *testing.T) {
 	cutShort := fmt.Errorf("arrow/ipc: could not read continuation indicator: %w", io.EOF)
+	midMessage := fmt.Errorf("arrow/ipc: could not read message body: %w", io.ErrUnexpectedEOF)
+	joined := errors.Join(errSource, io.EOF)
 	for _, tc := range []struct {
 		name string
 		err  error
-		want error // nil: a clean end
+		// same: SourceError returns err itself; else, when err is not nil
+		// or io.EOF, an io.ErrUnexpectedEOF error with err's text.
+		same, end bool
 	}{
-		{"io.EOF itself is the end", io.EOF, nil},
-		{"no error is the end", nil, nil},
-		{"an error wrapping io.EOF is not", cutShort, cutShort},
+		{"no error is the end", nil, false, true},
+		{"io.EOF itself is the end", io.EOF, false, true},
+		{"an error wrapping io.EOF is a source cut short", cutShort, false, false},
+		{"an error joined with io.EOF is a source cut short", joined, false, false},
+		{"an error wrapping io.ErrUnexpectedEOF stays as it is", midMessage, true, false},
+		{"io.ErrUnexpectedEOF itself stays as it is", io.ErrUnexpectedEOF, true, false},
+		{"any other error stays as it is", errSource, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
-
-			rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 3), tc.err)
-			r, err := mapper.NewReader[readerRow](rr)
-			require.NoError(t, err)
-			var pageErr error
-			rows := 0
-			for page, err := range r.Pages(2) {
-				if err != nil {
-					pageErr = err
-					break
-				}
-				rows += len(page)
+			got := mapper.SourceError(tc.err)
+			switch {
+			case tc.end:
+				require.NoError(t, got)
+			case tc.same:
+				require.Equal(t, tc.err, got)
+			default:
+				require.ErrorIs(t, got, io.ErrUnexpectedEOF)
+				require.NotErrorIs(t, got, io.EOF)
+				require.NotErrorIs(t, got, tc.err, "the source's error is not wrapped: it wraps io.EOF")
+				require.Contains(t, got.Error(), tc.err.Error(), "the source's text is kept")
 			}
-			r.Release()
-			rr.Release()
-			require.Positive(t, rows)
-			if tc.want == nil {
-				require.NoError(t, pageErr)
-			} else {
-				require.ErrorIs(t, pageErr, tc.want)
-			}
-
-			rr = newFakeRecords(readerSchema, readerBatches(mem, -1, 3), tc.err)
-			cr, err := mapper.NewColumnsReader[struct {
-				ID arrow.Array `arrow:"id"`
-			}](rr)
-			require.NoError(t, err)
-			for cr.Next() {
-			}
-			if tc.want == nil {
-				require.NoError(t, cr.Err())
-			} else {
-				require.ErrorIs(t, cr.Err(), tc.want)
-			}
-			cr.Release()
-			rr.Release()
 		})
 	}
+}
+
+// TestReaderTellsAnEndFromAStreamCutShort: a source whose Err is io.EOF
+// itself has ended; one whose Err wraps io.EOF ran out of bytes where it
+// should not have (arrow-go's ipc reader, when a stream ends before the
+// dictionaries its schema declares), and every way of reading a Reader or
+// a ColumnsReader reports it as io.ErrUnexpectedEOF, not io.EOF, after
+// every row.
+func TestReaderTellsAnEndFromAStreamCutShort(t *testing.T) {
+	cutShort := fmt.Errorf("arrow/ipc: could not read continuation indicator: %w", io.EOF)
+	reads := []struct {
+		name string
+		// read reads everything, and reports the rows and the error that
+		// ended reading (nil at a clean end).
+		read func(t *testing.T, rr array.RecordReader) (int, error)
+	}{
+		{"Reader.Read", func(t *testing.T, rr array.RecordReader) (int, error) {
+			r := newTestReader(t, rr)
+			got, _, err := readAll(t, r, 2)
+			if err == io.EOF {
+				err = nil
+			}
+			require.Equal(t, err, r.Err(), "Err is the error that ended reading")
+			return len(got), err
+		}},
+		{"Reader.Pages", func(t *testing.T, rr array.RecordReader) (int, error) {
+			got, _, err := pagesAll(t, newTestReader(t, rr), 2)
+			if err == io.EOF {
+				err = nil
+			}
+			return len(got), err
+		}},
+		{"Reader.All", func(t *testing.T, rr array.RecordReader) (int, error) {
+			got, err := allRows(t, newTestReader(t, rr))
+			return len(got), err
+		}},
+		{"Reader.ReadAll", func(t *testing.T, rr array.RecordReader) (int, error) {
+			got, err := newTestReader(t, rr).ReadAll()
+			return len(got), err
+		}},
+		{"ColumnsReader.Next", func(t *testing.T, rr array.RecordReader) (int, error) {
+			cr := newTestColumnsReader(t, rr)
+			n := 0
+			for cr.Next() {
+				n += cr.Columns().ID.Len()
+			}
+			return n, cr.Err()
+		}},
+		{"ColumnsReader.All", func(t *testing.T, rr array.RecordReader) (int, error) {
+			return columnsRows(newTestColumnsReader(t, rr).All())
+		}},
+		{"ColumnsReader.Windows", func(t *testing.T, rr array.RecordReader) (int, error) {
+			return columnsRows(newTestColumnsReader(t, rr).Windows(2))
+		}},
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+	}{
+		{"io.EOF itself is the end", io.EOF},
+		{"no error is the end", nil},
+		{"an error wrapping io.EOF is not", cutShort},
+	} {
+		for _, read := range reads {
+			t.Run(tc.name+", read by "+read.name, func(t *testing.T) {
+				mem := checkedAllocator(t)
+				rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 3, 2), tc.err)
+				defer rr.Release()
+				n, err := read.read(t, rr)
+				require.Equal(t, 5, n, "every row comes first")
+				if tc.err == nil || tc.err == io.EOF {
+					require.NoError(t, err)
+					return
+				}
+				require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+				require.NotErrorIs(t, err, io.EOF)
+				require.ErrorContains(t, err, cutShort.Error())
+			})
+		}
+	}
+}
+
+// idColumns is the struct of columns the ColumnsReader tests bind.
+type idColumns struct {
+	ID   views.PrimitiveColumn[int64] `arrow:"id"`
+	Name arrow.Array                  `arrow:"name"`
+}
+
+func newTestReader(t *testing.T, rr array.RecordReader) *mapper.Reader[readerRow] {
+	t.Helper()
+	r, err := mapper.NewReader[readerRow](rr)
+	require.NoError(t, err)
+	t.Cleanup(r.Release)
+	return r
+}
+
+func newTestColumnsReader(t *testing.T, rr array.RecordReader) *mapper.ColumnsReader[idColumns] {
+	t.Helper()
+	r, err := mapper.NewColumnsReader[idColumns](rr)
+	require.NoError(t, err)
+	t.Cleanup(r.Release)
+	return r
+}
+
+// allRows reads r to the end with All, requiring that an error comes once
+// and last.
+func allRows[T any](t *testing.T, r *mapper.Reader[T]) ([]T, error) {
+	t.Helper()
+	var rows []T
+	var last error
+	for row, err := range r.All() {
+		require.NoError(t, last, "nothing after the error")
+		if err != nil {
+			var zero T
+			require.Equal(t, zero, row, "the error comes with the zero row")
+			last = err
+			continue
+		}
+		rows = append(rows, row)
+	}
+	return rows, last
+}
+
+// columnsRows counts the rows of the columns a ColumnsReader sequence
+// yields, requiring that an error comes once and last.
+func columnsRows(seq iter.Seq2[idColumns, error]) (int, error) {
+	n := 0
+	var last error
+	for cols, err := range seq {
+		if last != nil {
+			return n, fmt.Errorf("a yield after the error %w: %v", last, err)
+		}
+		if err != nil {
+			last = err
+			continue
+		}
+		n += cols.ID.Len()
+	}
+	return n, last
+}
+
+func TestReaderAllYieldsEveryRowThenTheError(t *testing.T) {
+	type bigRow struct { // 64 KiB a row: All decodes a chunk of 16
+		ID   int64       `arrow:"id"`
+		Name string      `arrow:"name"`
+		Note *string     `arrow:"note"`
+		Vals []int64     `arrow:"vals"`
+		Pad  [8192]int64 `arrow:"-"`
+	}
+	cases := []struct {
+		name     string
+		sizes    []int
+		nullName int // the id of a row with a null name, or -1
+		wantErr  error
+	}{
+		{"records smaller and larger than a chunk, and empty ones", []int{3, 0, 2000, 17, 0, 1}, -1, nil},
+		{"no record", nil, -1, nil},
+		{"a null in a non-nullable field ends the rows with ErrNull", []int{5, 1030, 7, 4}, 1038, mapper.ErrNull},
+	}
+	for _, c := range cases {
+		for _, zeroCopy := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s (zero copy %t)", c.name, zeroCopy), func(t *testing.T) {
+				mem := checkedAllocator(t)
+				recs := readerBatches(mem, c.nullName, c.sizes...)
+				good := recs
+				if c.wantErr != nil {
+					good = recs[:2]
+				}
+				want := decodeEach(t, good)
+				rr, done := openRecords(t, mem, "stream", recs)
+				releaseAll(recs)
+				defer done()
+				var opts []mapper.Option
+				if zeroCopy {
+					opts = append(opts, mapper.ZeroCopy())
+				}
+
+				r, err := mapper.NewReader[readerRow](rr, opts...)
+				require.NoError(t, err)
+				got := []readerRow{}
+				var last error
+				for row, err := range r.All() {
+					require.NoError(t, last, "nothing after the error")
+					if err != nil {
+						last = err
+						continue
+					}
+					row.Name = strings.Clone(row.Name) // zero copy: valid until the next iteration
+					if row.Note != nil {
+						row.Note = new(strings.Clone(*row.Note))
+					}
+					got = append(got, row)
+				}
+				require.Equal(t, want, got)
+				if c.wantErr == nil {
+					require.NoError(t, last)
+					require.NoError(t, r.Err())
+				} else {
+					require.ErrorIs(t, last, c.wantErr)
+					require.NotErrorIs(t, last, io.EOF)
+					require.Equal(t, last, r.Err())
+				}
+				for row, err := range r.All() {
+					require.Equal(t, readerRow{}, row, "a second All yields no row")
+					require.Equal(t, r.Err(), err, "a second All yields only the error that ended reading")
+				}
+				r.Release()
+			})
+		}
+	}
+	t.Run("a row of 64 KiB is decoded 16 at a time, every one yielded", func(t *testing.T) {
+		mem := checkedAllocator(t)
+		recs := readerBatches(mem, -1, 40)
+		want := decodeEach(t, recs)
+		rr := newFakeRecords(readerSchema, recs, nil)
+		defer rr.Release()
+		r, err := mapper.NewReader[bigRow](rr)
+		require.NoError(t, err)
+		defer r.Release()
+		var got []readerRow
+		for row, err := range r.All() {
+			require.NoError(t, err)
+			got = append(got, readerRow{ID: row.ID, Name: row.Name, Note: row.Note, Vals: row.Vals})
+		}
+		require.Equal(t, want, got)
+	})
+}
+
+func TestReaderAllLosesNoRowWhenTheLoopBreaks(t *testing.T) {
+	for _, breakAt := range []int{0, 2, 4, 5, 700, 1029} {
+		t.Run(fmt.Sprintf("breaking after row %d, Read and All go on at the next row", breakAt), func(t *testing.T) {
+			mem := checkedAllocator(t)
+			recs := readerBatches(mem, -1, 5, 1100, 3)
+			want := decodeEach(t, recs)
+			rr := newFakeRecords(readerSchema, recs, nil)
+			defer rr.Release()
+			r := newTestReader(t, rr)
+
+			var got []readerRow
+			for row, err := range r.All() {
+				require.NoError(t, err)
+				got = append(got, row)
+				if len(got) == breakAt+1 {
+					break
+				}
+			}
+			dst := make([]readerRow, 3)
+			n, err := r.Read(dst)
+			require.NoError(t, err)
+			got = append(got, dst[:n]...)
+			rest, err := allRows(t, r)
+			require.NoError(t, err)
+			require.Equal(t, want, append(got, rest...))
+		})
+	}
+}
+
+func TestReaderReadAllReturnsTheRestOfTheRows(t *testing.T) {
+	cases := []struct {
+		name string
+		// source is the records, and the rows ReadAll returns after the
+		// first 4 have been read.
+		source  func(mem memory.Allocator) (array.RecordReader, []arrow.RecordBatch)
+		wantErr error
+	}{
+		{"every row to a clean end", func(mem memory.Allocator) (array.RecordReader, []arrow.RecordBatch) {
+			recs := readerBatches(mem, -1, 6, 0, 9)
+			return newFakeRecords(readerSchema, recs, nil), recs
+		}, nil},
+		{"the rows before a record with a null where none is allowed, and ErrNull", func(mem memory.Allocator) (array.RecordReader, []arrow.RecordBatch) {
+			recs := readerBatches(mem, 16, 6, 9, 3)
+			return newFakeRecords(readerSchema, recs, nil), recs[:2]
+		}, mapper.ErrNull},
+		{"the rows before the source's error, and the error", func(mem memory.Allocator) (array.RecordReader, []arrow.RecordBatch) {
+			recs := readerBatches(mem, -1, 6, 9)
+			return newFakeRecords(readerSchema, recs, errSource), recs
+		}, errSource},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mem := checkedAllocator(t)
+			rr, good := c.source(mem)
+			want := decodeEach(t, good)
+			defer rr.Release()
+			r := newTestReader(t, rr)
+			n, err := r.Read(make([]readerRow, 4))
+			require.NoError(t, err)
+			require.Equal(t, 4, n)
+
+			rows, err := r.ReadAll()
+			require.Equal(t, want[4:], rows)
+			if c.wantErr == nil {
+				require.NoError(t, err, "a clean end is no error, as with io.ReadAll")
+			} else {
+				require.ErrorIs(t, err, c.wantErr)
+				require.NotErrorIs(t, err, io.EOF)
+			}
+			rows, again := r.ReadAll()
+			require.Empty(t, rows)
+			require.Equal(t, err, again, "a second ReadAll says the same")
+		})
+	}
+}
+
+func TestReadersReportErrClosedAfterRelease(t *testing.T) {
+	// Each use reads r after Release, and reports what it got.
+	readerUses := []struct {
+		name string
+		use  func(r *mapper.Reader[readerRow]) error
+	}{
+		{"Read", func(r *mapper.Reader[readerRow]) error {
+			n, err := r.Read(make([]readerRow, 2))
+			if n != 0 {
+				return fmt.Errorf("%d rows after Release", n)
+			}
+			return err
+		}},
+		{"Read of nothing", func(r *mapper.Reader[readerRow]) error {
+			_, err := r.Read(nil)
+			return err
+		}},
+		{"ReadAll", func(r *mapper.Reader[readerRow]) error {
+			rows, err := r.ReadAll()
+			if len(rows) != 0 {
+				return fmt.Errorf("%d rows after Release", len(rows))
+			}
+			return err
+		}},
+		{"All", func(r *mapper.Reader[readerRow]) error {
+			var errs []error
+			for _, err := range r.All() {
+				errs = append(errs, err)
+			}
+			return errors.Join(append(errs, onlyOne(len(errs)))...)
+		}},
+		{"Pages", func(r *mapper.Reader[readerRow]) error {
+			var errs []error
+			for _, err := range r.Pages(2) {
+				errs = append(errs, err)
+			}
+			return errors.Join(append(errs, onlyOne(len(errs)))...)
+		}},
+	}
+	columnsUses := []struct {
+		name string
+		use  func(r *mapper.ColumnsReader[idColumns]) error
+	}{
+		{"Next", func(r *mapper.ColumnsReader[idColumns]) error {
+			if r.Next() {
+				return errors.New("Next reports true after Release")
+			}
+			return r.Err()
+		}},
+		{"All", func(r *mapper.ColumnsReader[idColumns]) error {
+			_, err := columnsRows(r.All())
+			return err
+		}},
+		{"Windows", func(r *mapper.ColumnsReader[idColumns]) error {
+			_, err := columnsRows(r.Windows(2))
+			return err
+		}},
+	}
+	// Each state is how far r is read before Release.
+	states := []struct {
+		name string
+		// rows is how many rows are read first, -1 for all of them.
+		rows int
+		// errAfter is what Err reports right after Release: nil when
+		// reading had ended cleanly.
+		errAfter error
+	}{
+		{"before any read", 0, mapper.ErrClosed},
+		{"mid-stream", 4, mapper.ErrClosed},
+		{"after a clean end", -1, nil},
+	}
+	for _, st := range states {
+		for _, u := range readerUses {
+			t.Run(fmt.Sprintf("Reader.%s after a Release %s is ErrClosed", u.name, st.name), func(t *testing.T) {
+				mem := checkedAllocator(t)
+				rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 3, 5), nil)
+				defer rr.Release()
+				r, err := mapper.NewReader[readerRow](rr)
+				require.NoError(t, err)
+				if st.rows < 0 {
+					_, err = r.ReadAll()
+				} else if st.rows > 0 {
+					_, err = r.Read(make([]readerRow, st.rows))
+				}
+				require.NoError(t, err)
+				r.Release()
+				if st.errAfter == nil {
+					require.NoError(t, r.Err(), "Release after a clean end leaves Err nil")
+				} else {
+					require.ErrorIs(t, r.Err(), st.errAfter)
+				}
+				err = u.use(r)
+				require.ErrorIs(t, err, mapper.ErrClosed)
+				require.NotErrorIs(t, err, io.EOF)
+				var me *mapper.Error
+				require.ErrorAs(t, err, &me)
+				require.ErrorIs(t, r.Err(), mapper.ErrClosed, "Err says so too after the use")
+				require.ErrorIs(t, u.use(r), mapper.ErrClosed, "and again")
+			})
+		}
+		for _, u := range columnsUses {
+			t.Run(fmt.Sprintf("ColumnsReader.%s after a Release %s is ErrClosed", u.name, st.name), func(t *testing.T) {
+				mem := checkedAllocator(t)
+				rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 3, 5), nil)
+				defer rr.Release()
+				r, err := mapper.NewColumnsReader[idColumns](rr)
+				require.NoError(t, err)
+				switch {
+				case st.rows < 0:
+					for r.Next() {
+					}
+				case st.rows > 0:
+					require.True(t, r.Next())
+				}
+				require.NoError(t, r.Err())
+				r.Release()
+				if st.errAfter == nil {
+					require.NoError(t, r.Err(), "Release after a clean end leaves Err nil")
+				} else {
+					require.ErrorIs(t, r.Err(), st.errAfter)
+				}
+				err = u.use(r)
+				require.ErrorIs(t, err, mapper.ErrClosed)
+				require.NotErrorIs(t, err, io.EOF)
+				require.ErrorIs(t, r.Err(), mapper.ErrClosed, "Err says so too after the use")
+				require.ErrorIs(t, u.use(r), mapper.ErrClosed, "and again")
+			})
+		}
+	}
+	t.Run("Release keeps the error that ended reading", func(t *testing.T) {
+		mem := checkedAllocator(t)
+		rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 3), errSource)
+		defer rr.Release()
+		r, err := mapper.NewReader[readerRow](rr)
+		require.NoError(t, err)
+		_, err = r.ReadAll()
+		require.ErrorIs(t, err, errSource)
+		r.Release()
+		require.ErrorIs(t, r.Err(), errSource)
+		rr = newFakeRecords(readerSchema, nil, errSource)
+		defer rr.Release()
+		cr, err := mapper.NewColumnsReader[idColumns](rr)
+		require.NoError(t, err)
+		require.False(t, cr.Next())
+		cr.Release()
+		require.ErrorIs(t, cr.Err(), errSource)
+	})
+	t.Run("Release inside a loop ends it with ErrClosed", func(t *testing.T) {
+		mem := checkedAllocator(t)
+		for _, zeroCopy := range []bool{false, true} {
+			rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 30), nil)
+			var opts []mapper.Option
+			if zeroCopy {
+				opts = append(opts, mapper.ZeroCopy())
+			}
+			r, err := mapper.NewReader[readerRow](rr, opts...)
+			require.NoError(t, err)
+			rows, errs := 0, []error{}
+			for _, err := range r.All() {
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				rows++
+				r.Release()
+			}
+			require.Equal(t, 1, rows, "no row after Release (zero copy %t)", zeroCopy)
+			require.Len(t, errs, 1)
+			require.ErrorIs(t, errs[0], mapper.ErrClosed)
+			rr.Release()
+		}
+		rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 30, 30), nil)
+		cr, err := mapper.NewColumnsReader[idColumns](rr)
+		require.NoError(t, err)
+		windows := 0
+		for _, err := range cr.Windows(4) {
+			if err != nil {
+				require.ErrorIs(t, err, mapper.ErrClosed)
+				continue
+			}
+			windows++
+			cr.Release()
+		}
+		require.Equal(t, 1, windows)
+		rr.Release()
+	})
+}
+
+// onlyOne is an error unless n, how many values a sequence yielded, is 1.
+func onlyOne(n int) error {
+	if n != 1 {
+		return fmt.Errorf("%d values yielded, not 1", n)
+	}
+	return nil
+}
+
+func TestColumnsReaderAllYieldsOneColumnsPerRecord(t *testing.T) {
+	mem := checkedAllocator(t)
+	recs := readerBatches(mem, -1, 3, 0, 5, 2)
+	rr := newFakeRecords(readerSchema, recs, nil)
+	defer rr.Release()
+	r := newTestColumnsReader(t, rr)
+	require.True(t, r.Schema().Equal(readerSchema))
+
+	var sizes []int
+	var ids []int64
+	for cols, err := range r.All() {
+		require.NoError(t, err)
+		sizes = append(sizes, cols.ID.Len())
+		require.Equal(t, cols.ID.Len(), cols.Name.Len())
+		ids = append(ids, cols.ID.Values()...)
+	}
+	require.Equal(t, []int{3, 0, 5, 2}, sizes, "one C per record, an empty one too")
+	want := make([]int64, 10)
+	for i := range want {
+		want[i] = int64(i)
+	}
+	require.Equal(t, want, ids)
+	require.NoError(t, r.Err())
+	n, err := columnsRows(r.All())
+	require.NoError(t, err)
+	require.Zero(t, n, "a second All after the end yields nothing")
+	require.False(t, r.Next())
+}
+
+func TestColumnsReaderPagesIsWindows(t *testing.T) {
+	mem := checkedAllocator(t)
+	windowsOf := func(seq func(r *mapper.ColumnsReader[idColumns]) iter.Seq2[idColumns, error]) ([][]int64, error) {
+		rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 7, 0, 2), errSource)
+		defer rr.Release()
+		r, err := mapper.NewColumnsReader[idColumns](rr)
+		require.NoError(t, err)
+		defer r.Release()
+		var got [][]int64
+		for cols, err := range seq(r) {
+			if err != nil {
+				return got, err
+			}
+			got = append(got, slices.Clone(cols.ID.Values()))
+		}
+		return got, nil
+	}
+	windows, werr := windowsOf(func(r *mapper.ColumnsReader[idColumns]) iter.Seq2[idColumns, error] { return r.Windows(3) })
+	//lint:ignore SA1019 the deprecated name must keep doing what Windows does
+	pages, perr := windowsOf(func(r *mapper.ColumnsReader[idColumns]) iter.Seq2[idColumns, error] { return r.Pages(3) })
+	require.Equal(t, [][]int64{{0, 1, 2}, {3, 4, 5}, {6}, {7, 8}}, windows, "windows of one record each, then the error")
+	require.Equal(t, windows, pages)
+	require.ErrorIs(t, werr, errSource)
+	require.ErrorIs(t, perr, errSource)
+}
+
+// checkedAllocator is a CheckedAllocator that must hold nothing once the
+// test and its cleanups (the readers newTestReader registers) are done.
+func checkedAllocator(t *testing.T) *memory.CheckedAllocator {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	return mem
 }

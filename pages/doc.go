@@ -18,6 +18,6 @@
 //		use(page) // reused by the next iteration: copy rows to keep them
 //	}
 //
-// Flight reads every endpoint of a FlightInfo and yields pages the caller
-// may keep.
+// FlightOwnedPages reads every endpoint of a FlightInfo and yields pages
+// the caller may keep.
 package pages

@@ -70,7 +70,7 @@ func exampleParquetFile() []byte {
 	return buf.Bytes()
 }
 
-func ExampleFlight() {
+func ExampleFlightOwnedPages() {
 	type Event struct {
 		ID       int64 `arrow:"id"`
 		Endpoint int32 `arrow:"endpoint"`
@@ -95,7 +95,7 @@ func ExampleFlight() {
 	// interleave, so count them rather than print them in order.
 	rows := map[int32]int{}
 	var all []Event
-	for page, err := range pages.Flight[Event](ctx, client, info, 100) {
+	for page, err := range pages.FlightOwnedPages[Event](ctx, client, info, 100) {
 		if err != nil {
 			log.Fatal(err)
 		}

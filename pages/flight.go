@@ -18,6 +18,12 @@ import (
 // records the server sends for ticket, as values of T. The schema is checked
 // against T, as mapper.New does, before any row is read. Releasing the
 // Reader ends the stream, read to its end or not.
+//
+// The end of the stream is the Reader's: io.EOF itself from Read, no error
+// from All or Pages. A stream that ends before its schema, or that the
+// ipc reader finds cut short, is an error that is io.ErrUnexpectedEOF and
+// not io.EOF (see mapper.SourceError). A Flight stream has no end marker
+// of its own: one that ends cleanly after its schema is an empty result.
 func FlightStream[T any](ctx context.Context, client flight.Client, ticket *flight.Ticket, opts ...mapper.Option) (*mapper.Reader[T], error) {
 	if ticket == nil {
 		return nil, errors.New("pages: nil flight ticket")
@@ -26,12 +32,14 @@ func FlightStream[T any](ctx context.Context, client flight.Client, ticket *flig
 	stream, err := client.DoGet(ctx, ticket)
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("pages: flight DoGet: %w", err)
+		return nil, mapper.SourceError(fmt.Errorf("pages: flight DoGet: %w", err))
 	}
 	fr, err := flight.NewRecordReader(stream)
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("pages: flight stream: %w", err)
+		// io.EOF here is a stream without even a schema: wrapped, it is
+		// the truncation SourceError reports.
+		return nil, mapper.SourceError(fmt.Errorf("pages: flight stream: %w", err))
 	}
 	rr := &streamRecords{RecordReader: fr, cancel: cancel}
 	rr.refs.Store(1)
@@ -56,21 +64,34 @@ func (r *streamRecords) Release() {
 	}
 }
 
-// Flight reads every endpoint of info, each on its own goroutine through
-// client, and yields the rows as pages of up to pageSize values of T as
-// they are decoded. Each page is a new slice the caller may keep.
+// FlightOwnedPages reads every endpoint of info, each on its own goroutine
+// through client, and yields the rows as pages of up to pageSize values of
+// T as they are decoded. Each page is a fresh slice the caller owns and may
+// keep, unlike the reused page of mapper.Reader.Pages.
 //
 // The pages of one endpoint come in its order, every page full but its
 // last; the pages of different endpoints interleave in no set order. The
 // first error (an endpoint's, or ctx's) is yielded last and ends the
-// sequence. When the sequence ends — at the end, on an error, or when the
-// caller stops early — the other streams are cancelled, and the
-// goroutines have all returned before the loop over the sequence does.
+// sequence; a clean end of every endpoint yields no error. An endpoint cut
+// short is an error that is io.ErrUnexpectedEOF, never one that wraps
+// io.EOF (see mapper.SourceError):
+//
+//	for page, err := range pages.FlightOwnedPages[Row](ctx, client, info, 1024) {
+//		if err != nil {
+//			return err
+//		}
+//		rows = append(rows, page...) // the caller's to keep
+//	}
+//
+// When the sequence ends — at the end, on an error, or when the caller
+// stops early — the other streams are cancelled, and the goroutines have
+// all returned before the loop over the sequence does. Each range over the
+// sequence reads the endpoints anew.
 //
 // Every endpoint is read through client, whatever its Locations say: read
 // an endpoint on another server with FlightStream and a client for it. Do
 // not pass mapper.ZeroCopy: the pages outlive the records they come from.
-func Flight[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...mapper.Option) iter.Seq2[[]T, error] {
+func FlightOwnedPages[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...mapper.Option) iter.Seq2[[]T, error] {
 	return func(yield func([]T, error) bool) {
 		if pageSize <= 0 {
 			yield(nil, fmt.Errorf("pages: page size %d is not positive", pageSize))
@@ -137,6 +158,14 @@ func Flight[T any](ctx context.Context, client flight.Client, info *flight.Fligh
 			}
 		}
 	}
+}
+
+// Flight is FlightOwnedPages.
+//
+// Deprecated: use FlightOwnedPages, whose name says that its pages are the
+// caller's to keep.
+func Flight[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...mapper.Option) iter.Seq2[[]T, error] {
+	return FlightOwnedPages[T](ctx, client, info, pageSize, opts...)
 }
 
 // readEndpoint reads the stream of one endpoint, handing each page to

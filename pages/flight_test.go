@@ -3,6 +3,7 @@ package pages_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strconv"
@@ -154,7 +155,7 @@ func flightInfo(t *testing.T, ctx context.Context, client flight.Client) *flight
 	return info
 }
 
-func TestFlightYieldsEveryRowOfEveryEndpoint(t *testing.T) {
+func TestFlightOwnedPagesYieldsEveryRowOfEveryEndpoint(t *testing.T) {
 	tests := []struct {
 		name     string
 		streams  []stream
@@ -177,7 +178,7 @@ func TestFlightYieldsEveryRowOfEveryEndpoint(t *testing.T) {
 			require.Len(t, info.Endpoint, 3)
 
 			var pagesSeen [][]event
-			for page, err := range pages.Flight[event](ctx, client, info, tt.pageSize) {
+			for page, err := range pages.FlightOwnedPages[event](ctx, client, info, tt.pageSize) {
 				require.NoError(t, err)
 				require.NotEmpty(t, page)
 				require.LessOrEqual(t, len(page), tt.pageSize)
@@ -201,7 +202,7 @@ func TestFlightYieldsEveryRowOfEveryEndpoint(t *testing.T) {
 	}
 }
 
-func TestFlightStopsEveryStreamWhenTheLoopBreaks(t *testing.T) {
+func TestFlightOwnedPagesStopsEveryStreamWhenTheLoopBreaks(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	long := make([]int, 10_000) // far more than the loop reads
@@ -216,7 +217,7 @@ func TestFlightStopsEveryStreamWhenTheLoopBreaks(t *testing.T) {
 	watched := &watchedClient{Client: client}
 
 	pagesRead := 0
-	for page, err := range pages.Flight[event](ctx, watched, info, 10) {
+	for page, err := range pages.FlightOwnedPages[event](ctx, watched, info, 10) {
 		require.NoError(t, err)
 		require.Len(t, page, 10)
 		pagesRead++
@@ -277,7 +278,7 @@ func (s *watchedStream) Recv() (*flight.FlightData, error) {
 	return d, err
 }
 
-func TestFlightYieldsTheErrorOfAStream(t *testing.T) {
+func TestFlightOwnedPagesYieldsTheErrorOfAStream(t *testing.T) {
 	failure := status.Error(codes.Unavailable, "disk on fire")
 	tests := []struct {
 		name    string
@@ -296,7 +297,7 @@ func TestFlightYieldsTheErrorOfAStream(t *testing.T) {
 
 			var errs []error
 			rows := 0
-			for page, err := range pages.Flight[event](ctx, client, flightInfo(t, ctx, client), 2) {
+			for page, err := range pages.FlightOwnedPages[event](ctx, client, flightInfo(t, ctx, client), 2) {
 				if err != nil {
 					errs = append(errs, err)
 					continue
@@ -313,7 +314,7 @@ func TestFlightYieldsTheErrorOfAStream(t *testing.T) {
 	}
 }
 
-func TestFlightYieldsTheContextError(t *testing.T) {
+func TestFlightOwnedPagesYieldsTheContextError(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	long := make([]int, 10_000)
@@ -328,7 +329,7 @@ func TestFlightYieldsTheContextError(t *testing.T) {
 	defer cancel()
 	var err error
 	pagesRead := 0
-	for page, e := range pages.Flight[event](ctx, client, info, 10) {
+	for page, e := range pages.FlightOwnedPages[event](ctx, client, info, 10) {
 		if e != nil {
 			err = e
 			break
@@ -343,18 +344,18 @@ func TestFlightYieldsTheContextError(t *testing.T) {
 	require.Eventually(t, func() bool { return svc.active.Load() == 0 }, 10*time.Second, 5*time.Millisecond)
 }
 
-func TestFlightChecksItsArguments(t *testing.T) {
+func TestFlightOwnedPagesChecksItsArguments(t *testing.T) {
 	ctx := testContext(t)
 	for _, size := range []int{0, -1} {
-		for _, err := range pages.Flight[event](ctx, nil, &flight.FlightInfo{}, size) {
+		for _, err := range pages.FlightOwnedPages[event](ctx, nil, &flight.FlightInfo{}, size) {
 			require.ErrorContains(t, err, "page size")
 		}
 	}
-	for _, err := range pages.Flight[event](ctx, nil, nil, 10) {
+	for _, err := range pages.FlightOwnedPages[event](ctx, nil, nil, 10) {
 		require.ErrorContains(t, err, "nil flight info")
 	}
 	n := 0
-	for range pages.Flight[event](ctx, nil, &flight.FlightInfo{}, 10) {
+	for range pages.FlightOwnedPages[event](ctx, nil, &flight.FlightInfo{}, 10) {
 		n++
 	}
 	require.Zero(t, n, "no endpoints, no pages")
@@ -387,4 +388,105 @@ func TestFlightStreamReadsOneTicket(t *testing.T) {
 	require.NoError(t, err)
 	r.Release()
 	require.Eventually(t, func() bool { return svc.active.Load() == 0 }, 10*time.Second, 5*time.Millisecond)
+}
+
+func TestFlightIsFlightOwnedPages(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	streams := []stream{{sizes: []int{4, 3}}}
+	svc := &eventServer{mem: mem, streams: streams}
+	client := serve(t, svc)
+	ctx := testContext(t)
+	var got []event
+	//lint:ignore SA1019 the deprecated name must keep doing what FlightOwnedPages does
+	for page, err := range pages.Flight[event](ctx, client, flightInfo(t, ctx, client), 3) {
+		require.NoError(t, err)
+		got = append(got, page...)
+	}
+	require.Equal(t, wantEvents(streams), got)
+}
+
+// cutClient's DoGet streams hand out keep messages, then fail with err, as
+// a transport that ran out of bytes might.
+type cutClient struct {
+	flight.Client
+	keep int
+	err  error
+}
+
+func (c *cutClient) DoGet(ctx context.Context, tkt *flight.Ticket, opts ...grpc.CallOption) (flight.FlightService_DoGetClient, error) {
+	s, err := c.Client.DoGet(ctx, tkt, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &cutStream{FlightService_DoGetClient: s, left: c.keep, err: c.err}, nil
+}
+
+type cutStream struct {
+	flight.FlightService_DoGetClient
+	left int
+	err  error
+}
+
+func (s *cutStream) Recv() (*flight.FlightData, error) {
+	if s.left == 0 {
+		return nil, s.err
+	}
+	s.left--
+	return s.FlightService_DoGetClient.Recv()
+}
+
+// TestFlightReadersReportAStreamCutShort: a stream that ends before its
+// schema, or whose transport fails with an error wrapping io.EOF before
+// the dictionaries its schema declares, is an io.ErrUnexpectedEOF error
+// from FlightStream and FlightOwnedPages, never one that is io.EOF.
+func TestFlightReadersReportAStreamCutShort(t *testing.T) {
+	transportEOF := fmt.Errorf("transport: connection lost: %w", io.EOF)
+	cases := []struct {
+		name string
+		keep int
+		err  error
+	}{
+		{"a stream that ends before its schema", 0, io.EOF},
+		{"a stream whose transport fails with a wrapped io.EOF before its schema", 0, transportEOF},
+		{"a stream whose transport fails with a wrapped io.EOF after its schema", 1, transportEOF},
+		{"a stream whose transport fails with a wrapped io.EOF between its dictionaries", 2, transportEOF},
+	}
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	recs, _ := contractRecords(mem, -1, 3, 4)
+	relay := &relayServer{}
+	tkt := relay.add(contractStream(t, mem, recs))
+	client := serve(t, relay)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := testContext(t)
+			cut := &cutClient{Client: client, keep: c.keep, err: c.err}
+			requireCutShort := func(err error) {
+				t.Helper()
+				require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+				require.NotErrorIs(t, err, io.EOF)
+				require.ErrorContains(t, err, "EOF")
+			}
+
+			r, err := pages.FlightStream[contractRow](ctx, cut, tkt)
+			if err == nil {
+				rows, rerr := r.ReadAll()
+				require.Empty(t, rows)
+				err = rerr
+				r.Release()
+			}
+			requireCutShort(err)
+
+			info := &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{Ticket: tkt}}}
+			var errs []error
+			for page, err := range pages.FlightOwnedPages[contractRow](ctx, cut, info, 2) {
+				require.Empty(t, page)
+				errs = append(errs, err)
+			}
+			require.Len(t, errs, 1)
+			requireCutShort(errs[0])
+			require.ErrorContains(t, errs[0], "endpoint 0")
+		})
+	}
 }
