@@ -224,7 +224,7 @@ func BenchmarkColumnsPages(b *testing.B) {
 			}
 			defer r.Release()
 			sum := 0.0
-			for page, err := range r.Pages(size) {
+			for page, err := range r.Windows(size) {
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1502,7 +1502,6 @@ func TestColumnsReaderPagesIsWindows(t *testing.T) {
 		return got, nil
 	}
 	windows, werr := windowsOf(func(r *mapper.ColumnsReader[idColumns]) iter.Seq2[idColumns, error] { return r.Windows(3) })
-	//lint:ignore SA1019 the deprecated name must keep doing what Windows does
 	pages, perr := windowsOf(func(r *mapper.ColumnsReader[idColumns]) iter.Seq2[idColumns, error] { return r.Pages(3) })
 	require.Equal(t, [][]int64{{0, 1, 2}, {3, 4, 5}, {6}, {7, 8}}, windows, "windows of one record each, then the error")
 	require.Equal(t, windows, pages)

@@ -398,7 +398,6 @@ func TestFlightIsFlightOwnedPages(t *testing.T) {
 	client := serve(t, svc)
 	ctx := testContext(t)
 	var got []event
-	//lint:ignore SA1019 the deprecated name must keep doing what FlightOwnedPages does
 	for page, err := range pages.Flight[event](ctx, client, flightInfo(t, ctx, client), 3) {
 		require.NoError(t, err)
 		got = append(got, page...)

@@ -127,7 +127,7 @@ func readPages(w io.Writer, rec arrow.RecordBatch, mem memory.Allocator) error {
 		return err
 	}
 	defer cr.Release()
-	for page, err := range cr.Pages(2) {
+	for page, err := range cr.Windows(2) {
 		if err != nil {
 			return err
 		}
