@@ -69,6 +69,14 @@ func TestEveryOptionWhereItDoesNotApplyIsAnError(t *testing.T) {
 			}
 			return err
 		}},
+		{"DecodeArray", decode, func(opt mapper.Option) error { _, err := mapper.DecodeArray[string](rec.Column(1), opt); return err }},
+		{"EncodeArray", encode, func(opt mapper.Option) error {
+			arr, err := mapper.EncodeArray([]string{"a"}, opt)
+			if err == nil {
+				arr.Release()
+			}
+			return err
+		}},
 		{"SchemaOf", []string{"SnakeCase", "As"}, func(opt mapper.Option) error { _, err := mapper.SchemaOf[cacheRow](opt); return err }},
 		{"Encode", encode, func(opt mapper.Option) error {
 			out, err := mapper.Encode(rows, opt)

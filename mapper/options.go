@@ -101,6 +101,31 @@ func optionsFor(entry string, accepted optionSet, opts []Option) (*options, erro
 	return o, nil
 }
 
+// RefuseOptions is for packages that build entry points on this one's: it
+// reports, as an ErrUnsupported *Error naming entry, the options of opts
+// that are of a kind in refused (an option's kind, not its value, is
+// compared), and nil when there are none. A reader whose rows outlive the
+// records they come from refuses ZeroCopy:
+//
+//	if err := mapper.RefuseOptions("pages.FlightOwnedPages", opts, mapper.ZeroCopy()); err != nil { … }
+func RefuseOptions(entry string, opts []Option, refused ...Option) error {
+	var given, refuse options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&given)
+		}
+	}
+	for _, opt := range refused {
+		if opt != nil {
+			opt(&refuse)
+		}
+	}
+	if both := given.given & refuse.given; both != 0 {
+		return newError(ErrUnsupported, "", "", -1, "%s does not take %s", entry, both)
+	}
+	return nil
+}
+
 // String lists the options of s by name: "ZeroCopy, Parallelism".
 func (s optionSet) String() string {
 	var names []string

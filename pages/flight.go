@@ -89,8 +89,9 @@ func (r *streamRecords) Release() {
 // sequence reads the endpoints anew.
 //
 // Every endpoint is read through client, whatever its Locations say: read
-// an endpoint on another server with FlightStream and a client for it. Do
-// not pass mapper.ZeroCopy: the pages outlive the records they come from.
+// an endpoint on another server with FlightStream and a client for it.
+// mapper.ZeroCopy is refused (ErrUnsupported): the pages outlive the
+// records they come from.
 func FlightOwnedPages[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...mapper.Option) iter.Seq2[[]T, error] {
 	return func(yield func([]T, error) bool) {
 		if pageSize <= 0 {
@@ -99,6 +100,10 @@ func FlightOwnedPages[T any](ctx context.Context, client flight.Client, info *fl
 		}
 		if info == nil {
 			yield(nil, errors.New("pages: nil flight info"))
+			return
+		}
+		if err := mapper.RefuseOptions("pages.FlightOwnedPages", opts, mapper.ZeroCopy()); err != nil {
+			yield(nil, err) // the pages outlive the records they come from
 			return
 		}
 		ctx, cancel := context.WithCancel(ctx)

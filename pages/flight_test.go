@@ -359,6 +359,15 @@ func TestFlightOwnedPagesChecksItsArguments(t *testing.T) {
 		n++
 	}
 	require.Zero(t, n, "no endpoints, no pages")
+	// Its pages outlive their records, so ZeroCopy would alias released
+	// memory: refused before any stream is opened (client is nil).
+	n = 0
+	for _, err := range pages.FlightOwnedPages[event](ctx, nil, &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{}}}, 10, mapper.ZeroCopy()) {
+		require.ErrorIs(t, err, mapper.ErrUnsupported)
+		require.ErrorContains(t, err, "pages.FlightOwnedPages does not take ZeroCopy")
+		n++
+	}
+	require.Equal(t, 1, n, "one error, then the end")
 }
 
 func TestFlightStreamReadsOneTicket(t *testing.T) {
