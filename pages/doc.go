@@ -1,23 +1,12 @@
-// Package pages reads rows of a Go struct type, page by page, from sources
-// that need more than an array.RecordReader: Parquet files, whose columns T
-// does not use are never read, and Arrow Flight, whose endpoints are read
-// concurrently. It is kept apart from mapper so that mapper does not import
-// Parquet or gRPC.
+// Package pages is where the Parquet and Flight readers lived before they
+// moved to packages of their own, so that a program that reads Parquet
+// links no gRPC and one that reads Flight links no Parquet:
 //
-// The one call most users need reads a Parquet file:
+//	pages.Parquet           → parquet.NewReader
+//	pages.FlightStream      → flight.Stream
+//	pages.FlightOwnedPages  → flight.OwnedPages
+//	pages.Flight            → flight.OwnedPages
 //
-//	rdr, err := pages.Parquet[Order](ctx, fr) // fr: a *pqarrow.FileReader
-//	if err != nil {
-//		return err
-//	}
-//	defer rdr.Release()
-//	for page, err := range rdr.Pages(1024) {
-//		if err != nil {
-//			return err
-//		}
-//		use(page) // reused by the next iteration: copy rows to keep them
-//	}
-//
-// FlightOwnedPages reads every endpoint of a FlightInfo and yields pages
-// the caller may keep.
+// Deprecated: import github.com/arrowmap/arrowmap/parquet or
+// github.com/arrowmap/arrowmap/flight instead. This package links both.
 package pages

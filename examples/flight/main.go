@@ -1,6 +1,6 @@
 // Command flight starts an Arrow Flight server in-process on a loopback
 // port, whose flight has 2 endpoints, reads every endpoint concurrently with
-// pages.FlightOwnedPages, prints the totals, and shuts the server down.
+// amflight.OwnedPages, prints the totals, and shuts the server down.
 //
 //	go run ./examples/flight
 package main
@@ -19,7 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/pages"
+	amflight "github.com/arrowmap/arrowmap/flight"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -80,7 +80,7 @@ func run(ctx context.Context, w io.Writer, mem memory.Allocator) (err error) {
 		sum          float64
 		maxID        int64
 	)
-	for page, err := range pages.FlightOwnedPages[Trade](ctx, client, info, 1_000) {
+	for page, err := range amflight.OwnedPages[Trade](ctx, client, info, 1_000) {
 		if err != nil {
 			return err
 		}

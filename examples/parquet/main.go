@@ -1,5 +1,5 @@
 // Command parquet writes a Parquet file of orders to a temporary directory,
-// then reads it back with pages.Parquet into a struct that uses two of its
+// then reads it back with amparquet.NewReader into a struct that uses two of its
 // four columns: the other two are never read from the file.
 //
 //	go run ./examples/parquet
@@ -18,7 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-	"github.com/arrowmap/arrowmap/pages"
+	amparquet "github.com/arrowmap/arrowmap/parquet"
 )
 
 // Order is what the program reads: the id and items columns only.
@@ -69,7 +69,7 @@ func run(ctx context.Context, w io.Writer, mem memory.Allocator, dir string) err
 	if err != nil {
 		return err
 	}
-	rdr, err := pages.Parquet[Order](ctx, fr)
+	rdr, err := amparquet.NewReader[Order](ctx, fr)
 	if err != nil {
 		return err
 	}

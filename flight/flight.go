@@ -1,4 +1,4 @@
-package pages
+package flight
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
-// FlightStream returns a Reader of the rows of one DoGet stream: the
+// Stream returns a Reader of the rows of one DoGet stream: the
 // records the server sends for ticket, as values of T. The schema is checked
 // against T, as mapper.New does, before any row is read. Releasing the
 // Reader ends the stream, read to its end or not.
@@ -24,22 +24,22 @@ import (
 // ipc reader finds cut short, is an error that is io.ErrUnexpectedEOF and
 // not io.EOF (see mapper.SourceError). A Flight stream has no end marker
 // of its own: one that ends cleanly after its schema is an empty result.
-func FlightStream[T any](ctx context.Context, client flight.Client, ticket *flight.Ticket, opts ...mapper.Option) (*mapper.Reader[T], error) {
+func Stream[T any](ctx context.Context, client flight.Client, ticket *flight.Ticket, opts ...mapper.Option) (*mapper.Reader[T], error) {
 	if ticket == nil {
-		return nil, errors.New("pages: nil flight ticket")
+		return nil, errors.New("arrowmap/flight: nil flight ticket")
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	stream, err := client.DoGet(ctx, ticket)
 	if err != nil {
 		cancel()
-		return nil, mapper.SourceError(fmt.Errorf("pages: flight DoGet: %w", err))
+		return nil, mapper.SourceError(fmt.Errorf("arrowmap/flight: flight DoGet: %w", err))
 	}
 	fr, err := flight.NewRecordReader(stream)
 	if err != nil {
 		cancel()
 		// io.EOF here is a stream without even a schema: wrapped, it is
 		// the truncation SourceError reports.
-		return nil, mapper.SourceError(fmt.Errorf("pages: flight stream: %w", err))
+		return nil, mapper.SourceError(fmt.Errorf("arrowmap/flight: flight stream: %w", err))
 	}
 	rr := &streamRecords{RecordReader: fr, cancel: cancel}
 	rr.refs.Store(1)
@@ -64,7 +64,7 @@ func (r *streamRecords) Release() {
 	}
 }
 
-// FlightOwnedPages reads every endpoint of info, each on its own goroutine
+// OwnedPages reads every endpoint of info, each on its own goroutine
 // through client, and yields the rows as pages of up to pageSize values of
 // T as they are decoded. Each page is a fresh slice the caller owns and may
 // keep, unlike the reused page of mapper.Reader.Pages.
@@ -76,7 +76,7 @@ func (r *streamRecords) Release() {
 // short is an error that is io.ErrUnexpectedEOF, never one that wraps
 // io.EOF (see mapper.SourceError):
 //
-//	for page, err := range pages.FlightOwnedPages[Row](ctx, client, info, 1024) {
+//	for page, err := range amflight.OwnedPages[Row](ctx, client, info, 1024) {
 //		if err != nil {
 //			return err
 //		}
@@ -89,20 +89,20 @@ func (r *streamRecords) Release() {
 // sequence reads the endpoints anew.
 //
 // Every endpoint is read through client, whatever its Locations say: read
-// an endpoint on another server with FlightStream and a client for it.
+// an endpoint on another server with Stream and a client for it.
 // mapper.ZeroCopy is refused (ErrUnsupported): the pages outlive the
 // records they come from.
-func FlightOwnedPages[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...mapper.Option) iter.Seq2[[]T, error] {
+func OwnedPages[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...mapper.Option) iter.Seq2[[]T, error] {
 	return func(yield func([]T, error) bool) {
 		if pageSize <= 0 {
-			yield(nil, fmt.Errorf("pages: page size %d is not positive", pageSize))
+			yield(nil, fmt.Errorf("arrowmap/flight: page size %d is not positive", pageSize))
 			return
 		}
 		if info == nil {
-			yield(nil, errors.New("pages: nil flight info"))
+			yield(nil, errors.New("arrowmap/flight: nil flight info"))
 			return
 		}
-		if err := mapper.RefuseOptions("pages.FlightOwnedPages", opts, mapper.ZeroCopy()); err != nil {
+		if err := mapper.RefuseOptions("flight.OwnedPages", opts, mapper.ZeroCopy()); err != nil {
 			yield(nil, err) // the pages outlive the records they come from
 			return
 		}
@@ -137,7 +137,7 @@ func FlightOwnedPages[T any](ctx context.Context, client flight.Client, info *fl
 					return // cancelled: the loop below reports ctx's error, if any
 				}
 				if err != nil {
-					err = fmt.Errorf("pages: flight endpoint %d: %w", i, err)
+					err = fmt.Errorf("arrowmap/flight: flight endpoint %d: %w", i, err)
 				}
 				send(message{err: err})
 			}()
@@ -147,7 +147,7 @@ func FlightOwnedPages[T any](ctx context.Context, client flight.Client, info *fl
 			select {
 			case m = <-out:
 			case <-ctx.Done():
-				yield(nil, fmt.Errorf("pages: reading flight: %w", ctx.Err()))
+				yield(nil, fmt.Errorf("arrowmap/flight: reading flight: %w", ctx.Err()))
 				return
 			}
 			switch {
@@ -165,13 +165,6 @@ func FlightOwnedPages[T any](ctx context.Context, client flight.Client, info *fl
 	}
 }
 
-// Flight is FlightOwnedPages.
-//
-// Deprecated: use FlightOwnedPages, whose name says that its pages are the
-// caller's to keep.
-func Flight[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...mapper.Option) iter.Seq2[[]T, error] {
-	return FlightOwnedPages[T](ctx, client, info, pageSize, opts...)
-}
 
 // readEndpoint reads the stream of one endpoint, handing each page to
 // emit until emit reports false.
@@ -179,7 +172,7 @@ func readEndpoint[T any](ctx context.Context, client flight.Client, ep *flight.F
 	if ep == nil {
 		return errors.New("nil endpoint")
 	}
-	rdr, err := FlightStream[T](ctx, client, ep.Ticket, opts...)
+	rdr, err := Stream[T](ctx, client, ep.Ticket, opts...)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package pages_test
+package flight_test
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
-	"github.com/arrowmap/arrowmap/pages"
+	amflight "github.com/arrowmap/arrowmap/flight"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -155,7 +155,7 @@ func flightInfo(t *testing.T, ctx context.Context, client flight.Client) *flight
 	return info
 }
 
-func TestFlightOwnedPagesYieldsEveryRowOfEveryEndpoint(t *testing.T) {
+func TestOwnedPagesYieldsEveryRowOfEveryEndpoint(t *testing.T) {
 	tests := []struct {
 		name     string
 		streams  []stream
@@ -178,7 +178,7 @@ func TestFlightOwnedPagesYieldsEveryRowOfEveryEndpoint(t *testing.T) {
 			require.Len(t, info.Endpoint, 3)
 
 			var pagesSeen [][]event
-			for page, err := range pages.FlightOwnedPages[event](ctx, client, info, tt.pageSize) {
+			for page, err := range amflight.OwnedPages[event](ctx, client, info, tt.pageSize) {
 				require.NoError(t, err)
 				require.NotEmpty(t, page)
 				require.LessOrEqual(t, len(page), tt.pageSize)
@@ -202,7 +202,7 @@ func TestFlightOwnedPagesYieldsEveryRowOfEveryEndpoint(t *testing.T) {
 	}
 }
 
-func TestFlightOwnedPagesStopsEveryStreamWhenTheLoopBreaks(t *testing.T) {
+func TestOwnedPagesStopsEveryStreamWhenTheLoopBreaks(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	long := make([]int, 10_000) // far more than the loop reads
@@ -217,7 +217,7 @@ func TestFlightOwnedPagesStopsEveryStreamWhenTheLoopBreaks(t *testing.T) {
 	watched := &watchedClient{Client: client}
 
 	pagesRead := 0
-	for page, err := range pages.FlightOwnedPages[event](ctx, watched, info, 10) {
+	for page, err := range amflight.OwnedPages[event](ctx, watched, info, 10) {
 		require.NoError(t, err)
 		require.Len(t, page, 10)
 		pagesRead++
@@ -278,7 +278,7 @@ func (s *watchedStream) Recv() (*flight.FlightData, error) {
 	return d, err
 }
 
-func TestFlightOwnedPagesYieldsTheErrorOfAStream(t *testing.T) {
+func TestOwnedPagesYieldsTheErrorOfAStream(t *testing.T) {
 	failure := status.Error(codes.Unavailable, "disk on fire")
 	tests := []struct {
 		name    string
@@ -297,7 +297,7 @@ func TestFlightOwnedPagesYieldsTheErrorOfAStream(t *testing.T) {
 
 			var errs []error
 			rows := 0
-			for page, err := range pages.FlightOwnedPages[event](ctx, client, flightInfo(t, ctx, client), 2) {
+			for page, err := range amflight.OwnedPages[event](ctx, client, flightInfo(t, ctx, client), 2) {
 				if err != nil {
 					errs = append(errs, err)
 					continue
@@ -314,7 +314,7 @@ func TestFlightOwnedPagesYieldsTheErrorOfAStream(t *testing.T) {
 	}
 }
 
-func TestFlightOwnedPagesYieldsTheContextError(t *testing.T) {
+func TestOwnedPagesYieldsTheContextError(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	long := make([]int, 10_000)
@@ -329,7 +329,7 @@ func TestFlightOwnedPagesYieldsTheContextError(t *testing.T) {
 	defer cancel()
 	var err error
 	pagesRead := 0
-	for page, e := range pages.FlightOwnedPages[event](ctx, client, info, 10) {
+	for page, e := range amflight.OwnedPages[event](ctx, client, info, 10) {
 		if e != nil {
 			err = e
 			break
@@ -344,33 +344,33 @@ func TestFlightOwnedPagesYieldsTheContextError(t *testing.T) {
 	require.Eventually(t, func() bool { return svc.active.Load() == 0 }, 10*time.Second, 5*time.Millisecond)
 }
 
-func TestFlightOwnedPagesChecksItsArguments(t *testing.T) {
+func TestOwnedPagesChecksItsArguments(t *testing.T) {
 	ctx := testContext(t)
 	for _, size := range []int{0, -1} {
-		for _, err := range pages.FlightOwnedPages[event](ctx, nil, &flight.FlightInfo{}, size) {
+		for _, err := range amflight.OwnedPages[event](ctx, nil, &flight.FlightInfo{}, size) {
 			require.ErrorContains(t, err, "page size")
 		}
 	}
-	for _, err := range pages.FlightOwnedPages[event](ctx, nil, nil, 10) {
+	for _, err := range amflight.OwnedPages[event](ctx, nil, nil, 10) {
 		require.ErrorContains(t, err, "nil flight info")
 	}
 	n := 0
-	for range pages.FlightOwnedPages[event](ctx, nil, &flight.FlightInfo{}, 10) {
+	for range amflight.OwnedPages[event](ctx, nil, &flight.FlightInfo{}, 10) {
 		n++
 	}
 	require.Zero(t, n, "no endpoints, no pages")
 	// Its pages outlive their records, so ZeroCopy would alias released
 	// memory: refused before any stream is opened (client is nil).
 	n = 0
-	for _, err := range pages.FlightOwnedPages[event](ctx, nil, &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{}}}, 10, mapper.ZeroCopy()) {
+	for _, err := range amflight.OwnedPages[event](ctx, nil, &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{}}}, 10, mapper.ZeroCopy()) {
 		require.ErrorIs(t, err, mapper.ErrUnsupported)
-		require.ErrorContains(t, err, "pages.FlightOwnedPages does not take ZeroCopy")
+		require.ErrorContains(t, err, "flight.OwnedPages does not take ZeroCopy")
 		n++
 	}
 	require.Equal(t, 1, n, "one error, then the end")
 }
 
-func TestFlightStreamReadsOneTicket(t *testing.T) {
+func TestStreamReadsOneTicket(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	streams := []stream{{sizes: []int{3}}, {sizes: []int{4, 6}}}
@@ -378,7 +378,7 @@ func TestFlightStreamReadsOneTicket(t *testing.T) {
 	client := serve(t, svc)
 	ctx := testContext(t)
 
-	r, err := pages.FlightStream[event](ctx, client, &flight.Ticket{Ticket: []byte("1")})
+	r, err := amflight.Stream[event](ctx, client, &flight.Ticket{Ticket: []byte("1")})
 	require.NoError(t, err)
 	require.Equal(t, wantEvents(streams)[3:], readAll(t, r, 4))
 	r.Release()
@@ -386,32 +386,17 @@ func TestFlightStreamReadsOneTicket(t *testing.T) {
 	type wrong struct {
 		ID string `arrow:"id"`
 	}
-	_, err = pages.FlightStream[wrong](ctx, client, &flight.Ticket{Ticket: []byte("1")})
+	_, err = amflight.Stream[wrong](ctx, client, &flight.Ticket{Ticket: []byte("1")})
 	require.ErrorIs(t, err, mapper.ErrTypeMismatch)
 
-	_, err = pages.FlightStream[event](ctx, client, &flight.Ticket{Ticket: []byte("7")})
+	_, err = amflight.Stream[event](ctx, client, &flight.Ticket{Ticket: []byte("7")})
 	require.Equal(t, codes.NotFound, status.Code(err), "%v", err)
 
 	// Released before its end, a stream is cancelled: DoGet returns.
-	r, err = pages.FlightStream[event](ctx, client, &flight.Ticket{Ticket: []byte("0")})
+	r, err = amflight.Stream[event](ctx, client, &flight.Ticket{Ticket: []byte("0")})
 	require.NoError(t, err)
 	r.Release()
 	require.Eventually(t, func() bool { return svc.active.Load() == 0 }, 10*time.Second, 5*time.Millisecond)
-}
-
-func TestFlightIsFlightOwnedPages(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	streams := []stream{{sizes: []int{4, 3}}}
-	svc := &eventServer{mem: mem, streams: streams}
-	client := serve(t, svc)
-	ctx := testContext(t)
-	var got []event
-	for page, err := range pages.Flight[event](ctx, client, flightInfo(t, ctx, client), 3) {
-		require.NoError(t, err)
-		got = append(got, page...)
-	}
-	require.Equal(t, wantEvents(streams), got)
 }
 
 // cutClient's DoGet streams hand out keep messages, then fail with err, as
@@ -477,7 +462,7 @@ func TestFlightReadersReportAStreamCutShort(t *testing.T) {
 				require.ErrorContains(t, err, "EOF")
 			}
 
-			r, err := pages.FlightStream[contractRow](ctx, cut, tkt)
+			r, err := amflight.Stream[contractRow](ctx, cut, tkt)
 			if err == nil {
 				rows, rerr := r.ReadAll()
 				require.Empty(t, rows)
@@ -488,7 +473,7 @@ func TestFlightReadersReportAStreamCutShort(t *testing.T) {
 
 			info := &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{Ticket: tkt}}}
 			var errs []error
-			for page, err := range pages.FlightOwnedPages[contractRow](ctx, cut, info, 2) {
+			for page, err := range amflight.OwnedPages[contractRow](ctx, cut, info, 2) {
 				require.Empty(t, page)
 				errs = append(errs, err)
 			}
@@ -497,4 +482,20 @@ func TestFlightReadersReportAStreamCutShort(t *testing.T) {
 			require.ErrorContains(t, errs[0], "endpoint 0")
 		})
 	}
+}
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func readAll[T any](t *testing.T, r *mapper.Reader[T], size int) []T {
+	t.Helper()
+	var got []T
+	for page, err := range r.Pages(size) {
+		require.NoError(t, err)
+		got = append(got, page...)
+	}
+	return got
 }

@@ -1,4 +1,4 @@
-package pages
+package parquet
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
-// Parquet returns a Reader of the rows of the Parquet file fr as values of
+// NewReader returns a Reader of the rows of the Parquet file fr as values of
 // T. Only the columns T uses are read: the leaf columns under each
 // top-level field that a field of T maps to, in every row group in order.
 // The schema is checked against T, as mapper.New does, before any data is
@@ -16,14 +16,14 @@ import (
 //
 // Records have fr.Props.BatchSize rows; when it is not set, one record
 // holds the whole file, so set it to bound memory.
-func Parquet[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...mapper.Option) (*mapper.Reader[T], error) {
+func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...mapper.Option) (*mapper.Reader[T], error) {
 	leaves, err := parquetLeaves[T](fr, opts)
 	if err != nil {
 		return nil, err
 	}
 	rr, err := fr.GetRecordReader(ctx, leaves, nil)
 	if err != nil {
-		return nil, fmt.Errorf("pages: reading parquet columns: %w", err)
+		return nil, fmt.Errorf("arrowmap/parquet: reading parquet columns: %w", err)
 	}
 	defer rr.Release() // the Reader retains its own reference
 	return mapper.NewReader[T](rr, opts...)
@@ -34,7 +34,7 @@ func Parquet[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...mapper.
 func parquetLeaves[T any](fr *pqarrow.FileReader, opts []mapper.Option) ([]int, error) {
 	schema, err := fr.Schema()
 	if err != nil {
-		return nil, fmt.Errorf("pages: parquet schema: %w", err)
+		return nil, fmt.Errorf("arrowmap/parquet: parquet schema: %w", err)
 	}
 	m, err := mapper.New[T](schema, opts...)
 	if err != nil {

@@ -1,4 +1,4 @@
-package pages_test
+package parquet_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/mapper"
-	"github.com/arrowmap/arrowmap/pages"
+	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/require"
 )
 
@@ -171,14 +171,14 @@ func TestParquetReadsTheRowsMapperDecodes(t *testing.T) {
 			fr := openParquet(t, mem, writeParquet(t, mem, recs, tt.rowGroup), tt.batch)
 			require.Equal(t, tt.wantGroup, fr.ParquetReader().NumRowGroups())
 
-			r, err := pages.Parquet[product](testContext(t), fr)
+			r, err := amparquet.NewReader[product](testContext(t), fr)
 			require.NoError(t, err)
 			got := readAll(t, r, tt.pageSize)
 			r.Release()
 			// Equal rows in the same order: the row groups come in order.
 			require.Equal(t, decodeAll[product](t, recs), got)
 
-			r2, err := pages.Parquet[basket](testContext(t), fr)
+			r2, err := amparquet.NewReader[basket](testContext(t), fr)
 			require.NoError(t, err)
 			defer r2.Release()
 			require.Equal(t, decodeAll[basket](t, recs), readAll(t, r2, tt.pageSize))
@@ -193,7 +193,7 @@ func TestParquetReadsOnlyTheColumnsTUses(t *testing.T) {
 	defer release(recs)
 	fr := openParquet(t, mem, writeParquet(t, mem, recs, 4), 3)
 
-	r, err := pages.Parquet[basket](testContext(t), fr)
+	r, err := amparquet.NewReader[basket](testContext(t), fr)
 	require.NoError(t, err)
 	defer r.Release()
 	require.Equal(t, []string{"items", "score"}, fieldNames(r.Schema()))
@@ -212,7 +212,7 @@ func TestParquetReadsOneColumnWhenTUsesNone(t *testing.T) {
 	type absent struct {
 		Color string `arrow:"color"`
 	}
-	r, err := pages.Parquet[absent](testContext(t), fr, mapper.AllowMissing())
+	r, err := amparquet.NewReader[absent](testContext(t), fr, mapper.AllowMissing())
 	require.NoError(t, err)
 	defer r.Release()
 	require.Len(t, r.Schema().Fields(), 1)
@@ -229,13 +229,13 @@ func TestParquetChecksTBeforeReading(t *testing.T) {
 	type missing struct {
 		Color string `arrow:"color"`
 	}
-	_, err := pages.Parquet[missing](testContext(t), fr)
+	_, err := amparquet.NewReader[missing](testContext(t), fr)
 	require.ErrorIs(t, err, mapper.ErrMissingColumn)
 
 	type mistyped struct {
 		Name int64 `arrow:"name"`
 	}
-	_, err = pages.Parquet[mistyped](testContext(t), fr)
+	_, err = amparquet.NewReader[mistyped](testContext(t), fr)
 	require.ErrorIs(t, err, mapper.ErrTypeMismatch)
 }
 

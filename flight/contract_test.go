@@ -1,4 +1,4 @@
-package pages_test
+package flight_test
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
-	"github.com/arrowmap/arrowmap/pages"
+	amflight "github.com/arrowmap/arrowmap/flight"
 	"github.com/arrowmap/arrowmap/views"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
@@ -434,7 +434,7 @@ func flightDrivers(client func(t *testing.T, data []byte) (flight.Client, *fligh
 	return []contractDriver{
 		{"FlightStream, read through All", func(t *testing.T, mem memory.Allocator, data []byte) contractReader {
 			c, tkt := client(t, data)
-			r, err := pages.FlightStream[contractRow](testContext(t), c, tkt)
+			r, err := amflight.Stream[contractRow](testContext(t), c, tkt)
 			require.NoError(t, err)
 			return readerAll(r)
 		}},
@@ -442,7 +442,7 @@ func flightDrivers(client func(t *testing.T, data []byte) (flight.Client, *fligh
 			c, tkt := client(t, data)
 			info := &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{Ticket: tkt}}}
 			return contractReader{readAll: func(t *testing.T) ([]contractRow, error) {
-				return seqRows(t, pages.FlightOwnedPages[contractRow](testContext(t), c, info, 2), func(page []contractRow) []contractRow {
+				return seqRows(t, amflight.OwnedPages[contractRow](testContext(t), c, info, 2), func(page []contractRow) []contractRow {
 					require.NotEmpty(t, page)
 					require.LessOrEqual(t, len(page), 2)
 					return page
