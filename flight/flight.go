@@ -165,7 +165,6 @@ func OwnedPages[T any](ctx context.Context, client flight.Client, info *flight.F
 	}
 }
 
-
 // readEndpoint reads the stream of one endpoint, handing each page to
 // emit until emit reports false.
 func readEndpoint[T any](ctx context.Context, client flight.Client, ep *flight.FlightEndpoint, pageSize int, opts []mapper.Option, emit func([]T) bool) error {
