@@ -8,9 +8,9 @@ import (
 	"github.com/apache/arrow-adbc/go/adbc/driver/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	arrowflightsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	_ "github.com/apache/arrow-go/v18/arrow/flight/flightsql/driver"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql/example"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	_ "github.com/apache/arrow-go/v18/arrow/flight/flightsql/driver"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/require"
 )
