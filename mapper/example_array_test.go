@@ -41,7 +41,7 @@ func ExampleDecodeArray() {
 	// [["gift" "express"] [] [] ["bulk"]], the null list nil: true
 	// [[] ["bulk"]]
 	// ["gift" "express" "bulk"]
-	// arrowmap: field [], column "item": type mismatch: int64 from utf8: int64 reads uint8|int8|uint16|int16|uint32|int32|int64 without loss
+	// arrowmap: field [], column "item": type mismatch: int64 from utf8: int64 reads uint8|int8|uint16|int16|uint32|int32|int64 without loss, and the storage of date32|date64|timestamp|time32|time64|duration
 }
 
 // Values of any field type encode to the column Encode would write for

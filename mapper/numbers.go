@@ -1,6 +1,7 @@
 package mapper
 
 import (
+	"github.com/apache/arrow-go/v18/arrow"
 	"reflect"
 	"unsafe"
 
@@ -115,6 +116,20 @@ func integerAccept(t reflect.Type, strict bool) views.Accept {
 			continue
 		}
 		a |= views.AcceptOf(w.id)
+	}
+	return a
+}
+
+// temporalStorageAccept is the temporal types whose storage integers (int32
+// for date32 and time32, int64 for the others) a Go integer of width own
+// holds without loss: a signed one at least as wide.
+func temporalStorageAccept(own integerWidth) views.Accept {
+	var a views.Accept
+	if own.signed && own.size >= 4 {
+		a |= views.AcceptOf(arrow.DATE32, arrow.TIME32)
+	}
+	if own.signed && own.size >= 8 {
+		a |= views.AcceptOf(arrow.DATE64, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION)
 	}
 	return a
 }

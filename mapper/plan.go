@@ -268,12 +268,12 @@ func (c *compiler) compileText(l *level) (*codec, *views.Type, error) {
 }
 
 func (c *compiler) compileTime(l *level) (*codec, *views.Type, error) {
-	accept := views.AcceptOf(arrow.TIMESTAMP, arrow.DATE32, arrow.DATE64)
+	accept := views.AcceptOf(arrow.TIMESTAMP, arrow.DATE32, arrow.DATE64, arrow.TIME32, arrow.TIME64)
 	if l.strictEncoding {
 		accept = views.AcceptOf(arrow.TIMESTAMP)
 	}
 	if !accept.Has(l.id) {
-		return l.mismatch("a time.Time reads timestamp, date32 or date64")
+		return l.mismatch("a time.Time reads timestamp, date32, date64, time32 or time64")
 	}
 	l.vt.Accept |= accept
 	loc, err := locationOf(l.value)
@@ -281,6 +281,7 @@ func (c *compiler) compileTime(l *level) (*codec, *views.Type, error) {
 		return nil, nil, newError(ErrTypeMismatch, l.at.path, l.at.column, -1, "%v", err)
 	}
 	l.cd.dec = &timeDecoder{loc: loc}
+	l.cd.prep = timeOfDayPreparer(l.cd, l.id)
 	return c.done(l)
 }
 
@@ -296,6 +297,9 @@ func (c *compiler) compileDuration(l *level) (*codec, *views.Type, error) {
 	l.cd.dec = durationDecoder{}
 	if l.id == arrow.DURATION && l.value.(*arrow.DurationType).Unit != arrow.Nanosecond {
 		l.cd.prep = durationPreparer{cd: l.cd}
+	}
+	if p := timeOfDayPreparer(l.cd, l.id); p != nil {
+		l.cd.prep = p
 	}
 	return c.done(l)
 }
@@ -368,8 +372,17 @@ func (c *compiler) compileBool(l *level) (*codec, *views.Type, error) {
 }
 
 func (c *compiler) compileInteger(l *level) (*codec, *views.Type, error) {
-	accept := integerAccept(l.t, c.opts.strict)
+	integers := integerAccept(l.t, c.opts.strict)
+	accept := integers
+	if !l.strictEncoding {
+		// A temporal column's raw storage integers, so that no valid value
+		// is unreadable (a duration[s] too long for a time.Duration).
+		accept |= temporalStorageAccept(integerWidthOf(l.t))
+	}
 	if !accept.Has(l.id) {
+		if temporal := accept &^ integers; temporal != 0 {
+			return l.mismatch("%s reads %s without loss, and the storage of %s", l.t.Kind(), integers, temporal)
+		}
 		return l.mismatch("%s reads %s without loss", l.t.Kind(), accept)
 	}
 	l.vt.Accept |= accept

@@ -24,6 +24,13 @@ func (d *timeDecoder) decode(v views.View, dst strided, _ *call) {
 	case *views.Primitive[int64]:
 		values := n.Values()[w.Offset:w.End()]
 		switch dt := n.DataType().(type) {
+		case *arrow.Time64Type: // a time of day, on the epoch's day in UTC
+			scale := int64(dt.Unit.Multiplier())
+			for i, x := range values {
+				if nulls.IsValid(i) {
+					put(i, time.Unix(0, x*scale).UTC())
+				}
+			}
 		case *arrow.TimestampType:
 			toTime := unixOf(dt.Unit)
 			for i, x := range values {
@@ -38,13 +45,64 @@ func (d *timeDecoder) decode(v views.View, dst strided, _ *call) {
 				}
 			}
 		}
-	case *views.Primitive[int32]: // date32: days since the epoch
-		for i, x := range n.Values()[w.Offset:w.End()] {
+	case *views.Primitive[int32]:
+		values := n.Values()[w.Offset:w.End()]
+		if dt, ok := n.DataType().(*arrow.Time32Type); ok { // a time of day, on the epoch's day in UTC
+			scale := int64(dt.Unit.Multiplier())
+			for i, x := range values {
+				if nulls.IsValid(i) {
+					put(i, time.Unix(0, int64(x)*scale).UTC())
+				}
+			}
+			return
+		}
+		for i, x := range values { // date32: days since the epoch
 			if nulls.IsValid(i) {
 				put(i, time.Unix(int64(x)*secondsPerDay, 0).UTC())
 			}
 		}
 	}
+}
+
+// timeOfDayPreparer checks, when the record is viewed, that every time32
+// or time64 value is a time of day, in [0, 24h) as the Arrow format says:
+// a value past it has no time of day to decode to, and encoding refuses it
+// too. It is nil for other types.
+func timeOfDayPreparer(cd *codec, id arrow.Type) preparer {
+	if id != arrow.TIME32 && id != arrow.TIME64 {
+		return nil
+	}
+	return timesOfDay{cd}
+}
+
+type timesOfDay struct{ cd *codec }
+
+func (p timesOfDay) prepare(v views.View, c *call) (unsafe.Pointer, error) {
+	w := v.Window()
+	nulls := v.Nulls()
+	check := func(i int, x int64, unit arrow.TimeUnit) error {
+		if (x < 0 || x >= secondsPerDay*int64(time.Second/unit.Multiplier())) && nulls.IsValid(i) {
+			return p.cd.rowError(ErrInvalidData, c, i, "%d%s is not a time of day (0 to 24h)", x, unit)
+		}
+		return nil
+	}
+	switch n := v.Node().(type) {
+	case *views.Primitive[int64]:
+		unit := timeUnitOf(n.DataType())
+		for i, x := range n.Values()[w.Offset:w.End()] {
+			if err := check(i, x, unit); err != nil {
+				return nil, err
+			}
+		}
+	case *views.Primitive[int32]:
+		unit := timeUnitOf(n.DataType())
+		for i, x := range n.Values()[w.Offset:w.End()] {
+			if err := check(i, int64(x), unit); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return nil, nil
 }
 
 const secondsPerDay = 24 * 60 * 60
