@@ -171,3 +171,37 @@ func appendDecimal(buf []byte, neg bool, digits []byte, scale int32) []byte {
 	buf = append(buf, '.')
 	return append(buf, digits[len(digits)-s:]...)
 }
+
+// decimalsInPrecision checks, when a record is viewed, that no value of a
+// decimal column of width D has more digits than the column's declared
+// precision: such a value is not of the type, and encoding refuses one too.
+type decimalsInPrecision[D interface {
+	decimal.DecimalTypes
+	decimal.Num[D]
+}] struct{ cd *codec }
+
+func (p decimalsInPrecision[D]) prepare(v views.View, c *call) (unsafe.Pointer, error) {
+	n, ok := v.Node().(*views.Primitive[D])
+	if !ok {
+		return nil, nil
+	}
+	dt := n.DataType().(arrow.DecimalType)
+	low, high := decimalBounds[D](dt.GetPrecision())
+	w := v.Window()
+	nulls := v.Nulls()
+	for i, d := range n.Values()[w.Offset:w.End()] {
+		if (d.Cmp(high) >= 0 || d.Cmp(low) <= 0) && nulls.IsValid(i) {
+			return nil, p.cd.rowError(ErrInvalidData, c, i, "%s has more digits than %s holds", d.ToString(dt.GetScale()), dt)
+		}
+	}
+	return nil, nil
+}
+
+// decimalPrecisionPreparer is the check of decimal column id's values
+// against its precision, or nil when id is no decimal.
+func decimalPrecisionPreparer(cd *codec, id arrow.Type) preparer {
+	if w, ok := decimalWidthOfID(id); ok {
+		return w.fitsPrecision(cd)
+	}
+	return nil
+}

@@ -53,15 +53,22 @@ func TestDecimalTextAroundTheInt64Range(t *testing.T) {
 		require.Equal(t, c.text, rows[i].D, "unscaled %s", c.unscaled)
 	}
 
-	// decimal64 holds the int64 minimum itself.
+	// decimal64(18, 0) holds 18 digits, the most that fit: the int64
+	// minimum has 19, which the type cannot hold, and is refused, as
+	// encoding refuses it.
 	b64 := array.NewDecimal64Builder(mem, &arrow.Decimal64Type{Precision: 18, Scale: 0})
 	defer b64.Release()
+	b64.Append(decimal.Decimal64(-999_999_999_999_999_999))
 	b64.Append(decimal.Decimal64(-9223372036854775808))
 	col64 := b64.NewArray()
 	defer col64.Release()
-	rec64 := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "d", Type: col64.DataType()}}, nil), []arrow.Array{col64}, 1)
+	rec64 := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "d", Type: col64.DataType()}}, nil), []arrow.Array{col64}, 2)
 	defer rec64.Release()
-	rows, err = mapper.Decode[row](rec64)
+	first := rec64.NewSlice(0, 1)
+	defer first.Release()
+	rows, err = mapper.Decode[row](first)
 	require.NoError(t, err)
-	require.Equal(t, "-9223372036854775808", rows[0].D)
+	require.Equal(t, "-999999999999999999", rows[0].D)
+	_, err = mapper.Decode[row](rec64)
+	fxRequireError(t, err, mapper.ErrInvalidData, "D", "d", 1)
 }

@@ -222,8 +222,7 @@ func decimalsFit[D interface {
 	decimal.DecimalTypes
 	decimal.Num[D]
 }](precision, scale int32) func([]D) (int, error) {
-	high := fromInt64[D](1).IncreaseScaleBy(precision) // 10^precision, which D holds up to its maximum precision
-	low := high.Negate()
+	low, high := decimalBounds[D](precision)
 	return func(values []D) (int, error) {
 		for k, d := range values {
 			if d.Cmp(high) >= 0 || d.Cmp(low) <= 0 {
@@ -232,6 +231,17 @@ func decimalsFit[D interface {
 		}
 		return -1, nil
 	}
+}
+
+// decimalBounds are the exclusive bounds -10^precision and 10^precision of
+// the unscaled values of a decimal of precision: the one rule by which
+// encoding and decoding refuse a value past the declared precision.
+func decimalBounds[D interface {
+	decimal.DecimalTypes
+	decimal.Num[D]
+}](precision int32) (low, high D) {
+	high = fromInt64[D](1).IncreaseScaleBy(precision) // D holds 10^p up to its maximum precision
+	return high.Negate(), high
 }
 
 // decimalFromText converts decimal text to a decimal of precision and

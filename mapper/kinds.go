@@ -194,26 +194,43 @@ type decimalWidth struct {
 	decoder      decoder // into typ, from any decimal no wider
 	encoder      func(precision, scale int32, lv encLevel) (arrow.DataType, encoder)
 	compare      func(a, b unsafe.Pointer) int
+	// fitsPrecision checks, when a record is viewed, that a column of this
+	// width holds no value past its declared precision.
+	fitsPrecision func(cd *codec) preparer
 }
 
 // decimalWidths are Arrow's decimal types, narrowest first.
 var decimalWidths = [...]decimalWidth{
-	{reflect.TypeFor[decimal.Decimal32](), arrow.DECIMAL32, 32, 9, decimalDecoder[decimal.Decimal32]{},
-		func(precision, scale int32, lv encLevel) (arrow.DataType, encoder) {
-			return &arrow.Decimal32Type{Precision: precision, Scale: scale}, newDecimalEncoder[decimal.Decimal32](precision, scale, lv)
-		}, compareDecimal[decimal.Decimal32]},
-	{reflect.TypeFor[decimal.Decimal64](), arrow.DECIMAL64, 64, 18, decimalDecoder[decimal.Decimal64]{},
-		func(precision, scale int32, lv encLevel) (arrow.DataType, encoder) {
-			return &arrow.Decimal64Type{Precision: precision, Scale: scale}, newDecimalEncoder[decimal.Decimal64](precision, scale, lv)
-		}, compareDecimal[decimal.Decimal64]},
-	{reflect.TypeFor[decimal.Decimal128](), arrow.DECIMAL128, 128, 38, decimalDecoder[decimal.Decimal128]{},
-		func(precision, scale int32, lv encLevel) (arrow.DataType, encoder) {
-			return &arrow.Decimal128Type{Precision: precision, Scale: scale}, newDecimalEncoder[decimal.Decimal128](precision, scale, lv)
-		}, compareDecimal[decimal.Decimal128]},
-	{reflect.TypeFor[decimal.Decimal256](), arrow.DECIMAL256, 256, 76, decimalDecoder[decimal.Decimal256]{},
-		func(precision, scale int32, lv encLevel) (arrow.DataType, encoder) {
-			return &arrow.Decimal256Type{Precision: precision, Scale: scale}, newDecimalEncoder[decimal.Decimal256](precision, scale, lv)
-		}, compareDecimal[decimal.Decimal256]},
+	decimalRow[decimal.Decimal32](arrow.DECIMAL32, 32, 9, func(p, s int32) arrow.DataType { return &arrow.Decimal32Type{Precision: p, Scale: s} }),
+	decimalRow[decimal.Decimal64](arrow.DECIMAL64, 64, 18, func(p, s int32) arrow.DataType { return &arrow.Decimal64Type{Precision: p, Scale: s} }),
+	decimalRow[decimal.Decimal128](arrow.DECIMAL128, 128, 38, func(p, s int32) arrow.DataType { return &arrow.Decimal128Type{Precision: p, Scale: s} }),
+	decimalRow[decimal.Decimal256](arrow.DECIMAL256, 256, 76, func(p, s int32) arrow.DataType { return &arrow.Decimal256Type{Precision: p, Scale: s} }),
+}
+
+// decimalRow is the decimalWidths row of D, whose Arrow type is newType's.
+func decimalRow[D interface {
+	decimal.DecimalTypes
+	decimal.Num[D]
+}](id arrow.Type, bits int, maxPrecision int32, newType func(precision, scale int32) arrow.DataType) decimalWidth {
+	return decimalWidth{
+		typ: reflect.TypeFor[D](), id: id, bits: bits, maxPrecision: maxPrecision,
+		decoder: decimalDecoder[D]{},
+		encoder: func(precision, scale int32, lv encLevel) (arrow.DataType, encoder) {
+			return newType(precision, scale), newDecimalEncoder[D](precision, scale, lv)
+		},
+		compare:       compareDecimal[D],
+		fitsPrecision: func(cd *codec) preparer { return decimalsInPrecision[D]{cd} },
+	}
+}
+
+// decimalWidthOfID is the width of the decimal Arrow type id.
+func decimalWidthOfID(id arrow.Type) (decimalWidth, bool) {
+	for _, w := range decimalWidths {
+		if w.id == id {
+			return w, true
+		}
+	}
+	return decimalWidth{}, false
 }
 
 // decimalWidthOf is the width of a decimal number type; ok is false for

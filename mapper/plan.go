@@ -312,6 +312,7 @@ func (c *compiler) compileDecimal(l *level) (*codec, *views.Type, error) {
 	}
 	l.vt.Accept |= accept
 	l.cd.dec = w.decoder
+	l.cd.prep = decimalPrecisionPreparer(l.cd, l.id)
 	return c.done(l)
 }
 
@@ -334,6 +335,7 @@ func (c *compiler) compileString(l *level) (*codec, *views.Type, error) {
 	}
 	l.vt.Accept |= accept
 	l.cd.dec = stringDecoder{}
+	l.cd.prep = decimalPrecisionPreparer(l.cd, l.id) // decimal text
 	return c.done(l)
 }
 

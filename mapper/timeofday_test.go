@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/require"
@@ -134,6 +137,58 @@ func TestTemporalColumnsReadAsTheirStorageIntegers(t *testing.T) {
 			fxRequireError(t, err, mapper.ErrTypeMismatch, "Dur", "dur", -1)
 			_, err = mapper.New[rawPinnedRow](schema, mapper.Strict())
 			require.NoError(t, err, "a pin names the exact type, which Strict then takes")
+		}},
+	})
+}
+
+type precisionRow struct {
+	D decimal.Decimal128  `arrow:"d"`
+	S *string             `arrow:"s"`
+	W *decimal.Decimal256 `arrow:"w"`
+}
+
+// TestDecimalsPastTheirPrecisionAreRefusedBothWays: a decimal(5,2) holds
+// -999.99 to 999.99; a value with more digits is not of the type, so
+// decoding refuses it (ErrInvalidData, naming the row) as encoding does
+// (ErrOverflow), into every Go type a decimal decodes to.
+func TestDecimalsPastTheirPrecisionAreRefusedBothWays(t *testing.T) {
+	dt := &arrow.Decimal128Type{Precision: 5, Scale: 2}
+	fxRun(t, []fxCase{
+		{"values at the edge of the precision decode; one past it is ErrInvalidData", func(t *testing.T, mem memory.Allocator) {
+			build := func(unscaled ...int64) arrow.Array {
+				b := array.NewDecimal128Builder(mem, dt)
+				defer b.Release()
+				for _, x := range unscaled {
+					b.Append(decimal128.FromI64(x))
+				}
+				return b.NewArray()
+			}
+			ok := fxRecord(t, fxCol{"d", build(99999, -99999)}, fxCol{"s", build(99999, -99999)}, fxCol{"w", build(1, 2)})
+			defer ok.Release()
+			rows := decodeOK[precisionRow](t, ok)
+			require.Equal(t, "999.99", *rows[0].S)
+			require.Equal(t, "-999.99", *rows[1].S)
+			for col := range 3 {
+				cols := []fxCol{{"d", build(1, 2, 3)}, {"s", build(1, 2, 3)}, {"w", build(1, 2, 3)}}
+				cols[col].arr.Release()
+				cols[col].arr = build(1, 2, -100000)
+				bad := fxRecord(t, cols...)
+				_, err := mapper.Decode[precisionRow](bad)
+				fxRequireError(t, err, mapper.ErrInvalidData, []string{"D", "S", "W"}[col], []string{"d", "s", "w"}[col], 2)
+				require.ErrorContains(t, err, "-1000.00 has more digits than decimal(5, 2) holds")
+				window := bad.NewSlice(0, 2)
+				_, err = mapper.Decode[precisionRow](window)
+				require.NoError(t, err, "a value outside the window does not count")
+				window.Release()
+				bad.Release()
+			}
+		}},
+		{"encoding refuses the same value", func(t *testing.T, mem memory.Allocator) {
+			type tagged struct {
+				D decimal.Decimal128 `arrow:"d,decimal(5,2)"`
+			}
+			_, err := mapper.Encode([]tagged{{decimal128.FromI64(99999)}, {decimal128.FromI64(-100000)}}, mapper.Allocator(mem))
+			fxRequireError(t, err, mapper.ErrOverflow, "D", "d", 1)
 		}},
 	})
 }
