@@ -111,6 +111,12 @@ func adaptArrowGo(mem memory.Allocator, b array.Builder, newValues func(memory.A
 		return newFixedAdapter[decimal.Decimal128](base)
 	case arrow.DECIMAL256:
 		return newFixedAdapter[decimal.Decimal256](base)
+	case arrow.INTERVAL_MONTHS:
+		return newFixedAdapter[arrow.MonthInterval](base)
+	case arrow.INTERVAL_DAY_TIME:
+		return newFixedAdapter[arrow.DayTimeInterval](base)
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		return newFixedAdapter[arrow.MonthDayNanoInterval](base)
 	case arrow.FIXED_SIZE_BINARY:
 		return &fixedBytesAdapter{arrowGoBuilder: base, fsb: b.(*array.FixedSizeBinaryBuilder), width: dt.(*arrow.FixedSizeBinaryType).ByteWidth}
 	case arrow.STRING:

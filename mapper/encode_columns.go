@@ -82,7 +82,8 @@ func newColumnBuilder(mem memory.Allocator, dt arrow.DataType) columnBuilder {
 		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
 		arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64,
 		arrow.DATE32, arrow.DATE64, arrow.TIME32, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION,
-		arrow.DECIMAL32, arrow.DECIMAL64, arrow.DECIMAL128, arrow.DECIMAL256, arrow.FIXED_SIZE_BINARY:
+		arrow.DECIMAL32, arrow.DECIMAL64, arrow.DECIMAL128, arrow.DECIMAL256, arrow.FIXED_SIZE_BINARY,
+		arrow.INTERVAL_MONTHS, arrow.INTERVAL_DAY_TIME, arrow.INTERVAL_MONTH_DAY_NANO:
 		return &fixedBuilder{layout: layout{dt}, validity: newValidity(mem), width: dt.(arrow.FixedWidthDataType).BitWidth() / 8, values: growable{mem: mem}}
 	case arrow.BOOL:
 		return &boolBuilder{layout: layout{dt}, validity: newValidity(mem), values: growable{mem: mem}}

@@ -409,7 +409,11 @@ func (w *mapWriter) write() {
 // numbers, strings and bools by value, times by instant, arrays and
 // structs field by field.
 func compareOf(t reflect.Type) func(a, b unsafe.Pointer) int {
-	switch kindOf(t) {
+	k := kindOf(t)
+	if k == kindInterval {
+		k = reflectKinds[t.Kind()] // by its months, days and nanoseconds, in that order
+	}
+	switch k {
 	case kindTime:
 		return func(a, b unsafe.Pointer) int {
 			x, y := *(*time.Time)(a), *(*time.Time)(b)

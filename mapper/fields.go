@@ -143,10 +143,11 @@ func listStructFields(t reflect.Type) ([]goField, *Error) {
 }
 
 // isLeafStruct reports whether a struct type maps to one column rather than
-// to a struct of fields: time.Time and the decimal number types.
+// to a struct of fields: time.Time, the decimal number types and the
+// interval types.
 func isLeafStruct(t reflect.Type) bool {
 	switch kindOf(t) {
-	case kindTime, kindDecimal:
+	case kindTime, kindDecimal, kindInterval:
 		return t.Kind() == reflect.Struct
 	}
 	return false

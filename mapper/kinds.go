@@ -31,6 +31,7 @@ const (
 	kindTime      // time.Time
 	kindDuration  // time.Duration, although its reflect.Kind is Int64
 	kindDecimal   // decimal.Decimal32, 64, 128 and 256
+	kindInterval  // arrow.MonthInterval, arrow.DayTimeInterval, arrow.MonthDayNanoInterval
 	// kindText is a type read or written as text through
 	// encoding.TextUnmarshaler or TextMarshaler. kindOf never says it: the
 	// decoder and the encoder each decide where a type is text
@@ -47,6 +48,7 @@ var kindNames = [...]string{
 	kindUnsupported: "unsupported", kindBool: "bool", kindInt: "int", kindUint: "uint",
 	kindFloat: "float", kindFloat16: "float16", kindString: "string", kindBytes: "bytes",
 	kindByteArray: "byte array", kindTime: "time", kindDuration: "duration", kindDecimal: "decimal",
+	kindInterval: "interval",
 	kindText: "text", kindList: "list", kindArray: "array", kindMap: "map", kindStruct: "struct",
 	kindPointer: "pointer",
 }
@@ -86,6 +88,9 @@ func kindOf(t reflect.Type) goKind {
 	}
 	if _, ok := decimalWidthOf(t); ok {
 		return kindDecimal
+	}
+	if _, ok := intervalTypes[t]; ok {
+		return kindInterval
 	}
 	k := reflectKinds[t.Kind()]
 	switch {
@@ -264,4 +269,12 @@ func compareDecimal[D interface {
 	decimal.Num[D]
 }](a, b unsafe.Pointer) int {
 	return (*(*D)(a)).Cmp(*(*D)(b))
+}
+
+// intervalTypes are arrow-go's Go types of the interval types, each with
+// its Arrow type: a field of one reads and writes that type, exactly.
+var intervalTypes = map[reflect.Type]arrow.DataType{
+	reflect.TypeFor[arrow.MonthInterval]():        arrow.FixedWidthTypes.MonthInterval,
+	reflect.TypeFor[arrow.DayTimeInterval]():      arrow.FixedWidthTypes.DayTimeInterval,
+	reflect.TypeFor[arrow.MonthDayNanoInterval](): arrow.FixedWidthTypes.MonthDayNanoInterval,
 }

@@ -156,3 +156,19 @@ type nullDecoder struct{}
 func (nullDecoder) inPlace() {}
 
 func (nullDecoder) decode(views.View, strided, *call) {}
+
+// copyDecoder decodes fixed-width values of Go type T that the Arrow type
+// stores as they are (the intervals): a copy per valid row.
+type copyDecoder[T any] struct{}
+
+func (copyDecoder[T]) inPlace() {}
+
+func (copyDecoder[T]) decode(v views.View, dst strided, _ *call) {
+	w := v.Window()
+	nulls := v.Nulls()
+	for i, x := range v.Node().(*views.Primitive[T]).Values()[w.Offset:w.End()] {
+		if nulls.IsValid(i) {
+			*(*T)(dst.at(i)) = x
+		}
+	}
+}

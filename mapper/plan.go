@@ -154,6 +154,8 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 		return c.compileDecimal(l)
 	case kindFloat16:
 		return c.compileFloat16(l)
+	case kindInterval:
+		return c.compileInterval(l)
 	case kindString:
 		return c.compileString(l)
 	case kindBytes:
@@ -313,6 +315,26 @@ func (c *compiler) compileDecimal(l *level) (*codec, *views.Type, error) {
 	l.vt.Accept |= accept
 	l.cd.dec = w.decoder
 	l.cd.prep = decimalPrecisionPreparer(l.cd, l.id)
+	return c.done(l)
+}
+
+// compileInterval plans arrow-go's Go type of an interval type from that
+// type alone: the three intervals count different things, so none widens
+// into another.
+func (c *compiler) compileInterval(l *level) (*codec, *views.Type, error) {
+	want := intervalTypes[l.t]
+	l.vt.Accept |= views.AcceptOf(want.ID())
+	if l.id != want.ID() {
+		return l.mismatch("%s reads %s", l.t, want)
+	}
+	switch want.ID() {
+	case arrow.INTERVAL_MONTHS:
+		l.cd.dec = copyDecoder[arrow.MonthInterval]{}
+	case arrow.INTERVAL_DAY_TIME:
+		l.cd.dec = copyDecoder[arrow.DayTimeInterval]{}
+	default:
+		l.cd.dec = copyDecoder[arrow.MonthDayNanoInterval]{}
+	}
 	return c.done(l)
 }
 

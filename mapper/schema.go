@@ -209,6 +209,8 @@ func (c *compiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (ar
 		return decimalEncoderOf(t, tag, lv)
 	case kindFloat16:
 		return arrow.FixedWidthTypes.Float16, &valuesEncoder[float16.Num]{encLevel: lv}, checkTagParts(t, tag, lv.at, 0)
+	case kindInterval:
+		return intervalEncoderOf(t, tag, lv)
 	case kindString:
 		return stringEncoderOf(t, tag, lv)
 	case kindBytes:
@@ -547,4 +549,20 @@ func (c *compiler) mapEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arro
 		return nil, nil, err
 	}
 	return arrow.MapOfFields(kf, vf), newMapEncoder(t, lv, order, key, value), nil
+}
+
+// intervalEncoderOf maps arrow-go's Go types of the interval types to
+// their Arrow types, the values written as they are.
+func intervalEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	dt := intervalTypes[t]
+	var enc encoder
+	switch dt.ID() {
+	case arrow.INTERVAL_MONTHS:
+		enc = &valuesEncoder[arrow.MonthInterval]{encLevel: lv}
+	case arrow.INTERVAL_DAY_TIME:
+		enc = &valuesEncoder[arrow.DayTimeInterval]{encLevel: lv}
+	default:
+		enc = &valuesEncoder[arrow.MonthDayNanoInterval]{encLevel: lv}
+	}
+	return dt, enc, checkTagParts(t, tag, lv.at, 0)
 }

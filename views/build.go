@@ -68,6 +68,12 @@ func buildLevel(d arrow.ArrayData, l *level) (builtin, error) {
 		return newPrimitive[decimal.Decimal128](d, l)
 	case arrow.DECIMAL256:
 		return newPrimitive[decimal.Decimal256](d, l)
+	case arrow.INTERVAL_MONTHS:
+		return newPrimitive[arrow.MonthInterval](d, l)
+	case arrow.INTERVAL_DAY_TIME:
+		return newPrimitive[arrow.DayTimeInterval](d, l)
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		return newPrimitive[arrow.MonthDayNanoInterval](d, l)
 	case arrow.STRING, arrow.BINARY:
 		return newBinary[int32](d, l)
 	case arrow.LARGE_STRING, arrow.LARGE_BINARY:

@@ -55,7 +55,8 @@ func sliceFrom[C Column[C]](dst *C, src any, i, j int) { *dst = (*src.(*C)).Slic
 type Fixed interface {
 	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 |
 		float16.Num | float32 | float64 |
-		decimal.Decimal32 | decimal.Decimal64 | decimal.Decimal128 | decimal.Decimal256
+		decimal.Decimal32 | decimal.Decimal64 | decimal.Decimal128 | decimal.Decimal256 |
+		arrow.MonthInterval | arrow.DayTimeInterval | arrow.MonthDayNanoInterval
 }
 
 // fixedIDs is the Arrow types whose values a Primitive[T] holds.
@@ -89,8 +90,14 @@ func fixedIDs[T Fixed]() Accept {
 		return AcceptOf(arrow.DECIMAL64)
 	case decimal.Decimal128:
 		return AcceptOf(arrow.DECIMAL128)
-	default:
+	case decimal.Decimal256:
 		return AcceptOf(arrow.DECIMAL256)
+	case arrow.MonthInterval:
+		return AcceptOf(arrow.INTERVAL_MONTHS)
+	case arrow.DayTimeInterval:
+		return AcceptOf(arrow.INTERVAL_DAY_TIME)
+	default:
+		return AcceptOf(arrow.INTERVAL_MONTH_DAY_NANO)
 	}
 }
 
