@@ -49,7 +49,7 @@ var kindNames = [...]string{
 	kindFloat: "float", kindFloat16: "float16", kindString: "string", kindBytes: "bytes",
 	kindByteArray: "byte array", kindTime: "time", kindDuration: "duration", kindDecimal: "decimal",
 	kindInterval: "interval",
-	kindText: "text", kindList: "list", kindArray: "array", kindMap: "map", kindStruct: "struct",
+	kindText:     "text", kindList: "list", kindArray: "array", kindMap: "map", kindStruct: "struct",
 	kindPointer: "pointer",
 }
 
