@@ -111,6 +111,8 @@ func adaptArrowGo(mem memory.Allocator, b array.Builder, newValues func(memory.A
 		return newFixedAdapter[decimal.Decimal128](base)
 	case arrow.DECIMAL256:
 		return newFixedAdapter[decimal.Decimal256](base)
+	case arrow.NULL:
+		return &nullAdapter{arrowGoBuilder: base}
 	case arrow.INTERVAL_MONTHS:
 		return newFixedAdapter[arrow.MonthInterval](base)
 	case arrow.INTERVAL_DAY_TIME:
@@ -333,3 +335,8 @@ func (a *dictAdapter) appendSlots(int, []bool) {
 		panic(fmt.Sprintf("arrowmap: dictionary of %s: %v", values.DataType(), err))
 	}
 }
+
+// nullAdapter adapts a builder of the null type: every slot is null.
+type nullAdapter struct{ arrowGoBuilder }
+
+func (a *nullAdapter) appendSlots(n int, _ []bool) { a.b.AppendNulls(n) }

@@ -477,3 +477,16 @@ func implementsTextMarshaler(t reflect.Type) bool {
 }
 
 var textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+
+// nullEncoder writes a Null field: a null per row, of the null type.
+type nullEncoder struct{}
+
+func (nullEncoder) newWriter(b columnBuilder) writer { return &nullWriter{b: b} }
+
+type nullWriter struct {
+	b columnBuilder
+	n int
+}
+
+func (w *nullWriter) prepare(s *goValues) error { w.n = s.n; return nil }
+func (w *nullWriter) write()                    { w.b.appendSlots(w.n, nil) }

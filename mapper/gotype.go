@@ -31,7 +31,7 @@ import (
 //   - []E for a list of any layout, [N]E for fixed_size_list(N), map[K]V
 //     for a map, a struct type for a struct, at any depth;
 //   - the values of a dictionary or run-end encoded column, the storage
-//     of an extension type, and *struct{} for the null type.
+//     of an extension type, and Null for the null type.
 //
 // A level that may be null is a pointer, unless it is a slice or a map,
 // whose nil is null already. The one exception is a list of uint8: a
@@ -180,7 +180,7 @@ func levelOf(dt arrow.DataType, nullable bool, at where) (goLevel, error) {
 	if encoding != "" {
 		lv.opts = append(lv.opts, encoding)
 	}
-	if (nullable || value.ID() == arrow.NULL) && !nullableKind(lv.typ) {
+	if nullable && value.ID() != arrow.NULL && !nullableKind(lv.typ) {
 		lv.typ = reflect.PointerTo(lv.typ)
 	}
 	return lv, nil
@@ -335,7 +335,7 @@ var (
 		arrow.LIST: "", arrow.LARGE_LIST: "large_list", arrow.LIST_VIEW: "list_view", arrow.LARGE_LIST_VIEW: "large_list_view",
 	}
 	scalarGoTypes = map[arrow.Type]reflect.Type{
-		arrow.NULL:                    reflect.TypeFor[struct{}](),
+		arrow.NULL:                    reflect.TypeFor[Null](),
 		arrow.BOOL:                    reflect.TypeFor[bool](),
 		arrow.INT8:                    reflect.TypeFor[int8](),
 		arrow.INT16:                   reflect.TypeFor[int16](),

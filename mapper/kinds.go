@@ -32,6 +32,7 @@ const (
 	kindDuration  // time.Duration, although its reflect.Kind is Int64
 	kindDecimal   // decimal.Decimal32, 64, 128 and 256
 	kindInterval  // arrow.MonthInterval, arrow.DayTimeInterval, arrow.MonthDayNanoInterval
+	kindNull      // Null, of Arrow's null type
 	// kindText is a type read or written as text through
 	// encoding.TextUnmarshaler or TextMarshaler. kindOf never says it: the
 	// decoder and the encoder each decide where a type is text
@@ -48,8 +49,8 @@ var kindNames = [...]string{
 	kindUnsupported: "unsupported", kindBool: "bool", kindInt: "int", kindUint: "uint",
 	kindFloat: "float", kindFloat16: "float16", kindString: "string", kindBytes: "bytes",
 	kindByteArray: "byte array", kindTime: "time", kindDuration: "duration", kindDecimal: "decimal",
-	kindInterval: "interval",
-	kindText:     "text", kindList: "list", kindArray: "array", kindMap: "map", kindStruct: "struct",
+	kindInterval: "interval", kindNull: "null",
+	kindText: "text", kindList: "list", kindArray: "array", kindMap: "map", kindStruct: "struct",
 	kindPointer: "pointer",
 }
 
@@ -85,6 +86,8 @@ func kindOf(t reflect.Type) goKind {
 		return kindDuration
 	case float16Type:
 		return kindFloat16
+	case nullType:
+		return kindNull
 	}
 	if _, ok := decimalWidthOf(t); ok {
 		return kindDecimal
@@ -270,6 +273,8 @@ func compareDecimal[D interface {
 }](a, b unsafe.Pointer) int {
 	return (*(*D)(a)).Cmp(*(*D)(b))
 }
+
+var nullType = reflect.TypeFor[Null]()
 
 // intervalTypes are arrow-go's Go types of the interval types, each with
 // its Arrow type: a field of one reads and writes that type, exactly.

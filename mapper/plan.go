@@ -156,6 +156,8 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 		return c.compileFloat16(l)
 	case kindInterval:
 		return c.compileInterval(l)
+	case kindNull:
+		return l.mismatch("a mapper.Null reads the null type")
 	case kindString:
 		return c.compileString(l)
 	case kindBytes:

@@ -193,7 +193,7 @@ func nullableKind(t reflect.Type) bool {
 	case reflect.Pointer, reflect.Slice, reflect.Map:
 		return true
 	}
-	return false
+	return t == nullType // all it holds is a null
 }
 
 // valueEncoderOf derives the Arrow type of a level that is not a pointer,
@@ -211,6 +211,8 @@ func (c *compiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (ar
 		return arrow.FixedWidthTypes.Float16, &valuesEncoder[float16.Num]{encLevel: lv}, checkTagParts(t, tag, lv.at, 0)
 	case kindInterval:
 		return intervalEncoderOf(t, tag, lv)
+	case kindNull:
+		return arrow.Null, nullEncoder{}, checkTagParts(t, tag, lv.at, 0)
 	case kindString:
 		return stringEncoderOf(t, tag, lv)
 	case kindBytes:

@@ -265,7 +265,7 @@ func TestGenDeclaresEveryKindOfColumn(t *testing.T) {
 		"X int32 `arrow:\"-,\"`",
 		"Deep [][]*int32 `arrow:\"deep\"`",
 		"Fixed [2]byte `arrow:\"fixed,fixed_size_list\"`",
-		"Nothing *struct{} `arrow:\"nothing\"`",
+		"Nothing mapper.Null `arrow:\"nothing\"`",
 	} {
 		assert.Contains(t, norm, want)
 	}
