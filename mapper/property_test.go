@@ -178,6 +178,9 @@ const (
 	kTimestamp
 	kDuration
 	kDecimal128
+	kMonthInterval
+	kDayTimeInterval
+	kMonthDayNanoInterval
 	kDictionary    // dictionary<int32, utf8>
 	kRunEndEncoded // run_end_encoded<int32, int64 or utf8>
 	kList
@@ -306,6 +309,12 @@ func (g *generator) node(depth int) *node {
 
 func (n *node) dataType() arrow.DataType {
 	switch n.kind {
+	case kMonthInterval:
+		return arrow.FixedWidthTypes.MonthInterval
+	case kDayTimeInterval:
+		return arrow.FixedWidthTypes.DayTimeInterval
+	case kMonthDayNanoInterval:
+		return arrow.FixedWidthTypes.MonthDayNanoInterval
 	case kBool:
 		return arrow.FixedWidthTypes.Boolean
 	case kInt8:
@@ -524,6 +533,12 @@ func (g *generator) leafType(n *node) reflect.Type {
 		return reflect.TypeFor[time.Duration]()
 	case kDecimal128:
 		return pick([]reflect.Type{reflect.TypeFor[decimal.Decimal128](), reflect.TypeFor[decimal.Decimal256](), reflect.TypeFor[string]()})
+	case kMonthInterval:
+		return reflect.TypeFor[arrow.MonthInterval]()
+	case kDayTimeInterval:
+		return reflect.TypeFor[arrow.DayTimeInterval]()
+	case kMonthDayNanoInterval:
+		return reflect.TypeFor[arrow.MonthDayNanoInterval]()
 	}
 	panic(fmt.Sprintf("no Go type for kind %d", n.kind))
 }
@@ -770,6 +785,12 @@ func (g *generator) appendLeaf(b array.Builder, n *node) {
 		b.Append(arrow.Duration(int64(g.integer())))
 	case *array.Decimal128Builder:
 		b.Append(decimal128.FromBigInt(g.decimal(n.prec)))
+	case *array.MonthIntervalBuilder:
+		b.Append(arrow.MonthInterval(int32(g.integer())))
+	case *array.DayTimeIntervalBuilder:
+		b.Append(arrow.DayTimeInterval{Days: int32(g.integer()), Milliseconds: int32(g.integer())})
+	case *array.MonthDayNanoIntervalBuilder:
+		b.Append(arrow.MonthDayNanoInterval{Months: int32(g.integer()), Days: int32(g.integer()), Nanoseconds: int64(g.integer())})
 	default:
 		panic(fmt.Sprintf("no leaf values for %T", b))
 	}

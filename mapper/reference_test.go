@@ -126,6 +126,12 @@ func referenceValue(arr arrow.Array, i int, t reflect.Type) reflect.Value {
 		} else {
 			out.SetBytes(append([]byte{}, a.Value(i)...))
 		}
+	case *array.MonthInterval:
+		out.Set(reflect.ValueOf(a.Value(i)))
+	case *array.DayTimeInterval:
+		out.Set(reflect.ValueOf(a.Value(i)))
+	case *array.MonthDayNanoInterval:
+		out.Set(reflect.ValueOf(a.Value(i)))
 	case *array.Date32:
 		out.Set(reflect.ValueOf(a.Value(i).ToTime()))
 	case *array.Timestamp:
