@@ -438,6 +438,22 @@ func flightDrivers(client func(t *testing.T, data []byte) (flight.Client, *fligh
 			require.NoError(t, err)
 			return readerAll(r)
 		}},
+		{"FlightNewReader, one endpoint through Source.Client, read through All", func(t *testing.T, mem memory.Allocator, data []byte) contractReader {
+			c, tkt := client(t, data)
+			info := &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{Ticket: tkt}}}
+			r, err := amflight.NewReader[contractRow](testContext(t), amflight.Source{Client: c, Alloc: mem}, info)
+			require.NoError(t, err)
+			return readerAll(r)
+		}},
+		{"FlightNewReader, one ordered endpoint at the reuse-connection location, read through Read", func(t *testing.T, mem memory.Allocator, data []byte) contractReader {
+			c, tkt := client(t, data)
+			info := &flight.FlightInfo{Ordered: true, Endpoint: []*flight.FlightEndpoint{
+				{Ticket: tkt, Location: []*flight.Location{{Uri: flight.LocationReuseConnection}}},
+			}}
+			r, err := amflight.NewReader[contractRow](testContext(t), amflight.Source{Client: c, Alloc: mem}, info)
+			require.NoError(t, err)
+			return readerRead(r)
+		}},
 		{"FlightOwnedPages", func(t *testing.T, mem memory.Allocator, data []byte) contractReader {
 			c, tkt := client(t, data)
 			info := &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{Ticket: tkt}}}

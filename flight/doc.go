@@ -1,17 +1,33 @@
-// Package flight reads rows of a Go struct type from Arrow Flight: one
-// DoGet stream as a mapper.Reader (Stream), or every endpoint of a
-// FlightInfo at once, as pages the caller owns (OwnedPages). It imports
-// arrow-go's flight client and gRPC, and nothing of Parquet.
+// Package flight reads rows of a Go struct type from Arrow Flight: every
+// endpoint of a FlightInfo, each at the locations the server names
+// (NewReader, or Records for the records themselves), one DoGet stream
+// (Stream), or every endpoint through one client as pages the caller owns
+// (OwnedPages). It imports arrow-go's flight client and gRPC, and nothing
+// of Parquet.
+//
+// A Source says where the endpoints are read: Source.Client for those at
+// the server the FlightInfo came from, Source.Dial for the other
+// locations (connections pooled by URI for one read, closed when it ends),
+// and at most Source.Streams endpoints at once, in endpoint order when the
+// FlightInfo is Ordered.
 //
 // Its name is arrow-go's flight package's too; import one of them under
 // another name:
 //
 //	import amflight "github.com/arrowmap/arrowmap/flight"
 //
-//	for page, err := range amflight.OwnedPages[Order](ctx, client, info, 1024) {
+//	info, err := client.GetFlightInfo(ctx, desc)
+//	…
+//	src := amflight.Source{Client: client, Dial: dial}
+//	rdr, err := amflight.NewReader[Order](ctx, src, info)
+//	if err != nil {
+//		return err // a schema that does not fit Order, before any row
+//	}
+//	defer rdr.Release()
+//	for order, err := range rdr.All() {
 //		if err != nil {
-//			return err
+//			return err // an endpoint's, named with its index and location
 //		}
-//		keep = append(keep, page...) // each page is a fresh slice
+//		use(order)
 //	}
 package flight

@@ -3,11 +3,19 @@ package flight
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // Dialer opens a client for a location's URI ("grpc://host:port",
@@ -35,12 +43,86 @@ type Source struct {
 // says otherwise.
 const DefaultStreams = 4
 
+// ErrExpired is the error of an endpoint whose expiration_time had passed
+// when its read was to start: ask the server for the flight again, or
+// renew the endpoint (RenewFlightEndpoint), and read anew.
+var ErrExpired = errors.New("arrowmap/flight: flight endpoint expired")
+
 // Records reads every endpoint of info, each at one of its locations, as
 // one array.RecordReader: concurrently, at most src.Streams at once, in
 // endpoint order when info.Ordered (and in no set order otherwise). Its
 // Release ends every stream and closes every connection it opened.
+//
+// An endpoint is read at the first of its locations that answers: a
+// connection error (a failed dial, gRPC's Unavailable) before any of its
+// data arrived moves on to the next location; any error after, or of
+// another kind, is the endpoint's. An endpoint without locations, or at
+// flight.LocationReuseConnection, is read through src.Client; any other
+// location is dialed with src.Dial, once per URI for the whole read.
+//
+// The schema is info's when it has one, else that of the first endpoint's
+// stream, which Records then opens before it returns; every endpoint's
+// stream must have that schema. The other streams start at the first
+// Next, so a caller that checks the schema first (mapper.NewReader) reads
+// nothing when it does not fit. An info without endpoints is an empty
+// result of its schema.
+//
+// The first error ends reading: an endpoint's, named by its index and
+// location, an endpoint expired before its read started (ErrExpired), or
+// ctx's. Every record that arrived before it is handed on first; in
+// endpoint order, that is every record of the endpoints before the one
+// that failed. Err then reports it, an io.ErrUnexpectedEOF error for a
+// stream cut short (see mapper.SourceError). Up to src.Streams × a few
+// records wait between the streams and the caller; a record is valid until
+// the next Next. Release stops every stream: its goroutines have all
+// returned, and the connections it dialed are closed, when it returns.
 func Records(ctx context.Context, src Source, info *flight.FlightInfo) (array.RecordReader, error) {
-	return nil, errors.New("arrowmap/flight: Records is not written yet")
+	if info == nil {
+		return nil, errors.New("arrowmap/flight: nil flight info")
+	}
+	streams := src.Streams
+	switch {
+	case streams < 0:
+		return nil, fmt.Errorf("arrowmap/flight: Source.Streams %d is negative", streams)
+	case streams == 0:
+		streams = DefaultStreams
+	}
+	for i, ep := range info.Endpoint {
+		if ep.GetTicket() == nil {
+			return nil, fmt.Errorf("arrowmap/flight: flight endpoint %d has no ticket", i)
+		}
+	}
+	alloc := src.Alloc
+	if alloc == nil {
+		alloc = memory.DefaultAllocator
+	}
+	e := &endpoints{src: src, info: info, alloc: alloc, pool: newPool(src.Dial)}
+	if len(info.Schema) > 0 {
+		schema, err := flight.DeserializeSchema(info.Schema, alloc)
+		if err != nil {
+			return nil, fmt.Errorf("arrowmap/flight: the flight info's schema: %w", err)
+		}
+		e.schema = schema
+	} else if len(info.Endpoint) == 0 {
+		return nil, errors.New("arrowmap/flight: a flight info with neither a schema nor an endpoint")
+	}
+
+	r := &endpointRecords{}
+	r.refs.Store(1)
+	r.f = newFanIn(ctx, len(info.Endpoint), streams, info.Ordered, e.read, arrow.RecordBatch.Release)
+	r.f.done = e.close
+	if e.schema == nil {
+		// The schema is the first stream's: opened now, read from the
+		// first Next on.
+		first, err := e.open(r.f.ctx, 0)
+		if err != nil {
+			r.f.stop()
+			return nil, mapper.SourceError(err)
+		}
+		e.first, e.schema = first, first.Schema()
+	}
+	r.schema = e.schema
+	return r, nil
 }
 
 // NewReader reads every endpoint of info as rows of T: mapper.NewReader
@@ -52,4 +134,227 @@ func NewReader[T any](ctx context.Context, src Source, info *flight.FlightInfo, 
 	}
 	defer rr.Release() // the Reader retains its own reference
 	return mapper.NewReader[T](rr, opts...)
+}
+
+// endpoints is what reading the endpoints of one FlightInfo shares.
+type endpoints struct {
+	src    Source
+	info   *flight.FlightInfo
+	alloc  memory.Allocator
+	pool   *pool
+	schema *arrow.Schema
+	// first is endpoint 0's stream when Records opened it for its schema:
+	// taken by the stream of endpoint 0, else closed with the read.
+	first *openStream
+}
+
+// read reads endpoint i, handing on its records retained.
+func (e *endpoints) read(ctx context.Context, i int, emit func(arrow.RecordBatch) bool) error {
+	var s *openStream
+	if i == 0 && e.first != nil {
+		// Only endpoint 0's stream touches first, before close does.
+		s, e.first = e.first, nil
+	} else {
+		var err error
+		if s, err = e.open(ctx, i); err != nil {
+			return err
+		}
+	}
+	defer s.close()
+	if !s.Schema().Equal(e.schema) {
+		return fmt.Errorf("arrowmap/flight: flight endpoint %d at %s: %w: its stream's schema %s is not the flight's %s",
+			i, s.at, mapper.ErrTypeMismatch, oneLine(s.Schema()), oneLine(e.schema))
+	}
+	for s.Next() {
+		rec := s.RecordBatch()
+		rec.Retain()
+		if !emit(rec) {
+			return nil
+		}
+	}
+	if err := mapper.SourceError(s.Err()); err != nil {
+		return fmt.Errorf("arrowmap/flight: flight endpoint %d at %s: %w", i, s.at, err)
+	}
+	return nil
+}
+
+// close ends the read: once every stream has returned.
+func (e *endpoints) close() {
+	if e.first != nil {
+		e.first.close()
+		e.first = nil
+	}
+	e.pool.close() // nothing to do about a connection that fails to close
+}
+
+// open opens the stream of endpoint i at the first of its locations that
+// answers.
+func (e *endpoints) open(ctx context.Context, i int) (*openStream, error) {
+	ep := e.info.Endpoint[i]
+	if exp := ep.GetExpirationTime(); exp != nil && !time.Now().Before(exp.AsTime()) {
+		return nil, fmt.Errorf("%w: endpoint %d's expiration time %s had passed before its read started",
+			ErrExpired, i, exp.AsTime().Format(time.RFC3339Nano))
+	}
+	uris := []string{""} // no location: the server of the FlightInfo
+	if len(ep.Location) > 0 {
+		uris = uris[:0]
+		for _, loc := range ep.Location {
+			uris = append(uris, loc.GetUri())
+		}
+	}
+	var failed []error // the locations that could not be reached, in order
+	for _, uri := range uris {
+		client, err := e.client(ctx, uri)
+		if err == nil {
+			var s *openStream
+			if s, err = newOpenStream(ctx, client, ep.Ticket, e.alloc); err == nil {
+				s.at = where(uri)
+				return s, nil
+			}
+		}
+		failed = append(failed, fmt.Errorf("at %s: %w", where(uri), err))
+		if ctx.Err() != nil || !isConnectionError(err) {
+			break // the endpoint's own error: another location would not do better
+		}
+	}
+	if len(failed) == 1 {
+		return nil, fmt.Errorf("arrowmap/flight: flight endpoint %d %w", i, failed[0])
+	}
+	// Every error is wrapped, so that errors.Is and status.Code see them.
+	format := "arrowmap/flight: flight endpoint %d: no location could be read:" + strings.Repeat(" %w;", len(failed))
+	args := []any{i}
+	for _, err := range failed {
+		args = append(args, err)
+	}
+	return nil, fmt.Errorf(strings.TrimSuffix(format, ";"), args...)
+}
+
+// client is the client that reads uri: src.Client for the FlightInfo's
+// own server, else the pool's.
+func (e *endpoints) client(ctx context.Context, uri string) (flight.Client, error) {
+	switch {
+	case uri == "" || uri == flight.LocationReuseConnection:
+		if e.src.Client == nil {
+			return nil, connectError{errors.New("Source.Client is nil")}
+		}
+		return e.src.Client, nil
+	case e.src.Dial == nil:
+		return nil, connectError{errors.New("Source.Dial is nil, so it cannot be dialed")}
+	default:
+		c, err := e.pool.get(ctx, uri)
+		if err != nil && ctx.Err() == nil {
+			err = connectError{err}
+		}
+		return c, err
+	}
+}
+
+// connectError is a location that could not be connected to: the next
+// location may do.
+type connectError struct{ err error }
+
+func (e connectError) Error() string { return e.err.Error() }
+func (e connectError) Unwrap() error { return e.err }
+
+// isConnectionError reports whether err, met before any data of an
+// endpoint arrived, says its location cannot be reached, rather than that
+// the endpoint cannot be read.
+func isConnectionError(err error) bool {
+	var ce connectError
+	return errors.As(err, &ce) || status.Code(err) == codes.Unavailable
+}
+
+// where names a location in errors.
+func where(uri string) string {
+	if uri == "" {
+		return "Source.Client (no location)"
+	}
+	return uri
+}
+
+// oneLine is a schema's fields on one line, for an error message.
+func oneLine(s *arrow.Schema) string {
+	fields := make([]string, s.NumFields())
+	for i, f := range s.Fields() {
+		fields[i] = f.String()
+	}
+	return "[" + strings.Join(fields, ", ") + "]"
+}
+
+// openStream is the record reader of one DoGet stream and the cancel
+// that ends the stream.
+type openStream struct {
+	*flight.Reader
+	cancel context.CancelFunc
+	at     string // where it is read, for errors
+}
+
+// newOpenStream opens the DoGet stream of ticket and reads its schema.
+func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Ticket, alloc memory.Allocator) (*openStream, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	stream, err := client.DoGet(ctx, ticket)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("flight DoGet: %w", err)
+	}
+	var opts []ipc.Option
+	if alloc != nil {
+		opts = append(opts, ipc.WithAllocator(alloc))
+	}
+	fr, err := flight.NewRecordReader(stream, opts...)
+	if err != nil {
+		cancel()
+		// io.EOF here is a stream without even a schema: wrapped, it is
+		// the truncation mapper.SourceError reports.
+		return nil, fmt.Errorf("flight stream: %w", err)
+	}
+	return &openStream{Reader: fr, cancel: cancel}, nil
+}
+
+// close releases the reader and ends its stream, read to its end or not.
+func (s *openStream) close() {
+	s.Reader.Release()
+	s.cancel()
+}
+
+// endpointRecords is the array.RecordReader of Records.
+type endpointRecords struct {
+	refs   atomic.Int64
+	schema *arrow.Schema
+	f      *fanIn[arrow.RecordBatch]
+	cur    arrow.RecordBatch
+}
+
+func (r *endpointRecords) Retain() { r.refs.Add(1) }
+
+func (r *endpointRecords) Release() {
+	if r.refs.Add(-1) == 0 {
+		r.releaseCurrent()
+		r.f.stop()
+	}
+}
+
+func (r *endpointRecords) Schema() *arrow.Schema { return r.schema }
+
+func (r *endpointRecords) Next() bool {
+	r.releaseCurrent()
+	rec, ok := r.f.next()
+	r.cur = rec
+	return ok
+}
+
+func (r *endpointRecords) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record is RecordBatch.
+//
+// Deprecated: use RecordBatch.
+func (r *endpointRecords) Record() arrow.RecordBatch { return r.cur }
+
+func (r *endpointRecords) Err() error { return r.f.err }
+
+func (r *endpointRecords) releaseCurrent() {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
 }

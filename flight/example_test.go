@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"net/url"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/flight"
@@ -84,6 +85,59 @@ func ExampleStream() {
 	// [{0 event-0} {1 event-1}]
 	// [{2 event-2} {3 event-3}]
 	// [{4 event-4}]
+}
+
+func ExampleNewReader() {
+	type Event struct {
+		ID       int64 `arrow:"id"`
+		Endpoint int32 `arrow:"endpoint"`
+	}
+	// Two nodes of an engine, each serving the endpoints placed on it.
+	streams := []stream{{sizes: []int{2}}, {sizes: []int{3}}}
+	addr0, stop0 := exampleFlightServer(streams)
+	defer stop0()
+	addr1, stop1 := exampleFlightServer(streams)
+	defer stop1()
+	// The FlightInfo the engine would answer with: endpoint 0 on one
+	// node, endpoint 1 on the other, in order.
+	info := &flight.FlightInfo{
+		Schema:  flight.SerializeSchema(eventSchema, memory.DefaultAllocator),
+		Ordered: true,
+		Endpoint: []*flight.FlightEndpoint{
+			{Ticket: &flight.Ticket{Ticket: []byte("0")}, Location: []*flight.Location{{Uri: "grpc://" + addr0}}},
+			{Ticket: &flight.Ticket{Ticket: []byte("1")}, Location: []*flight.Location{{Uri: "grpc://" + addr1}}},
+		},
+	}
+
+	src := amflight.Source{
+		// Each location is dialed once for the read, with the caller's
+		// options, and closed when it ends.
+		Dial: func(ctx context.Context, uri string) (flight.Client, error) {
+			u, err := url.Parse(uri)
+			if err != nil {
+				return nil, err
+			}
+			return flight.NewClientWithMiddlewareCtx(ctx, u.Host, nil, nil,
+				grpc.WithTransportCredentials(insecure.NewCredentials()))
+		},
+	}
+	rdr, err := amflight.NewReader[Event](context.Background(), src, info)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rdr.Release()
+	for e, err := range rdr.All() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(e)
+	}
+	// Output:
+	// {0 0}
+	// {1 0}
+	// {1000000 1}
+	// {1000001 1}
+	// {1000002 1}
 }
 
 // exampleFlightServer serves streams on a loopback port.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -28,30 +27,21 @@ func Stream[T any](ctx context.Context, client flight.Client, ticket *flight.Tic
 	if ticket == nil {
 		return nil, errors.New("arrowmap/flight: nil flight ticket")
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	stream, err := client.DoGet(ctx, ticket)
+	s, err := newOpenStream(ctx, client, ticket, nil)
 	if err != nil {
-		cancel()
-		return nil, mapper.SourceError(fmt.Errorf("arrowmap/flight: flight DoGet: %w", err))
+		return nil, mapper.SourceError(fmt.Errorf("arrowmap/flight: %w", err))
 	}
-	fr, err := flight.NewRecordReader(stream)
-	if err != nil {
-		cancel()
-		// io.EOF here is a stream without even a schema: wrapped, it is
-		// the truncation SourceError reports.
-		return nil, mapper.SourceError(fmt.Errorf("arrowmap/flight: flight stream: %w", err))
-	}
-	rr := &streamRecords{RecordReader: fr, cancel: cancel}
+	rr := &streamRecords{RecordReader: s.Reader, stream: s}
 	rr.refs.Store(1)
 	defer rr.Release() // the Reader retains its own reference
 	return mapper.NewReader[T](rr, opts...)
 }
 
-// streamRecords is a Flight record reader that ends its gRPC stream, by
-// cancelling the stream's context, when the last reference is released.
+// streamRecords is a Flight record reader that ends its gRPC stream when
+// the last reference is released.
 type streamRecords struct {
 	array.RecordReader
-	cancel context.CancelFunc
+	stream *openStream
 	refs   atomic.Int64
 }
 
@@ -59,8 +49,7 @@ func (r *streamRecords) Retain() { r.refs.Add(1) }
 
 func (r *streamRecords) Release() {
 	if r.refs.Add(-1) == 0 {
-		r.RecordReader.Release()
-		r.cancel()
+		r.stream.close()
 	}
 }
 
@@ -88,8 +77,10 @@ func (r *streamRecords) Release() {
 // all returned before the loop over the sequence does. Each range over the
 // sequence reads the endpoints anew.
 //
-// Every endpoint is read through client, whatever its Locations say: read
-// an endpoint on another server with Stream and a client for it.
+// Every endpoint is read through client, whatever its Locations say, and
+// all of them at once: NewReader reads each where it lives, a bounded
+// number at a time.
+//
 // mapper.ZeroCopy is refused (ErrUnsupported): the pages outlive the
 // records they come from.
 func OwnedPages[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...mapper.Option) iter.Seq2[[]T, error] {
@@ -106,61 +97,26 @@ func OwnedPages[T any](ctx context.Context, client flight.Client, info *flight.F
 			yield(nil, err) // the pages outlive the records they come from
 			return
 		}
-		ctx, cancel := context.WithCancel(ctx)
-		var wg sync.WaitGroup
-		defer wg.Wait() // after cancel, deferred below, has stopped them
-		defer cancel()
-
-		// Each endpoint sends its pages, then one message with rows == nil:
-		// its error, or nil at its end.
-		type message struct {
-			rows []T
-			err  error
-		}
-		out := make(chan message)
-		send := func(m message) bool {
-			select {
-			case out <- m:
-				return true
-			case <-ctx.Done():
-				return false
+		// Every endpoint at once, each on its own goroutine, as documented.
+		n := len(info.Endpoint)
+		f := newFanIn(ctx, n, n, false, func(ctx context.Context, i int, emit func([]T) bool) error {
+			if err := readEndpoint(ctx, client, info.Endpoint[i], pageSize, opts, emit); err != nil {
+				return fmt.Errorf("arrowmap/flight: flight endpoint %d: %w", i, err)
 			}
-		}
-		for i, ep := range info.Endpoint {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				err := readEndpoint(ctx, client, ep, pageSize, opts, func(rows []T) bool {
-					return send(message{rows: rows})
-				})
-				if err != nil && ctx.Err() != nil {
-					return // cancelled: the loop below reports ctx's error, if any
-				}
-				if err != nil {
-					err = fmt.Errorf("arrowmap/flight: flight endpoint %d: %w", i, err)
-				}
-				send(message{err: err})
-			}()
-		}
-		for open := len(info.Endpoint); open > 0; {
-			var m message
-			select {
-			case m = <-out:
-			case <-ctx.Done():
-				yield(nil, fmt.Errorf("arrowmap/flight: reading flight: %w", ctx.Err()))
+			return nil
+		}, nil)
+		defer f.stop() // the goroutines have all returned when it does
+		for {
+			page, ok := f.next()
+			if !ok {
+				break
+			}
+			if !yield(page, nil) {
 				return
 			}
-			switch {
-			case m.rows != nil:
-				if !yield(m.rows, nil) {
-					return
-				}
-			case m.err != nil:
-				yield(nil, m.err)
-				return
-			default:
-				open--
-			}
+		}
+		if f.err != nil {
+			yield(nil, f.err)
 		}
 	}
 }

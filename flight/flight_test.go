@@ -40,11 +40,16 @@ var eventSchema = arrow.NewSchema([]arrow.Field{
 
 // stream is what the server sends for one ticket: records of the given
 // sizes, then err (nil for a clean end). failFirst fails DoGet before any
-// record is sent.
+// record is sent. delay comes before each record; stall holds the stream
+// open after its records until the client goes away. schema, when set,
+// replaces eventSchema, and the stream sends no record.
 type stream struct {
 	sizes     []int
 	err       error
 	failFirst bool
+	delay     time.Duration
+	stall     bool
+	schema    *arrow.Schema
 }
 
 // eventServer serves one stream per endpoint; the rows of endpoint e have
@@ -54,6 +59,8 @@ type eventServer struct {
 	mem     memory.Allocator
 	streams []stream
 	active  atomic.Int64 // DoGet calls still running
+	peak    atomic.Int64 // the most DoGet calls running at once
+	gets    atomic.Int64 // DoGet calls
 	sent    atomic.Int64 // records sent
 }
 
@@ -71,7 +78,9 @@ func (s *eventServer) GetFlightInfo(ctx context.Context, desc *flight.FlightDesc
 }
 
 func (s *eventServer) DoGet(tkt *flight.Ticket, fs flight.FlightService_DoGetServer) error {
-	s.active.Add(1)
+	s.gets.Add(1)
+	for now, peak := s.active.Add(1), s.peak.Load(); now > peak && !s.peak.CompareAndSwap(peak, now); peak = s.peak.Load() {
+	}
 	defer s.active.Add(-1)
 	e, err := strconv.Atoi(string(tkt.Ticket))
 	if err != nil || e < 0 || e >= len(s.streams) {
@@ -81,10 +90,21 @@ func (s *eventServer) DoGet(tkt *flight.Ticket, fs flight.FlightService_DoGetSer
 	if st.failFirst {
 		return st.err
 	}
+	if st.schema != nil {
+		w := flight.NewRecordWriter(fs, ipc.WithSchema(st.schema), ipc.WithAllocator(s.mem))
+		return w.Close() // the schema, and no record
+	}
 	w := flight.NewRecordWriter(fs, ipc.WithSchema(eventSchema), ipc.WithAllocator(s.mem))
 	defer w.Close()
 	id := int64(e) * 1_000_000
 	for _, n := range st.sizes {
+		if st.delay > 0 {
+			select {
+			case <-time.After(st.delay):
+			case <-fs.Context().Done():
+				return fs.Context().Err()
+			}
+		}
 		rec := eventRecord(s.mem, e, id, n)
 		err := w.Write(rec)
 		rec.Release()
@@ -93,6 +113,10 @@ func (s *eventServer) DoGet(tkt *flight.Ticket, fs flight.FlightService_DoGetSer
 		}
 		s.sent.Add(1)
 		id += int64(n)
+	}
+	if st.stall {
+		<-fs.Context().Done()
+		return fs.Context().Err()
 	}
 	return st.err
 }
@@ -432,7 +456,7 @@ func (s *cutStream) Recv() (*flight.FlightData, error) {
 // TestFlightReadersReportAStreamCutShort: a stream that ends before its
 // schema, or whose transport fails with an error wrapping io.EOF before
 // the dictionaries its schema declares, is an io.ErrUnexpectedEOF error
-// from FlightStream and FlightOwnedPages, never one that is io.EOF.
+// from Stream, OwnedPages and NewReader, never one that is io.EOF.
 func TestFlightReadersReportAStreamCutShort(t *testing.T) {
 	transportEOF := fmt.Errorf("transport: connection lost: %w", io.EOF)
 	cases := []struct {
@@ -480,6 +504,16 @@ func TestFlightReadersReportAStreamCutShort(t *testing.T) {
 			require.Len(t, errs, 1)
 			requireCutShort(errs[0])
 			require.ErrorContains(t, errs[0], "endpoint 0")
+
+			nr, err := amflight.NewReader[contractRow](ctx, amflight.Source{Client: cut}, info)
+			if err == nil {
+				rows, rerr := nr.ReadAll()
+				require.Empty(t, rows)
+				err = rerr
+				nr.Release()
+			}
+			requireCutShort(err)
+			require.ErrorContains(t, err, "flight endpoint 0")
 		})
 	}
 }
