@@ -1,0 +1,369 @@
+package integration
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	_ "github.com/apache/arrow-go/v18/arrow/flight/flightsql/driver" // registers "flightsql" with database/sql
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	amflightsql "github.com/arrowmap/arrowmap/flightsql"
+)
+
+// Flat is bench/data_test.go's flat record: eight columns of the common
+// kinds, one of them nullable.
+type Flat struct {
+	ID    int64     `arrow:"id"`
+	Qty   int32     `arrow:"qty"`
+	Price float64   `arrow:"price"`
+	OK    bool      `arrow:"ok"`
+	Name  string    `arrow:"name"`
+	Note  *string   `arrow:"note"`
+	At    time.Time `arrow:"at"`
+	Score float32   `arrow:"score"`
+}
+
+var flatSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "qty", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "price", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "ok", Type: arrow.FixedWidthTypes.Boolean},
+	{Name: "name", Type: arrow.BinaryTypes.String},
+	{Name: "note", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "at", Type: &arrow.TimestampType{Unit: arrow.Microsecond}},
+	{Name: "score", Type: arrow.PrimitiveTypes.Float32},
+}, nil)
+
+const (
+	flatQuery = "SELECT id, qty, price, ok, name, note, at, score FROM flat"
+	flatRows  = 1 << 20
+	// flatBatch is the rows of a record: 32k rows of Flat are about 2 MiB,
+	// well under gRPC's 4 MiB default message limit, which arrow-go's
+	// clients (and so its database/sql driver) keep.
+	flatBatch = 1 << 15
+)
+
+// flatRow is row i of the result, computed directly: the reference each
+// contender's output is checked against. It is bench/data_test.go's
+// flatRecord, row by row: a null note every third row.
+func flatRow(i int) Flat {
+	r := Flat{
+		ID:    int64(i),
+		Qty:   int32(i % 1000),
+		Price: float64(i) * 0.25,
+		OK:    i%2 == 0,
+		Name:  fmt.Sprintf("customer-%06d", i),
+		At:    time.UnixMicro(1_700_000_000_000_000 + int64(i)*1_000_003).UTC(),
+		Score: float32(i%100) / 4,
+	}
+	if i%3 != 0 {
+		note := strings.Repeat("n", i%17)
+		r.Note = &note
+	}
+	return r
+}
+
+// flatRecord is rows [start, end) of the result.
+func flatRecord(mem memory.Allocator, start, end int) arrow.RecordBatch {
+	b := array.NewRecordBuilder(mem, flatSchema)
+	defer b.Release()
+	b.Reserve(end - start)
+	ids := b.Field(0).(*array.Int64Builder)
+	qty := b.Field(1).(*array.Int32Builder)
+	price := b.Field(2).(*array.Float64Builder)
+	ok := b.Field(3).(*array.BooleanBuilder)
+	name := b.Field(4).(*array.StringBuilder)
+	note := b.Field(5).(*array.StringBuilder)
+	at := b.Field(6).(*array.TimestampBuilder)
+	score := b.Field(7).(*array.Float32Builder)
+	for i := start; i < end; i++ {
+		r := flatRow(i)
+		ids.Append(r.ID)
+		qty.Append(r.Qty)
+		price.Append(r.Price)
+		ok.Append(r.OK)
+		name.Append(r.Name)
+		if r.Note == nil {
+			note.AppendNull()
+		} else {
+			note.Append(*r.Note)
+		}
+		at.Append(arrow.Timestamp(r.At.UnixMicro()))
+		score.Append(r.Score)
+	}
+	return b.NewRecordBatch()
+}
+
+// flatRecords is the whole result, built once per process.
+var flatRecords = sync.OnceValue(func() []arrow.RecordBatch {
+	var recs []arrow.RecordBatch
+	for start := 0; start < flatRows; start += flatBatch {
+		recs = append(recs, flatRecord(memory.DefaultAllocator, start, min(start+flatBatch, flatRows)))
+	}
+	return recs
+})
+
+// startFlat serves the result from a Flight SQL server of its own, cut
+// into endpoints that name no location (arrow-go's database/sql driver
+// reads every endpoint from the server it asked), each of whole records.
+func startFlat(b *testing.B, endpoints int) *cluster {
+	recs := flatRecords()
+	if len(recs)%endpoints != 0 {
+		b.Fatalf("%d records do not cut into %d endpoints", len(recs), endpoints)
+	}
+	per := len(recs) / endpoints
+	return startCluster(b, clusterConfig{
+		Query:     flatQuery,
+		Endpoints: endpoints,
+		Rows:      flatRows / endpoints,
+		Schema:    flatSchema,
+		Records: func(k int) []arrow.RecordBatch {
+			part := slices.Clone(recs[k*per : (k+1)*per])
+			for _, rec := range part {
+				rec.Retain() // the server releases each as it sends it
+			}
+			return part
+		},
+	})
+}
+
+// flatContender is one way to read the query into []Flat.
+type flatContender struct {
+	name string
+	read func(ctx context.Context) ([]Flat, error)
+}
+
+func flatContenders(b *testing.B, c *cluster) []flatContender {
+	cl := c.frontClient(b)
+	db, err := sql.Open("flightsql", "flightsql://"+c.front.Addr()+"?timeout=120s")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = db.Close() })
+	return []flatContender{
+		{name: "arrowmap", read: func(ctx context.Context) ([]Flat, error) {
+			r, err := amflightsql.Query[Flat](ctx, amflightsql.Conn{Client: cl}, flatQuery)
+			if err != nil {
+				return nil, err
+			}
+			defer r.Release()
+			return r.ReadAll()
+		}},
+		{name: "database_sql", read: func(ctx context.Context) ([]Flat, error) {
+			return scanFlat(ctx, db)
+		}},
+		{name: "hand", read: func(ctx context.Context) ([]Flat, error) {
+			return handFlat(ctx, cl)
+		}},
+		{name: "transport", read: func(ctx context.Context) ([]Flat, error) {
+			return nil, transportFlat(ctx, cl)
+		}},
+	}
+}
+
+// transportFlat reads every record of the result as handFlat does and
+// decodes none: the floor under every contender, gRPC and IPC alone, with
+// the server in the same process.
+func transportFlat(ctx context.Context, cl *flightsql.Client) error {
+	info, err := cl.Execute(ctx, flatQuery)
+	if err != nil {
+		return err
+	}
+	rows := 0
+	for _, ep := range info.Endpoint {
+		rdr, err := cl.DoGet(ctx, ep.Ticket)
+		if err != nil {
+			return err
+		}
+		for rdr.Next() {
+			rows += int(rdr.RecordBatch().NumRows())
+		}
+		err = rdr.Err()
+		rdr.Release()
+		if err != nil {
+			return err
+		}
+	}
+	if rows != flatRows {
+		return fmt.Errorf("%d rows, want %d", rows, flatRows)
+	}
+	return nil
+}
+
+// scanFlat is the path users have today: arrow-go's Flight SQL driver
+// through database/sql, one Scan a row.
+func scanFlat(ctx context.Context, db *sql.DB) ([]Flat, error) {
+	rows, err := db.QueryContext(ctx, flatQuery)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Flat
+	var note sql.NullString
+	for rows.Next() {
+		var r Flat
+		if err := rows.Scan(&r.ID, &r.Qty, &r.Price, &r.OK, &r.Name, &note, &r.At, &r.Score); err != nil {
+			return nil, err
+		}
+		if note.Valid {
+			s := note.String
+			r.Note = &s
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// handFlat is what a careful developer writes by hand: each endpoint's
+// DoGet read with flight.NewRecordReader (flightsql.Client.DoGet), typed
+// arrays, one loop a record, strings copied out of Arrow memory.
+func handFlat(ctx context.Context, cl *flightsql.Client) ([]Flat, error) {
+	info, err := cl.Execute(ctx, flatQuery)
+	if err != nil {
+		return nil, err
+	}
+	var out []Flat
+	for _, ep := range info.Endpoint {
+		rdr, err := cl.DoGet(ctx, ep.Ticket)
+		if err != nil {
+			return nil, err
+		}
+		for rdr.Next() {
+			out = appendFlat(out, rdr.RecordBatch())
+		}
+		err = rdr.Err()
+		rdr.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func appendFlat(out []Flat, rec arrow.RecordBatch) []Flat {
+	ids := rec.Column(0).(*array.Int64)
+	qty := rec.Column(1).(*array.Int32)
+	price := rec.Column(2).(*array.Float64)
+	ok := rec.Column(3).(*array.Boolean)
+	name := rec.Column(4).(*array.String)
+	note := rec.Column(5).(*array.String)
+	at := rec.Column(6).(*array.Timestamp)
+	unit := rec.Schema().Field(6).Type.(*arrow.TimestampType).Unit
+	score := rec.Column(7).(*array.Float32)
+	n := len(out)
+	out = slices.Grow(out, int(rec.NumRows()))[:n+int(rec.NumRows())]
+	for i := range int(rec.NumRows()) {
+		r := &out[n+i]
+		r.ID = ids.Value(i)
+		r.Qty = qty.Value(i)
+		r.Price = price.Value(i)
+		r.OK = ok.Value(i)
+		r.Name = strings.Clone(name.Value(i))
+		if note.IsValid(i) {
+			s := strings.Clone(note.Value(i))
+			r.Note = &s
+		} else {
+			r.Note = nil
+		}
+		r.At = at.Value(i).ToTime(unit)
+		r.Score = score.Value(i)
+	}
+	return out
+}
+
+// checkFlat checks that rows hold every row of the result exactly once,
+// each equal to flatRow; the endpoints of an unordered result may come in
+// any order.
+func checkFlat(rows []Flat) error {
+	if len(rows) != flatRows {
+		return fmt.Errorf("%d rows, want %d", len(rows), flatRows)
+	}
+	seen := make([]bool, flatRows)
+	for i, r := range rows {
+		if r.ID < 0 || r.ID >= flatRows || seen[r.ID] {
+			return fmt.Errorf("row %d: id %d is out of range or seen before", i, r.ID)
+		}
+		seen[r.ID] = true
+		want := flatRow(int(r.ID))
+		if !sameFlat(r, want) {
+			return fmt.Errorf("row %d: got %+v, want %+v", i, r, want)
+		}
+	}
+	return nil
+}
+
+// sameFlat compares instants with time.Time.Equal, not by location.
+func sameFlat(a, b Flat) bool {
+	if (a.Note == nil) != (b.Note == nil) || a.Note != nil && *a.Note != *b.Note {
+		return false
+	}
+	a.Note, b.Note = nil, nil
+	if !a.At.Equal(b.At) {
+		return false
+	}
+	a.At, b.At = time.Time{}, time.Time{}
+	return a == b
+}
+
+func TestTheFlatReferenceMatchesItsRecords(t *testing.T) {
+	rec := flatRecord(memory.DefaultAllocator, 999, 1999)
+	defer rec.Release()
+	rows := appendFlat(nil, rec)
+	for i, r := range rows {
+		if !sameFlat(r, flatRow(999+i)) {
+			t.Fatalf("row %d: %+v, want %+v", i, r, flatRow(999+i))
+		}
+	}
+	if rows[0].Note != nil || rows[1].Note == nil {
+		t.Fatalf("row 999 has a null note, 1000 not: %+v %+v", rows[0], rows[1])
+	}
+	if sameFlat(rows[0], rows[1]) {
+		t.Fatal("sameFlat says two rows are the same")
+	}
+}
+
+// BenchmarkFlightSQL reads a 1M-row query result of 8 flat columns, served
+// from records built once, with arrowmap's flightsql.Query, with arrow-go's
+// database/sql driver, and with a hand-written loop over the Flight
+// streams; every contender's output is checked first. transport reads the
+// same streams and decodes nothing: the floor under the three.
+//
+//	cd integration && go test -run '^$' -bench FlightSQL -count 5 -benchmem
+func BenchmarkFlightSQL(b *testing.B) {
+	for _, endpoints := range []int{1, 4} {
+		b.Run(fmt.Sprintf("endpoints=%d", endpoints), func(b *testing.B) {
+			c := startFlat(b, endpoints)
+			for _, ct := range flatContenders(b, c) {
+				b.Run(ct.name, func(b *testing.B) {
+					ctx, cancel := context.WithTimeout(b.Context(), 10*time.Minute)
+					defer cancel()
+					rows, err := ct.read(ctx)
+					if err != nil && strings.Contains(err.Error(), "not written yet") {
+						b.Skip(err)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := checkFlat(rows); err != nil && ct.name != "transport" {
+						b.Fatal(err)
+					}
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := ct.read(ctx); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/flatRows, "ns/row")
+				})
+			}
+		})
+	}
+}

@@ -1,0 +1,6 @@
+//go:build race
+
+package integration
+
+// raceDetector says whether the tests run with -race.
+const raceDetector = true
