@@ -56,3 +56,17 @@ func openFlightSQL(t *testing.T, ctx context.Context, addr string, mem memory.Al
 	t.Cleanup(func() { require.NoError(t, cnxn.Close()) })
 	return cnxn
 }
+
+// skipIfTheDriverRaces skips, under the race detector, a test that
+// releases a result before its stream has ended. ADBC's Flight SQL driver
+// (v1.9.0) then races with gRPC: a cancelled DoGet's goroutine reads the
+// header and trailer metadata (record_reader.go:112, building its
+// Cancelled error) while gRPC's clientStream.finish writes them. The race
+// is the driver's, whatever releases the reader early; without the race
+// detector the test runs.
+func skipIfTheDriverRaces(t *testing.T) {
+	t.Helper()
+	if raceDetector {
+		t.Skip("ADBC's Flight SQL driver v1.9.0 races on a cancelled DoGet's header and trailer")
+	}
+}

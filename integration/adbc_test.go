@@ -187,6 +187,7 @@ func TestADBCQueryReadsResults(t *testing.T) {
 		assert.Same(t, io.EOF, err)
 	})
 	t.Run("a query with no rows still has its schema checked against T", func(t *testing.T) {
+		skipIfTheDriverRaces(t)
 		r, err := amadbc.Query[struct{ UserID string }](ctx, cnxn, "SELECT user_id FROM people WHERE user_id < 0", mapper.SnakeCase())
 		require.Nil(t, r)
 		var me *mapper.Error
@@ -206,6 +207,7 @@ func TestADBCQueryReadsResults(t *testing.T) {
 		assert.Equal(t, []sqliteRow{rows[2], rows[0], rows[1]}, got)
 	})
 	t.Run("releasing a Reader before the end closes its statement and lets go of every record", func(t *testing.T) {
+		skipIfTheDriverRaces(t)
 		r, err := amadbc.QueryWith[sqliteRow](ctx, cnxn, "SELECT user_id, user_name FROM people WHERE user_id > ? ORDER BY user_id",
 			[]struct{ From int64 }{{0}}, mapper.SnakeCase())
 		require.NoError(t, err)
@@ -238,9 +240,10 @@ func TestADBCFaultsAreClearErrors(t *testing.T) {
 	}
 	type byID struct{ ID int64 }
 	for _, tc := range []struct {
-		name  string
-		run   func() (*mapper.Reader[person], error)
-		check func(t *testing.T, err error)
+		name    string
+		run     func() (*mapper.Reader[person], error)
+		check   func(t *testing.T, err error)
+		cancels bool // releases a result whose stream may not have ended
 	}{
 		{
 			name: "bad SQL is the driver's error, wrapped with the query and the call",
@@ -279,6 +282,7 @@ func TestADBCFaultsAreClearErrors(t *testing.T) {
 				assert.Equal(t, "user_id", me.Column)
 				assert.Equal(t, -1, me.Row)
 			},
+			cancels: true,
 		},
 		{
 			name: "a result without a field's column is reported before any row, through QueryWith too",
@@ -291,6 +295,7 @@ func TestADBCFaultsAreClearErrors(t *testing.T) {
 				assert.ErrorIs(t, err, mapper.ErrMissingColumn)
 				assert.Equal(t, "UserName", me.Path)
 			},
+			cancels: true,
 		},
 		{
 			name: "too few parameters for a server that gives no parameter schema is the server's error",
@@ -325,6 +330,9 @@ func TestADBCFaultsAreClearErrors(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.cancels {
+				skipIfTheDriverRaces(t)
+			}
 			r, err := tc.run()
 			require.Error(t, err)
 			require.Nil(t, r)
