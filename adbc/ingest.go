@@ -1,0 +1,303 @@
+package adbc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"sync/atomic"
+
+	"github.com/apache/arrow-adbc/go/adbc"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/mapper"
+)
+
+// IngestMode is ADBC's ingest mode option: create, append, replace or
+// create_append.
+type IngestMode string
+
+// The ingest modes of ADBC. The empty mode sets no mode option, leaving
+// the driver's default (Create, in the ADBC specification).
+const (
+	Create       IngestMode = IngestMode(adbc.OptionValueIngestModeCreate)
+	Append       IngestMode = IngestMode(adbc.OptionValueIngestModeAppend)
+	Replace      IngestMode = IngestMode(adbc.OptionValueIngestModeReplace)
+	CreateAppend IngestMode = IngestMode(adbc.OptionValueIngestModeCreateAppend)
+)
+
+// IngestBatchRows is the most rows Ingest and IngestSeq put in one record:
+// an input longer than that is encoded a record at a time, as the driver
+// reads them, so that its Arrow form is never in memory all at once.
+const IngestBatchRows = 16 << 10
+
+// ingestBatchRows is IngestBatchRows, which tests make small.
+var ingestBatchRows = IngestBatchRows
+
+// Ingest writes rows into table in bulk, through the statement's ingest
+// target and mode options, and returns the rows written as the driver
+// reports them (-1 when it does not know). The rows are encoded with
+// mapper.Encode (SchemaOf[T] is the table's schema in Create mode): up to
+// IngestBatchRows as one bound record, more as a bound stream of records
+// of that many rows.
+//
+// A value that does not fit its column is mapper's *Error naming the
+// field and the row (counted from the start of rows). With a stream, such
+// a value past the first record stops the stream where it is: the records
+// before it were sent, and whether the table keeps them is the driver's
+// (a driver without transactions may). A driver without bulk ingest (ADBC's
+// Flight SQL driver, as of v1.9.0) fails at the target option, with an
+// adbc.Error of StatusNotImplemented; ExecWith with an INSERT is the way
+// there.
+//
+// Ingest takes the options of mapper.Encode.
+func Ingest[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows []T, opts ...mapper.Option) (int64, error) {
+	const entry = "adbc.Ingest"
+	if err := encodeOnly(entry, opts); err != nil {
+		return 0, err
+	}
+	if len(rows) > ingestBatchRows {
+		chunks := func() ([]T, error) {
+			chunk := rows[:min(len(rows), ingestBatchRows)]
+			rows = rows[len(chunk):]
+			return chunk, nil
+		}
+		return ingestStream(ctx, entry, cnxn, table, mode, chunks, nil, opts)
+	}
+	rec, err := mapper.Encode(rows, opts...)
+	if err != nil {
+		return 0, err
+	}
+	// The driver holds its own reference while bound; ours goes once the
+	// statement is closed, whatever the driver did with it.
+	defer rec.Release()
+	stmt, err := ingestStatement(entry, cnxn, table, mode)
+	if err != nil {
+		return 0, err
+	}
+	if err := stmt.Bind(ctx, rec); err != nil {
+		_ = stmt.Close()
+		return 0, ingestError(entry, table, "Bind", err)
+	}
+	return ingestUpdate(ctx, entry, table, stmt, nil)
+}
+
+// IngestSeq is Ingest of the rows of a sequence, read as the driver
+// reads the stream, IngestBatchRows at a time: the rows of another
+// engine's result go straight into a table, for example,
+//
+//	n, err := adbc.IngestSeq(ctx, cnxn, "orders", adbc.Append, r.All())
+//
+// An error of the sequence stops the stream where it is (as a value that
+// does not fit its column does: see Ingest) and is returned, wrapped.
+// Breaking out of the sequence early is IngestSeq's to do, once the driver
+// has finished with the stream.
+func IngestSeq[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows iter.Seq2[T, error], opts ...mapper.Option) (int64, error) {
+	const entry = "adbc.IngestSeq"
+	if err := encodeOnly(entry, opts); err != nil {
+		return 0, err
+	}
+	if rows == nil {
+		return 0, fmt.Errorf("arrowmap/adbc: %s into %q: nil sequence", entry, table)
+	}
+	next, stop := iter.Pull2(rows)
+	var buf []T
+	chunks := func() ([]T, error) {
+		buf = buf[:0]
+		for len(buf) < ingestBatchRows {
+			row, err, ok := next()
+			if !ok {
+				break
+			}
+			if err != nil {
+				return nil, &sequenceError{err}
+			}
+			buf = append(buf, row)
+		}
+		return buf, nil
+	}
+	return ingestStream(ctx, entry, cnxn, table, mode, chunks, stop, opts)
+}
+
+// sequenceError is the error a sequence of rows yielded.
+type sequenceError struct{ err error }
+
+func (e *sequenceError) Error() string { return "the sequence of rows: " + e.err.Error() }
+func (e *sequenceError) Unwrap() error { return e.err }
+
+// ingestStream ingests the rows of chunks (an empty chunk is the end) as
+// a bound stream of records; stop, if not nil, is called once the stream
+// is done with.
+func ingestStream[T any](ctx context.Context, entry string, cnxn adbc.Connection, table string, mode IngestMode, chunks func() ([]T, error), stop func(), opts []mapper.Option) (int64, error) {
+	recs, err := newRowBatches(chunks, stop, opts)
+	if err != nil {
+		if stop != nil {
+			stop()
+		}
+		return 0, err
+	}
+	// Whatever the driver retains, the rows are let go once it is done:
+	// finish releases the Builder and stops the sequence, and our
+	// reference goes after the statement is closed.
+	defer recs.Release()
+	defer recs.finish()
+	stmt, err := ingestStatement(entry, cnxn, table, mode)
+	if err != nil {
+		return 0, err
+	}
+	if err := stmt.BindStream(ctx, recs); err != nil {
+		_ = stmt.Close()
+		return 0, ingestError(entry, table, "BindStream", err)
+	}
+	return ingestUpdate(ctx, entry, table, stmt, recs.Err)
+}
+
+// ingestStatement opens a statement that ingests into table.
+func ingestStatement(entry string, cnxn adbc.Connection, table string, mode IngestMode) (adbc.Statement, error) {
+	if table == "" {
+		return nil, fmt.Errorf("arrowmap/adbc: %s: no table", entry)
+	}
+	stmt, err := newStatement(entry, cnxn)
+	if err != nil {
+		return nil, err
+	}
+	if err := stmt.SetOption(adbc.OptionKeyIngestTargetTable, table); err != nil {
+		_ = stmt.Close()
+		return nil, ingestError(entry, table, "SetOption "+adbc.OptionKeyIngestTargetTable, err)
+	}
+	if mode != "" {
+		if err := stmt.SetOption(adbc.OptionKeyIngestMode, string(mode)); err != nil {
+			_ = stmt.Close()
+			return nil, ingestError(entry, table, "SetOption "+adbc.OptionKeyIngestMode+" "+string(mode), err)
+		}
+	}
+	return stmt, nil
+}
+
+// ingestUpdate executes stmt and closes it. An error of the bound stream,
+// streamErr's (encoding a value, the sequence's), is the error, rather
+// than what the driver made of the stream's early end.
+func ingestUpdate(ctx context.Context, entry, table string, stmt adbc.Statement, streamErr func() error) (int64, error) {
+	n, err := stmt.ExecuteUpdate(ctx)
+	if streamErr != nil {
+		if serr := streamErr(); serr != nil {
+			_ = stmt.Close()
+			var se *sequenceError
+			if errors.As(serr, &se) {
+				return 0, fmt.Errorf("arrowmap/adbc: %s into %q: %w", entry, table, serr)
+			}
+			return 0, serr
+		}
+	}
+	if err != nil {
+		_ = stmt.Close()
+		return 0, ingestError(entry, table, "ExecuteUpdate", err)
+	}
+	if err := stmt.Close(); err != nil {
+		return n, ingestError(entry, table, "Close", err)
+	}
+	return n, nil
+}
+
+func ingestError(entry, table, step string, err error) error {
+	return fmt.Errorf("arrowmap/adbc: %s into %q: %s: %w", entry, table, step, err)
+}
+
+// rowBatches is an array.RecordReader of rows encoded a chunk at a time,
+// when the driver asks for the next record, with one Builder.
+type rowBatches[T any] struct {
+	refs   atomic.Int64
+	schema *arrow.Schema
+	b      *mapper.Builder[T]
+	chunks func() ([]T, error)
+	stop   func()
+	rec    arrow.RecordBatch
+	rows   int   // rows encoded before the current chunk
+	err    error // why the stream ended early
+	done   bool
+}
+
+func newRowBatches[T any](chunks func() ([]T, error), stop func(), opts []mapper.Option) (*rowBatches[T], error) {
+	schema, err := mapper.SchemaOf[T](schemaOptions(opts)...)
+	if err != nil {
+		return nil, err
+	}
+	b, err := mapper.NewBuilder[T](opts...)
+	if err != nil {
+		return nil, err
+	}
+	r := &rowBatches[T]{schema: schema, b: b, chunks: chunks, stop: stop}
+	r.refs.Store(1)
+	return r, nil
+}
+
+func (r *rowBatches[T]) Schema() *arrow.Schema { return r.schema }
+
+func (r *rowBatches[T]) RecordBatch() arrow.RecordBatch { return r.rec }
+
+// Record is RecordBatch.
+//
+// Deprecated: use RecordBatch, as arrow-go's array.RecordReader does.
+func (r *rowBatches[T]) Record() arrow.RecordBatch { return r.rec }
+
+func (r *rowBatches[T]) Err() error { return r.err }
+
+func (r *rowBatches[T]) Next() bool {
+	r.releaseRecord()
+	if r.done {
+		return false
+	}
+	rows, err := r.chunks()
+	if err == nil && len(rows) > 0 {
+		err = r.b.Append(rows...)
+	}
+	if err != nil || len(rows) == 0 {
+		r.err = rowOffset(err, r.rows)
+		r.finish()
+		return false
+	}
+	r.rows += len(rows)
+	r.rec = r.b.NewRecordBatch()
+	return true
+}
+
+// rowOffset makes the row of an *Error of Builder.Append, counted from the
+// start of the chunk, counted from the start of the rows.
+func rowOffset(err error, offset int) error {
+	var me *mapper.Error
+	if offset == 0 || !errors.As(err, &me) || me.Row < 0 {
+		return err
+	}
+	moved := *me
+	moved.Row += offset
+	return &moved
+}
+
+func (r *rowBatches[T]) releaseRecord() {
+	if r.rec != nil {
+		r.rec.Release()
+		r.rec = nil
+	}
+}
+
+// finish ends the stream: no more records, the Builder released, the
+// sequence stopped. It does not release the current record, which the
+// driver may still be reading.
+func (r *rowBatches[T]) finish() {
+	if r.done {
+		return
+	}
+	r.done = true
+	r.b.Release()
+	if r.stop != nil {
+		r.stop()
+	}
+}
+
+func (r *rowBatches[T]) Retain() { r.refs.Add(1) }
+
+func (r *rowBatches[T]) Release() {
+	if r.refs.Add(-1) == 0 {
+		r.releaseRecord()
+		r.finish()
+	}
+}
