@@ -127,7 +127,7 @@ func releaseAll(recs []arrow.RecordBatch) {
 }
 
 // readAll retains every record of rdr.
-func readAll(rdr flight.MessageReader) ([]arrow.RecordBatch, error) {
+func readMessages(rdr flight.MessageReader) ([]arrow.RecordBatch, error) {
 	var recs []arrow.RecordBatch
 	for rdr.Next() {
 		rec := rdr.RecordBatch()
@@ -142,7 +142,7 @@ func readAll(rdr flight.MessageReader) ([]arrow.RecordBatch, error) {
 }
 
 func (s *recordingServer) DoPutCommandStatementIngest(_ context.Context, cmd arrowflightsql.StatementIngest, rdr flight.MessageReader) (int64, error) {
-	recs, err := readAll(rdr)
+	recs, err := readMessages(rdr)
 	if err != nil {
 		return 0, err
 	}
@@ -200,7 +200,7 @@ func (s *recordingServer) bindCalls() int {
 
 func (s *recordingServer) DoPutPreparedStatementQuery(_ context.Context, cmd arrowflightsql.PreparedStatementQuery, rdr flight.MessageReader, _ flight.MetadataWriter) ([]byte, error) {
 	schema := rdr.Schema()
-	recs, err := readAll(rdr)
+	recs, err := readMessages(rdr)
 	if err != nil {
 		return nil, err
 	}
