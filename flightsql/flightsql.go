@@ -95,7 +95,8 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...mapper.Opti
 // names the parameter. When the server does not describe them (arrow-go's
 // SQLite example server does not), params are bound as they are.
 //
-// Each row of params runs the statement once; servers return the results
+// params are encoded with the allocator of c.Client. Each row of params
+// runs the statement once; servers return the results
 // one after the other, as one result. An empty params binds nothing: the
 // statement runs once, without parameters.
 //
