@@ -3,13 +3,30 @@
 // whose parameters are a []P encoded with mapper.Encode, each result read
 // from every endpoint where it lives (package flight). It imports
 // arrow-go's flightsql client, and nothing of Parquet or ADBC.
+//
+//	client, err := flightsql.NewClient(addr, nil, nil, grpc.WithTransportCredentials(creds))
+//	…
+//	c := amflightsql.Conn{Client: client}
+//	r, err := amflightsql.QueryWith[Summary](ctx, c,
+//		"SELECT region, SUM(amount) AS total FROM orders WHERE amount > ? GROUP BY region",
+//		[]MinAmount{{Amount: 10}})
+//	if err != nil { … }
+//	defer r.Release() // ends the streams and closes the prepared statement
+//	summaries, err := r.ReadAll()
+//
+// Its name is arrow-go's flightsql package's too; import one of them under
+// another name, as above.
 package flightsql
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	amflight "github.com/arrowmap/arrowmap/flight"
 	"github.com/arrowmap/arrowmap/mapper"
 )
@@ -21,33 +38,125 @@ type Conn struct {
 	Source amflight.Source
 }
 
+// source is c.Source with its client defaulted to the server the queries
+// go to.
+func (c Conn) source() amflight.Source {
+	src := c.Source
+	if src.Client == nil {
+		src.Client = c.Client.Client
+	}
+	return src
+}
+
+// alloc is the allocator of what this package encodes for c's client: the
+// parameters of a statement, the batches of an ingest.
+func (c Conn) alloc() memory.Allocator {
+	if c.Client.Alloc != nil {
+		return c.Client.Alloc
+	}
+	return memory.DefaultAllocator
+}
+
+var errNoClient = errors.New("arrowmap/flightsql: Conn has no Client")
+
 // Query runs query and reads its result, every endpoint of it, as rows of
 // T: the schema is checked against T before any row is read.
+//
+// The options are those of mapper.NewReader. The records are allocated by
+// c.Source.Alloc, so mapper.Allocator is refused (ErrUnsupported). An
+// error of the server — one that refuses the query, or a result whose
+// first stream fails — is returned wrapped with the query, and keeps its
+// gRPC status (status.Code works on it).
 func Query[T any](ctx context.Context, c Conn, query string, opts ...mapper.Option) (*mapper.Reader[T], error) {
-	return nil, errors.New("arrowmap/flightsql: Query is not written yet")
+	if c.Client == nil {
+		return nil, errNoClient
+	}
+	if err := mapper.RefuseOptions("flightsql.Query", opts, mapper.Allocator(nil)); err != nil {
+		return nil, err
+	}
+	info, err := c.Client.Execute(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/flightsql: executing %s: %w", quoted(query), err)
+	}
+	r, err := amflight.NewReader[T](ctx, c.source(), info, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
+	}
+	return r, nil
 }
 
 // QueryWith prepares query, binds params (one row of parameters per
 // element, encoded with mapper.Encode) and reads the result as rows of T.
+//
+// When the server describes the statement's parameters, params must match
+// them before anything is bound: as many columns as parameters, in their
+// order, each of the parameter's Arrow type and, unless the server leaves
+// it unnamed, of its name. A mismatch is an *mapper.Error whose Column
+// names the parameter. When the server does not describe them (arrow-go's
+// SQLite example server does not), params are bound as they are.
+//
+// params are encoded with the allocator of c.Client. Each row of params
+// runs the statement once; servers return the results
+// one after the other, as one result. An empty params binds nothing: the
+// statement runs once, without parameters.
+//
+// The prepared statement is closed when the result has been read to its
+// end (a failure to close it is then the Reader's error), when the Reader
+// is released before that, or at once when QueryWith fails. Options are as
+// for Query.
 func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, opts ...mapper.Option) (*mapper.Reader[T], error) {
-	return nil, errors.New("arrowmap/flightsql: QueryWith is not written yet")
+	if c.Client == nil {
+		return nil, errNoClient
+	}
+	if err := mapper.RefuseOptions("flightsql.QueryWith", opts, mapper.Allocator(nil)); err != nil {
+		return nil, err
+	}
+	rec, err := mapper.Encode(params, mapper.Allocator(c.alloc()))
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/flightsql: the parameters of %s: %w", quoted(query), err)
+	}
+	defer rec.Release() // the statement retains what it binds
+
+	stmt, err := c.Client.Prepare(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/flightsql: preparing %s: %w", quoted(query), err)
+	}
+	prepared := newPreparedStatement(ctx, stmt)
+	defer prepared.release() // the records below hold their own reference
+
+	if want := stmt.ParameterSchema(); want != nil {
+		if err := checkParameters(want, rec); err != nil {
+			return nil, fmt.Errorf("arrowmap/flightsql: the parameters of %s: %w", quoted(query), err)
+		}
+	}
+	stmt.SetParameters(rec)
+	info, err := stmt.Execute(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/flightsql: executing %s: %w", quoted(query), err)
+	}
+	rr, err := amflight.Records(ctx, c.source(), info)
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
+	}
+	records := prepared.records(rr)
+	defer records.Release() // the Reader retains its own reference
+	r, err := mapper.NewReader[T](records, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
+	}
+	return r, nil
 }
 
-// Ingest writes rows into table with ExecuteIngest and returns the number
-// of rows the server says it wrote.
-func Ingest[T any](ctx context.Context, c Conn, table Table, rows []T, opts ...mapper.Option) (int64, error) {
-	return 0, errors.New("arrowmap/flightsql: Ingest is not written yet")
-}
-
-// Table names an ingest target and the table options of the protocol.
-type Table struct {
-	Name, Schema, Catalog string
-	Temporary             bool
-	// IfNotExist and IfExists are the protocol's table definition options.
-	IfNotExist flightsql.TableDefinitionOptionsTableNotExistOption
-	IfExists   flightsql.TableDefinitionOptionsTableExistsOption
-	// Transaction, when set, ingests within it.
-	Transaction []byte
-	// Options are the protocol's free-form ingest options.
-	Options map[string]string
+// quoted is query as errors show it: quoted, and cut after its first 80
+// bytes, so that a generated statement does not drown the error.
+func quoted(query string) string {
+	const show = 80
+	if len(query) <= show {
+		return strconv.Quote(query)
+	}
+	cut := show
+	for cut > 0 && !utf8.RuneStart(query[cut]) {
+		cut--
+	}
+	return strconv.Quote(query[:cut]) + "…"
 }

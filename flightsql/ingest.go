@@ -1,0 +1,270 @@
+package flightsql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/arrowmap/arrowmap/mapper"
+)
+
+// Table names an ingest target and the table options of the protocol.
+type Table struct {
+	Name, Schema, Catalog string
+	Temporary             bool
+	// IfNotExist and IfExists are the protocol's table definition options.
+	// Their zero values are the protocol's UNSPECIFIED, which each server
+	// reads as it likes: say what is meant, e.g.
+	// TableDefinitionOptionsTableNotExistOptionCreate and
+	// TableDefinitionOptionsTableExistsOptionAppend.
+	IfNotExist flightsql.TableDefinitionOptionsTableNotExistOption
+	IfExists   flightsql.TableDefinitionOptionsTableExistsOption
+	// Transaction, when set, ingests within it.
+	Transaction []byte
+	// Options are the protocol's free-form ingest options.
+	Options map[string]string
+}
+
+// command is t as the protocol's ingest command; an empty Schema or
+// Catalog is left unset, for the server's default.
+func (t Table) command() *flightsql.ExecuteIngestOpts {
+	cmd := &flightsql.ExecuteIngestOpts{
+		TableDefinitionOptions: &flightsql.TableDefinitionOptions{IfNotExist: t.IfNotExist, IfExists: t.IfExists},
+		Table:                  t.Name,
+		Temporary:              t.Temporary,
+		TransactionId:          t.Transaction,
+		Options:                t.Options,
+	}
+	if t.Schema != "" {
+		cmd.Schema = &t.Schema
+	}
+	if t.Catalog != "" {
+		cmd.Catalog = &t.Catalog
+	}
+	return cmd
+}
+
+// IngestBatchRows is the most rows an ingest encodes into one record
+// batch: the Arrow memory of an ingest is that of one batch at a time,
+// whatever the number of rows.
+const IngestBatchRows = 64 << 10
+
+// Ingest writes rows into table with ExecuteIngest and returns the number
+// of rows the server says it wrote.
+//
+// The rows are encoded as mapper.Encode does, IngestBatchRows at a time,
+// with the allocator of c.Client unless an Allocator option says
+// otherwise; the options are those of mapper.NewBuilder. A row that does
+// not fit its column is an *mapper.Error whose Row is its index in rows.
+// When it is in the first batch, nothing is sent; past it, the stream is
+// cancelled, so that the server sees an ingest that failed, not one that
+// ended early (a server that does not ingest in a transaction may keep the
+// batches it had received).
+//
+// No rows is one batch of no rows: the server learns the schema, and may
+// create the table.
+//
+// An error of the server is returned wrapped with the table's name, with
+// its gRPC status (status.Code works on it), along with the count of rows
+// the server reports it wrote anyway.
+func Ingest[T any](ctx context.Context, c Conn, table Table, rows []T, opts ...mapper.Option) (int64, error) {
+	return ingest("flightsql.Ingest", ctx, c, table, func(yield func([]T, error) bool) {
+		yield(rows, nil)
+	}, opts)
+}
+
+// IngestSeq is Ingest of the pages of rows that pages yields, in order:
+// for rows that are not in memory all at once, such as the pages of a
+// mapper.Reader. Each page is encoded before the next is asked for, so a
+// page may be a buffer that the sequence reuses. Small pages are gathered
+// into batches of up to IngestBatchRows rows, large ones cut into them.
+//
+// An error that pages yields ends the ingest, as a row that does not fit
+// does: it is returned wrapped, and the stream is cancelled. A row's
+// *mapper.Error counts rows from the first page's first.
+func IngestSeq[T any](ctx context.Context, c Conn, table Table, pages iter.Seq2[[]T, error], opts ...mapper.Option) (int64, error) {
+	return ingest("flightsql.IngestSeq", ctx, c, table, pages, opts)
+}
+
+func ingest[T any](entry string, ctx context.Context, c Conn, table Table, pages iter.Seq2[[]T, error], opts []mapper.Option) (int64, error) {
+	if c.Client == nil {
+		return 0, errNoClient
+	}
+	if table.Name == "" {
+		return 0, fmt.Errorf("arrowmap/flightsql: %s: the Table has no Name", entry)
+	}
+	if err := mapper.RefuseOptions(entry, opts, decodeOnly...); err != nil {
+		return 0, err
+	}
+	b, err := mapper.NewBuilder[T](append([]mapper.Option{mapper.Allocator(c.alloc())}, opts...)...)
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next, stop := iter.Pull2(pages)
+	defer stop()
+	rr := &ingestRecords[T]{b: b, next: next, cancel: cancel}
+	rr.refs.Store(1)
+	defer rr.Release()
+
+	// The first batch is encoded before the stream opens, so that a row of
+	// it that does not fit, or a first page that fails, sends nothing.
+	rr.first()
+	if rr.err != nil {
+		return 0, rr.failure(table)
+	}
+	n, err := c.Client.ExecuteIngest(ctx, rr, table.command())
+	if rr.err != nil {
+		return n, rr.failure(table)
+	}
+	if err != nil {
+		return n, fmt.Errorf("arrowmap/flightsql: ingest into %q: %w", table.Name, err)
+	}
+	return n, nil
+}
+
+// decodeOnly is the options that only decoding takes, which an ingest
+// refuses under its own name rather than mapper.NewBuilder's.
+var decodeOnly = []mapper.Option{mapper.Strict(), mapper.ZeroCopy(), mapper.AllowMissing(),
+	mapper.RejectExtraColumns(), mapper.LastKeyWins(), mapper.Parallelism(1)}
+
+// ingestRecords is an array.RecordReader of the pages of an ingest, encoded
+// a batch of up to IngestBatchRows rows at a time.
+type ingestRecords[T any] struct {
+	b      *mapper.Builder[T]
+	next   func() ([]T, error, bool)
+	cancel context.CancelFunc // ends the stream when encoding fails
+	refs   atomic.Int64
+
+	schema  *arrow.Schema
+	pending arrow.RecordBatch // the first batch, built before the stream
+	rec     arrow.RecordBatch // the batch Next returned
+	page    []T               // the rows of the current page not yet encoded
+	rows    int               // rows encoded so far, to number a failing one
+	done    bool
+	err     error
+}
+
+// first builds the first batch, and takes the schema from it.
+func (r *ingestRecords[T]) first() {
+	rec := r.build()
+	if r.err != nil {
+		return
+	}
+	// Even of no rows, it is sent: arrow-go's client writes the schema with
+	// the first batch, and a stream without one fails on the server.
+	r.schema, r.pending = rec.Schema(), rec
+}
+
+// build encodes the next batch: nil at the end or on a failure, which is
+// r.err. The first call returns a batch even of no rows.
+func (r *ingestRecords[T]) build() arrow.RecordBatch {
+	if r.err != nil || (r.done && r.schema != nil) {
+		return nil
+	}
+	built := 0
+	for built < IngestBatchRows {
+		if len(r.page) == 0 {
+			if r.done {
+				break
+			}
+			page, err, ok := r.next()
+			if !ok {
+				r.done = true
+				break
+			}
+			if err != nil {
+				r.fail(fmt.Errorf("the pages failed after %d rows: %w", r.rows, err))
+				return nil
+			}
+			r.page = page
+			continue
+		}
+		k := min(len(r.page), IngestBatchRows-built)
+		if err := r.b.Append(r.page[:k]...); err != nil {
+			// The Builder numbers rows from the first of its batch.
+			r.fail(rowOf(err, r.rows-built))
+			return nil
+		}
+		r.page = r.page[k:]
+		built += k
+		r.rows += k
+	}
+	if built == 0 && r.schema != nil {
+		return nil
+	}
+	return r.b.NewRecordBatch()
+}
+
+// fail ends the ingest with err, and cancels its stream at once: a
+// stream that ended cleanly would be a complete ingest to the server, so
+// it must never end so after a failure, whatever the client does with the
+// reader's error.
+func (r *ingestRecords[T]) fail(err error) {
+	r.err = err
+	r.cancel()
+}
+
+// failure is the error of an ingest that failed on our side.
+func (r *ingestRecords[T]) failure(table Table) error {
+	return fmt.Errorf("arrowmap/flightsql: ingest into %q: %w", table.Name, r.err)
+}
+
+// rowOf is err, a Builder's error about a row of its batch, about that row
+// counted from the first row of the ingest: first rows come before the
+// batch.
+func rowOf(err error, first int) error {
+	var e *mapper.Error
+	if !errors.As(err, &e) || e.Row < 0 {
+		return err
+	}
+	moved := *e
+	moved.Row += first
+	return &moved
+}
+
+func (r *ingestRecords[T]) Schema() *arrow.Schema { return r.schema }
+
+func (r *ingestRecords[T]) Next() bool {
+	r.releaseRecord()
+	if r.pending != nil {
+		r.rec, r.pending = r.pending, nil
+		return true
+	}
+	r.rec = r.build()
+	return r.rec != nil
+}
+
+func (r *ingestRecords[T]) RecordBatch() arrow.RecordBatch { return r.rec }
+
+// Record is RecordBatch, for array.RecordReader.
+//
+// Deprecated: use RecordBatch.
+func (r *ingestRecords[T]) Record() arrow.RecordBatch { return r.rec }
+
+func (r *ingestRecords[T]) Err() error { return r.err }
+
+func (r *ingestRecords[T]) releaseRecord() {
+	if r.rec != nil {
+		r.rec.Release()
+		r.rec = nil
+	}
+}
+
+func (r *ingestRecords[T]) Retain() { r.refs.Add(1) }
+
+func (r *ingestRecords[T]) Release() {
+	if r.refs.Add(-1) == 0 {
+		r.releaseRecord()
+		if r.pending != nil {
+			r.pending.Release()
+			r.pending = nil
+		}
+		r.b.Release()
+	}
+}
