@@ -3,7 +3,6 @@ package integration
 import (
 	"context"
 	"fmt"
-	"net"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,18 +17,6 @@ import (
 
 // serve serves srv's Flight SQL service on a free 127.0.0.1 port until
 // the test ends, and returns its address.
-func serve(t *testing.T, srv arrowflightsql.Server) string {
-	t.Helper()
-	s := flight.NewServerWithMiddleware(nil)
-	s.RegisterFlightService(arrowflightsql.NewFlightServer(srv))
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	s.InitListener(lis)
-	go func() { _ = s.Serve() }()
-	t.Cleanup(s.Shutdown)
-	return lis.Addr().String()
-}
-
 // countingSQLite is arrow-go's SQLite Flight SQL example server counting
 // the prepared statements open on it, so that a test sees every statement
 // it prepared closed again.
@@ -65,7 +52,7 @@ func startCountingSQLite(t *testing.T) (string, *countingSQLite) {
 	require.NoError(t, err)
 	inner.Alloc = memory.DefaultAllocator
 	srv := &countingSQLite{SQLiteFlightSQLServer: inner}
-	return serve(t, srv), srv
+	return serve(t, srv, memory.DefaultAllocator), srv
 }
 
 // recordingServer is a small Flight SQL server that keeps what it is sent.
@@ -77,14 +64,14 @@ type recordingServer struct {
 
 	mu           sync.Mutex
 	paramSchemas map[string]*arrow.Schema // by query
-	ingests      []ingestCall
+	ingests      []recordedIngest
 	prepared     map[string]*preparedCall // by handle
 	nextHandle   int
 	bindings     int // DoPutPreparedStatementQuery calls
 }
 
-// ingestCall is one DoPutCommandStatementIngest: its command and records.
-type ingestCall struct {
+// recordedIngest is one DoPutCommandStatementIngest: its command and records.
+type recordedIngest struct {
 	table   string
 	options *arrowflightsql.TableDefinitionOptions
 	records []arrow.RecordBatch
@@ -103,7 +90,7 @@ func startRecording(t *testing.T, paramSchemas map[string]*arrow.Schema) (string
 	t.Helper()
 	srv := &recordingServer{paramSchemas: paramSchemas, prepared: map[string]*preparedCall{}}
 	srv.Alloc = memory.DefaultAllocator
-	addr := serve(t, srv)
+	addr := serve(t, srv, memory.DefaultAllocator)
 	t.Cleanup(srv.release)
 	return addr, srv
 }
@@ -152,15 +139,15 @@ func (s *recordingServer) DoPutCommandStatementIngest(_ context.Context, cmd arr
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.ingests = append(s.ingests, ingestCall{table: cmd.GetTable(), options: cmd.GetTableDefinitionOptions(), records: recs})
+	s.ingests = append(s.ingests, recordedIngest{table: cmd.GetTable(), options: cmd.GetTableDefinitionOptions(), records: recs})
 	return n, nil
 }
 
 // ingested is what the server holds of its ingest calls.
-func (s *recordingServer) ingested() []ingestCall {
+func (s *recordingServer) ingested() []recordedIngest {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]ingestCall(nil), s.ingests...)
+	return append([]recordedIngest(nil), s.ingests...)
 }
 
 func (s *recordingServer) CreatePreparedStatement(_ context.Context, req arrowflightsql.ActionCreatePreparedStatementRequest) (arrowflightsql.ActionCreatePreparedStatementResult, error) {

@@ -446,7 +446,7 @@ func orders(n int) []order {
 
 // stored decodes what the server stored of one ingest call, and the rows
 // of each record.
-func stored[T any](t *testing.T, call ingestCall, opts ...mapper.Option) (rows []T, sizes []int) {
+func stored[T any](t *testing.T, call recordedIngest, opts ...mapper.Option) (rows []T, sizes []int) {
 	t.Helper()
 	for _, rec := range call.records {
 		got, err := mapper.Decode[T](rec, opts...)
@@ -464,7 +464,7 @@ func TestADBCIngest(t *testing.T) {
 	cnxn := openIngesting(t, ctx, addr, mem)
 	schema, err := mapper.SchemaOf[order]()
 	require.NoError(t, err)
-	last := func(t *testing.T) ingestCall {
+	last := func(t *testing.T) recordedIngest {
 		calls := srv.ingested()
 		require.NotEmpty(t, calls)
 		return calls[len(calls)-1]

@@ -47,12 +47,6 @@ func noGoroutineLeft(t *testing.T) {
 }
 
 // testContext is a context that ends with the test, or after a minute.
-func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 // serve serves srv on a free 127.0.0.1 port until the test ends, and
 // returns its address.
 func serve(t *testing.T, srv arrowflightsql.Server, mem memory.Allocator) string {

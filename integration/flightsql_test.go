@@ -77,8 +77,6 @@ func typeCase[V any](name, decl string, arrowType arrow.DataType, literals []str
 		}}
 }
 
-func ptr[V any](v V) *V { return &v }
-
 func TestFlightSQLQueryReadsEverySQLiteType(t *testing.T) {
 	noGoroutineLeft(t)
 	_, addr := startSQLiteServer(t)
