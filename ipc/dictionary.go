@@ -174,12 +174,18 @@ func (d *dictionaries) unifyDictionary(k int, dt *arrow.DictionaryType, data arr
 	}
 	defer transposed.Release()
 	to := arrow.Int32Traits.CastFromBytes(transposed.Bytes())[:values.Len()]
-	identity, grown := true, dict.values == nil
+	identity, size := true, before
 	for i, j := range to {
 		identity = identity && int(j) == i
-		grown = grown || int(j) >= before
+		size = max(size, int(j)+1) // the unifier numbers new values from before on
 	}
-	if grown {
+	if uint64(size) > maxIndex(dt.IndexType)+1 {
+		if err := dict.restore(d.mem, dt.ValueType); err != nil {
+			return nil, fmt.Errorf("column %q: merging its dictionaries: %w", column, err)
+		}
+		return nil, fmt.Errorf("column %q: its dictionary would grow to %d values, more than its %s indices can refer to", column, size, dt.IndexType)
+	}
+	if grown := dict.values == nil || size > before; grown {
 		// GetResult empties the unifier: give it the values back.
 		_, all, err := dict.unifier.GetResult()
 		if err != nil {
@@ -194,9 +200,6 @@ func (d *dictionaries) unifyDictionary(k int, dt *arrow.DictionaryType, data arr
 		}
 		dict.values = all
 	}
-	if n := dict.values.Len(); uint64(n) > maxIndex(dt.IndexType)+1 {
-		return nil, fmt.Errorf("column %q: its dictionary has grown to %d values, more than its %s indices can refer to", column, n, dt.IndexType)
-	}
 	buffers := data.Buffers()
 	var indices *memory.Buffer
 	if identity && len(buffers) > 1 && buffers[1] != nil {
@@ -207,6 +210,22 @@ func (d *dictionaries) unifyDictionary(k int, dt *arrow.DictionaryType, data arr
 	}
 	defer indices.Release()
 	return array.NewDataWithDictionary(dt, data.Len(), []*memory.Buffer{buffers[0], indices}, data.NullN(), data.Offset(), dict.values.Data().(*array.Data)), nil
+}
+
+// restore makes the unifier hold the values written again, and no more:
+// those of a record refused after they were added to it.
+func (dict *dictionary) restore(mem memory.Allocator, valueType arrow.DataType) error {
+	dict.unifier.Release()
+	u, err := array.NewDictionaryUnifier(mem, valueType)
+	if err != nil {
+		dict.unifier, dict.skip = nil, true
+		return err
+	}
+	dict.unifier = u
+	if dict.values == nil {
+		return nil
+	}
+	return u.Unify(dict.values)
 }
 
 // maxIndex is the largest value of an integer index type.

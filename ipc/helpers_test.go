@@ -89,11 +89,11 @@ type everything struct {
 	Clock   time.Duration `arrow:"clock,time32,unit=ms"`
 	Clock64 time.Duration `arrow:"clock64,time64,unit=us"`
 
-	D32     decimal.Decimal32  `arrow:"d32,decimal(9,2)"`
-	D64     decimal.Decimal64  `arrow:"d64,decimal(12,3)"`
-	D128    decimal.Decimal128 `arrow:"d128,decimal(30,10)"`
-	D256    decimal.Decimal256 `arrow:"d256,decimal(60,20)"`
-	DecText string             `arrow:"dec_text,decimal(20,4)"`
+	D32     decimal.Decimal32   `arrow:"d32,decimal(9,2)"`
+	D64     decimal.Decimal64   `arrow:"d64,decimal(12,3)"`
+	D128    decimal.Decimal128  `arrow:"d128,decimal(30,10)"`
+	D256    decimal.Decimal256  `arrow:"d256,decimal(60,20)"`
+	DecText string              `arrow:"dec_text,decimal(20,4)"`
 	PtrDec  *decimal.Decimal128 `arrow:"ptr_dec,decimal(10,2)"`
 
 	Ints      []int64
