@@ -66,7 +66,7 @@ func OpenFileColumns[C any](path string, opts ...mapper.Option) (*mapper.Columns
 // of the records read.
 func NewStreamReader[T any](r io.Reader, opts ...mapper.Option) (*mapper.Reader[T], error) {
 	mem, opts := mapper.SplitAllocator(opts)
-	rr, err := openStreamRecords(r, "the IPC stream", 0, mem, nil)
+	rr, err := openStreamRecords(r, "the IPC stream", mem, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func openRecords(path string, mem memory.Allocator) (*records, error) {
 	if bytes.Equal(head[:n], fileMagic) {
 		return newFileRecords(f, path, size, mem)
 	}
-	rr, err := openStreamRecords(io.MultiReader(bytes.NewReader(head[:n]), f), path, size, mem, f.Close)
+	rr, err := openStreamRecords(io.MultiReader(bytes.NewReader(head[:n]), f), path, mem, f.Close)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -161,6 +161,9 @@ func newFileRecords(f *os.File, name string, size int64, mem memory.Allocator) (
 	if err := checkFileEnds(f, name, size); err != nil {
 		return nil, err
 	}
+	if err := checkFileFooter(f, size); err != nil {
+		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
+	}
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
@@ -207,6 +210,26 @@ func checkFileEnds(f io.ReaderAt, name string, size int64) error {
 	return fmt.Errorf("arrowmap/ipc: %s is an IPC file cut short, without its footer: %w", name, io.ErrUnexpectedEOF)
 }
 
+// checkFileFooter checks the structure of the footer of the IPC file f of
+// size bytes (see checkFooter), which checkFileEnds found ends with magic.
+func checkFileFooter(f io.ReaderAt, size int64) error {
+	// The file ends with the footer, its length (int32) and the magic.
+	var length [4]byte
+	if _, err := f.ReadAt(length[:], size-int64(len(fileMagic))-4); err != nil {
+		return err
+	}
+	n := int64(int32(binary.LittleEndian.Uint32(length[:])))
+	start := size - int64(len(fileMagic)) - 4 - n
+	if n <= 0 || start < int64(len(fileMagic)) {
+		return fmt.Errorf("%w: a footer of %d bytes in a file of %d", errBadFlatbuffer, n, size)
+	}
+	footer := make([]byte, n)
+	if _, err := f.ReadAt(footer, start); err != nil {
+		return err
+	}
+	return checkFooter(footer)
+}
+
 // isStreamStart reports whether b, the first bytes of some data, can start
 // an IPC stream: a continuation marker, or the length of a first message
 // of an older stream (before Arrow 0.15), which a schema keeps small.
@@ -220,9 +243,12 @@ func isStreamStart(b []byte) bool {
 	return word == continuation || (word > 0 && word < 1<<20)
 }
 
+// maxMetadata is the longest metadata of a message, arrow-go's limit.
+const maxMetadata = 64 << 20
+
 // openStreamRecords reads the schema of the stream r. closeFn, when not
 // nil, is called by the last Release of the records, not on an error.
-func openStreamRecords(r io.Reader, name string, size int64, mem memory.Allocator, closeFn func() error) (*records, error) {
+func openStreamRecords(r io.Reader, name string, mem memory.Allocator, closeFn func() error) (*records, error) {
 	// Read the first bytes here, to tell what is not a stream before
 	// arrow-go takes them as the length of a message.
 	var head [8]byte
@@ -241,15 +267,12 @@ func openStreamRecords(r io.Reader, name string, size int64, mem memory.Allocato
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	opts := []arrowipc.Option{arrowipc.WithAllocator(mem)}
-	if size > 0 {
-		// No message of a stream of size bytes has a larger body.
-		opts = append(opts, arrowipc.WithBodySizeLimit(size))
-	}
 	var sr *arrowipc.Reader
 	err = guard(func() error {
 		var err error
-		sr, err = arrowipc.NewReader(io.MultiReader(bytes.NewReader(head[:n]), r), opts...)
+		// sr takes mr over, and releases it even when it fails.
+		mr := newMessageReader(io.MultiReader(bytes.NewReader(head[:n]), r))
+		sr, err = arrowipc.NewReaderFromMessageReader(mr, arrowipc.WithAllocator(mem))
 		return err
 	})
 	if err != nil {
