@@ -468,9 +468,15 @@ func TestOptionsAndConfigurationsTheEntryPointsRefuse(t *testing.T) {
 		is   error
 	}{
 		{"ReadFile refuses ZeroCopy: its rows outlive the records", func() error { _, err := ipc.ReadFile[tagged](path, mapper.ZeroCopy()); return err }, "ZeroCopy", mapper.ErrUnsupported},
-		{"a Writer refuses Strict, a decode option", func() error { _, err := ipc.NewFileWriter[tagged](&buf, ipc.WriteConfig{}, mapper.Strict()); return err }, "Strict", mapper.ErrUnsupported},
+		{"a Writer refuses Strict, a decode option", func() error {
+			_, err := ipc.NewFileWriter[tagged](&buf, ipc.WriteConfig{}, mapper.Strict())
+			return err
+		}, "Strict", mapper.ErrUnsupported},
 		{"a negative BatchRows", func() error { _, err := ipc.NewStreamWriter[tagged](&buf, ipc.WriteConfig{BatchRows: -1}); return err }, "BatchRows -1", nil},
-		{"an unknown codec", func() error { _, err := ipc.NewFileWriter[tagged](&buf, ipc.WriteConfig{Compression: ipc.Codec(9)}); return err }, "Codec(9)", nil},
+		{"an unknown codec", func() error {
+			_, err := ipc.NewFileWriter[tagged](&buf, ipc.WriteConfig{Compression: ipc.Codec(9)})
+			return err
+		}, "Codec(9)", nil},
 		{"a nil io.Writer", func() error { _, err := ipc.NewFileWriter[tagged](nil, ipc.WriteConfig{}); return err }, "nil io.Writer", nil},
 		{"a nil schema", func() error { _, err := ipc.NewRecordFileWriter(&buf, nil, ipc.WriteConfig{}); return err }, "nil schema", nil},
 		{"a Go type with no Arrow type", func() error { _, err := ipc.NewFileWriter[struct{ C chan int }](&buf, ipc.WriteConfig{}); return err }, "chan", mapper.ErrUnsupported},

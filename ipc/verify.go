@@ -47,7 +47,9 @@ func (fb *flatbuffer) fail(format string, args ...any) error {
 }
 
 // fits reports whether n bytes from pos lie in the buffer.
-func (fb *flatbuffer) fits(pos, n uint64) bool { return pos <= uint64(len(fb.buf)) && n <= uint64(len(fb.buf))-pos }
+func (fb *flatbuffer) fits(pos, n uint64) bool {
+	return pos <= uint64(len(fb.buf)) && n <= uint64(len(fb.buf))-pos
+}
 
 func (fb *flatbuffer) u32(pos uint32) uint32 { return binary.LittleEndian.Uint32(fb.buf[pos:]) }
 
