@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
@@ -98,6 +99,24 @@ func ReadFile[T any](path string, opts ...mapper.Option) ([]T, error) {
 	return r.ReadAll()
 }
 
+// NewRecordFileReader reads the records of the IPC file of size bytes
+// that r holds, in order: OpenFile without the Go type, for data whose
+// schema is known only at run time, with its checks of malformed and
+// truncated input. mem allocates the records (nil: memory.DefaultAllocator).
+// Release the reader when done; r is the caller's to close, after.
+func NewRecordFileReader(r io.ReaderAt, size int64, mem memory.Allocator) (array.RecordReader, error) {
+	return fileRecords(r, "the IPC file", size, mem, nil)
+}
+
+// NewRecordStreamReader reads the records of the IPC stream r:
+// NewStreamReader without the Go type, with its checks of malformed and
+// truncated input. mem allocates the records (nil:
+// memory.DefaultAllocator). Release the reader when done; r is the
+// caller's to close, after.
+func NewRecordStreamReader(r io.Reader, mem memory.Allocator) (array.RecordReader, error) {
+	return openStreamRecords(r, "the IPC stream", mem, nil)
+}
+
 // openRecords opens the IPC file or stream at path, by its first bytes.
 func openRecords(path string, mem memory.Allocator) (*records, error) {
 	f, size, err := openPath(path)
@@ -113,7 +132,7 @@ func openRecords(path string, mem memory.Allocator) (*records, error) {
 	if bytes.Equal(head[:n], fileMagic) {
 		return newFileRecords(f, path, size, mem)
 	}
-	rr, err := openStreamRecords(io.MultiReader(bytes.NewReader(head[:n]), f), path, mem, f.Close)
+	rr, err := openStreamRecords(io.MultiReader(bytes.NewReader(head[:n]), f), path, mem, func() { f.Close() })
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -152,33 +171,44 @@ func openPath(path string) (*os.File, int64, error) {
 // newFileRecords reads the footer of the IPC file f of size bytes, and
 // takes f over: it is closed on an error, and by the last Release of the
 // records otherwise.
-func newFileRecords(f *os.File, name string, size int64, mem memory.Allocator) (rr *records, err error) {
-	defer func() {
-		if err != nil {
-			f.Close()
-		}
-	}()
-	if err := checkFileEnds(f, name, size); err != nil {
+func newFileRecords(f *os.File, name string, size int64, mem memory.Allocator) (*records, error) {
+	rr, err := fileRecords(f, name, size, mem, func() { f.Close() })
+	if err != nil {
+		f.Close()
+	}
+	return rr, err
+}
+
+// fileRecords reads the footer of the IPC file r of size bytes. closeFn,
+// when not nil, is called by the last Release of the records, not on an
+// error.
+func fileRecords(r io.ReaderAt, name string, size int64, mem memory.Allocator, closeFn func()) (*records, error) {
+	if err := checkFileEnds(r, name, size); err != nil {
 		return nil, err
 	}
-	if err := checkFileFooter(f, size); err != nil {
+	if err := checkFileFooter(r, size); err != nil {
 		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
 	}
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
 	var fr *arrowipc.FileReader
-	err = guard(func() error {
+	err := guard(func() error {
 		var err error
 		// No block of the file is larger than the file: arrow-go's default
 		// limit, 256 MiB, would refuse large records of a valid file.
-		fr, err = arrowipc.NewFileReader(f, arrowipc.WithAllocator(mem), arrowipc.WithBodySizeLimit(max(size, 1)))
+		fr, err = arrowipc.NewFileReader(io.NewSectionReader(r, 0, size), arrowipc.WithAllocator(mem), arrowipc.WithBodySizeLimit(max(size, 1)))
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
 	}
-	return newRecords(mapper.FileRecords(fr), name, func() { fr.Close(); f.Close() }), nil
+	return newRecords(mapper.FileRecords(fr), name, func() {
+		fr.Close()
+		if closeFn != nil {
+			closeFn()
+		}
+	}), nil
 }
 
 // checkFileEnds tells apart, by their first and last bytes, what is not an
@@ -248,7 +278,7 @@ const maxMetadata = 64 << 20
 
 // openStreamRecords reads the schema of the stream r. closeFn, when not
 // nil, is called by the last Release of the records, not on an error.
-func openStreamRecords(r io.Reader, name string, mem memory.Allocator, closeFn func() error) (*records, error) {
+func openStreamRecords(r io.Reader, name string, mem memory.Allocator, closeFn func()) (*records, error) {
 	// Read the first bytes here, to tell what is not a stream before
 	// arrow-go takes them as the length of a message.
 	var head [8]byte

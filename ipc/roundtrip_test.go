@@ -3,6 +3,7 @@ package ipc_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"testing"
 
@@ -279,4 +280,44 @@ func TestOpenFileColumnsBindsEachRecord(t *testing.T) {
 		assert.Equal(t, r.BaseID, ids[i])
 		assert.Equal(t, r.Region, got[i])
 	}
+}
+
+func TestRecordReadersReadWhatRecordWritersWrote(t *testing.T) {
+	mem := checked(t)
+	rows := rowsOf(0, 150)
+	for _, file := range []bool{true, false} {
+		t.Run(fmt.Sprintf("file %v", file), func(t *testing.T) {
+			data := writeRows(t, file, ipc.WriteConfig{BatchRows: 60, Alloc: mem}, rows)
+			var rr array.RecordReader
+			var err error
+			if file {
+				rr, err = ipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), mem)
+			} else {
+				rr, err = ipc.NewRecordStreamReader(bytes.NewReader(data), mem)
+			}
+			require.NoError(t, err)
+			defer rr.Release()
+			want, err := mapper.SchemaOf[everything]()
+			require.NoError(t, err)
+			require.True(t, rr.Schema().Equal(want))
+			var got []everything
+			for rr.Next() {
+				page, err := mapper.Decode[everything](rr.RecordBatch())
+				require.NoError(t, err)
+				got = append(got, page...)
+			}
+			require.NoError(t, rr.Err())
+			assert.Equal(t, throughMemory(t, rows), got)
+		})
+	}
+	t.Run("a file cut short, and a stream given as a file", func(t *testing.T) {
+		data := writeRows(t, true, ipc.WriteConfig{}, rows)
+		_, err := ipc.NewRecordFileReader(bytes.NewReader(data[:len(data)-1]), int64(len(data)-1), mem)
+		assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+		stream := writeRows(t, false, ipc.WriteConfig{}, rows)
+		_, err = ipc.NewRecordFileReader(bytes.NewReader(stream), int64(len(stream)), mem)
+		assert.ErrorContains(t, err, "is an Arrow IPC stream, not an IPC file")
+		_, err = ipc.NewRecordStreamReader(bytes.NewReader([]byte("hello, world")), mem)
+		assert.ErrorIs(t, err, ipc.ErrNotIPC)
+	})
 }
