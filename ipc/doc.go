@@ -17,7 +17,11 @@
 // mapper.ColumnsReader[C] (OpenFileColumns): the schema is checked against
 // T before any row is read, and malformed or truncated input is an error,
 // never a panic. They take the decode options of mapper.NewReader, and
-// mapper.Allocator for the memory of the records read.
+// mapper.Allocator for the memory of the records read. The lengths a file
+// or stream claims are checked against its bytes (a schema's, a message's)
+// before they are allocated, but for one: arrow-go allocates a compressed
+// buffer's uncompressed size as the buffer claims it, so read untrusted
+// compressed input with an allocator that refuses what is too large.
 //
 // Writers take the encode options of mapper.NewBuilder. RecordWriter writes
 // records of any schema, for data whose Go type is not known when the

@@ -68,8 +68,11 @@ func newRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig, file bo
 	if file {
 		rw.format = "file"
 	}
-	if unify && hasDictionary(arrow.StructOf(schema.Fields()...)) {
-		rw.dicts = newDictionaries(cfg.alloc())
+	for _, f := range schema.Fields() {
+		if unify && hasDictionary(f.Type) {
+			rw.dicts = newDictionaries(cfg.alloc())
+			break
+		}
 	}
 	return rw, nil
 }
