@@ -11,10 +11,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-	"github.com/arrowmap/arrowmap/mapper"
+	amipc "github.com/arrowmap/arrowmap/ipc"
 )
 
 //go:embed sample.arrow
@@ -23,6 +22,7 @@ var sampleFile []byte
 // input is an opened file: its schema and its records.
 type input struct {
 	name    string
+	format  fileFormat // as its first bytes tell
 	schema  *arrow.Schema
 	records array.RecordReader
 	close   func()
@@ -80,12 +80,13 @@ func openBytes(data []byte) (*input, error) {
 	case len(data) == 0:
 		return nil, errors.New("empty input: not an Arrow or Parquet file")
 	case bytes.HasPrefix(data, arrowFileMagic):
-		f, err := ipc.NewFileReader(bytes.NewReader(data), ipc.WithAllocator(mem))
+		// Our readers check what arrow-go trusts: a corrupt length in a
+		// schema would make it allocate terabytes.
+		rr, err := amipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), mem)
 		if err != nil {
-			return nil, fmt.Errorf("not a valid Arrow IPC file: %w", err)
+			return nil, err
 		}
-		rr := mapper.FileRecords(f)
-		return &input{schema: f.Schema(), records: rr, close: func() { rr.Release(); f.Close() }}, nil
+		return &input{format: ipcFile, schema: rr.Schema(), records: rr, close: rr.Release}, nil
 	case bytes.HasPrefix(data, parquetMagic):
 		pf, err := file.NewParquetReader(bytes.NewReader(data))
 		if err != nil {
@@ -101,12 +102,15 @@ func openBytes(data []byte) (*input, error) {
 			pf.Close()
 			return nil, fmt.Errorf("reading Parquet: %w", err)
 		}
-		return &input{schema: rr.Schema(), records: rr, close: func() { rr.Release(); pf.Close() }}, nil
+		return &input{format: parquetFF, schema: rr.Schema(), records: rr, close: func() { rr.Release(); pf.Close() }}, nil
 	default:
-		r, err := ipc.NewReader(bytes.NewReader(data), ipc.WithAllocator(mem))
-		if err != nil {
-			return nil, fmt.Errorf("not an Arrow IPC file or stream, nor a Parquet file: %w", err)
+		r, err := amipc.NewRecordStreamReader(bytes.NewReader(data), mem)
+		if errors.Is(err, amipc.ErrNotIPC) {
+			return nil, errors.New("not an Arrow IPC file or stream, nor a Parquet file")
 		}
-		return &input{schema: r.Schema(), records: r, close: r.Release}, nil
+		if err != nil {
+			return nil, err
+		}
+		return &input{format: ipcStream, schema: r.Schema(), records: r, close: r.Release}, nil
 	}
 }

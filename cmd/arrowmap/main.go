@@ -1,14 +1,17 @@
 // Command arrowmap shows what arrowmap makes of an Arrow or Parquet file:
 // its rows decoded through the mapper, its schema, and Go struct types that
-// decode it.
+// decode it; and converts between Arrow IPC files and streams and Parquet.
 //
 //	arrowmap head [-n N] [FILE]     rows as JSON lines
 //	arrowmap schema [FILE]          the Arrow schema
 //	arrowmap gen [-package P] [-type T] [FILE]   Go types with arrow tags
+//	arrowmap convert [-from F] [-to F] [-compression C] [IN] OUT
 //
 // FILE is an Arrow IPC file, an IPC stream or a Parquet file, told apart by
 // its first bytes; "-" reads standard input. Without FILE, a sample
-// embedded in the command is used.
+// embedded in the command is used. convert writes OUT in the format its
+// extension names (.arrow, .feather, .ipc: IPC file; .arrows, .stream: IPC
+// stream; .parquet, .pq) or -to names; "-" writes standard output.
 package main
 
 //go:generate go run gen_sample.go
@@ -19,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	// Timestamp columns name IANA zones, and the command runs on hosts
@@ -34,6 +38,11 @@ const usage = `usage:
   arrowmap head [-n N] [FILE]                  print rows as JSON lines
   arrowmap schema [FILE]                       print the Arrow schema
   arrowmap gen [-package P] [-type T] [FILE]   print Go types that decode FILE
+  arrowmap convert [-from F] [-to F] [-compression C] [IN] OUT
+                                               convert IN to OUT: IPC file, IPC
+                                               stream or Parquet (F: file, stream,
+                                               parquet), by OUT's extension (.arrow,
+                                               .arrows, .parquet) or -to
 FILE is an Arrow IPC file or stream, or a Parquet file; "-" is standard input;
 without FILE, an embedded sample is used.`
 
@@ -55,8 +64,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 			fmt.Fprintln(stderr, usage)
 			return 0
 		}
-		// A mapper error names the package already: say it once.
-		fmt.Fprintf(stderr, "arrowmap: %s\n", strings.TrimPrefix(oneLine(err.Error()), "arrowmap: "))
+		// Errors of our packages name them ("arrowmap: ", "arrowmap/ipc: "),
+		// inside the message too: say arrowmap once.
+		fmt.Fprintf(stderr, "arrowmap: %s\n", packagePrefix.ReplaceAllString(oneLine(err.Error()), ""))
 		return 1
 	}
 	return 0
@@ -64,7 +74,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 
 func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("missing command: want head, schema or gen (arrowmap -h for help)")
+		return errors.New("missing command: want head, schema, gen or convert (arrowmap -h for help)")
 	}
 	cmd, args := args[0], args[1:]
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
@@ -78,12 +88,14 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		run = func(in *input) error { return head(in, *n, stdout, stderr) }
 	case "schema":
 		run = func(in *input) error { _, err := fmt.Fprintln(stdout, in.schema); return err }
+	case "convert":
+		return convertCommand(fs, args, stdin, stdout, stderr)
 	case "gen":
 		pkg := fs.String("package", "main", "package name")
 		typ := fs.String("type", "Row", "name of the row type")
 		run = func(in *input) error { return gen(in, *pkg, *typ, stdout) }
 	default:
-		return fmt.Errorf("unknown command %q: want head, schema or gen", cmd)
+		return fmt.Errorf("unknown command %q: want head, schema, gen or convert", cmd)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -101,6 +113,9 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer in.close()
 	return run(in)
 }
+
+// packagePrefix is how the errors of this module's packages start.
+var packagePrefix = regexp.MustCompile(`\barrowmap(/[a-z]+)?: `)
 
 // oneLine keeps an error message on one line.
 func oneLine(s string) string {

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// everyRow is what head prints of every row of FILE ("" the sample).
+func everyRow(t *testing.T, file string) string {
+	t.Helper()
+	args := []string{"head", "-n", "1000000"}
+	if file != "" {
+		args = append(args, file)
+	}
+	stdout, stderr, status := arrowmap(t, nil, args...)
+	require.Equal(t, 0, status, "head %s: %s", file, stderr)
+	require.NotEmpty(t, stdout)
+	return stdout
+}
+
+// convertOK runs convert and checks it succeeded quietly.
+func convertOK(t *testing.T, args ...string) {
+	t.Helper()
+	stdout, stderr, status := arrowmap(t, nil, append([]string{"convert"}, args...)...)
+	require.Equal(t, 0, status, "convert %v: %s", args, stderr)
+	require.Empty(t, stdout)
+	require.Empty(t, stderr, "no progress on a standard error that is not a terminal")
+}
+
+// schemaOf is what `arrowmap schema` prints of file.
+func schemaOf(t *testing.T, file string) string {
+	t.Helper()
+	stdout, stderr, status := arrowmap(t, nil, "schema", file)
+	require.Equal(t, 0, status, stderr)
+	return stdout
+}
+
+// parquetKindsFile is the kinds fixture without its run-end encoded
+// column, which Parquet has no type for.
+func parquetKindsFile(t *testing.T, dir string) string {
+	data, err := os.ReadFile(testFiles.kinds)
+	require.NoError(t, err)
+	fr, err := ipc.NewFileReader(bytes.NewReader(data))
+	require.NoError(t, err)
+	defer fr.Close()
+	rec, err := fr.RecordBatchAt(0)
+	require.NoError(t, err)
+	defer rec.Release()
+	var fields []arrow.Field
+	var cols []arrow.Array
+	for i, f := range rec.Schema().Fields() {
+		if f.Name != "runs" {
+			fields = append(fields, f)
+			cols = append(cols, rec.Column(i))
+		}
+	}
+	kept := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())
+	defer kept.Release()
+	out, err := ipcFileOf(memory.DefaultAllocator, kept)
+	require.NoError(t, err)
+	path := filepath.Join(dir, "kinds-for-parquet.arrow")
+	require.NoError(t, os.WriteFile(path, out, 0o600))
+	return path
+}
+
+// changingDictionaries is an IPC stream, written by arrow-go, of records
+// whose dictionaries replace one another (each record's own values, in
+// their order), which an IPC file cannot hold as they are.
+func changingDictionaries(t *testing.T, dir string) string {
+	type row struct {
+		ID     int64   `arrow:"id"`
+		Region string  `arrow:"region,dict"`
+		Code   *string `arrow:"code,dict"`
+	}
+	code := func(s string) *string { return &s }
+	batches := [][]row{
+		{{1, "north", code("a")}, {2, "south", nil}},
+		{{3, "east", code("b")}, {4, "north", code("a")}},
+		{{5, "south", nil}, {6, "west", code("c")}, {7, "east", code("b")}},
+	}
+	schema, err := mapper.SchemaOf[row]()
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(schema))
+	for _, rows := range batches {
+		rec, err := mapper.Encode(rows)
+		require.NoError(t, err)
+		require.NoError(t, w.Write(rec))
+		rec.Release()
+	}
+	require.NoError(t, w.Close())
+	path := filepath.Join(dir, "changing.arrows")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o600))
+	return path
+}
+
+// A conversion keeps every value: head prints the same lines of the input
+// and of every file converted from it, through every format and back.
+func TestConvertKeepsEveryValue(t *testing.T) {
+	dir := t.TempDir()
+	inputs := []struct {
+		name    string
+		file    string // "" the embedded sample
+		parquet bool   // Parquet holds its types
+	}{
+		{"the embedded sample", "", true},
+		{"an IPC file", testFiles.ipcFile, true},
+		{"an IPC stream", testFiles.stream, true},
+		{"a Parquet file", testFiles.pqt, true},
+		{"the file of every kind of column", testFiles.kinds, false},
+		{"the kinds Parquet holds", parquetKindsFile(t, dir), true},
+		{"a stream whose dictionaries replace one another", changingDictionaries(t, dir), true},
+	}
+	for k, in := range inputs {
+		t.Run(in.name, func(t *testing.T) {
+			want := everyRow(t, in.file)
+			at := func(name string) string { return filepath.Join(dir, fmt.Sprintf("%d-%s", k, name)) }
+			source := func(args ...string) []string {
+				if in.file == "" {
+					return args
+				}
+				return append([]string{in.file}, args...)
+			}
+			convertOK(t, source(at("out.arrow"))...)
+			convertOK(t, source(at("out.arrows"))...)
+			convertOK(t, at("out.arrows"), at("back.feather"))             // stream → file
+			convertOK(t, at("out.arrow"), at("back.stream"))               // file → stream
+			convertOK(t, "-to", "stream", at("out.arrow"), at("out.data")) // -to over the extension
+			files := []string{at("out.arrow"), at("out.arrows"), at("back.feather"), at("back.stream"), at("out.data")}
+			if in.parquet {
+				convertOK(t, source(at("out.parquet"))...)
+				convertOK(t, "-compression", "zstd", at("out.parquet"), at("again.arrow")) // Parquet → IPC
+				convertOK(t, "-compression", "none", at("again.arrow"), at("again.pq"))
+				files = append(files, at("out.parquet"), at("again.arrow"), at("again.pq"))
+			}
+			for _, f := range files {
+				assert.Equal(t, want, everyRow(t, f), "head of %s", filepath.Base(f))
+			}
+			// Between IPC files and streams nothing changes, not even the schema.
+			if in.file != "" && !strings.HasSuffix(in.file, ".parquet") {
+				for _, f := range files[:5] {
+					assert.Equal(t, schemaOf(t, in.file), schemaOf(t, f), "schema of %s", filepath.Base(f))
+				}
+			}
+		})
+	}
+}
+
+func TestConvertWritesTheFormatAsked(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args  []string
+		magic string // at the start of OUT
+	}{
+		{[]string{filepath.Join(dir, "a.arrow")}, "ARROW1"},
+		{[]string{filepath.Join(dir, "a.ipc")}, "ARROW1"},
+		{[]string{"-compression", "lz4", filepath.Join(dir, "b.arrows")}, "\xff\xff\xff\xff"},
+		{[]string{"-to", "parquet", filepath.Join(dir, "c.arrow")}, "PAR1"},
+		{[]string{"-to", "file", "-compression", "ZSTD", filepath.Join(dir, "d.out")}, "ARROW1"},
+		{[]string{"-compression", "gzip", filepath.Join(dir, "e.pq")}, "PAR1"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			convertOK(t, tc.args...)
+			data, err := os.ReadFile(tc.args[len(tc.args)-1])
+			require.NoError(t, err)
+			assert.True(t, bytes.HasPrefix(data, []byte(tc.magic)), "starts with %q: %q", tc.magic, data[:8])
+		})
+	}
+	t.Run("to standard output, from standard input", func(t *testing.T) {
+		stream, stderr, status := arrowmap(t, nil, "convert", "-to", "stream", testFiles.pqt, "-")
+		require.Equal(t, 0, status, stderr)
+		file, stderr, status := arrowmap(t, []byte(stream), "convert", "-from", "stream", "-to", "arrow", "-", "-")
+		require.Equal(t, 0, status, stderr)
+		require.True(t, strings.HasPrefix(file, "ARROW1"))
+		path := filepath.Join(dir, "piped.arrow")
+		require.NoError(t, os.WriteFile(path, []byte(file), 0o600))
+		assert.Equal(t, everyRow(t, testFiles.pqt), everyRow(t, path))
+	})
+	t.Run("over the input itself", func(t *testing.T) {
+		path := filepath.Join(dir, "self.arrow")
+		convertOK(t, testFiles.stream, path)
+		want := everyRow(t, path)
+		convertOK(t, "-to", "file", path, path)
+		assert.Equal(t, want, everyRow(t, path))
+	})
+}
+
+func TestConvertFailuresAreOneLine(t *testing.T) {
+	dir := t.TempDir()
+	notDir := filepath.Join(dir, "plain")
+	require.NoError(t, os.WriteFile(notDir, []byte("x"), 0o600))
+	random := filepath.Join(dir, "random.arrow")
+	require.NoError(t, os.WriteFile(random, bytes.Repeat([]byte{0x5a, 0x13, 0x77}, 500), 0o600))
+	out := filepath.Join(dir, "out.arrow")
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		contains string
+	}{
+		{"an unknown extension", []string{testFiles.ipcFile, filepath.Join(dir, "out.csv")}, `unknown extension ".csv"`},
+		{"no extension", []string{testFiles.ipcFile, filepath.Join(dir, "out")}, "no extension"},
+		{"standard output without -to", []string{testFiles.ipcFile, "-"}, "needs -to"},
+		{"an unknown -to", []string{"-to", "csv", testFiles.ipcFile, out}, `-to "csv"`},
+		{"an unknown -from", []string{"-from", "csv", testFiles.ipcFile, out}, `-from "csv"`},
+		{"a -from that is not the input's format", []string{"-from", "parquet", testFiles.stream, out}, "is an Arrow IPC stream, not a Parquet file"},
+		{"an unknown compression", []string{"-compression", "brotli", testFiles.ipcFile, out}, `-compression "brotli"`},
+		{"snappy for IPC", []string{"-compression", "snappy", testFiles.ipcFile, out}, `-compression "snappy"`},
+		{"an input that does not exist", []string{filepath.Join(dir, "nope.arrow"), out}, "nope.arrow"},
+		{"an input that is a directory", []string{dir, out}, "directory"},
+		{"an input of random bytes", []string{random, out}, "random.arrow"},
+		{"a truncated IPC file", []string{testFiles.truncFile, out}, "truncated.arrow"},
+		{"a truncated IPC stream", []string{testFiles.truncStream, out}, "truncated.arrows"},
+		{"a truncated Parquet file", []string{testFiles.truncParquet, out}, "truncated.parquet"},
+		{"an output in a directory that does not exist", []string{testFiles.ipcFile, filepath.Join(dir, "no", "out.arrow")}, "cannot write"},
+		{"an output under a file", []string{testFiles.ipcFile, filepath.Join(notDir, "out.arrow")}, "not a directory"},
+		{"an output that is a directory", []string{"-to", "file", testFiles.ipcFile, dir}, "is a directory"},
+		{"a column Parquet has no type for", []string{testFiles.kinds, filepath.Join(dir, "out.parquet")}, `column "runs"`},
+		{"a union to Parquet", []string{testFiles.union, filepath.Join(dir, "out.parquet")}, `column "either"`},
+		{"no OUT", []string{}, "want [IN] OUT"},
+		{"three arguments", []string{testFiles.ipcFile, out, out}, "want [IN] OUT"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, status := arrowmap(t, nil, append([]string{"convert"}, tc.args...)...)
+			t.Log(strings.TrimSpace(stderr))
+			assert.Equal(t, 1, status)
+			assert.Empty(t, stdout)
+			assert.True(t, strings.HasPrefix(stderr, "arrowmap: "), "stderr: %q", stderr)
+			assert.Equal(t, 1, strings.Count(stderr, "arrowmap:"), "one arrowmap: prefix: %q", stderr)
+			assert.NotContains(t, stderr, "arrowmap/", "no package prefix inside: %q", stderr)
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+			assert.Contains(t, stderr, tc.contains)
+			for _, bad := range []string{"panic", "goroutine"} {
+				assert.NotContains(t, strings.ToLower(stderr), bad)
+			}
+			entries, err := os.ReadDir(dir)
+			require.NoError(t, err)
+			for _, e := range entries {
+				assert.False(t, strings.HasPrefix(e.Name(), "out"), "no output left behind: %s", e.Name())
+			}
+		})
+	}
+}
+
+// A failed conversion leaves the file it would have replaced as it was.
+func TestAFailedConversionLeavesOutAsItWas(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "keep.arrow")
+	convertOK(t, testFiles.ipcFile, out)
+	before, err := os.ReadFile(out)
+	require.NoError(t, err)
+	_, _, status := arrowmap(t, nil, "convert", testFiles.truncStream, out)
+	require.Equal(t, 1, status)
+	after, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary file left")
+}
+
+// Flipped bytes near the start of a file, where its schema is, are one
+// line of error or rows, never a crash: arrow-go alone made a slice as long
+// as a corrupt children count said, and ran out of memory.
+func TestCorruptInputIsOneLineNeverACrash(t *testing.T) {
+	const seed = 20240302
+	t.Logf("corruptions seeded with %d", seed)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	out := filepath.Join(t.TempDir(), "out.arrow")
+	for _, src := range []string{testFiles.stream, testFiles.ipcFile, testFiles.kinds} {
+		data, err := os.ReadFile(src)
+		require.NoError(t, err)
+		for trial := range 100 {
+			bad := bytes.Clone(data)
+			for range 1 + rng.IntN(3) {
+				bad[rng.IntN(len(bad)/3)] = byte(rng.UintN(256))
+			}
+			cmd := []string{"head", "-"}
+			if trial%2 == 1 {
+				cmd = []string{"convert", "-", out}
+			}
+			_, stderr, status := arrowmap(t, bad, cmd...)
+			require.LessOrEqual(t, status, 1, "%s, trial %d: %.400s", filepath.Base(src), trial, stderr)
+			if status == 1 {
+				require.Equal(t, 1, strings.Count(stderr, "\n"), "%s, trial %d: one line: %.400s", filepath.Base(src), trial, stderr)
+			}
+		}
+	}
+}

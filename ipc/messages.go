@@ -1,0 +1,141 @@
+package ipc
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// messageReader reads the messages of a stream for arrow-go's stream
+// reader. arrow-go's own, as its NewReader makes it in v18.8.0, takes none
+// of the size limits and allocates a body at the length its metadata
+// claims before reading it: one corrupt length asks for terabytes, which
+// ends the process. This one reads a large body as its bytes arrive, so
+// that memory follows what the input holds, not what it claims; and it
+// checks the structure of the first message, the schema, before arrow-go
+// parses it (see checkSchemaMessage).
+type messageReader struct {
+	r     io.Reader
+	refs  atomic.Int64
+	msg   *arrowipc.Message
+	first bool // the next message is the first
+}
+
+func newMessageReader(r io.Reader) *messageReader {
+	m := &messageReader{r: r, first: true}
+	m.refs.Store(1)
+	return m
+}
+
+func (m *messageReader) Retain() { m.refs.Add(1) }
+
+func (m *messageReader) Release() {
+	if m.refs.Add(-1) == 0 {
+		m.releaseMessage()
+	}
+}
+
+func (m *messageReader) releaseMessage() {
+	if m.msg != nil {
+		m.msg.Release()
+		m.msg = nil
+	}
+}
+
+// Message reads the next message, valid until the next call. The end of
+// the stream, an end-of-stream marker or no byte more, is io.EOF itself; a
+// stream cut inside a message is an io.ErrUnexpectedEOF error.
+func (m *messageReader) Message() (*arrowipc.Message, error) {
+	m.releaseMessage()
+	first := m.first
+	m.first = false
+	var word [4]byte
+	if _, err := io.ReadFull(m.r, word[:]); err != nil {
+		if err == io.EOF {
+			return nil, io.EOF
+		}
+		return nil, fmt.Errorf("reading a message: %w", err)
+	}
+	length := binary.LittleEndian.Uint32(word[:])
+	if length == continuation {
+		if _, err := io.ReadFull(m.r, word[:]); err != nil {
+			return nil, fmt.Errorf("reading the length of a message: %w", cut(err))
+		}
+		length = binary.LittleEndian.Uint32(word[:])
+	} // else a stream written before Arrow 0.15: no continuation marker
+	switch {
+	case length == 0:
+		return nil, io.EOF
+	case length < 8 || length > maxMetadata:
+		return nil, fmt.Errorf("%w: a message of %d bytes of metadata", errBadFlatbuffer, length)
+	}
+	meta, err := readBytes(m.r, int64(length))
+	if err != nil {
+		return nil, fmt.Errorf("reading the metadata of a message: %w", err)
+	}
+	if first {
+		if err := checkSchemaMessage(meta); err != nil {
+			return nil, err
+		}
+	}
+	size, err := bodyLength(meta)
+	if err != nil {
+		return nil, err
+	}
+	body, err := readBytes(m.r, size)
+	if err != nil {
+		return nil, fmt.Errorf("reading the body of a message: %w", err)
+	}
+	m.msg = arrowipc.NewMessage(memory.NewBufferBytes(meta), memory.NewBufferBytes(body))
+	return m.msg, nil
+}
+
+// cut is err, of reading a message begun, as a stream cut short.
+func cut(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// readBytes reads n bytes of r: at once when n is small, else as they
+// come, so that a corrupt n makes memory grow only as far as r goes.
+func readBytes(r io.Reader, n int64) ([]byte, error) {
+	const atOnce = 16 << 20
+	if n <= atOnce {
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r, b); err != nil {
+			return nil, cut(err)
+		}
+		return b, nil
+	}
+	var buf bytes.Buffer
+	buf.Grow(atOnce)
+	if _, err := io.CopyN(&buf, r, n); err != nil {
+		return nil, cut(err)
+	}
+	return buf.Bytes(), nil
+}
+
+// bodyLength is the bodyLength of a Message flatbuffer (field 3).
+func bodyLength(meta []byte) (int64, error) {
+	fb := &flatbuffer{buf: meta}
+	msg, err := fb.root()
+	if err != nil {
+		return 0, err
+	}
+	at, err := msg.field(3, 8)
+	if err != nil || at == 0 {
+		return 0, err
+	}
+	n := int64(binary.LittleEndian.Uint64(meta[at:]))
+	if n < 0 {
+		return 0, fb.fail("a message body of %d bytes", n)
+	}
+	return n, nil
+}

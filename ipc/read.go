@@ -1,0 +1,320 @@
+package ipc
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/mapper"
+)
+
+// ErrNotIPC is what the readers report, wrapped with what they read, for
+// input that is not Arrow IPC at all: neither an IPC file, which starts
+// with "ARROW1", nor an IPC stream, which starts with a message.
+var ErrNotIPC = errors.New("not Arrow IPC data")
+
+// fileMagic starts and ends an IPC file.
+var fileMagic = []byte("ARROW1")
+
+// continuation starts every message of a stream written since Arrow 0.15.
+const continuation = 0xFFFFFFFF
+
+// OpenFile opens the IPC file at path and returns a Reader of its rows as
+// values of T. The schema is checked against T, as mapper.NewReader does,
+// before any row is read. The Reader's Release closes the file.
+//
+// opts are mapper.NewReader's options, and mapper.Allocator for the memory
+// of the records read (memory.DefaultAllocator without it).
+func OpenFile[T any](path string, opts ...mapper.Option) (*mapper.Reader[T], error) {
+	mem, opts := mapper.SplitAllocator(opts)
+	rr, err := openFileRecords(path, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release() // the Reader retains its own reference
+	return mapper.NewReader[T](rr, opts...)
+}
+
+// OpenFileColumns opens the IPC file at path and returns a ColumnsReader
+// that binds each of its records to the typed columns of C, as
+// mapper.NewColumnsReader does. The ColumnsReader's Release closes the
+// file.
+//
+// opts are mapper.NewColumnsReader's options, and mapper.Allocator for the
+// memory of the records read.
+func OpenFileColumns[C any](path string, opts ...mapper.Option) (*mapper.ColumnsReader[C], error) {
+	mem, opts := mapper.SplitAllocator(opts)
+	rr, err := openFileRecords(path, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	return mapper.NewColumnsReader[C](rr, opts...)
+}
+
+// NewStreamReader reads an IPC stream from r: its schema now, checked
+// against T before any row is read, and its records as the Reader reads
+// rows. Release the Reader when done; r is the caller's to close. Only the
+// bytes of the stream are read from r, up to its end-of-stream marker.
+//
+// opts are mapper.NewReader's options, and mapper.Allocator for the memory
+// of the records read.
+func NewStreamReader[T any](r io.Reader, opts ...mapper.Option) (*mapper.Reader[T], error) {
+	mem, opts := mapper.SplitAllocator(opts)
+	rr, err := openStreamRecords(r, "the IPC stream", mem, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	return mapper.NewReader[T](rr, opts...)
+}
+
+// ReadFile reads every row of the IPC file or stream at path, told apart by
+// their first bytes (a file starts with "ARROW1"). On an error it returns
+// the rows before the record that failed, and the error.
+//
+// opts are mapper.NewReader's options but ZeroCopy (the rows outlive the
+// records they would alias), and mapper.Allocator.
+func ReadFile[T any](path string, opts ...mapper.Option) ([]T, error) {
+	if err := mapper.RefuseOptions("ipc.ReadFile", opts, mapper.ZeroCopy()); err != nil {
+		return nil, err
+	}
+	mem, opts := mapper.SplitAllocator(opts)
+	rr, err := openRecords(path, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	r, err := mapper.NewReader[T](rr, opts...)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Release()
+	return r.ReadAll()
+}
+
+// NewRecordFileReader reads the records of the IPC file of size bytes
+// that r holds, in order: OpenFile without the Go type, for data whose
+// schema is known only at run time, with its checks of malformed and
+// truncated input. mem allocates the records (nil: memory.DefaultAllocator).
+// Release the reader when done; r is the caller's to close, after.
+func NewRecordFileReader(r io.ReaderAt, size int64, mem memory.Allocator) (array.RecordReader, error) {
+	return fileRecords(r, "the IPC file", size, mem, nil)
+}
+
+// NewRecordStreamReader reads the records of the IPC stream r:
+// NewStreamReader without the Go type, with its checks of malformed and
+// truncated input. mem allocates the records (nil:
+// memory.DefaultAllocator). Release the reader when done; r is the
+// caller's to close, after.
+func NewRecordStreamReader(r io.Reader, mem memory.Allocator) (array.RecordReader, error) {
+	return openStreamRecords(r, "the IPC stream", mem, nil)
+}
+
+// openRecords opens the IPC file or stream at path, by its first bytes.
+func openRecords(path string, mem memory.Allocator) (*records, error) {
+	f, size, err := openPath(path)
+	if err != nil {
+		return nil, err
+	}
+	var head [len("ARROW1")]byte
+	n, err := io.ReadFull(f, head[:])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && err != io.EOF {
+		f.Close()
+		return nil, fmt.Errorf("arrowmap/ipc: reading %s: %w", path, err)
+	}
+	if bytes.Equal(head[:n], fileMagic) {
+		return newFileRecords(f, path, size, mem)
+	}
+	rr, err := openStreamRecords(io.MultiReader(bytes.NewReader(head[:n]), f), path, mem, func() { f.Close() })
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return rr, nil
+}
+
+// openFileRecords opens the IPC file at path.
+func openFileRecords(path string, mem memory.Allocator) (*records, error) {
+	f, size, err := openPath(path)
+	if err != nil {
+		return nil, err
+	}
+	return newFileRecords(f, path, size, mem)
+}
+
+// openPath opens path for reading, refusing a directory: reading one would
+// fail later, with a less clear error.
+func openPath(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("arrowmap/ipc: %w", err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("arrowmap/ipc: %w", err)
+	}
+	if info.IsDir() {
+		f.Close()
+		return nil, 0, fmt.Errorf("arrowmap/ipc: %s is a directory, not an IPC file", path)
+	}
+	return f, info.Size(), nil
+}
+
+// newFileRecords reads the footer of the IPC file f of size bytes, and
+// takes f over: it is closed on an error, and by the last Release of the
+// records otherwise.
+func newFileRecords(f *os.File, name string, size int64, mem memory.Allocator) (*records, error) {
+	rr, err := fileRecords(f, name, size, mem, func() { f.Close() })
+	if err != nil {
+		f.Close()
+	}
+	return rr, err
+}
+
+// fileRecords reads the footer of the IPC file r of size bytes. closeFn,
+// when not nil, is called by the last Release of the records, not on an
+// error.
+func fileRecords(r io.ReaderAt, name string, size int64, mem memory.Allocator, closeFn func()) (*records, error) {
+	if err := checkFileEnds(r, name, size); err != nil {
+		return nil, err
+	}
+	if err := checkFileFooter(r, size); err != nil {
+		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
+	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	var fr *arrowipc.FileReader
+	err := guard(func() error {
+		var err error
+		// No block of the file is larger than the file: arrow-go's default
+		// limit, 256 MiB, would refuse large records of a valid file.
+		fr, err = arrowipc.NewFileReader(io.NewSectionReader(r, 0, size), arrowipc.WithAllocator(mem), arrowipc.WithBodySizeLimit(max(size, 1)))
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
+	}
+	return newRecords(mapper.FileRecords(fr), name, func() {
+		fr.Close()
+		if closeFn != nil {
+			closeFn()
+		}
+	}), nil
+}
+
+// checkFileEnds tells apart, by their first and last bytes, what is not an
+// IPC file, an IPC stream given as a file, and an IPC file cut short, so
+// that each gets an error that says which.
+func checkFileEnds(f io.ReaderAt, name string, size int64) error {
+	var head, tail [len("ARROW1")]byte
+	n, err := f.ReadAt(head[:], 0)
+	if err != nil && err != io.EOF {
+		return fmt.Errorf("arrowmap/ipc: reading %s: %w", name, err)
+	}
+	switch {
+	case n == 0:
+		return fmt.Errorf("arrowmap/ipc: %s is empty: %w", name, ErrNotIPC)
+	case isStreamStart(head[:n]):
+		return fmt.Errorf("arrowmap/ipc: %s is an Arrow IPC stream, not an IPC file: read it with NewStreamReader or ReadFile", name)
+	case !bytes.Equal(head[:n], fileMagic):
+		return fmt.Errorf("arrowmap/ipc: %s: %w: an IPC file starts with %q", name, ErrNotIPC, fileMagic)
+	}
+	// The smallest file: magic, padding, footer length, magic.
+	if size >= int64(2*len(fileMagic)+2+4) {
+		if _, err := f.ReadAt(tail[:], size-int64(len(tail))); err != nil {
+			return fmt.Errorf("arrowmap/ipc: reading %s: %w", name, err)
+		}
+		if bytes.Equal(tail[:], fileMagic) {
+			return nil
+		}
+	}
+	return fmt.Errorf("arrowmap/ipc: %s is an IPC file cut short, without its footer: %w", name, io.ErrUnexpectedEOF)
+}
+
+// checkFileFooter checks the structure of the footer of the IPC file f of
+// size bytes (see checkFooter), which checkFileEnds found ends with magic.
+func checkFileFooter(f io.ReaderAt, size int64) error {
+	// The file ends with the footer, its length (int32) and the magic.
+	var length [4]byte
+	if _, err := f.ReadAt(length[:], size-int64(len(fileMagic))-4); err != nil {
+		return err
+	}
+	n := int64(int32(binary.LittleEndian.Uint32(length[:])))
+	start := size - int64(len(fileMagic)) - 4 - n
+	if n <= 0 || start < int64(len(fileMagic)) {
+		return fmt.Errorf("%w: a footer of %d bytes in a file of %d", errBadFlatbuffer, n, size)
+	}
+	footer := make([]byte, n)
+	if _, err := f.ReadAt(footer, start); err != nil {
+		return err
+	}
+	return checkFooter(footer)
+}
+
+// isStreamStart reports whether b, the first bytes of some data, can start
+// an IPC stream: a continuation marker, or the length of a first message
+// of an older stream (before Arrow 0.15), which a schema keeps small.
+// Anything else read as a length would make the reader allocate up to
+// 4 GiB for a file that is not Arrow at all.
+func isStreamStart(b []byte) bool {
+	if len(b) < 4 {
+		return false
+	}
+	word := binary.LittleEndian.Uint32(b)
+	return word == continuation || (word > 0 && word < 1<<20)
+}
+
+// maxMetadata is the longest metadata of a message, arrow-go's limit.
+const maxMetadata = 64 << 20
+
+// openStreamRecords reads the schema of the stream r. closeFn, when not
+// nil, is called by the last Release of the records, not on an error.
+func openStreamRecords(r io.Reader, name string, mem memory.Allocator, closeFn func()) (*records, error) {
+	// Read the first bytes here, to tell what is not a stream before
+	// arrow-go takes them as the length of a message.
+	var head [8]byte
+	n, err := io.ReadFull(r, head[:])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && err != io.EOF {
+		return nil, fmt.Errorf("arrowmap/ipc: reading %s: %w", name, err)
+	}
+	switch {
+	case n == 0:
+		return nil, fmt.Errorf("arrowmap/ipc: %s is empty: %w", name, ErrNotIPC)
+	case bytes.HasPrefix(head[:n], fileMagic):
+		return nil, fmt.Errorf("arrowmap/ipc: %s is an Arrow IPC file, not an IPC stream: read it with OpenFile or ReadFile", name)
+	case !isStreamStart(head[:n]):
+		return nil, fmt.Errorf("arrowmap/ipc: %s: %w: an IPC stream starts with a message", name, ErrNotIPC)
+	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	var sr *arrowipc.Reader
+	err = guard(func() error {
+		var err error
+		// sr takes mr over, and releases it even when it fails.
+		mr := newMessageReader(io.MultiReader(bytes.NewReader(head[:n]), r))
+		sr, err = arrowipc.NewReaderFromMessageReader(mr, arrowipc.WithAllocator(mem))
+		return err
+	})
+	if err != nil {
+		err = mapper.SourceError(err) // a stream cut inside its schema is io.ErrUnexpectedEOF
+		if err == nil {
+			err = io.ErrUnexpectedEOF // the stream ended before its schema
+		}
+		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC stream: %w", name, err)
+	}
+	closeAll := sr.Release
+	if closeFn != nil {
+		closeAll = func() { sr.Release(); closeFn() }
+	}
+	return newRecords(sr, name, closeAll), nil
+}

@@ -1,0 +1,93 @@
+package ipc
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// records is the array.RecordReader the readers of this package read: an
+// arrow-go reader whose panics on malformed input are errors, and whose
+// last Release also closes what was opened for it (the file, the arrow-go
+// file reader), so that a mapper.Reader built on it owns the file.
+type records struct {
+	rr    array.RecordReader
+	name  string // the file or stream, for errors
+	refs  atomic.Int64
+	close func()
+	err   error // a panic of rr, as an error
+}
+
+func newRecords(rr array.RecordReader, name string, close func()) *records {
+	r := &records{rr: rr, name: name, close: close}
+	r.refs.Store(1)
+	return r
+}
+
+func (r *records) Retain() { r.refs.Add(1) }
+
+func (r *records) Release() {
+	if r.refs.Add(-1) != 0 {
+		return
+	}
+	if r.close != nil {
+		r.close()
+		r.close = nil
+	}
+}
+
+func (r *records) Schema() *arrow.Schema { return r.rr.Schema() }
+
+func (r *records) Next() bool {
+	if r.err != nil {
+		return false
+	}
+	var ok bool
+	if err := guard(func() error { ok = r.rr.Next(); return nil }); err != nil {
+		r.err = fmt.Errorf("arrowmap/ipc: %s: %w", r.name, err)
+		return false
+	}
+	return ok
+}
+
+func (r *records) RecordBatch() arrow.RecordBatch {
+	if r.err != nil {
+		return nil
+	}
+	return r.rr.RecordBatch()
+}
+
+// Record is RecordBatch, for the older name in array.RecordReader.
+func (r *records) Record() arrow.RecordBatch { return r.RecordBatch() }
+
+// Err is the error that ended the records, naming the file or stream; the
+// end of them is io.EOF itself, or nil, as the arrow-go reader says.
+func (r *records) Err() error {
+	if r.err != nil {
+		return r.err
+	}
+	err := r.rr.Err()
+	if err == nil || err == io.EOF {
+		return err
+	}
+	return fmt.Errorf("arrowmap/ipc: %s: %w", r.name, err)
+}
+
+// guard runs f, which calls arrow-go's IPC readers or writers, and turns a
+// panic of theirs into an error: they index the flatbuffers of a message
+// as they find them, and corrupt input can send them out of range.
+func guard(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("malformed IPC data: %s", oneLine(fmt.Sprint(p)))
+		}
+	}()
+	return f()
+}
+
+// oneLine keeps a message on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,197 @@
+package ipc
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/arrowmap/arrowmap/mapper"
+)
+
+// Writer writes rows of T as an IPC file or stream, with the schema
+// mapper.SchemaOf[T]: rows are encoded by one mapper.Builder, reused, into
+// records of WriteConfig.BatchRows rows, across Write calls; Flush and
+// Close write the rows left as a shorter record.
+//
+//	w, err := ipc.NewStreamWriter[Order](conn, ipc.WriteConfig{Compression: ipc.LZ4})
+//	if err != nil { … }
+//	for page := range pages {
+//		if err := w.Write(page); err != nil { … }
+//	}
+//	if err := w.Close(); err != nil { … }
+//
+// A Writer is not safe for concurrent use.
+type Writer[T any] struct {
+	rw       *RecordWriter
+	b        *mapper.Builder[T]
+	batch    int // rows per record
+	pending  int // rows in b, not yet written
+	closed   bool
+	closeErr error
+}
+
+// NewFileWriter writes an IPC file of rows of T to w; Close writes its
+// footer. w is the caller's to close, after Close.
+//
+// opts are mapper.NewBuilder's options (SnakeCase, As, Allocator).
+func NewFileWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (*Writer[T], error) {
+	return newWriter[T](w, cfg, opts, true)
+}
+
+// NewStreamWriter writes an IPC stream of rows of T to w; Close writes its
+// end-of-stream marker. w is the caller's to close, after Close.
+//
+// opts are mapper.NewBuilder's options (SnakeCase, As, Allocator).
+func NewStreamWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (*Writer[T], error) {
+	return newWriter[T](w, cfg, opts, false)
+}
+
+func newWriter[T any](w io.Writer, cfg WriteConfig, opts []mapper.Option, file bool) (*Writer[T], error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if cfg.Alloc != nil {
+		// The caller's own Allocator option, later, wins.
+		opts = append([]mapper.Option{mapper.Allocator(cfg.Alloc)}, opts...)
+	}
+	_, schemaOpts := mapper.SplitAllocator(opts)
+	schema, err := mapper.SchemaOf[T](schemaOpts...)
+	if err != nil {
+		return nil, err
+	}
+	b, err := mapper.NewBuilder[T](opts...)
+	if err != nil {
+		return nil, err
+	}
+	rw, err := newRecordWriter(w, schema, cfg, file)
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
+	batch := cfg.BatchRows
+	if batch == 0 {
+		batch = DefaultBatchRows
+	}
+	return &Writer[T]{rw: rw, b: b, batch: batch}, nil
+}
+
+// Write encodes rows and writes every record they fill. A value that does
+// not fit its column is a *mapper.Error naming the field, the column and
+// the row (its index in rows): the records that the rows before it filled
+// are written, the rows from the start of the record it would be in are
+// not, and the writer goes on as if Write had been given only the rows
+// before those. A failure of the output stops the writer: every Write
+// after it returns the same error.
+func (w *Writer[T]) Write(rows []T) error {
+	if w.closed {
+		return ErrClosed
+	}
+	if w.rw.err != nil {
+		return w.rw.err
+	}
+	for start := 0; start < len(rows); {
+		n := min(len(rows)-start, w.batch-w.pending)
+		if err := w.b.Append(rows[start : start+n]...); err != nil {
+			return w.rowError(err, start)
+		}
+		w.pending += n
+		start += n
+		if w.pending == w.batch {
+			if err := w.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rowError is err of an Append of the rows from start, whose Row counts
+// from the start of the record, with its Row counted in the rows of Write.
+func (w *Writer[T]) rowError(err error, start int) error {
+	var e *mapper.Error
+	if errors.As(err, &e) && e.Row >= 0 {
+		moved := *e
+		moved.Row = e.Row - w.pending + start
+		return &moved
+	}
+	return err
+}
+
+// Flush writes the rows encoded so far as a record, shorter than
+// BatchRows, so that a stream's reader gets them now. It does not flush w.
+func (w *Writer[T]) Flush() error {
+	if w.closed {
+		return ErrClosed
+	}
+	if w.pending == 0 {
+		return w.rw.err
+	}
+	return w.flush()
+}
+
+func (w *Writer[T]) flush() error {
+	rec := w.b.NewRecordBatch()
+	defer rec.Release()
+	w.pending = 0
+	return w.rw.Write(rec)
+}
+
+// Close writes the rows left and ends the file (its footer) or the stream
+// (its end-of-stream marker), and releases the writer's memory. After a
+// failed Write, Close ends a file or stream whose output still works with
+// what was written and says so; after a failure of the output, it says
+// the output is incomplete (see RecordWriter.Close). Close does not close
+// the io.Writer. Closing again returns the same.
+func (w *Writer[T]) Close() error {
+	if w.closed {
+		return w.closeErr
+	}
+	w.closed = true
+	defer w.b.Release()
+	var err error
+	if w.pending > 0 && w.rw.err == nil {
+		err = w.flush()
+	}
+	if w.closeErr = w.rw.Close(); w.closeErr == nil {
+		w.closeErr = err
+	}
+	return w.closeErr
+}
+
+// WriteFile writes rows as an IPC file at path, created or truncated, in
+// records of cfg.BatchRows rows. On an error the file is removed.
+//
+// opts are mapper.NewBuilder's options (SnakeCase, As, Allocator).
+func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Option) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("arrowmap/ipc: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	// arrow-go writes a message in many small pieces: buffer them.
+	buf := bufio.NewWriterSize(f, 1<<20)
+	w, err := NewFileWriter[T](buf, cfg, opts...)
+	if err != nil {
+		return err
+	}
+	if err := w.Write(rows); err != nil {
+		w.Close()
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := buf.Flush(); err != nil {
+		return fmt.Errorf("arrowmap/ipc: writing %s: %w", path, err)
+	}
+	return nil
+}
