@@ -781,7 +781,7 @@ func TestRecordsIsAnArrowRecordReader(t *testing.T) {
 	var lens []int64
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		require.Same(t, rec, rr.Record())
+		require.Same(t, rec, rr.Record()) //lint:ignore SA1019 Record is the name older consumers call
 		lens = append(lens, rec.NumRows())
 		rows, err := mapper.Decode[event](rec)
 		require.NoError(t, err)

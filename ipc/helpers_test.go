@@ -2,7 +2,6 @@ package ipc_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -322,11 +321,6 @@ func writeTemp(t *testing.T, name string, data []byte) string {
 	return path
 }
 
-// jsonLines is rows as JSON, for messages.
-func jsonLines[T any](rows []T) string {
-	b, _ := json.Marshal(rows)
-	return string(b)
-}
 
 // checked is a CheckedAllocator that the test asserts empty at its end.
 func checked(t *testing.T) *memory.CheckedAllocator {
