@@ -321,7 +321,6 @@ func writeTemp(t *testing.T, name string, data []byte) string {
 	return path
 }
 
-
 // checked is a CheckedAllocator that the test asserts empty at its end.
 func checked(t *testing.T) *memory.CheckedAllocator {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
