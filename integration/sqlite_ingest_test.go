@@ -3,11 +3,13 @@ package integration
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-adbc/go/adbc"
 	"github.com/apache/arrow-go/v18/arrow"
@@ -173,8 +175,8 @@ func sqliteValue(col arrow.Array, row int) any {
 	case *array.String:
 		return col.Value(row)
 	case *array.Binary:
-		// An empty value of a column without data is a nil slice, which
-		// the driver would bind as NULL.
+		// An empty value may be a nil slice (a column without data): it
+		// goes as an empty BLOB, whatever the driver makes of nil.
 		if v := col.Value(row); v != nil {
 			return v
 		}
@@ -189,13 +191,36 @@ type batchCounter struct {
 	*sqliteServer
 	mu      sync.Mutex
 	batches []int64 // rows of each record of the last ingest
+	ended   []error // the error of each ingest that has returned
 }
 
 func (s *batchCounter) DoPutCommandStatementIngest(ctx context.Context, cmd arrowflightsql.StatementIngest, rdr flight.MessageReader) (int64, error) {
 	s.mu.Lock()
 	s.batches = nil
 	s.mu.Unlock()
-	return s.sqliteServer.DoPutCommandStatementIngest(ctx, cmd, &countingReader{MessageReader: rdr, s: s})
+	n, err := s.sqliteServer.DoPutCommandStatementIngest(ctx, cmd, &countingReader{MessageReader: rdr, s: s})
+	s.mu.Lock()
+	s.ended = append(s.ended, err)
+	s.mu.Unlock()
+	return n, err
+}
+
+// endedIngests is the errors of the ingests that have returned, once
+// there are n of them: the server goes on with an ingest after its client
+// has cancelled it.
+func (s *batchCounter) endedIngests(t *testing.T, n int) []error {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		s.mu.Lock()
+		ended := append([]error(nil), s.ended...)
+		s.mu.Unlock()
+		if len(ended) >= n {
+			return ended
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d ingests ended, not %d", len(ended), n)
+		}
+	}
 }
 
 func (s *batchCounter) lastBatches() []int64 {
@@ -230,9 +255,12 @@ func startBatchCounter(t *testing.T) (*batchCounter, string) {
 // ADBC's, both with our entry points.
 type ingestPath struct {
 	name string
-	// ingest writes rows into table, creating it or appending to it.
-	ingest func(t *testing.T, table string, appendRows bool, rows any) (int64, error)
-	// query reads the rows of query, into the []T of want's type.
+	// ingest writes rows into table in an ADBC mode, which Flight SQL
+	// sends as the table definition options ADBC's C++ driver does
+	// (ingestModes).
+	ingest func(t *testing.T, table string, mode amadbc.IngestMode, rows any) (int64, error)
+	// query reads the rows of query into a slice of want's type, or is
+	// its error.
 	query func(t *testing.T, query string, want any) any
 	// batchRows is the most rows the path sends in one record.
 	batchRows int
@@ -245,22 +273,16 @@ func ingestPaths(t *testing.T, addr string, mem memory.Allocator) []ingestPath {
 	cnxn := openIngesting(t, testContext(t), addr, mem)
 	return []ingestPath{
 		{name: "through Flight SQL", batchRows: amflightsql.IngestBatchRows,
-			ingest: func(t *testing.T, table string, appendRows bool, rows any) (int64, error) {
-				tbl := amflightsql.Table{Name: table, IfNotExist: ifNotExistCreate, IfExists: ifExistsFail}
-				if appendRows {
-					tbl.IfExists = ifExistsAppend
-				}
+			ingest: func(t *testing.T, table string, mode amadbc.IngestMode, rows any) (int64, error) {
+				opts := ingestModes[string(mode)]
+				tbl := amflightsql.Table{Name: table, IfNotExist: opts.IfNotExist, IfExists: opts.IfExists}
 				return ingestAny(rows, func(ingest ingester) (int64, error) { return ingest.flightSQL(testContext(t), c, tbl) })
 			},
 			query: func(t *testing.T, query string, want any) any {
 				return queryAny(want, func(q querier) (any, error) { return q.flightSQL(testContext(t), c, query) })
 			}},
 		{name: "through ADBC", batchRows: amadbc.IngestBatchRows,
-			ingest: func(t *testing.T, table string, appendRows bool, rows any) (int64, error) {
-				mode := amadbc.Create
-				if appendRows {
-					mode = amadbc.Append
-				}
+			ingest: func(t *testing.T, table string, mode amadbc.IngestMode, rows any) (int64, error) {
 				return ingestAny(rows, func(ingest ingester) (int64, error) {
 					return ingest.adbc(testContext(t), cnxn, table, mode, mapper.Allocator(mem))
 				})
@@ -422,7 +444,7 @@ func TestSQLiteIngestQueriedBackEqualsTheInput(t *testing.T) {
 		for i, tc := range cases {
 			t.Run(path.name+": "+tc.name, func(t *testing.T) {
 				table := fmt.Sprintf("ingested_%d_%s", i, strings.ReplaceAll(path.name, " ", "_"))
-				n, err := path.ingest(t, table, false, tc.rows)
+				n, err := path.ingest(t, table, amadbc.Create, tc.rows)
 				require.NoError(t, err)
 				want := tc.want
 				if want == nil {
@@ -435,7 +457,7 @@ func TestSQLiteIngestQueriedBackEqualsTheInput(t *testing.T) {
 		}
 		t.Run(path.name+": SQLite holds NULL where the value was nil, and an empty BLOB as a BLOB", func(t *testing.T) {
 			table := "nulls_" + strings.ReplaceAll(path.name, " ", "_")
-			_, err := path.ingest(t, table, false, typedRows(ptr([]byte{1}), nil, ptr([]byte{})))
+			_, err := path.ingest(t, table, amadbc.Create, typedRows(ptr([]byte{1}), nil, ptr([]byte{})))
 			require.NoError(t, err)
 			// The server's NULL BLOB is an empty value: what SQLite holds is
 			// asked of SQLite, as INTEGER columns.
@@ -464,4 +486,186 @@ func lenOf(rows any) int {
 		return len(rows)
 	}
 	panic(fmt.Sprintf("lenOf: %T", rows))
+}
+
+func TestSQLiteIngestOfNoRowsCreatesAnEmptyTable(t *testing.T) {
+	mem := noLeaks(t)
+	_, addr := startSQLiteServer(t)
+	for _, path := range ingestPaths(t, addr, mem) {
+		t.Run(path.name+": the table is made from the schema, and reads back no row", func(t *testing.T) {
+			table := "empty_" + strings.ReplaceAll(path.name, " ", "_")
+			n, err := path.ingest(t, table, amadbc.Create, []wideRow{})
+			require.NoError(t, err)
+			assert.Zero(t, n)
+			got := path.query(t, "SELECT * FROM "+table, []wideRow{})
+			require.NotImplements(t, (*error)(nil), got, "the table exists")
+			assert.Empty(t, got)
+			// Its columns are typed from the Arrow schema: rows appended
+			// later read back into the same T.
+			rows := wideRows(4)
+			n, err = path.ingest(t, table, amadbc.Append, rows)
+			require.NoError(t, err)
+			assert.EqualValues(t, 4, n)
+			assert.Equal(t, rows, path.query(t, "SELECT * FROM "+table+" ORDER BY id", []wideRow{}))
+		})
+	}
+}
+
+// batchesOf is the sizes of the records n rows are sent in, batch rows
+// at most in one.
+func batchesOf(n, batch int) []int64 {
+	var sizes []int64
+	for ; n > 0; n -= batch {
+		sizes = append(sizes, int64(min(n, batch)))
+	}
+	return sizes
+}
+
+func TestSQLiteIngestOf100kRowsInSeveralBatchesReadsBackEqual(t *testing.T) {
+	mem := noLeaks(t)
+	srv, addr := startBatchCounter(t)
+	rows := wideRows(100_000)
+	for _, path := range ingestPaths(t, addr, mem) {
+		t.Run(path.name, func(t *testing.T) {
+			table := "many_" + strings.ReplaceAll(path.name, " ", "_")
+			n, err := path.ingest(t, table, amadbc.Create, rows)
+			require.NoError(t, err)
+			assert.EqualValues(t, len(rows), n)
+			batches := srv.lastBatches()
+			assert.Greater(t, len(batches), 1, "several batches")
+			assert.Equal(t, batchesOf(len(rows), path.batchRows), batches, "the records the server read")
+			require.Equal(t, rows, path.query(t, "SELECT * FROM "+table+" ORDER BY id", []wideRow{}))
+		})
+	}
+}
+
+func TestSQLiteIngestIntoATableThatExists(t *testing.T) {
+	mem := noLeaks(t)
+	_, addr := startSQLiteServer(t)
+	rows := wideRows(5)
+	for _, path := range ingestPaths(t, addr, mem) {
+		prefix := strings.ReplaceAll(path.name, " ", "_")
+		create := func(t *testing.T, table string) {
+			t.Helper()
+			n, err := path.ingest(t, table, amadbc.Create, rows)
+			require.NoError(t, err)
+			require.EqualValues(t, len(rows), n)
+		}
+		readBack := func(t *testing.T, table string) any {
+			t.Helper()
+			return path.query(t, "SELECT * FROM "+table+" ORDER BY id, rowid", []wideRow{})
+		}
+		t.Run(path.name+": fail is an error that names the table, and leaves the table as it was", func(t *testing.T) {
+			table := "fail_" + prefix
+			create(t, table)
+			n, err := path.ingest(t, table, amadbc.Create, wideRows(2))
+			require.Error(t, err)
+			assert.Zero(t, n)
+			assert.Contains(t, err.Error(), fmt.Sprintf(`ingest into %q: the table already exists`, table), "the server's message")
+			if path.name == "through Flight SQL" {
+				assert.Equal(t, codes.AlreadyExists, status.Code(err))
+			}
+			assert.Equal(t, rows, readBack(t, table))
+		})
+		t.Run(path.name+": append doubles the rows", func(t *testing.T) {
+			table := "append_" + prefix
+			create(t, table)
+			n, err := path.ingest(t, table, amadbc.Append, rows)
+			require.NoError(t, err)
+			assert.EqualValues(t, len(rows), n, "the rows of this ingest")
+			var want []wideRow
+			for _, r := range rows {
+				want = append(want, r, r)
+			}
+			assert.Equal(t, want, readBack(t, table))
+		})
+		t.Run(path.name+": replace leaves only the new rows", func(t *testing.T) {
+			table := "replace_" + prefix
+			create(t, table)
+			fresh := wideRows(8)[5:]
+			n, err := path.ingest(t, table, amadbc.Replace, fresh)
+			require.NoError(t, err)
+			assert.EqualValues(t, len(fresh), n)
+			assert.Equal(t, fresh, readBack(t, table))
+		})
+		t.Run(path.name+": append to a table that does not exist is an error that names it", func(t *testing.T) {
+			table := "missing_" + prefix
+			_, err := path.ingest(t, table, amadbc.Append, rows)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), fmt.Sprintf(`ingest into %q: the table does not exist`, table))
+			if path.name == "through Flight SQL" {
+				assert.Equal(t, codes.NotFound, status.Code(err))
+			}
+			got := readBack(t, table)
+			require.Implements(t, (*error)(nil), got, "no table was made")
+			assert.ErrorContains(t, got.(error), "no such table")
+		})
+	}
+}
+
+func TestSQLiteIngestOfAnArrowTypeWithoutSQLiteTypeIsInvalidArgument(t *testing.T) {
+	mem := noLeaks(t)
+	_, addr := startSQLiteServer(t)
+	for _, path := range ingestPaths(t, addr, mem) {
+		t.Run(path.name+": a float32 column names the column and its type, and makes no table", func(t *testing.T) {
+			table := "float32_" + strings.ReplaceAll(path.name, " ", "_")
+			_, err := path.ingest(t, table, amadbc.Create, typedRows(ptr[float32](1.5)))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), `column "v": Arrow type float32 has no SQLite type`)
+			if path.name == "through Flight SQL" {
+				assert.Equal(t, codes.InvalidArgument, status.Code(err))
+			} else {
+				assert.Contains(t, err.Error(), "InvalidArgument")
+			}
+			got := path.query(t, "SELECT * FROM "+table, []typedRow[int64]{})
+			require.Implements(t, (*error)(nil), got)
+			assert.ErrorContains(t, got.(error), "no such table")
+		})
+	}
+}
+
+func TestSQLiteIngestThatFailsMidwayLeavesNoTable(t *testing.T) {
+	mem := noLeaks(t)
+	srv, addr := startBatchCounter(t)
+	c := connect(t, addr, mem)
+	cnxn := openIngesting(t, testContext(t), addr, mem)
+	rows := wideRows(amflightsql.IngestBatchRows + 10)
+	broken := errors.New("the source broke")
+	ingests := []struct {
+		name   string
+		ingest func(table string) (int64, error)
+	}{
+		{"through Flight SQL's IngestSeq, past its first batch", func(table string) (int64, error) {
+			pages := func(yield func([]wideRow, error) bool) {
+				if yield(rows, nil) {
+					yield(nil, broken)
+				}
+			}
+			return amflightsql.IngestSeq(testContext(t), c, amflightsql.Table{Name: table, IfNotExist: ifNotExistCreate, IfExists: ifExistsFail}, pages)
+		}},
+		{"through ADBC's IngestSeq, past its first batch", func(table string) (int64, error) {
+			seq := func(yield func(wideRow, error) bool) {
+				for _, r := range rows[:amadbc.IngestBatchRows+10] {
+					if !yield(r, nil) {
+						return
+					}
+				}
+				yield(wideRow{}, broken)
+			}
+			return amadbc.IngestSeq(testContext(t), cnxn, table, amadbc.Create, seq, mapper.Allocator(mem))
+		}},
+	}
+	for i, tc := range ingests {
+		t.Run(tc.name+": the server rolls its transaction back", func(t *testing.T) {
+			table := fmt.Sprintf("broken_%d", i)
+			_, err := tc.ingest(table)
+			require.ErrorIs(t, err, broken)
+			ended := srv.endedIngests(t, i+1)
+			assert.Error(t, ended[i], "the server saw a stream that failed, not one that ended")
+			// Whether the first batch reached the server before the
+			// cancel is gRPC's race; the table was made before either.
+			_, err = c.Client.ExecuteUpdate(testContext(t), "SELECT count(*) FROM "+table)
+			assert.ErrorContains(t, err, "no such table")
+		})
+	}
 }
