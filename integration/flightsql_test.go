@@ -829,7 +829,8 @@ func TestFlightSQLIngest(t *testing.T) {
 
 func TestFlightSQLIngestIntoTheSQLiteServer(t *testing.T) {
 	noGoroutineLeft(t)
-	_, addr := startSQLiteServer(t)
+	srv := newSQLiteServer(t)
+	addr := serve(t, srv.SQLiteFlightSQLServer, srv.mem) // the bare example server, without sqliteServer's ingest
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	c := connect(t, addr, mem)
