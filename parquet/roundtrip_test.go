@@ -118,7 +118,9 @@ func sameValues(t *testing.T, want, got arrow.Array) bool {
 
 // itemNames is dt with its list elements named "item" at every depth.
 func itemNames(dt arrow.DataType) arrow.DataType {
-	item := func(f arrow.Field) arrow.Field { return arrow.Field{Name: "item", Type: itemNames(f.Type), Nullable: f.Nullable} }
+	item := func(f arrow.Field) arrow.Field {
+		return arrow.Field{Name: "item", Type: itemNames(f.Type), Nullable: f.Nullable}
+	}
 	switch t := dt.(type) {
 	case *arrow.MapType:
 		m := arrow.MapOfFields(arrow.Field{Name: "key", Type: itemNames(t.KeyType())}, arrow.Field{Name: "value", Type: itemNames(t.ItemType()), Nullable: t.ItemField().Nullable})
@@ -215,7 +217,7 @@ type nested struct {
 	At     point
 	Ptr    *point
 	Opt    *int64
-	Null   int32 `arrow:",nullable"`
+	Null   int32   `arrow:",nullable"`
 	Elems  []int64 `arrow-elem:"nullable"`
 	Waits  []time.Duration
 	Timers map[string]time.Duration
