@@ -476,3 +476,21 @@ func TestDate64ReadsBackAsDate32ForParquetHasOneDateType(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []unpinned{{day}}, got)
 }
+
+func TestTheDefaultDropsADictionaryThatDoesNotPay(t *testing.T) {
+	type names struct {
+		Unique string
+		Few    string
+	}
+	rows := make([]names, 20000)
+	for i := range rows {
+		rows[i] = names{Unique: fmt.Sprintf("customer-%06d", i), Few: fmt.Sprintf("city-%d", i%5)}
+	}
+	path := roundTrip(t, rows, amparquet.WriteConfig{Compression: compress.Codecs.Snappy})
+	pf, err := file.OpenParquetFile(path, false)
+	require.NoError(t, err)
+	defer pf.Close()
+	chunks := columnChunks(t, pf)
+	require.False(t, chunks["Unique"].HasDictionaryPage(), "unique values: plain")
+	require.True(t, chunks["Few"].HasDictionaryPage(), "five values: a dictionary")
+}
