@@ -78,8 +78,9 @@ type WriteConfig struct {
 	// a reader sees it as the metadata of the Arrow schema.
 	Metadata map[string]string
 	// Alloc allocates the Arrow records and the Parquet pages built; nil is
-	// memory.DefaultAllocator. A mapper.Allocator option, when given too,
-	// wins for the records.
+	// Go memory that the Writer reuses from batch to batch (what arrow-go
+	// frees, the Writer keeps for its next batch). A mapper.Allocator
+	// option, when given too, wins for the records.
 	Alloc memory.Allocator
 }
 
@@ -136,13 +137,11 @@ func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *W
 	if cfg.RowGroupBytes < 0 {
 		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.RowGroupBytes %d is negative", cfg.RowGroupBytes)
 	}
-	mem := cfg.Alloc
+	var mem memory.Allocator = cfg.Alloc
 	if mem == nil {
-		mem = memory.DefaultAllocator
+		mem = &pool{}
 	}
-	if cfg.Alloc != nil {
-		opts = append([]mapper.Option{mapper.Allocator(cfg.Alloc)}, opts...)
-	}
+	opts = append([]mapper.Option{mapper.Allocator(mem)}, opts...)
 	b, err := mapper.NewBuilder[T](opts...)
 	if err != nil {
 		return nil, err
