@@ -361,9 +361,9 @@ func (w *Writer[T]) fail(doing string, err error) error {
 //
 // After a failure of the io.Writer no footer can be written, and Close
 // says so: the file is not readable (the io.Writer takes no more bytes).
-// A row a Write refused does not break the file: Close writes it whole,
-// with the rows before that row. Close after Close returns what the first
-// returned.
+// A row a Write refused does not break the file: Close writes the footer
+// as usual, and the file holds every row written but the refused ones.
+// Close after Close returns what the first returned.
 func (w *Writer[T]) Close() error {
 	if w.closed {
 		return w.closeErr
