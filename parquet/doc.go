@@ -30,6 +30,7 @@
 //
 // What Parquet (through pqarrow) cannot store is refused by NewWriter,
 // naming the column: decimal32 and decimal64 (use decimal.Decimal128 with
-// a decimal(p,s) tag), list views, run-end encoded columns. Parquet has one
+// a decimal(p,s) tag), list views, string and binary views, run-end
+// encoded columns. Parquet has one
 // date type: a date64 column reads back as date32.
 package parquet

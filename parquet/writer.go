@@ -121,8 +121,9 @@ type Writer[T any] struct {
 //
 // T's schema is mapper.SchemaOf[T](opts...) (SnakeCase and As apply); a
 // T that does not map, or a column of a type Parquet cannot store (a list
-// view, a run-end encoded column), is an error naming the column, before
-// anything is written. opts are those of mapper.NewBuilder.
+// view, a string view, a run-end encoded column, a decimal32), is an error
+// naming the column, before anything is written. opts are those of
+// mapper.NewBuilder.
 func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *Writer[T], err error) {
 	if w == nil {
 		return nil, errors.New("arrowmap/parquet: NewWriter: nil io.Writer")

@@ -144,6 +144,9 @@ func TestNewWriterRefusesWhatParquetCannotStore(t *testing.T) {
 	type runEnds struct {
 		City string `arrow:"city,ree"`
 	}
+	type stringView struct {
+		Name string `arrow:"name,utf8_view"`
+	}
 	tests := []struct {
 		name   string
 		new    func() error
@@ -152,6 +155,10 @@ func TestNewWriterRefusesWhatParquetCannotStore(t *testing.T) {
 		{"a decimal32 column", func() error { _, err := amparquet.NewWriter[d32](io.Discard, amparquet.WriteConfig{}); return err }, "amount"},
 		{"a list view column", func() error { _, err := amparquet.NewWriter[listView](io.Discard, amparquet.WriteConfig{}); return err }, "ids"},
 		{"a run-end encoded column", func() error { _, err := amparquet.NewWriter[runEnds](io.Discard, amparquet.WriteConfig{}); return err }, "city"},
+		{"a string view column", func() error {
+			_, err := amparquet.NewWriter[stringView](io.Discard, amparquet.WriteConfig{})
+			return err
+		}, "name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+" is refused, naming it", func(t *testing.T) {
