@@ -314,3 +314,18 @@ func TestCorruptDataIsAnErrorNeverAPanic(t *testing.T) {
 		}()
 	}
 }
+
+func TestZeroCopyRowsHoldUntilTheNextRead(t *testing.T) {
+	path := writeOrders(t, 5000, 1000)
+	r, err := amparquet.Open[order](path, amparquet.ReadConfig{BatchRows: 700}, mapper.ZeroCopy())
+	require.NoError(t, err)
+	defer r.Release()
+	want := orders(5000)
+	seen := 0
+	for page, err := range r.Pages(512) {
+		require.NoError(t, err)
+		require.Equal(t, want[seen:seen+len(page)], page, "rows aliasing records the reader reuses once read past")
+		seen += len(page)
+	}
+	require.Equal(t, 5000, seen)
+}
