@@ -15,7 +15,9 @@ import (
 // read. Release the Reader when done.
 //
 // Records have fr.Props.BatchSize rows; when it is not set, one record
-// holds the whole file, so set it to bound memory.
+// holds the whole file, so set it to bound memory. Open and OpenReaderAt
+// open the file themselves, with a bounded record size and row-group
+// selection.
 func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...mapper.Option) (*mapper.Reader[T], error) {
 	leaves, err := parquetLeaves[T](fr, opts)
 	if err != nil {
@@ -40,23 +42,5 @@ func parquetLeaves[T any](fr *pqarrow.FileReader, opts []mapper.Option) ([]int, 
 	if err != nil {
 		return nil, err
 	}
-	// pqarrow maps each child of the Parquet root to the Arrow field of the
-	// same index, so an Arrow column index is a root field index.
-	used := make(map[int]bool)
-	for _, i := range m.ColumnIndexes() {
-		used[i] = true
-	}
-	descr := fr.ParquetReader().MetaData().Schema
-	var leaves []int
-	for leaf := range descr.NumColumns() {
-		if used[descr.Root().FieldIndexByField(descr.ColumnRoot(leaf))] {
-			leaves = append(leaves, leaf)
-		}
-	}
-	if len(leaves) == 0 && descr.NumColumns() > 0 {
-		// T reads no column (only missing ones, say), but still one row per
-		// row of the file: read the first leaf for its row count.
-		leaves = []int{0}
-	}
-	return leaves, nil
+	return leafColumns(fr.ParquetReader().MetaData().Schema, m.ColumnIndexes()), nil
 }

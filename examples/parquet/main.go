@@ -1,30 +1,29 @@
-// Command parquet writes a Parquet file of orders to a temporary directory,
-// then reads it back with amparquet.NewReader into a struct that uses two of its
-// four columns: the other two are never read from the file.
+// Command parquet writes orders to a Parquet file in a temporary directory
+// with amparquet.NewWriter, reads them back page by page with
+// amparquet.Open, then reads two of the four columns only: the other two
+// are never read from the file.
 //
 //	go run ./examples/parquet
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 )
 
-// Order is what the program reads: the id and items columns only.
+// Order is a row of the file.
 type Order struct {
-	ID    int64  `arrow:"id"`
-	Items []Item `arrow:"items"`
+	ID       int64   `arrow:"id"`
+	Customer string  `arrow:"customer"`
+	Items    []Item  `arrow:"items"`
+	Note     *string `arrow:"note"`
 }
 
 // Item is one element of an order's items list.
@@ -33,15 +32,22 @@ type Item struct {
 	Qty int32  `arrow:"qty"`
 }
 
+// Basket is what the projection reads: the id and items columns only.
+type Basket struct {
+	ID    int64  `arrow:"id"`
+	Items []Item `arrow:"items"`
+}
+
 const (
 	orders   = 2_500
 	rowGroup = 1_000
+	batch    = 500 // orders a Write
 )
 
 func main() {
 	dir, err := os.MkdirTemp("", "arrowmap-parquet-")
 	if err == nil {
-		err = run(context.Background(), os.Stdout, memory.DefaultAllocator, dir)
+		err = run(os.Stdout, memory.DefaultAllocator, dir)
 		if rmErr := os.RemoveAll(dir); err == nil {
 			err = rmErr
 		}
@@ -52,104 +58,105 @@ func main() {
 	}
 }
 
-// run writes orders.parquet in dir with mem, reads it back and prints
-// what it read to w.
-func run(ctx context.Context, w io.Writer, mem memory.Allocator, dir string) error {
+// run writes orders.parquet in dir, reads it back twice with mem and
+// prints what it read to w.
+func run(w io.Writer, mem memory.Allocator, dir string) error {
 	path := filepath.Join(dir, "orders.parquet")
-	if err := writeOrders(mem, path); err != nil {
+	if err := writeOrders(path, mem); err != nil {
 		return err
 	}
 
-	pf, err := file.OpenParquetFile(path, false, file.WithReadProps(parquet.NewReaderProperties(mem)))
-	if err != nil {
-		return err
-	}
-	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 512}, mem)
-	if err != nil {
-		return err
-	}
-	rdr, err := amparquet.NewReader[Order](ctx, fr)
+	// Every column, in pages of 256 rows: the reader holds one record of
+	// BatchRows rows at a time, whatever the size of the file.
+	rdr, err := amparquet.Open[Order](path, amparquet.ReadConfig{BatchRows: 512, Alloc: mem})
 	if err != nil {
 		return err
 	}
 	defer rdr.Release()
-	fmt.Fprintf(w, "%s: %d row groups, columns read: %v\n",
-		filepath.Base(path), pf.NumRowGroups(), fieldNames(rdr.Schema()))
-
-	n, items := 0, 0
+	n, notes := 0, 0
 	for page, err := range rdr.Pages(256) {
 		if err != nil {
 			return err
 		}
 		for _, o := range page {
-			if n < 3 || n == orders-1 {
-				fmt.Fprintf(w, "order %d: %+v\n", o.ID, o.Items)
+			if n < 3 {
+				fmt.Fprintf(w, "order %d: %s %+v\n", o.ID, o.Customer, o.Items)
+			}
+			if o.Note != nil {
+				notes++
 			}
 			n++
-			items += len(o.Items)
 		}
 	}
-	fmt.Fprintf(w, "read %d orders, %d items\n", n, items)
+	fmt.Fprintf(w, "read %d orders, %d with a note\n", n, notes)
+
+	// Two columns, from the row groups whose ids reach 2000: the footer's
+	// statistics decide before any data is read.
+	baskets, err := amparquet.Open[Basket](path, amparquet.ReadConfig{Alloc: mem, KeepRowGroup: func(g amparquet.RowGroup) bool {
+		id, ok := g.Column("id")
+		return !ok || !id.HasMinMax || id.Max.(int64) >= 2000
+	}})
+	if err != nil {
+		return err
+	}
+	defer baskets.Release()
+	fmt.Fprintf(w, "columns read: %v\n", fieldNames(baskets))
+	rows, items := 0, 0
+	for b, err := range baskets.All() {
+		if err != nil {
+			return err
+		}
+		if rows == 0 {
+			fmt.Fprintf(w, "first basket: %+v\n", b)
+		}
+		rows++
+		items += len(b.Items)
+	}
+	fmt.Fprintf(w, "read %d baskets, %d items\n", rows, items)
 	return nil
 }
 
-var schema = arrow.NewSchema([]arrow.Field{
-	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "customer", Type: arrow.BinaryTypes.String},
-	{Name: "items", Type: arrow.ListOf(arrow.StructOf(
-		arrow.Field{Name: "sku", Type: arrow.BinaryTypes.String},
-		arrow.Field{Name: "qty", Type: arrow.PrimitiveTypes.Int32},
-	))},
-	{Name: "note", Type: arrow.BinaryTypes.String, Nullable: true},
-}, nil)
-
-// writeOrders writes the orders to path with arrow-go's Parquet writer, in
-// row groups of rowGroup rows. Order i has i%4 items.
-func writeOrders(mem memory.Allocator, path string) error {
-	b := array.NewRecordBuilder(mem, schema)
-	defer b.Release()
-	for id := range orders {
-		b.Field(0).(*array.Int64Builder).Append(int64(id))
-		b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("customer-%d", id%97))
-		lb := b.Field(2).(*array.ListBuilder)
-		lb.Append(true)
-		sb := lb.ValueBuilder().(*array.StructBuilder)
-		for k := range id % 4 {
-			sb.Append(true)
-			sb.FieldBuilder(0).(*array.StringBuilder).Append(fmt.Sprintf("sku-%d", (id+k)%50))
-			sb.FieldBuilder(1).(*array.Int32Builder).Append(int32(k + 1))
-		}
-		b.Field(3).(*array.StringBuilder).AppendNull()
-	}
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-
+// writeOrders writes the orders to path in Writes of batch orders, in row
+// groups of rowGroup rows. Order i has i%4 items, and a note every tenth.
+func writeOrders(path string, mem memory.Allocator) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	fw, err := pqarrow.NewFileWriter(schema, f,
-		parquet.NewWriterProperties(parquet.WithAllocator(mem), parquet.WithMaxRowGroupLength(rowGroup)),
-		pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
+	pw, err := amparquet.NewWriter[Order](f, amparquet.WriteConfig{RowGroupRows: rowGroup, Compression: compress.Codecs.Snappy, Alloc: mem})
 	if err != nil {
 		return err
 	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
+	page := make([]Order, batch)
+	for first := 0; first < orders; first += batch {
+		for k := range page {
+			id := first + k
+			o := Order{ID: int64(id), Customer: fmt.Sprintf("customer-%d", id%97), Items: []Item{}}
+			for j := range id % 4 {
+				o.Items = append(o.Items, Item{SKU: fmt.Sprintf("sku-%d", (id+j)%50), Qty: int32(j + 1)})
+			}
+			if id%10 == 0 {
+				note := fmt.Sprintf("gift %d", id)
+				o.Note = &note
+			}
+			page[k] = o
+		}
+		if err := pw.Write(page); err != nil {
+			pw.Close()
+			return err
+		}
+	}
+	if err := pw.Close(); err != nil { // the footer; f stays open
 		return err
 	}
-	if err := fw.Close(); err != nil { // closes f too
-		return err
-	}
-	return nil
+	return f.Close()
 }
 
-func fieldNames(s *arrow.Schema) []string {
-	names := make([]string, s.NumFields())
-	for i, f := range s.Fields() {
-		names[i] = f.Name
+func fieldNames(r *mapper.Reader[Basket]) []string {
+	var names []string
+	for _, f := range r.Schema().Fields() {
+		names = append(names, f.Name)
 	}
 	return names
 }

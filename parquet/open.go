@@ -1,0 +1,456 @@
+package parquet
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+	"github.com/arrowmap/arrowmap/mapper"
+)
+
+// DefaultBatchRows is the number of rows of each record read when
+// ReadConfig.BatchRows is 0: large enough that the per-record cost
+// vanishes, small enough that a record of a wide row stays a few MiB.
+const DefaultBatchRows = 64 << 10
+
+// ErrNotParquet is wrapped by the error of opening a file that does not
+// start with Parquet's magic bytes. A file that starts with them but lost
+// its end (its footer) is a truncated file instead: its error is
+// io.ErrUnexpectedEOF.
+var ErrNotParquet = errors.New("not a Parquet file")
+
+// ReadConfig is how a Parquet file is read: the size of the records
+// decoded at a time, which row groups, and with which allocator. The zero
+// ReadConfig reads every row group in records of DefaultBatchRows rows.
+type ReadConfig struct {
+	// BatchRows is the number of rows of each record read from the file,
+	// which bounds the memory a reader holds besides the column chunks of
+	// one row group: 0 is DefaultBatchRows; it must not be negative.
+	BatchRows int
+	// RowGroups are the indexes of the row groups to read, in the order
+	// given; nil reads them all, an empty non-nil slice none.
+	RowGroups []int
+	// KeepRowGroup, when not nil, is asked of each row group (of RowGroups)
+	// before any of its data is read: a row group it reports false for is
+	// skipped. It sees the row group's metadata only, so it decides on
+	// column statistics (RowGroup.Column), never on rows.
+	KeepRowGroup func(RowGroup) bool
+	// Alloc allocates the memory read and decoded into; nil is Go memory
+	// that the reader reuses from record to record (what arrow-go frees,
+	// the reader keeps for the next record), which more than halves what
+	// reading allocates. With mapper.ZeroCopy, rows alias that memory
+	// until the next Read, as they alias a record.
+	Alloc memory.Allocator
+}
+
+// Open returns a Reader of the rows of the Parquet file at path as values
+// of T. It reads only the columns T uses, and only the row groups cfg
+// selects, in records of cfg.BatchRows rows. The file's schema is checked
+// against T, as mapper.New does, before any row is read: a field whose
+// column is missing or of another type is an *mapper.Error naming both.
+//
+// The Reader holds the file open until Release, which closes it.
+func Open[T any](path string, cfg ReadConfig, opts ...mapper.Option) (*mapper.Reader[T], error) {
+	src, err := openPath(path, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return rowsReader[T](src, opts)
+}
+
+// OpenReaderAt is Open for the size bytes of a Parquet file that r reads:
+// an *os.File, a *bytes.Reader, an object store's ranged reader. The Reader
+// does not close r.
+func OpenReaderAt[T any](r io.ReaderAt, size int64, cfg ReadConfig, opts ...mapper.Option) (*mapper.Reader[T], error) {
+	src, err := openSource(r, size, nil, "the Parquet data", cfg)
+	if err != nil {
+		return nil, err
+	}
+	return rowsReader[T](src, opts)
+}
+
+// OpenColumns returns a ColumnsReader of the Parquet file at path: the
+// columns C binds (see mapper.Columns), one record of cfg.BatchRows rows at
+// a time, reading only those columns and only the row groups cfg selects.
+// The file's schema is checked against C before any record is read.
+//
+// The ColumnsReader holds the file open until Release, which closes it.
+func OpenColumns[C any](path string, cfg ReadConfig, opts ...mapper.Option) (*mapper.ColumnsReader[C], error) {
+	src, err := openPath(path, cfg)
+	if err != nil {
+		return nil, err
+	}
+	schema, err := src.schema()
+	if err != nil {
+		src.close()
+		return nil, err
+	}
+	cols, err := mapper.ColumnsIndexes[C](schema, opts...)
+	if err != nil {
+		src.close()
+		return nil, err
+	}
+	rr, err := src.records(cols)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release() // the ColumnsReader retains its own reference
+	return mapper.NewColumnsReader[C](rr, opts...)
+}
+
+// ReadFile reads every row of the Parquet file at path as values of T, as
+// Open with the zero ReadConfig and ReadAll do. It does not take
+// mapper.ZeroCopy: the rows outlive the file.
+func ReadFile[T any](path string, opts ...mapper.Option) ([]T, error) {
+	if err := mapper.RefuseOptions("parquet.ReadFile", opts, mapper.ZeroCopy()); err != nil {
+		return nil, err
+	}
+	r, err := Open[T](path, ReadConfig{}, opts...)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Release()
+	return r.ReadAll()
+}
+
+// source is an open Parquet file and what of it a ReadConfig selects.
+type source struct {
+	name      string // for errors: the path, or "the Parquet data"
+	pf        *file.Reader
+	fr        *pqarrow.FileReader
+	rowGroups []int
+	closer    io.Closer // the file opened by path, nil for a caller's reader
+	// restore is the types of the columns read as their storage type
+	// (durations as int64), by name.
+	restore map[string]arrow.DataType
+}
+
+func openPath(path string, cfg ReadConfig) (*source, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/parquet: %w", err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("arrowmap/parquet: %w", err)
+	}
+	src, err := openSource(f, info.Size(), f, path, cfg)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return src, nil
+}
+
+// openSource reads the footer of the Parquet file of size bytes that r
+// reads, and selects its row groups as cfg says.
+func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg ReadConfig) (_ *source, err error) {
+	if cfg.BatchRows < 0 {
+		return nil, fmt.Errorf("arrowmap/parquet: ReadConfig.BatchRows %d is negative", cfg.BatchRows)
+	}
+	if err := checkMagic(r, size, name); err != nil {
+		return nil, err
+	}
+	var mem memory.Allocator = cfg.Alloc
+	if mem == nil {
+		mem = &pool{}
+	}
+	// A footer is hostile input too: arrow-go's thrift decoding and schema
+	// conversion are not all written to fail cleanly on garbage.
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer (%v)", name, mapper.ErrInvalidData, p)
+		}
+	}()
+	pf, err := file.NewParquetReader(io.NewSectionReader(r, 0, size), file.WithReadProps(parquet.NewReaderProperties(mem)))
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
+	}
+	batch := cfg.BatchRows
+	if batch == 0 {
+		batch = DefaultBatchRows
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(batch)}, mem)
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
+	}
+	groups, err := selectRowGroups(pf, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/parquet: %s: %w", name, err)
+	}
+	src := &source{name: name, pf: pf, fr: fr, rowGroups: groups, closer: closer}
+	if v := pf.MetaData().KeyValueMetadata().FindValue(goSchemaKey); v != nil {
+		fileSchema, err := fr.Schema()
+		if err != nil {
+			return nil, fmt.Errorf("arrowmap/parquet: %s: schema: %w", name, err)
+		}
+		if src.restore, err = restoredTypes(*v, fileSchema, mem); err != nil {
+			return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
+		}
+	}
+	return src, nil
+}
+
+var magic = []byte("PAR1")
+
+// checkMagic tells a file that is not Parquet from one cut short, by the
+// magic bytes a Parquet file starts and ends with.
+func checkMagic(r io.ReaderAt, size int64, name string) error {
+	head := make([]byte, len(magic))
+	if n, _ := r.ReadAt(head, 0); n < len(head) || !bytes.Equal(head, magic) {
+		return fmt.Errorf("arrowmap/parquet: %s: %w (%d bytes that do not start with %q)", name, ErrNotParquet, size, magic)
+	}
+	tail := make([]byte, len(magic))
+	// An encrypted footer ends with "PARE" instead: leave it to arrow-go.
+	if n, _ := r.ReadAt(tail, size-int64(len(tail))); size < 12 || n < len(tail) || (!bytes.Equal(tail, magic) && string(tail) != "PARE") {
+		return fmt.Errorf("arrowmap/parquet: %s: %w: a truncated Parquet file (%d bytes, no footer at its end)", name, io.ErrUnexpectedEOF, size)
+	}
+	return nil
+}
+
+// selectRowGroups is the row groups of cfg.RowGroups (all when nil) that
+// cfg.KeepRowGroup keeps, in order.
+func selectRowGroups(pf *file.Reader, cfg ReadConfig) ([]int, error) {
+	n := pf.NumRowGroups()
+	groups := cfg.RowGroups
+	if groups == nil {
+		groups = make([]int, n)
+		for i := range groups {
+			groups[i] = i
+		}
+	}
+	kept := make([]int, 0, len(groups))
+	for _, g := range groups {
+		if g < 0 || g >= n {
+			return nil, fmt.Errorf("row group %d does not exist: the file has %d", g, n)
+		}
+		if cfg.KeepRowGroup == nil || cfg.KeepRowGroup(newRowGroup(pf, g)) {
+			kept = append(kept, g)
+		}
+	}
+	return kept, nil
+}
+
+// schema is the Arrow schema of the whole file: its stored Arrow schema
+// when it has one (time zones, dictionaries, large types come back as
+// written), else the one pqarrow derives.
+func (s *source) schema() (*arrow.Schema, error) {
+	sc, err := s.fr.Schema()
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/parquet: %s: schema: %w", s.name, err)
+	}
+	sc, _ = restore(sc, s.restore)
+	return sc, nil
+}
+
+// records reads the top-level columns cols of the selected row groups.
+// The records own the source from then on: their last Release closes it,
+// and so does an error here.
+func (s *source) records(cols []int) (_ *fileRecords, err error) {
+	defer func() {
+		if err != nil {
+			s.close()
+		}
+	}()
+	leaves := s.leaves(cols)
+	if len(s.rowGroups) == 0 {
+		// pqarrow reads every row group for none: an empty selection is
+		// an empty stream of the projected schema.
+		sc, err := s.projected(leaves)
+		if err != nil {
+			return nil, err
+		}
+		sc, _ = restore(sc, s.restore)
+		return newFileRecords(emptyRecords{sc}, s), nil
+	}
+	rr, err := s.fr.GetRecordReader(context.Background(), leaves, s.rowGroups)
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/parquet: %s: reading columns: %w", s.name, err)
+	}
+	return newFileRecords(rr, s), nil
+}
+
+// projected is the schema of the records of leaves.
+func (s *source) projected(leaves []int) (*arrow.Schema, error) {
+	_, sc, err := s.fr.GetFieldReaders(context.Background(), leaves, []int{})
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/parquet: %s: reading columns: %w", s.name, err)
+	}
+	return sc, nil
+}
+
+// leaves is the leaf columns under the top-level columns cols.
+func (s *source) leaves(cols []int) []int { return leafColumns(s.pf.MetaData().Schema, cols) }
+
+// leafColumns is the indexes of the Parquet leaf columns of descr under the
+// top-level columns cols, in increasing order; the first leaf when cols is
+// empty, so that a T that reads no column still gets one row per row of
+// the file.
+func leafColumns(descr *schema.Schema, cols []int) []int {
+	// pqarrow maps each child of the Parquet root to the Arrow field of the
+	// same index, so an Arrow column index is a root field index.
+	used := make([]bool, descr.Root().NumFields())
+	for _, c := range cols {
+		if c >= 0 && c < len(used) {
+			used[c] = true
+		}
+	}
+	var leaves []int
+	for leaf := range descr.NumColumns() {
+		if used[descr.Root().FieldIndexByField(descr.ColumnRoot(leaf))] {
+			leaves = append(leaves, leaf)
+		}
+	}
+	if len(leaves) == 0 && descr.NumColumns() > 0 {
+		leaves = []int{0}
+	}
+	return leaves
+}
+
+func (s *source) close() error {
+	if s.closer != nil {
+		return s.closer.Close()
+	}
+	return nil
+}
+
+// rowsReader is the Reader of the columns T reads from src, which it owns
+// from then on.
+func rowsReader[T any](src *source, opts []mapper.Option) (*mapper.Reader[T], error) {
+	schema, err := src.schema()
+	if err != nil {
+		src.close()
+		return nil, err
+	}
+	m, err := mapper.New[T](schema, opts...)
+	if err != nil {
+		src.close()
+		return nil, err
+	}
+	rr, err := src.records(m.ColumnIndexes())
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release() // the Reader retains its own reference
+	return mapper.NewReader[T](rr, opts...)
+}
+
+// fileRecords is the record reader of a source: its last Release closes
+// the file, and a panic of arrow-go's decoding on a malformed column chunk
+// becomes an error of Next.
+type fileRecords struct {
+	rr   recordReader
+	src  *source
+	refs atomic.Int64
+	err  error
+	// With columns to retype: their schema, and the current record retyped.
+	restored *arrow.Schema
+	cur      arrow.RecordBatch
+}
+
+// recordReader is what fileRecords needs of pqarrow's record reader.
+type recordReader interface {
+	Schema() *arrow.Schema
+	Next() bool
+	RecordBatch() arrow.RecordBatch
+	Err() error
+	Release()
+}
+
+func newFileRecords(rr recordReader, src *source) *fileRecords {
+	r := &fileRecords{rr: rr, src: src}
+	if sc, ok := restore(rr.Schema(), src.restore); ok {
+		r.restored = sc
+	}
+	r.refs.Store(1)
+	return r
+}
+
+func (r *fileRecords) Retain() { r.refs.Add(1) }
+
+func (r *fileRecords) Release() {
+	if r.refs.Add(-1) == 0 {
+		r.releaseCurrent()
+		r.rr.Release()
+		r.src.close()
+	}
+}
+
+func (r *fileRecords) releaseCurrent() {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+}
+
+func (r *fileRecords) Schema() *arrow.Schema {
+	if r.restored != nil {
+		return r.restored
+	}
+	return r.rr.Schema()
+}
+
+func (r *fileRecords) Next() (ok bool) {
+	r.releaseCurrent()
+	if r.err != nil {
+		return false
+	}
+	// pqarrow reads the columns on this goroutine (its Parallel property is
+	// off), so a panic on malformed data can be caught here.
+	defer func() {
+		if p := recover(); p != nil {
+			r.err = fmt.Errorf("arrowmap/parquet: %s: %w: a malformed column chunk (%v)", r.src.name, mapper.ErrInvalidData, p)
+			ok = false
+		}
+	}()
+	return r.rr.Next()
+}
+
+func (r *fileRecords) RecordBatch() arrow.RecordBatch {
+	if r.err != nil {
+		return nil
+	}
+	if r.restored == nil {
+		return r.rr.RecordBatch()
+	}
+	if r.cur == nil {
+		if rec := r.rr.RecordBatch(); rec != nil {
+			r.cur = retypeRecord(rec, r.restored)
+		}
+	}
+	return r.cur
+}
+
+// Record is RecordBatch, for the older name in array.RecordReader.
+func (r *fileRecords) Record() arrow.RecordBatch { return r.RecordBatch() }
+
+func (r *fileRecords) Err() error {
+	if r.err != nil {
+		return r.err
+	}
+	err := r.rr.Err()
+	if err != nil && err != io.EOF {
+		return fmt.Errorf("arrowmap/parquet: %s: %w", r.src.name, err)
+	}
+	return err
+}
+
+// emptyRecords is a record reader of no records.
+type emptyRecords struct{ sc *arrow.Schema }
+
+func (e emptyRecords) Schema() *arrow.Schema          { return e.sc }
+func (e emptyRecords) Next() bool                     { return false }
+func (e emptyRecords) RecordBatch() arrow.RecordBatch { return nil }
+func (e emptyRecords) Err() error                     { return nil }
+func (e emptyRecords) Release()                       {}

@@ -1,0 +1,195 @@
+package parquet_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/arrowmap/arrowmap/mapper"
+	amparquet "github.com/arrowmap/arrowmap/parquet"
+	"github.com/stretchr/testify/require"
+)
+
+// failingWriter accepts n bytes, then fails every write.
+type failingWriter struct {
+	buf bytes.Buffer
+	n   int
+}
+
+var errDiskFull = errors.New("disk full")
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if room := w.n - w.buf.Len(); room < len(p) {
+		w.buf.Write(p[:max(room, 0)])
+		return max(room, 0), errDiskFull
+	}
+	return w.buf.Write(p)
+}
+
+func TestWriterWritesInBatchesWithoutLeaking(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	var buf bytes.Buffer
+	w, err := amparquet.NewWriter[order](&buf, amparquet.WriteConfig{RowGroupRows: 40, Alloc: mem, Compression: compress.Codecs.Zstd})
+	require.NoError(t, err)
+	all := orders(250)
+	// Writes of every size, some across row groups, some of none.
+	for _, n := range []int{1, 0, 39, 1, 41, 100, 0, 68} {
+		require.NoError(t, w.Write(all[:n]))
+		all = all[n:]
+	}
+	require.Empty(t, all)
+	require.NoError(t, w.Close())
+	require.NoError(t, w.Close(), "Close after Close returns what the first did")
+
+	r, err := amparquet.OpenReaderAt[order](bytes.NewReader(buf.Bytes()), int64(buf.Len()), amparquet.ReadConfig{Alloc: mem})
+	got := readAllOf(t, r, err)
+	require.Equal(t, orders(250), got)
+	data := buf.Bytes()
+	fr := openParquet(t, mem, data, 0)
+	require.Equal(t, []int64{40, 40, 40, 40, 40, 40, 10}, rowGroupSizes(fr.ParquetReader()))
+}
+
+func TestWriteAfterCloseIsErrClosed(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := amparquet.NewWriter[order](&buf, amparquet.WriteConfig{})
+	require.NoError(t, err)
+	require.NoError(t, w.Write(orders(3)))
+	require.NoError(t, w.Close())
+	size := buf.Len()
+	require.ErrorIs(t, w.Write(orders(1)), amparquet.ErrClosed)
+	require.Equal(t, size, buf.Len(), "nothing written after Close")
+	got, err := amparquet.OpenReaderAt[order](bytes.NewReader(buf.Bytes()), int64(size), amparquet.ReadConfig{})
+	require.Equal(t, orders(3), readAllOf(t, got, err))
+}
+
+func TestAFailingWriterIsAClearErrorAndNoFooter(t *testing.T) {
+	// Find where the row groups end, to fail before, inside and after them.
+	var whole bytes.Buffer
+	require.NoError(t, writeTo(&whole, 1000))
+	for _, n := range []int{0, 3, 4, 100, whole.Len() / 2, whole.Len() - 10} {
+		t.Run(fmt.Sprintf("after %d of %d bytes", n, whole.Len()), func(t *testing.T) {
+			fw := &failingWriter{n: n}
+			err := writeTo(fw, 1000)
+			require.Error(t, err)
+			require.ErrorIs(t, err, errDiskFull, "the io.Writer's error is wrapped")
+			require.LessOrEqual(t, fw.buf.Len(), n)
+		})
+	}
+}
+
+// writeTo writes n orders to out in row groups of 100 through every call
+// of a Writer, and returns the first error; after one, it checks that the
+// calls after it fail the same way and that Close says no footer was
+// written.
+func writeTo(out io.Writer, n int) error {
+	w, err := amparquet.NewWriter[order](out, amparquet.WriteConfig{RowGroupRows: 100})
+	if err != nil {
+		return err
+	}
+	rows := orders(n)
+	for i := 0; i < n; i += 50 {
+		if err := w.Write(rows[i : i+50]); err != nil {
+			if again := w.Write(rows[:1]); !errors.Is(again, errDiskFull) {
+				return fmt.Errorf("a Write after the failure: %v", again)
+			}
+			cerr := w.Close()
+			if cerr == nil || !errors.Is(cerr, errDiskFull) {
+				return fmt.Errorf("Close after the failure: %v", cerr)
+			}
+			if want := "no footer written"; !bytes.Contains([]byte(cerr.Error()), []byte(want)) {
+				return fmt.Errorf("Close after the failure does not say %q: %v", want, cerr)
+			}
+			return err
+		}
+	}
+	return w.Close()
+}
+
+func TestARowThatDoesNotFitIsAnErrorAndTheRowsBeforeItAreWritten(t *testing.T) {
+	rows := make([]texts, 30)
+	for i := range rows {
+		rows[i] = texts{S: fmt.Sprint(i), Dec: "1.000"}
+	}
+	rows[23].Dec = "not a number"
+	var buf bytes.Buffer
+	w, err := amparquet.NewWriter[texts](&buf, amparquet.WriteConfig{RowGroupRows: 8})
+	require.NoError(t, err)
+	require.NoError(t, w.Write(rows[:5]))
+	err = w.Write(rows[5:])
+	var me *mapper.Error
+	require.ErrorAs(t, err, &me)
+	require.Equal(t, "Dec", me.Path)
+	require.Equal(t, 18, me.Row, "the row's index in the rows of the Write")
+	require.NoError(t, w.Write(rows[24:26]), "the Writer goes on")
+	require.NoError(t, w.Close())
+
+	r, err := amparquet.OpenReaderAt[texts](bytes.NewReader(buf.Bytes()), int64(buf.Len()), amparquet.ReadConfig{})
+	got := readAllOf(t, r, err)
+	require.Equal(t, append(append([]texts{}, rows[:23]...), rows[24:26]...), got)
+}
+
+func TestNewWriterRefusesWhatParquetCannotStore(t *testing.T) {
+	type d32 struct {
+		Amount decimal.Decimal32 `arrow:"amount,decimal(9,2)"`
+	}
+	type listView struct {
+		IDs []int64 `arrow:"ids,list_view"`
+	}
+	type runEnds struct {
+		City string `arrow:"city,ree"`
+	}
+	type stringView struct {
+		Name string `arrow:"name,utf8_view"`
+	}
+	tests := []struct {
+		name   string
+		new    func() error
+		column string
+	}{
+		{"a decimal32 column", func() error { _, err := amparquet.NewWriter[d32](io.Discard, amparquet.WriteConfig{}); return err }, "amount"},
+		{"a list view column", func() error { _, err := amparquet.NewWriter[listView](io.Discard, amparquet.WriteConfig{}); return err }, "ids"},
+		{"a run-end encoded column", func() error { _, err := amparquet.NewWriter[runEnds](io.Discard, amparquet.WriteConfig{}); return err }, "city"},
+		{"a string view column", func() error {
+			_, err := amparquet.NewWriter[stringView](io.Discard, amparquet.WriteConfig{})
+			return err
+		}, "name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" is refused, naming it", func(t *testing.T) {
+			var me *mapper.Error
+			require.ErrorAs(t, tt.new(), &me)
+			require.ErrorIs(t, me, mapper.ErrUnsupported)
+			require.Equal(t, tt.column, me.Column)
+		})
+	}
+}
+
+func TestNewWriterRefusesABadConfig(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  amparquet.WriteConfig
+		want string
+	}{
+		{"negative RowGroupRows", amparquet.WriteConfig{RowGroupRows: -1}, "negative"},
+		{"negative RowGroupBytes", amparquet.WriteConfig{RowGroupBytes: -1}, "negative"},
+		{"an unsupported codec", amparquet.WriteConfig{Compression: compress.Codecs.Lzo}, "Compression"},
+		{"a level the codec does not take", amparquet.WriteConfig{Compression: compress.Codecs.Gzip, CompressionLevel: 42}, "CompressionLevel"},
+		{"the Arrow schema's key in Metadata", amparquet.WriteConfig{Metadata: map[string]string{"ARROW:schema": "x"}}, "ARROW:schema"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := amparquet.NewWriter[order](io.Discard, tt.cfg)
+			require.ErrorContains(t, err, tt.want)
+		})
+	}
+	_, err := amparquet.NewWriter[order](nil, amparquet.WriteConfig{})
+	require.ErrorContains(t, err, "nil io.Writer")
+	_, err = amparquet.NewWriter[order](io.Discard, amparquet.WriteConfig{}, mapper.ZeroCopy())
+	require.ErrorIs(t, err, mapper.ErrUnsupported, "a decode option")
+}
