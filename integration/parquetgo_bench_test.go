@@ -279,7 +279,7 @@ func writeArreflect[T any](w io.Writer, rows []T) error {
 }
 
 var (
-	flatSchema = arrow.NewSchema([]arrow.Field{
+	parquetFlatSchema = arrow.NewSchema([]arrow.Field{
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "qty", Type: arrow.PrimitiveTypes.Int32},
 		{Name: "price", Type: arrow.PrimitiveTypes.Float64},
@@ -301,11 +301,11 @@ var (
 // writeHandFlat is a hand-written pqarrow loop: builders filled field by
 // field, a record per chunk, buffered row groups.
 func writeHandFlat(w io.Writer, rows []benchFlat) error {
-	fw, err := pqarrow.NewFileWriter(flatSchema, w, pqarrowProps(), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	fw, err := pqarrow.NewFileWriter(parquetFlatSchema, w, pqarrowProps(), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return err
 	}
-	b := array.NewRecordBuilder(memory.DefaultAllocator, flatSchema)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, parquetFlatSchema)
 	defer b.Release()
 	ids := b.Field(0).(*array.Int64Builder)
 	qty := b.Field(1).(*array.Int32Builder)
@@ -386,8 +386,8 @@ func writeHandNested(w io.Writer, rows []benchNested) error {
 // use a page at a time (a page is reused after use returns).
 type reader[T any] func(data []byte, use func([]T)) error
 
-// readAll is every row read reads, copied out of its pages.
-func readAll[T any](read reader[T], data []byte) ([]T, error) {
+// collectRows is every row read reads, copied out of its pages.
+func collectRows[T any](read reader[T], data []byte) ([]T, error) {
 	var out []T
 	err := read(data, func(page []T) { out = append(out, page...) })
 	return out, err
@@ -574,7 +574,7 @@ func benchWrite[T any](b *testing.B, rows []T, contenders map[string]writer[T], 
 			if err := write(&buf, rows); err != nil {
 				b.Fatal(err)
 			}
-			got, err := readAll(read, buf.Bytes())
+			got, err := collectRows(read, buf.Bytes())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -629,7 +629,7 @@ func benchRead[T any](b *testing.B, rows []T, contenders map[string]reader[T]) {
 			data = theirs.Bytes()
 		}
 		b.Run(c.name, func(b *testing.B) {
-			got, err := readAll(read, data)
+			got, err := collectRows(read, data)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -678,7 +678,7 @@ func BenchmarkParquetReadProjection(b *testing.B) {
 		{"arrowmap", ours.Bytes(), readOurs[benchProjection]},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			got, err := readAll(c.read, c.data)
+			got, err := collectRows(c.read, c.data)
 			if err != nil {
 				b.Fatal(err)
 			}
