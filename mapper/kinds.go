@@ -277,9 +277,20 @@ func compareDecimal[D interface {
 var nullType = reflect.TypeFor[Null]()
 
 // intervalTypes are arrow-go's Go types of the interval types, each with
-// its Arrow type: a field of one reads and writes that type, exactly.
-var intervalTypes = map[reflect.Type]arrow.DataType{
-	reflect.TypeFor[arrow.MonthInterval]():        arrow.FixedWidthTypes.MonthInterval,
-	reflect.TypeFor[arrow.DayTimeInterval]():      arrow.FixedWidthTypes.DayTimeInterval,
-	reflect.TypeFor[arrow.MonthDayNanoInterval](): arrow.FixedWidthTypes.MonthDayNanoInterval,
+// its Arrow type, which a field of one reads and writes exactly, copying
+// the values as they are.
+var intervalTypes = map[reflect.Type]intervalType{
+	reflect.TypeFor[arrow.MonthInterval]():        intervalOf[arrow.MonthInterval](arrow.FixedWidthTypes.MonthInterval),
+	reflect.TypeFor[arrow.DayTimeInterval]():      intervalOf[arrow.DayTimeInterval](arrow.FixedWidthTypes.DayTimeInterval),
+	reflect.TypeFor[arrow.MonthDayNanoInterval](): intervalOf[arrow.MonthDayNanoInterval](arrow.FixedWidthTypes.MonthDayNanoInterval),
+}
+
+type intervalType struct {
+	dt      arrow.DataType
+	decoder decoder
+	encoder func(lv encLevel) encoder
+}
+
+func intervalOf[V any](dt arrow.DataType) intervalType {
+	return intervalType{dt: dt, decoder: copyDecoder[V]{}, encoder: newValuesEncoder[V]}
 }

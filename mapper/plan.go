@@ -196,6 +196,14 @@ type level struct {
 	strictEncoding bool
 }
 
+// takes adds accept to what the level's array is checked against and
+// reports whether the column's type is among it: every kind's compile
+// asks this, then says what the kind reads when it is not.
+func (l *level) takes(accept views.Accept) bool {
+	l.vt.Accept |= accept
+	return accept.Has(l.id)
+}
+
 // mismatch is the ErrTypeMismatch of the level: what is wrong with t from
 // dt.
 func (l *level) mismatch(format string, args ...any) (*codec, *views.Type, error) {
@@ -276,10 +284,9 @@ func (c *compiler) compileTime(l *level) (*codec, *views.Type, error) {
 	if l.strictEncoding {
 		accept = views.AcceptOf(arrow.TIMESTAMP)
 	}
-	if !accept.Has(l.id) {
+	if !l.takes(accept) {
 		return l.mismatch("a time.Time reads timestamp, date32, date64, time32 or time64")
 	}
-	l.vt.Accept |= accept
 	loc, err := locationOf(l.value)
 	if err != nil {
 		return nil, nil, newError(ErrTypeMismatch, l.at.path, l.at.column, -1, "%v", err)
@@ -294,10 +301,9 @@ func (c *compiler) compileDuration(l *level) (*codec, *views.Type, error) {
 	if l.strictEncoding {
 		accept = views.AcceptOf(arrow.DURATION)
 	}
-	if !accept.Has(l.id) {
+	if !l.takes(accept) {
 		return l.mismatch("a time.Duration reads duration, time32 or time64")
 	}
-	l.vt.Accept |= accept
 	l.cd.dec = durationDecoder{}
 	if l.id == arrow.DURATION && l.value.(*arrow.DurationType).Unit != arrow.Nanosecond {
 		l.cd.prep = durationPreparer{cd: l.cd}
@@ -311,10 +317,9 @@ func (c *compiler) compileDuration(l *level) (*codec, *views.Type, error) {
 func (c *compiler) compileDecimal(l *level) (*codec, *views.Type, error) {
 	w, _ := decimalWidthOf(l.t)
 	accept := decimalAccept(w, c.opts.strict)
-	if !accept.Has(l.id) {
+	if !l.takes(accept) {
 		return l.mismatch("%s reads %s", l.t, accept)
 	}
-	l.vt.Accept |= accept
 	l.cd.dec = w.decoder
 	l.cd.prep = decimalPrecisionPreparer(l.cd, l.id)
 	return c.done(l)
@@ -324,25 +329,16 @@ func (c *compiler) compileDecimal(l *level) (*codec, *views.Type, error) {
 // type alone: the three intervals count different things, so none widens
 // into another.
 func (c *compiler) compileInterval(l *level) (*codec, *views.Type, error) {
-	want := intervalTypes[l.t]
-	l.vt.Accept |= views.AcceptOf(want.ID())
-	if l.id != want.ID() {
-		return l.mismatch("%s reads %s", l.t, want)
+	it := intervalTypes[l.t]
+	if !l.takes(views.AcceptOf(it.dt.ID())) {
+		return l.mismatch("%s reads %s", l.t, it.dt)
 	}
-	switch want.ID() {
-	case arrow.INTERVAL_MONTHS:
-		l.cd.dec = copyDecoder[arrow.MonthInterval]{}
-	case arrow.INTERVAL_DAY_TIME:
-		l.cd.dec = copyDecoder[arrow.DayTimeInterval]{}
-	default:
-		l.cd.dec = copyDecoder[arrow.MonthDayNanoInterval]{}
-	}
+	l.cd.dec = it.decoder
 	return c.done(l)
 }
 
 func (c *compiler) compileFloat16(l *level) (*codec, *views.Type, error) {
-	l.vt.Accept |= views.AcceptOf(arrow.FLOAT16)
-	if l.id != arrow.FLOAT16 {
+	if !l.takes(views.AcceptOf(arrow.FLOAT16)) {
 		return l.mismatch("a float16.Num reads float16")
 	}
 	l.cd.dec = float16Decoder{}
@@ -354,10 +350,9 @@ func (c *compiler) compileString(l *level) (*codec, *views.Type, error) {
 	if l.strictEncoding {
 		accept = views.AcceptOf(arrow.STRING) | views.Decimals
 	}
-	if !accept.Has(l.id) {
+	if !l.takes(accept) {
 		return l.mismatch("a string reads utf8, large_utf8, utf8_view or a decimal")
 	}
-	l.vt.Accept |= accept
 	l.cd.dec = stringDecoder{}
 	l.cd.prep = decimalPrecisionPreparer(l.cd, l.id) // decimal text
 	return c.done(l)
@@ -368,10 +363,9 @@ func (c *compiler) compileBytes(l *level) (*codec, *views.Type, error) {
 	if l.strictEncoding {
 		accept = views.AcceptOf(arrow.BINARY)
 	}
-	if !accept.Has(l.id) {
+	if !l.takes(accept) {
 		return l.mismatch("a []byte reads binary, large_binary, binary_view or fixed_size_binary")
 	}
-	l.vt.Accept |= accept
 	l.cd.dec = bytesDecoder{}
 	return c.done(l)
 }
@@ -389,8 +383,7 @@ func (c *compiler) compileByteArray(l *level) (*codec, *views.Type, error) {
 }
 
 func (c *compiler) compileBool(l *level) (*codec, *views.Type, error) {
-	l.vt.Accept |= views.AcceptOf(arrow.BOOL)
-	if l.id != arrow.BOOL {
+	if !l.takes(views.AcceptOf(arrow.BOOL)) {
 		return l.mismatch("a bool reads bool")
 	}
 	l.cd.dec = boolDecoder{}
@@ -405,13 +398,12 @@ func (c *compiler) compileInteger(l *level) (*codec, *views.Type, error) {
 		// is unreadable (a duration[s] too long for a time.Duration).
 		accept |= temporalStorageAccept(integerWidthOf(l.t))
 	}
-	if !accept.Has(l.id) {
+	if !l.takes(accept) {
 		if temporal := accept &^ integers; temporal != 0 {
 			return l.mismatch("%s reads %s without loss, and the storage of %s", l.t.Kind(), integers, temporal)
 		}
 		return l.mismatch("%s reads %s without loss", l.t.Kind(), accept)
 	}
-	l.vt.Accept |= accept
 	l.cd.dec = integerWidthOf(l.t).decoder
 	return c.done(l)
 }
@@ -427,10 +419,9 @@ func (c *compiler) compileFloat(l *level) (*codec, *views.Type, error) {
 	case single:
 		accept = views.AcceptOf(arrow.FLOAT16, arrow.FLOAT32)
 	}
-	if !accept.Has(l.id) {
+	if !l.takes(accept) {
 		return l.mismatch("%s reads %s without loss", l.t.Kind(), accept)
 	}
-	l.vt.Accept |= accept
 	if single {
 		l.cd.dec = numberDecoder[float32]{}
 	} else {

@@ -556,15 +556,6 @@ func (c *compiler) mapEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arro
 // intervalEncoderOf maps arrow-go's Go types of the interval types to
 // their Arrow types, the values written as they are.
 func intervalEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
-	dt := intervalTypes[t]
-	var enc encoder
-	switch dt.ID() {
-	case arrow.INTERVAL_MONTHS:
-		enc = &valuesEncoder[arrow.MonthInterval]{encLevel: lv}
-	case arrow.INTERVAL_DAY_TIME:
-		enc = &valuesEncoder[arrow.DayTimeInterval]{encLevel: lv}
-	default:
-		enc = &valuesEncoder[arrow.MonthDayNanoInterval]{encLevel: lv}
-	}
-	return dt, enc, checkTagParts(t, tag, lv.at, 0)
+	it := intervalTypes[t]
+	return it.dt, it.encoder(lv), checkTagParts(t, tag, lv.at, 0)
 }
