@@ -16,31 +16,13 @@ import (
 	_ "github.com/apache/arrow-go/v18/arrow/flight/flightsql/driver" // registers "flightsql" with database/sql
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	amflightsql "github.com/arrowmap/arrowmap/flightsql"
+	"github.com/arrowmap/arrowmap/internal/benchdata"
 )
 
-// Flat is bench/data_test.go's flat record: eight columns of the common
-// kinds, one of them nullable.
-type Flat struct {
-	ID    int64     `arrow:"id"`
-	Qty   int32     `arrow:"qty"`
-	Price float64   `arrow:"price"`
-	OK    bool      `arrow:"ok"`
-	Name  string    `arrow:"name"`
-	Note  *string   `arrow:"note"`
-	At    time.Time `arrow:"at"`
-	Score float32   `arrow:"score"`
-}
+// Flat is the benchmarks' flat record, as bench's benchmarks read it.
+type Flat = benchdata.Flat
 
-var flatSchema = arrow.NewSchema([]arrow.Field{
-	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "qty", Type: arrow.PrimitiveTypes.Int32},
-	{Name: "price", Type: arrow.PrimitiveTypes.Float64},
-	{Name: "ok", Type: arrow.FixedWidthTypes.Boolean},
-	{Name: "name", Type: arrow.BinaryTypes.String},
-	{Name: "note", Type: arrow.BinaryTypes.String, Nullable: true},
-	{Name: "at", Type: &arrow.TimestampType{Unit: arrow.Microsecond}},
-	{Name: "score", Type: arrow.PrimitiveTypes.Float32},
-}, nil)
+var flatSchema = benchdata.FlatSchema
 
 const (
 	flatQuery = "SELECT id, qty, price, ok, name, note, at, score FROM flat"
@@ -51,56 +33,12 @@ const (
 	flatBatch = 1 << 15
 )
 
-// flatRow is row i of the result, computed directly: the reference each
-// contender's output is checked against. It is bench/data_test.go's
-// flatRecord, row by row: a null note every third row.
-func flatRow(i int) Flat {
-	r := Flat{
-		ID:    int64(i),
-		Qty:   int32(i % 1000),
-		Price: float64(i) * 0.25,
-		OK:    i%2 == 0,
-		Name:  fmt.Sprintf("customer-%06d", i),
-		At:    time.UnixMicro(1_700_000_000_000_000 + int64(i)*1_000_003).UTC(),
-		Score: float32(i%100) / 4,
-	}
-	if i%3 != 0 {
-		note := strings.Repeat("n", i%17)
-		r.Note = &note
-	}
-	return r
-}
+// flatRow is row i of the result: the reference each contender's output is
+// checked against.
+var flatRow = benchdata.FlatRow
 
 // flatRecord is rows [start, end) of the result.
-func flatRecord(mem memory.Allocator, start, end int) arrow.RecordBatch {
-	b := array.NewRecordBuilder(mem, flatSchema)
-	defer b.Release()
-	b.Reserve(end - start)
-	ids := b.Field(0).(*array.Int64Builder)
-	qty := b.Field(1).(*array.Int32Builder)
-	price := b.Field(2).(*array.Float64Builder)
-	ok := b.Field(3).(*array.BooleanBuilder)
-	name := b.Field(4).(*array.StringBuilder)
-	note := b.Field(5).(*array.StringBuilder)
-	at := b.Field(6).(*array.TimestampBuilder)
-	score := b.Field(7).(*array.Float32Builder)
-	for i := start; i < end; i++ {
-		r := flatRow(i)
-		ids.Append(r.ID)
-		qty.Append(r.Qty)
-		price.Append(r.Price)
-		ok.Append(r.OK)
-		name.Append(r.Name)
-		if r.Note == nil {
-			note.AppendNull()
-		} else {
-			note.Append(*r.Note)
-		}
-		at.Append(arrow.Timestamp(r.At.UnixMicro()))
-		score.Append(r.Score)
-	}
-	return b.NewRecordBatch()
-}
+var flatRecord = benchdata.FlatRecord
 
 // flatRecords is the whole result, built once per process.
 var flatRecords = sync.OnceValue(func() []arrow.RecordBatch {

@@ -1,0 +1,151 @@
+// Package benchdata is the rows of the benchmarks, shared by the library's
+// benchmarks and the integration module's, so that every contender in
+// every benchmark reads and writes the same values: the flat record of
+// eight columns and the nested record of lists of strings, structs and
+// floats.
+package benchdata
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Flat is the flat record of the decode benchmarks: eight columns of the
+// common kinds, one of them nullable.
+type Flat struct {
+	ID    int64     `arrow:"id" json:"id"`
+	Qty   int32     `arrow:"qty" json:"qty"`
+	Price float64   `arrow:"price" json:"price"`
+	OK    bool      `arrow:"ok" json:"ok"`
+	Name  string    `arrow:"name" json:"name"`
+	Note  *string   `arrow:"note" json:"note"`
+	At    time.Time `arrow:"at" json:"at"`
+	Score float32   `arrow:"score" json:"score"`
+}
+
+// Nested is the nested record: lists of strings, of structs and of floats.
+type Nested struct {
+	ID     int64     `arrow:"id" json:"id"`
+	Tags   []string  `arrow:"tags" json:"tags"`
+	Items  []Item    `arrow:"items" json:"items"`
+	Scores []float32 `arrow:"scores" json:"scores"`
+}
+
+// Item is an element of Nested.Items.
+type Item struct {
+	SKU   string  `arrow:"sku" json:"sku"`
+	Price float64 `arrow:"price" json:"price"`
+}
+
+// FlatSchema is Flat's schema, NestedSchema Nested's, ItemType the type of
+// Nested's items.
+var (
+	FlatSchema = arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "qty", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "price", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "ok", Type: arrow.FixedWidthTypes.Boolean},
+		{Name: "name", Type: arrow.BinaryTypes.String},
+		{Name: "note", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "at", Type: &arrow.TimestampType{Unit: arrow.Microsecond}},
+		{Name: "score", Type: arrow.PrimitiveTypes.Float32},
+	}, nil)
+	ItemType     = arrow.StructOf(arrow.Field{Name: "sku", Type: arrow.BinaryTypes.String}, arrow.Field{Name: "price", Type: arrow.PrimitiveTypes.Float64})
+	NestedSchema = arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "tags", Type: arrow.ListOfNonNullable(arrow.BinaryTypes.String)},
+		{Name: "items", Type: arrow.ListOfNonNullable(ItemType)},
+		{Name: "scores", Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Float32)},
+	}, nil)
+)
+
+// FlatRow is row i of every flat record: the one definition of its values,
+// which the records are built from and each contender's output is checked
+// against. Every third note is null.
+func FlatRow(i int) Flat {
+	r := Flat{
+		ID:    int64(i),
+		Qty:   int32(i % 1000),
+		Price: float64(i) * 0.25,
+		OK:    i%2 == 0,
+		Name:  fmt.Sprintf("customer-%06d", i),
+		At:    time.UnixMicro(1_700_000_000_000_000 + int64(i)*1_000_003).UTC(),
+		Score: float32(i%100) / 4,
+	}
+	if i%3 != 0 {
+		note := strings.Repeat("n", i%17)
+		r.Note = &note
+	}
+	return r
+}
+
+// FlatRecord is rows [start, end) of the flat rows as a record of
+// FlatSchema.
+func FlatRecord(mem memory.Allocator, start, end int) arrow.RecordBatch {
+	b := array.NewRecordBuilder(mem, FlatSchema)
+	defer b.Release()
+	b.Reserve(end - start)
+	ids := b.Field(0).(*array.Int64Builder)
+	qty := b.Field(1).(*array.Int32Builder)
+	price := b.Field(2).(*array.Float64Builder)
+	ok := b.Field(3).(*array.BooleanBuilder)
+	name := b.Field(4).(*array.StringBuilder)
+	note := b.Field(5).(*array.StringBuilder)
+	at := b.Field(6).(*array.TimestampBuilder)
+	score := b.Field(7).(*array.Float32Builder)
+	for i := start; i < end; i++ {
+		r := FlatRow(i)
+		ids.Append(r.ID)
+		qty.Append(r.Qty)
+		price.Append(r.Price)
+		ok.Append(r.OK)
+		name.Append(r.Name)
+		if r.Note == nil {
+			note.AppendNull()
+		} else {
+			note.Append(*r.Note)
+		}
+		at.Append(arrow.Timestamp(r.At.UnixMicro()))
+		score.Append(r.Score)
+	}
+	return b.NewRecordBatch()
+}
+
+// NestedRecord is a nested record of n rows with 0–4 tags, 0–3 items and
+// 0–5 scores a row.
+func NestedRecord(mem memory.Allocator, n int) arrow.RecordBatch {
+	b := array.NewRecordBuilder(mem, NestedSchema)
+	defer b.Release()
+	ids := b.Field(0).(*array.Int64Builder)
+	tags := b.Field(1).(*array.ListBuilder)
+	tag := tags.ValueBuilder().(*array.StringBuilder)
+	items := b.Field(2).(*array.ListBuilder)
+	item := items.ValueBuilder().(*array.StructBuilder)
+	sku := item.FieldBuilder(0).(*array.StringBuilder)
+	itemPrice := item.FieldBuilder(1).(*array.Float64Builder)
+	scores := b.Field(3).(*array.ListBuilder)
+	score := scores.ValueBuilder().(*array.Float32Builder)
+	for i := range n {
+		ids.Append(int64(i))
+		tags.Append(true)
+		for k := range i % 5 {
+			tag.Append(fmt.Sprintf("tag-%d", k))
+		}
+		items.Append(true)
+		for k := range i % 4 {
+			item.Append(true)
+			sku.Append(fmt.Sprintf("sku-%d-%d", i%97, k))
+			itemPrice.Append(float64(k) + 0.5)
+		}
+		scores.Append(true)
+		for k := range i % 6 {
+			score.Append(float32(k) / 2)
+		}
+	}
+	return b.NewRecordBatch()
+}
