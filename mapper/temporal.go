@@ -78,31 +78,35 @@ func timeOfDayPreparer(cd *codec, id arrow.Type) preparer {
 type timesOfDay struct{ cd *codec }
 
 func (p timesOfDay) prepare(v views.View, c *call) (unsafe.Pointer, error) {
-	w := v.Window()
-	nulls := v.Nulls()
-	check := func(i int, x int64, unit arrow.TimeUnit) error {
-		if (x < 0 || x >= secondsPerDay*int64(time.Second/unit.Multiplier())) && nulls.IsValid(i) {
-			return p.cd.rowError(ErrInvalidData, c, i, "%d%s is not a time of day (0 to 24h)", x, unit)
-		}
-		return nil
-	}
 	switch n := v.Node().(type) {
 	case *views.Primitive[int64]:
-		unit := timeUnitOf(n.DataType())
-		for i, x := range n.Values()[w.Offset:w.End()] {
-			if err := check(i, x, unit); err != nil {
-				return nil, err
-			}
-		}
+		return nil, p.check(v, n.Values(), timeUnitOf(n.DataType()), c)
 	case *views.Primitive[int32]:
-		unit := timeUnitOf(n.DataType())
-		for i, x := range n.Values()[w.Offset:w.End()] {
-			if err := check(i, int64(x), unit); err != nil {
-				return nil, err
-			}
-		}
+		return nil, p.check32(v, n.Values(), timeUnitOf(n.DataType()), c)
 	}
 	return nil, nil
+}
+
+func (p timesOfDay) check(v views.View, values []int64, unit arrow.TimeUnit, c *call) error {
+	day := secondsPerDay * int64(time.Second/unit.Multiplier())
+	w, nulls := v.Window(), v.Nulls()
+	for i, x := range values[w.Offset:w.End()] {
+		if uint64(x) >= uint64(day) && nulls.IsValid(i) { // negative too, as unsigned
+			return p.cd.rowError(ErrInvalidData, c, i, "%d%s is not a time of day (0 to 24h)", x, unit)
+		}
+	}
+	return nil
+}
+
+func (p timesOfDay) check32(v views.View, values []int32, unit arrow.TimeUnit, c *call) error {
+	day := secondsPerDay * int64(time.Second/unit.Multiplier())
+	w, nulls := v.Window(), v.Nulls()
+	for i, x := range values[w.Offset:w.End()] {
+		if uint64(int64(x)) >= uint64(day) && nulls.IsValid(i) {
+			return p.cd.rowError(ErrInvalidData, c, i, "%d%s is not a time of day (0 to 24h)", x, unit)
+		}
+	}
+	return nil
 }
 
 const secondsPerDay = 24 * 60 * 60
