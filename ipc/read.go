@@ -203,7 +203,9 @@ func fileRecords(r io.ReaderAt, name string, size int64, mem memory.Allocator, c
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
 	}
-	return newRecords(mapper.FileRecords(fr), name, func() {
+	recs := mapper.FileRecords(fr)
+	return newRecords(recs, name, func() {
+		recs.Release() // the record it holds, which fr does not own
 		fr.Close()
 		if closeFn != nil {
 			closeFn()
