@@ -560,3 +560,13 @@ func TestAReaderReleasedBeforeTheEndFreesTheRecordItWasReading(t *testing.T) {
 		})
 	}
 }
+
+func TestARecordReaderThatFailsToOpenIsANilInterface(t *testing.T) {
+	notIPC := []byte("not arrow at all")
+	file, err := ipc.NewRecordFileReader(bytes.NewReader(notIPC), int64(len(notIPC)), nil)
+	require.Error(t, err)
+	assert.True(t, file == nil, "NewRecordFileReader returned %#v", file)
+	stream, err := ipc.NewRecordStreamReader(bytes.NewReader(notIPC), nil)
+	require.Error(t, err)
+	assert.True(t, stream == nil, "NewRecordStreamReader returned %#v", stream)
+}
