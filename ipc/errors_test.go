@@ -14,6 +14,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/assert"
@@ -513,4 +514,59 @@ func TestARecordOfAnotherSchemaIsRefusedAndTheWriterGoesOn(t *testing.T) {
 	got, err := ipc.ReadFile[tagged](writeTemp(t, "t.arrow", buf.Bytes()))
 	require.NoError(t, err)
 	assert.Equal(t, taggedRows(), got)
+}
+
+func TestAReaderReleasedBeforeTheEndFreesTheRecordItWasReading(t *testing.T) {
+	data := taggedFile(t, true)
+	path := writeTemp(t, "tagged.arrow", data)
+	for _, tc := range []struct {
+		name string
+		open func(mem memory.Allocator) (func(), error)
+	}{
+		{"a Reader of a file", func(mem memory.Allocator) (func(), error) {
+			r, err := ipc.OpenFile[tagged](path, mapper.Allocator(mem))
+			if err != nil {
+				return nil, err
+			}
+			_, err = r.Read(make([]tagged, 2)) // of the first record of 3 rows
+			return r.Release, err
+		}},
+		{"a Reader of a file, into its second record", func(mem memory.Allocator) (func(), error) {
+			r, err := ipc.OpenFile[tagged](path, mapper.Allocator(mem))
+			if err != nil {
+				return nil, err
+			}
+			_, err = r.Read(make([]tagged, 4)) // into the second record
+			return r.Release, err
+		}},
+		{"a record reader of a file", func(mem memory.Allocator) (func(), error) {
+			rr, err := ipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), mem)
+			if err != nil {
+				return nil, err
+			}
+			if !rr.Next() {
+				return rr.Release, rr.Err()
+			}
+			return rr.Release, nil
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			release, err := tc.open(mem)
+			require.NoError(t, err)
+			require.NotZero(t, mem.CurrentAlloc(), "the record read is in mem")
+			release()
+			mem.AssertSize(t, 0)
+		})
+	}
+}
+
+func TestARecordReaderThatFailsToOpenIsANilInterface(t *testing.T) {
+	notIPC := []byte("not arrow at all")
+	file, err := ipc.NewRecordFileReader(bytes.NewReader(notIPC), int64(len(notIPC)), nil)
+	require.Error(t, err)
+	assert.True(t, file == nil, "NewRecordFileReader returned %#v", file)
+	stream, err := ipc.NewRecordStreamReader(bytes.NewReader(notIPC), nil)
+	require.Error(t, err)
+	assert.True(t, stream == nil, "NewRecordStreamReader returned %#v", stream)
 }

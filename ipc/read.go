@@ -105,7 +105,7 @@ func ReadFile[T any](path string, opts ...mapper.Option) ([]T, error) {
 // truncated input. mem allocates the records (nil: memory.DefaultAllocator).
 // Release the reader when done; r is the caller's to close, after.
 func NewRecordFileReader(r io.ReaderAt, size int64, mem memory.Allocator) (array.RecordReader, error) {
-	return fileRecords(r, "the IPC file", size, mem, nil)
+	return recordReader(fileRecords(r, "the IPC file", size, mem, nil))
 }
 
 // NewRecordStreamReader reads the records of the IPC stream r:
@@ -114,7 +114,16 @@ func NewRecordFileReader(r io.ReaderAt, size int64, mem memory.Allocator) (array
 // memory.DefaultAllocator). Release the reader when done; r is the
 // caller's to close, after.
 func NewRecordStreamReader(r io.Reader, mem memory.Allocator) (array.RecordReader, error) {
-	return openStreamRecords(r, "the IPC stream", mem, nil)
+	return recordReader(openStreamRecords(r, "the IPC stream", mem, nil))
+}
+
+// recordReader is rr as an array.RecordReader, nil itself on an error
+// rather than a nil *records, which an interface would hold as not nil.
+func recordReader(rr *records, err error) (array.RecordReader, error) {
+	if err != nil {
+		return nil, err
+	}
+	return rr, nil
 }
 
 // openRecords opens the IPC file or stream at path, by its first bytes.
@@ -203,7 +212,9 @@ func fileRecords(r io.ReaderAt, name string, size int64, mem memory.Allocator, c
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
 	}
-	return newRecords(mapper.FileRecords(fr), name, func() {
+	recs := mapper.FileRecords(fr)
+	return newRecords(recs, name, func() {
+		recs.Release() // the record it holds, which fr does not own
 		fr.Close()
 		if closeFn != nil {
 			closeFn()
