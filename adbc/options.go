@@ -46,13 +46,9 @@ func encodeOnly(entry string, opts []mapper.Option) error {
 	return nil
 }
 
-// schemaOptions is opts without what SchemaOf does not take (Allocator).
+// schemaOptions is opts without what SchemaOf does not take (Allocator),
+// by mapper's own split.
 func schemaOptions(opts []mapper.Option) []mapper.Option {
-	var out []mapper.Option
-	for _, opt := range opts {
-		if opt != nil && !isKind(opt, encodingOnly) {
-			out = append(out, opt)
-		}
-	}
-	return out
+	_, rest := mapper.SplitAllocator(opts)
+	return rest
 }
