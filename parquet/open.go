@@ -130,6 +130,7 @@ type source struct {
 	fr        *pqarrow.FileReader
 	rowGroups []int
 	closer    io.Closer // the file opened by path, nil for a caller's reader
+	ctx       context.Context
 	// restore is the types of the columns read as their storage type
 	// (durations as int64), by name.
 	restore map[string]arrow.DataType
@@ -185,11 +186,22 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
 	}
+	return newSource(pf, fr, closer, name, cfg, mem)
+}
+
+// newSource is the source of the open file fr, with the row groups cfg
+// selects, and the column types to restore that its metadata names.
+func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name string, cfg ReadConfig, mem memory.Allocator) (_ *source, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer (%v)", name, mapper.ErrInvalidData, p)
+		}
+	}()
 	groups, err := selectRowGroups(pf, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w", name, err)
 	}
-	src := &source{name: name, pf: pf, fr: fr, rowGroups: groups, closer: closer}
+	src := &source{name: name, pf: pf, fr: fr, rowGroups: groups, closer: closer, ctx: context.Background()}
 	if v := pf.MetaData().KeyValueMetadata().FindValue(goSchemaKey); v != nil {
 		fileSchema, err := fr.Schema()
 		if err != nil {
@@ -274,7 +286,7 @@ func (s *source) records(cols []int) (_ *fileRecords, err error) {
 		sc, _ = restore(sc, s.restore)
 		return newFileRecords(emptyRecords{sc}, s), nil
 	}
-	rr, err := s.fr.GetRecordReader(context.Background(), leaves, s.rowGroups)
+	rr, err := s.fr.GetRecordReader(s.ctx, leaves, s.rowGroups)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: reading columns: %w", s.name, err)
 	}
@@ -283,7 +295,7 @@ func (s *source) records(cols []int) (_ *fileRecords, err error) {
 
 // projected is the schema of the records of leaves.
 func (s *source) projected(leaves []int) (*arrow.Schema, error) {
-	_, sc, err := s.fr.GetFieldReaders(context.Background(), leaves, []int{})
+	_, sc, err := s.fr.GetFieldReaders(s.ctx, leaves, []int{})
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: reading columns: %w", s.name, err)
 	}

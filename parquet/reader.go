@@ -2,8 +2,8 @@ package parquet
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/mapper"
 )
@@ -19,28 +19,12 @@ import (
 // open the file themselves, with a bounded record size and row-group
 // selection.
 func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...mapper.Option) (*mapper.Reader[T], error) {
-	leaves, err := parquetLeaves[T](fr, opts)
+	// Through a source, as Open reads: columns the Writer stored as their
+	// storage type (durations as int64) read back as T's.
+	src, err := newSource(fr.ParquetReader(), fr, nil, "the Parquet data", ReadConfig{}, memory.DefaultAllocator)
 	if err != nil {
 		return nil, err
 	}
-	rr, err := fr.GetRecordReader(ctx, leaves, nil)
-	if err != nil {
-		return nil, fmt.Errorf("arrowmap/parquet: reading parquet columns: %w", err)
-	}
-	defer rr.Release() // the Reader retains its own reference
-	return mapper.NewReader[T](rr, opts...)
-}
-
-// parquetLeaves is the indexes of the Parquet leaf columns under the
-// top-level fields that T reads, in increasing order.
-func parquetLeaves[T any](fr *pqarrow.FileReader, opts []mapper.Option) ([]int, error) {
-	schema, err := fr.Schema()
-	if err != nil {
-		return nil, fmt.Errorf("arrowmap/parquet: parquet schema: %w", err)
-	}
-	m, err := mapper.New[T](schema, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return leafColumns(fr.ParquetReader().MetaData().Schema, m.ColumnIndexes()), nil
+	src.ctx = ctx
+	return rowsReader[T](src, opts)
 }

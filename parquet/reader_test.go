@@ -246,3 +246,27 @@ func fieldNames(s *arrow.Schema) []string {
 	}
 	return names
 }
+
+type timer struct {
+	ID    int64           `arrow:"id"`
+	Every time.Duration   `arrow:"every"`
+	Laps  []time.Duration `arrow:"laps"`
+}
+
+func TestNewReaderReadsTheDurationsAWriterStoredAsInt64(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	rows := []timer{{1, time.Second, []time.Duration{time.Minute}}, {2, -time.Nanosecond, nil}, {3, time.Hour, []time.Duration{1, 2}}}
+	var buf bytes.Buffer
+	w, err := amparquet.NewWriter[timer](&buf, amparquet.WriteConfig{})
+	require.NoError(t, err)
+	require.NoError(t, w.Write(rows))
+	require.NoError(t, w.Close())
+
+	r, err := amparquet.NewReader[timer](testContext(t), openParquet(t, mem, buf.Bytes(), 2))
+	require.NoError(t, err)
+	defer r.Release()
+	got, err := r.ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, rows, got)
+}
