@@ -1,7 +1,6 @@
 package ipc
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // DefaultBatchRows is the number of rows of the records a Writer writes
@@ -16,8 +16,9 @@ import (
 const DefaultBatchRows = 64 * 1024
 
 // ErrClosed is what a Writer or RecordWriter returns from Write after
-// Close.
-var ErrClosed = errors.New("arrowmap/ipc: writer used after Close")
+// Close: the one sentinel of every arrowmap reader and writer used after
+// its end.
+var ErrClosed = mapper.ErrClosed
 
 // Codec is the compression of the bodies of the records and dictionaries
 // an IPC file or stream holds.

@@ -33,7 +33,7 @@ var (
 	// hold, and LastKeyWins is not set.
 	ErrDuplicateKey = errors.New("duplicate map key")
 	// ErrClosed: a reader was used after its Release.
-	ErrClosed = errors.New("reader used after Release")
+	ErrClosed = errors.New("used after Release or Close")
 )
 
 // Error is a failure to map a Go field to or from an Arrow column.

@@ -31,8 +31,9 @@ const writeBatchRows = 16 << 10
 // encodes first, to learn the size of a row.
 const measureRows = 1024
 
-// ErrClosed is wrapped by the error of a Write or Close after Close.
-var ErrClosed = errors.New("Writer used after Close")
+// ErrClosed is wrapped by the error of a Write or Close after Close: the
+// one sentinel of every arrowmap reader and writer used after its end.
+var ErrClosed = mapper.ErrClosed
 
 // WriteConfig is how rows are written to a Parquet file. The zero
 // WriteConfig writes row groups of DefaultRowGroupRows rows, uncompressed
