@@ -174,22 +174,22 @@ func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *W
 		}
 		meta = append(meta, [2]string{goSchemaKey, goSchema})
 	}
-	s := &sink{w: w}
-	fw, err := newFileWriter(stored, s, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
-	if err != nil {
-		return nil, err
-	}
 	keys := make([]string, 0, len(cfg.Metadata))
 	for k := range cfg.Metadata {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
+		// Refused before anything is written: w gets no file at all.
 		if k == arrowSchemaKey || k == goSchemaKey {
-			fw.Close()
 			return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.Metadata has key %q, which holds the Arrow schema", k)
 		}
 		meta = append(meta, [2]string{k, cfg.Metadata[k]})
+	}
+	s := &sink{w: w}
+	fw, err := newFileWriter(stored, s, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
+	if err != nil {
+		return nil, err
 	}
 	for _, kv := range meta {
 		if err := fw.AppendKeyValueMetadata(kv[0], kv[1]); err != nil {

@@ -184,8 +184,10 @@ func TestNewWriterRefusesABadConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := amparquet.NewWriter[order](io.Discard, tt.cfg)
+			var out bytes.Buffer
+			_, err := amparquet.NewWriter[order](&out, tt.cfg)
 			require.ErrorContains(t, err, tt.want)
+			require.Zero(t, out.Len(), "a refused config writes nothing")
 		})
 	}
 	_, err := amparquet.NewWriter[order](nil, amparquet.WriteConfig{})
