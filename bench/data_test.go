@@ -18,7 +18,6 @@ type (
 
 var (
 	flatSchema   = benchdata.FlatSchema
-	nestedSchema = benchdata.NestedSchema
 	flatRecord   = func(mem memory.Allocator, n int) arrow.RecordBatch { return benchdata.FlatRecord(mem, 0, n) }
 	nestedRecord = benchdata.NestedRecord
 )
