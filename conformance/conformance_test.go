@@ -21,7 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/arrowmap/arrowmap/conformance/golden"
+	"github.com/arrowmap/arrowmap/conformance/internal/golden"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
