@@ -60,7 +60,7 @@ func firstLineDiff(a, b []byte) string {
 // TestTheGoldenReaderSharesNoCodeWithTheMapper checks that package golden
 // imports the standard library only: neither arrowmap nor arrow-go.
 func TestTheGoldenReaderSharesNoCodeWithTheMapper(t *testing.T) {
-	files, err := filepath.Glob("golden/*.go")
+	files, err := filepath.Glob("internal/golden/*.go")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	for _, name := range files {
