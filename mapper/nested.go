@@ -20,6 +20,10 @@ func (c *compiler) compileList(t reflect.Type, tag tags.Tag, dt, value arrow.Dat
 		if fsl, ok := value.(*arrow.FixedSizeListType); ok && int(fsl.Len()) != t.Len() {
 			return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: the sizes differ", t, dt)
 		}
+	case entriesOf(t) && value.ID() == arrow.MAP:
+		// A slice of two-field structs reads a map as its entries, in
+		// their order and with every duplicate key, which a Go map cannot.
+		accept = views.AcceptOf(arrow.MAP)
 	case c.opts.strict && !pinsEncoding(tag):
 		accept = views.AcceptOf(arrow.LIST)
 	}
@@ -44,6 +48,20 @@ func (c *compiler) compileList(t reflect.Type, tag tags.Tag, dt, value arrow.Dat
 	}
 	cd.needsPrep = elem.needsPrep
 	return c.finish(cd, at), vt, nil
+}
+
+// entriesOf reports whether t, a slice, can hold a map's entries: its
+// elements are structs (or pointers to them) of two fields, the key and
+// the value.
+func entriesOf(t reflect.Type) bool {
+	if t.Kind() != reflect.Slice {
+		return false
+	}
+	e := t.Elem()
+	if e.Kind() == reflect.Pointer {
+		e = e.Elem()
+	}
+	return e.Kind() == reflect.Struct && e.NumField() == 2
 }
 
 func (c *compiler) compileMap(t reflect.Type, tag tags.Tag, value arrow.DataType, vt *views.Type, cd *codec, at where) (*codec, *views.Type, error) {

@@ -52,8 +52,11 @@ func checkType(dt arrow.DataType, t *Type, p *path, encodedOK bool) *Error {
 		}
 		return checkElem(dt.ElemField(), t, p)
 	case *arrow.MapType:
+		if t.Elem != nil && t.Key == nil && t.Value == nil {
+			return checkElem(dt.ElemField(), t, p) // read as its list of entries
+		}
 		if t.Key == nil || t.Value == nil {
-			return p.fail(ErrTypeMismatch, -1, "got %s, but the type has no key and value types", dt)
+			return p.fail(ErrTypeMismatch, -1, "got %s, but the type has no key and value types, nor entries", dt)
 		}
 		entries := p.child(dt.ElemField().Name, nil)
 		key, item := dt.KeyField(), dt.ItemField()

@@ -14,7 +14,9 @@ type List[O slice.Offset] struct {
 }
 
 func newList[O slice.Offset](d arrow.ArrayData, l *level) (builtin, error) {
-	if l.dt.ID() == arrow.MAP {
+	if l.dt.ID() == arrow.MAP && l.p.t.Elem == nil {
+		// A map viewed by its keys and values; with an Elem type, as the
+		// list of entries it is stored as, in order, duplicates and all.
 		return newMap(d, l)
 	}
 	childData, err := child(d, 0, &l.p)
