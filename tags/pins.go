@@ -13,7 +13,7 @@ import (
 // The options in this file pin what the Go type alone does not say about
 // a column's schema, so that a schema can be written back exactly as it
 // was read: `naive`, `notnull`, `index=`, `ordered`, `run_ends=`, `name=`,
-// `entries=`, `ext=`, `ext_metadata=` and the `arrow-meta` struct tag.
+// `ext=`, `ext_metadata=` and the `arrow-meta` struct tag.
 
 // pinOptions is what mapstructure decodes the schema pins into; rawOptions
 // embeds it.
@@ -24,7 +24,6 @@ type pinOptions struct {
 	Index        indexType `mapstructure:"index"`
 	RunEnds      runEnds   `mapstructure:"run_ends"`
 	Name         string    `mapstructure:"name"`
-	Entries      string    `mapstructure:"entries"`
 	Ext          string    `mapstructure:"ext"`
 	ExtMetadata  string    `mapstructure:"ext_metadata"`
 }
@@ -82,7 +81,7 @@ var (
 func (s *optionSet) resolvePins(r pinOptions, t *Tag) error {
 	t.Naive, t.NotNull, t.Ordered = r.Naive, r.NotNull, r.Ordered
 	t.Index, t.RunEnds = r.Index.DataType, r.RunEnds.DataType
-	t.Name, t.Entries = r.Name, r.Entries
+	t.Name = r.Name
 	t.Extension, t.ExtensionMetadata = r.Ext, r.ExtMetadata
 	_, hasExtMeta := s.written["ext_metadata"]
 	switch {

@@ -64,9 +64,6 @@ type Tag struct {
 	// RunEnds is the run-end type from `run_ends=` (int16, int32, int64),
 	// nil for the default, int32.
 	RunEnds arrow.DataType
-	// Entries is the name of a map's entries field from `entries=`, ""
-	// for the default, "entries".
-	Entries string
 	// Extension is the extension type name from `ext=`, such as
 	// "arrow.uuid"; ExtensionMetadata is its serialized metadata from
 	// `ext_metadata=`, as the extension's Serialize writes it.
