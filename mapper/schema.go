@@ -91,7 +91,17 @@ func compileEncodePlan(t reflect.Type, o *options) (*encodePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &encodePlan{rowType: t, schema: arrow.NewSchema(fields, nil), fields: encs}, nil
+	md := o.schemaMeta
+	if o.given&optSchemaMetadata == 0 {
+		if m, ok := reflect.Zero(t).Interface().(interface{ ArrowSchemaMetadata() arrow.Metadata }); ok {
+			md = m.ArrowSchemaMetadata()
+		}
+	}
+	var schemaMeta *arrow.Metadata
+	if md.Len() > 0 {
+		schemaMeta = &md
+	}
+	return &encodePlan{rowType: t, schema: arrow.NewSchema(fields, schemaMeta), fields: encs}, nil
 }
 
 // fieldsOf derives the Arrow fields of struct type t and their encoders.
@@ -269,6 +279,9 @@ func (c *compiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (ar
 		return arrow.FixedWidthTypes.Boolean, &valuesEncoder[bool]{encLevel: lv}, checkTagParts(t, tag, lv.at, 0)
 	case kindInt, kindUint:
 		w := integerWidthOf(t)
+		if tag.Temporal != tags.TemporalDefault {
+			return temporalStorageOf(t, tag, w, lv)
+		}
 		return w.dt, w.encoder(lv), checkTagParts(t, tag, lv.at, 0)
 	case kindFloat:
 		return floatEncoderOf(t, tag, lv)
@@ -469,6 +482,39 @@ func timeEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to time.Time", tag.Temporal)
 }
 
+// temporalStorageOf maps a signed integer tagged with a temporal type to
+// that type, the integer its storage as written: the Go type of a column
+// whose values a time.Duration or a time.Time cannot all hold
+// (duration[s] up to 2⁶³ seconds).
+func temporalStorageOf(t reflect.Type, tag tags.Tag, w integerWidth, lv encLevel) (arrow.DataType, encoder, error) {
+	if err := checkTagParts(t, tag, lv.at, partTemporal); err != nil {
+		return nil, nil, err
+	}
+	var dt arrow.DataType
+	switch tag.Temporal {
+	case tags.Duration:
+		dt = &arrow.DurationType{Unit: unitOr(tag.Unit, arrow.Nanosecond)}
+	case tags.Timestamp:
+		tz := tag.TZ
+		if tz == "" && !tag.Naive {
+			tz = "UTC"
+		}
+		dt = &arrow.TimestampType{Unit: unitOr(tag.Unit, arrow.Nanosecond), TimeZone: tz}
+	case tags.Date32:
+		dt = arrow.FixedWidthTypes.Date32
+	case tags.Date64:
+		dt = arrow.FixedWidthTypes.Date64
+	case tags.Time32:
+		dt = &arrow.Time32Type{Unit: unitOr(tag.Unit, arrow.Millisecond)}
+	case tags.Time64:
+		dt = &arrow.Time64Type{Unit: unitOr(tag.Unit, arrow.Nanosecond)}
+	}
+	if bits := dt.(arrow.FixedWidthDataType).BitWidth(); !w.signed || int(w.size)*8 != bits {
+		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to %s: its storage is int%d", tag.Temporal, t, bits)
+	}
+	return dt, w.encoder(lv), nil
+}
+
 // durationEncoderOf maps time.Duration: duration[ns] unless tagged.
 func durationEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	if err := checkTagParts(durationType, tag, lv.at, partTemporal); err != nil {
@@ -549,7 +595,7 @@ func (c *compiler) listEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arr
 	if err != nil {
 		return nil, nil, err
 	}
-	ef.Name = name
+	ef.Name, ef.Metadata = name, metadataOf(etag)
 	size := t.Elem().Size()
 	if t.Kind() == reflect.Array {
 		if (tag.Encoding != tags.EncodingDefault && tag.Encoding != tags.FixedSizeList) || tag.Large || tag.View {

@@ -102,7 +102,9 @@ const (
 
 // Of reads a struct field's tags: `arrow` with [Parse], `arrow-elem`,
 // `arrow-key` and `arrow-value` with [ParseOptions] into Elem, Key and
-// Value, and `arrow-meta` with [ParseMetadata] into Metadata.
+// Value, and `arrow-meta` with [ParseMetadata] into Metadata (and
+// `arrow-elem-meta`, `arrow-key-meta` and `arrow-value-meta` into the
+// Metadata of Elem, Key and Value).
 // A field without an `arrow` tag gives a zero Tag (plus Elem, Key and Value
 // when present). An error is an [*Error] whose Key names the struct tag.
 func Of(f reflect.StructField) (Tag, error) {
@@ -127,12 +129,26 @@ func Of(f reflect.StructField) (Tag, error) {
 		}
 		*sub.dst = &opts
 	}
-	if s, ok := f.Tag.Lookup(keyMeta); ok {
+	for _, sub := range []struct {
+		key string
+		dst **Tag
+	}{{keyMeta, nil}, {keyElem + "-meta", &t.Elem}, {keyKey + "-meta", &t.Key}, {keyValue + "-meta", &t.Value}} {
+		s, ok := f.Tag.Lookup(sub.key)
+		if !ok {
+			continue
+		}
 		md, err := ParseMetadata(s)
 		if err != nil {
-			return Tag{}, err
+			return Tag{}, withKey(err, sub.key)
 		}
-		t.Metadata = &md
+		switch {
+		case sub.dst == nil:
+			t.Metadata = &md
+		case *sub.dst == nil:
+			*sub.dst = &Tag{Metadata: &md}
+		default:
+			(*sub.dst).Metadata = &md
+		}
 	}
 	return t, nil
 }
