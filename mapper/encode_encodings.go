@@ -274,8 +274,8 @@ type reeEncoder struct {
 	runEnds arrow.DataType
 	maxLen  int // the rows runEnds can end
 	value   encoder
-	equal func(a, b unsafe.Pointer) bool
-	size  uintptr // of a value
+	equal   func(a, b unsafe.Pointer) bool
+	size    uintptr // of a value
 }
 
 type reeWriter struct {

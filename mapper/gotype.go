@@ -361,7 +361,7 @@ func scalarPins(dt arrow.DataType, at where) ([]string, error) {
 		// Tags and columns read zones with one parser; a zone the tag's
 		// syntax cannot hold (a comma) is left to the column, whose zone
 		// the decoder reads.
-		if dt.TimeZone != "" {
+		if dt.TimeZone != "" && len(opts) > 0 {
 			if _, err := tags.ParseOptions("timestamp,tz=" + dt.TimeZone); err == nil {
 				opts = append(opts, "tz="+dt.TimeZone)
 			}

@@ -82,7 +82,7 @@ func (o *options) run() runOptions { return runOptions{o.zeroCopy, o.parallelism
 // planKey is the options a plan depends on, comparable: a plan cache key.
 type planKey struct {
 	strict, allowMissing, snakeCase, rejectExtra, lastKeyWins bool
-	schemaMeta                                               string // SchemaMetadata's, as tags.FormatMetadata writes it
+	schemaMeta                                                string // SchemaMetadata's, as tags.FormatMetadata writes it
 }
 
 // key is what of the options a compiled plan depends on; ok is false when

@@ -18,14 +18,14 @@ import (
 // pinOptions is what mapstructure decodes the schema pins into; rawOptions
 // embeds it.
 type pinOptions struct {
-	Naive        bool      `mapstructure:"naive"`
-	NotNull      bool      `mapstructure:"notnull"`
-	Ordered      bool      `mapstructure:"ordered"`
-	Index        indexType `mapstructure:"index"`
-	RunEnds      runEnds   `mapstructure:"run_ends"`
-	Name         string    `mapstructure:"name"`
-	Ext          string    `mapstructure:"ext"`
-	ExtMetadata  string    `mapstructure:"ext_metadata"`
+	Naive       bool      `mapstructure:"naive"`
+	NotNull     bool      `mapstructure:"notnull"`
+	Ordered     bool      `mapstructure:"ordered"`
+	Index       indexType `mapstructure:"index"`
+	RunEnds     runEnds   `mapstructure:"run_ends"`
+	Name        string    `mapstructure:"name"`
+	Ext         string    `mapstructure:"ext"`
+	ExtMetadata string    `mapstructure:"ext_metadata"`
 }
 
 // indexType and runEnds are the values of `index=` and `run_ends=`, types
