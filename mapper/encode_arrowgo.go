@@ -165,6 +165,9 @@ func adaptArrowGo(mem memory.Allocator, b array.Builder, newValues func(memory.A
 	case arrow.DICTIONARY:
 		base.children = []columnBuilder{newValues(mem, dt.(*arrow.DictionaryType).ValueType)}
 		return &dictAdapter{arrowGoBuilder: base, dict: b.(array.DictionaryBuilder)}
+	case arrow.EXTENSION:
+		storage := adaptArrowGo(mem, b.(*array.ExtensionBuilder).Builder, newValues, false)
+		return &extensionAdapter{columnBuilder: storage, b: b, own: own}
 	}
 	return &base // a layout no writer writes
 }

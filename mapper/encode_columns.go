@@ -102,6 +102,12 @@ func newColumnBuilder(mem memory.Allocator, dt arrow.DataType) columnBuilder {
 			sb.fields[i] = newColumnBuilder(mem, f.Type)
 		}
 		return sb
+	case arrow.EXTENSION:
+		return newExtensionBuilder(mem, dt.(arrow.ExtensionType), newColumnBuilder)
+	case arrow.DICTIONARY:
+		if d := dt.(*arrow.DictionaryType); !memoizedByArrowGo(d) {
+			return newDictionaryBuilder(mem, d, newColumnBuilder)
+		}
 	}
 	return adaptArrowGo(mem, array.NewBuilder(mem, dt), newColumnBuilder, true)
 }

@@ -1,44 +1,281 @@
 package mapper
 
 import (
+	"fmt"
+	"math"
 	"reflect"
 	"time"
 	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/tags"
 )
 
 // dictEncoder writes a level dictionary-encoded: its values go to the
 // dictionary builder's child, which builds them as a plain array, and the
 // dictionary builder then keeps each distinct value once.
 type dictEncoder struct {
+	encLevel
 	value encoder // the dictionary builder's child, made from the schema, builds the values
 }
 
 type dictWriter struct {
+	lv    *encLevel
 	b     columnBuilder
+	own   *dictionaryBuilder // b, when it is ours
 	value writer
 	n     int
 }
 
 func (e *dictEncoder) newWriter(b columnBuilder) writer {
-	return &dictWriter{b: b, value: e.value.newWriter(b.child(0))}
+	own, _ := b.(*dictionaryBuilder)
+	return &dictWriter{lv: &e.encLevel, b: b, own: own, value: e.value.newWriter(b.child(0))}
 }
 
 func (w *dictWriter) prepare(s *goValues) error {
 	w.n = s.n
-	return w.value.prepare(s)
+	if err := w.value.prepare(s); err != nil {
+		return err
+	}
+	if w.own == nil {
+		return nil
+	}
+	// Our dictionary builder's values builder is its own: the values are
+	// built now, so that an index past the index type fails the Append.
+	w.value.write()
+	if k, err := w.own.stage(); err != nil {
+		return w.lv.fail(s, k, err)
+	}
+	return nil
 }
 
 func (w *dictWriter) write() {
+	if w.own != nil {
+		w.own.commit()
+		return
+	}
 	w.value.write()
 	w.b.appendSlots(w.n, nil)
+}
+
+// memoizedByArrowGo reports whether arrow-go's dictionary builder builds
+// d: it memoizes values of d's type, and d's indexes cannot run out.
+func memoizedByArrowGo(d *arrow.DictionaryType) bool {
+	switch d.IndexType.ID() {
+	case arrow.INT32, arrow.INT64, arrow.UINT32, arrow.UINT64:
+		return dictionaryValues.Has(d.ValueType.ID())
+	}
+	return false
+}
+
+// dictionaryBuilder builds dictionaries arrow-go's builder does not:
+// values of any type (lists, structs, extensions, …), and narrow indexes,
+// whose overflow fails the Append. Values are told apart by their text
+// (ValueStr), which is exact for every type, nested ones included; it is
+// slower than arrow-go's memo tables, which build the common dictionaries.
+type dictionaryBuilder struct {
+	layout
+	mem      memory.Allocator
+	values   columnBuilder
+	maxIndex int
+	seen     map[string]int // a value's text → its index
+	uniques  []valueAt      // the dictionary, by index
+	indices  []int          // per slot, -1 for a null
+	pending  struct {
+		arr     arrow.Array
+		indices []int
+		keys    []string // of the values new to the dictionary
+		uniques []valueAt
+	}
+}
+
+// valueAt is value row of arr.
+type valueAt struct {
+	arr arrow.Array
+	row int
+}
+
+func newDictionaryBuilder(mem memory.Allocator, dt *arrow.DictionaryType, newValues func(memory.Allocator, arrow.DataType) columnBuilder) *dictionaryBuilder {
+	maxIndex := math.MaxInt32
+	switch dt.IndexType.ID() {
+	case arrow.INT8:
+		maxIndex = math.MaxInt8
+	case arrow.UINT8:
+		maxIndex = math.MaxUint8
+	case arrow.INT16:
+		maxIndex = math.MaxInt16
+	case arrow.UINT16:
+		maxIndex = math.MaxUint16
+	}
+	return &dictionaryBuilder{layout: layout{dt}, mem: mem, values: newValues(mem, dt.ValueType), maxIndex: maxIndex, seen: map[string]int{}}
+}
+
+func (b *dictionaryBuilder) Len() int                { return len(b.indices) }
+func (b *dictionaryBuilder) child(int) columnBuilder { return b.values }
+
+// stage takes the values built since the last stage and finds their
+// indexes, committing nothing: k is the value whose index does not fit.
+func (b *dictionaryBuilder) stage() (k int, err error) {
+	b.dropPending()
+	arr := b.values.NewArray()
+	p := &b.pending
+	p.arr = arr
+	p.indices = resize(p.indices, arr.Len())
+	fresh := map[string]int{}
+	for i := range p.indices {
+		if arr.IsNull(i) {
+			p.indices[i] = -1
+			continue
+		}
+		key := arr.ValueStr(i)
+		idx, ok := b.seen[key]
+		if !ok {
+			if idx, ok = fresh[key]; !ok {
+				idx = len(b.uniques) + len(p.uniques)
+				if idx > b.maxIndex {
+					b.dropPending()
+					return i, overflow("a dictionary of %s indexes holds at most %d values", b.dt.(*arrow.DictionaryType).IndexType, b.maxIndex+1)
+				}
+				fresh[key] = idx
+				p.keys = append(p.keys, key)
+				p.uniques = append(p.uniques, valueAt{arr, i})
+			}
+		}
+		p.indices[i] = idx
+	}
+	return -1, nil
+}
+
+func (b *dictionaryBuilder) commit() {
+	p := &b.pending
+	for i, key := range p.keys {
+		b.seen[key] = len(b.uniques) + i
+	}
+	b.uniques = append(b.uniques, p.uniques...)
+	b.indices = append(b.indices, p.indices...)
+	if len(p.uniques) == 0 && p.arr != nil {
+		p.arr.Release() // no value of it is in the dictionary
+	}
+	*p = struct {
+		arr     arrow.Array
+		indices []int
+		keys    []string
+		uniques []valueAt
+	}{indices: p.indices[:0], keys: p.keys[:0], uniques: p.uniques[:0]}
+}
+
+func (b *dictionaryBuilder) dropPending() {
+	p := &b.pending
+	if p.arr != nil {
+		p.arr.Release()
+	}
+	p.arr, p.indices, p.keys, p.uniques = nil, p.indices[:0], p.keys[:0], p.uniques[:0]
+}
+
+func (b *dictionaryBuilder) NewArray() arrow.Array {
+	dt := b.dt.(*arrow.DictionaryType)
+	slices := make([]arrow.Array, len(b.uniques))
+	for i, u := range b.uniques {
+		slices[i] = array.NewSlice(u.arr, int64(u.row), int64(u.row+1))
+	}
+	var dict arrow.Array
+	if len(slices) == 0 {
+		dict = array.MakeArrayOfNull(b.mem, dt.ValueType, 0)
+	} else {
+		var err error
+		if dict, err = array.Concatenate(slices, b.mem); err != nil {
+			panic(fmt.Sprintf("arrowmap: dictionary of %s: %v", dt.ValueType, err)) // slices of arrays of one type concatenate
+		}
+	}
+	for _, s := range slices {
+		s.Release()
+	}
+	indices := indexArray(b.mem, dt.IndexType, b.indices)
+	arr := array.NewDictionaryArray(dt, indices, dict)
+	indices.Release()
+	dict.Release()
+	b.releaseValues()
+	b.indices = b.indices[:0]
+	clear(b.seen)
+	return arr
+}
+
+// releaseValues releases the arrays the dictionary's values are in.
+func (b *dictionaryBuilder) releaseValues() {
+	var last arrow.Array
+	for _, u := range b.uniques {
+		if u.arr != last {
+			u.arr.Release()
+			last = u.arr
+		}
+	}
+	b.uniques = b.uniques[:0]
+}
+
+func (b *dictionaryBuilder) Release() {
+	b.dropPending()
+	b.releaseValues()
+	b.values.Release()
+}
+
+// indexArray is an array of dt holding indices, -1 being null.
+func indexArray(mem memory.Allocator, dt arrow.DataType, indices []int) arrow.Array {
+	switch dt.ID() {
+	case arrow.INT8:
+		return indexArrayOf[int8](mem, dt, indices)
+	case arrow.UINT8:
+		return indexArrayOf[uint8](mem, dt, indices)
+	case arrow.INT16:
+		return indexArrayOf[int16](mem, dt, indices)
+	case arrow.UINT16:
+		return indexArrayOf[uint16](mem, dt, indices)
+	case arrow.INT32:
+		return indexArrayOf[int32](mem, dt, indices)
+	case arrow.UINT32:
+		return indexArrayOf[uint32](mem, dt, indices)
+	case arrow.UINT64:
+		return indexArrayOf[uint64](mem, dt, indices)
+	}
+	return indexArrayOf[int64](mem, dt, indices)
+}
+
+func indexArrayOf[I int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](mem memory.Allocator, dt arrow.DataType, indices []int) arrow.Array {
+	n := len(indices)
+	values := memory.NewResizableBuffer(mem)
+	values.Resize(n * int(unsafe.Sizeof(I(0))))
+	out := unsafe.Slice((*I)(unsafe.Pointer(unsafe.SliceData(values.Bytes()))), n)
+	var bitmap *memory.Buffer
+	nulls := 0
+	for i, idx := range indices {
+		if idx < 0 {
+			if bitmap == nil {
+				bitmap = memory.NewResizableBuffer(mem)
+				bitmap.Resize(bitBytes(n))
+				bits := bitmap.Bytes()
+				for j := range bits {
+					bits[j] = 0xff
+				}
+			}
+			setBit(bitmap.Bytes(), i, false)
+			nulls++
+			idx = 0
+		}
+		out[i] = I(idx)
+	}
+	return arrayOf(dt, n, nulls, []*memory.Buffer{bitmap, values}, nil)
 }
 
 // reeEncoder writes a level run-end encoded: consecutive equal values are
 // one run, whose value is written once.
 type reeEncoder struct {
-	value encoder
-	equal func(a, b unsafe.Pointer) bool
-	size  uintptr // of a value
+	encLevel
+	runEnds arrow.DataType
+	maxLen  int // the rows runEnds can end
+	value   encoder
+	equal   func(a, b unsafe.Pointer) bool
+	size    uintptr // of a value
 }
 
 type reeWriter struct {
@@ -56,6 +293,9 @@ func (e *reeEncoder) newWriter(b columnBuilder) writer {
 }
 
 func (w *reeWriter) prepare(s *goValues) error {
+	if room := w.maxLen - w.b.Len(); s.n > room {
+		return w.fail(s, max(room, 0), overflow("%s run ends end at most %d rows", w.runEnds, w.maxLen))
+	}
 	w.addrs = s.addresses(w.addrs)
 	w.runs, w.lengths = resize(w.runs, s.n)[:0], resize(w.lengths, s.n)[:0]
 	for k, p := range w.addrs {
@@ -104,4 +344,57 @@ func equalOf(t reflect.Type) func(a, b unsafe.Pointer) bool {
 	return func(a, b unsafe.Pointer) bool {
 		return reflect.DeepEqual(reflect.NewAt(t, a).Elem().Interface(), reflect.NewAt(t, b).Elem().Interface())
 	}
+}
+
+// notNullEncoder refuses a nil pointer, slice or map where the tag says
+// notnull: the field is not nullable, and a nil would be written as an
+// empty value, silently.
+type notNullEncoder struct {
+	encLevel
+	elem encoder
+}
+
+// notNull is enc, refusing nils when the tag says notnull.
+func notNull(tag tags.Tag, enc encoder, at where) encoder {
+	if !tag.NotNull {
+		return enc
+	}
+	return &notNullEncoder{encLevel: encLevel{at: at}, elem: enc}
+}
+
+type notNullWriter struct {
+	*notNullEncoder
+	elem writer
+}
+
+func (e *notNullEncoder) newWriter(b columnBuilder) writer {
+	return &notNullWriter{notNullEncoder: e, elem: e.elem.newWriter(b)}
+}
+
+func (w *notNullWriter) prepare(s *goValues) error {
+	// A pointer, a map and a slice are nil when their first word is: an
+	// empty slice that is not nil points somewhere.
+	k := 0
+	for i := range s.numSpans() {
+		sp := s.span(i)
+		if sp.p != nil { // an absent value is below a null, where nothing is written
+			for j := range sp.n {
+				if *(*unsafe.Pointer)(s.at(sp.p, j)) == nil {
+					return w.fail(s, k+j, &detail{kind: ErrNull, msg: "a nil where the tag says notnull"})
+				}
+			}
+		}
+		k += sp.n
+	}
+	return w.elem.prepare(s)
+}
+
+func (w *notNullWriter) write() { w.elem.write() }
+
+// bool8Of is a bool as arrow.bool8 stores it.
+func bool8Of(b *bool) (int8, error) {
+	if *b {
+		return 1, nil
+	}
+	return 0, nil
 }

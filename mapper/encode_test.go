@@ -281,7 +281,7 @@ type (
 		A [4]int32 `arrow:"a,view"`
 	}
 	encBadDict struct {
-		B bool `arrow:"b,dict"`
+		B map[string][]int32 `arrow:"b" arrow-value:"dict"`
 	}
 	encBadKey struct {
 		M map[string]int `arrow-key:"nullable"`
@@ -316,7 +316,7 @@ func TestSchemaOfRejects(t *testing.T) {
 		{"a temporal tag on an integer", mapper.SchemaOf[encBadUnit], mapper.ErrTag, "N"},
 		{"a list pin on a string", mapper.SchemaOf[encBadPin], mapper.ErrTag, "S"},
 		{"view on an array", mapper.SchemaOf[encBadView], mapper.ErrTag, "A"},
-		{"dict of bools, which arrow-go has no dictionary of", mapper.SchemaOf[encBadDict], mapper.ErrUnsupported, "B"},
+		{"a dictionary of lists below a map, whose levels arrow-go builds", mapper.SchemaOf[encBadDict], mapper.ErrUnsupported, "B[value]"},
 		{"nullable map keys", mapper.SchemaOf[encBadKey], mapper.ErrTag, "M[key]"},
 		{"arrow-elem on a non-list", mapper.SchemaOf[encBadElem], mapper.ErrTag, "N"},
 		{"two fields with one snake_case column", func(...mapper.Option) (*arrow.Schema, error) { return mapper.SchemaOf[encDupName](mapper.SnakeCase()) }, mapper.ErrTag, "UserId"},

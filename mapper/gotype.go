@@ -88,6 +88,8 @@ type goLevel struct {
 	typ              reflect.Type
 	opts             []string
 	elem, key, value []string
+	meta             arrow.Metadata // a struct field's or a list element's
+	elemMeta         arrow.Metadata
 }
 
 // structTypeOf is the struct type of fields at at.
@@ -109,6 +111,7 @@ func structTypeOf(fields []arrow.Field, at where) (reflect.Type, error) {
 		if err != nil {
 			return nil, err
 		}
+		lv.meta = f.Metadata
 		tag, err := fieldTag(f.Name, lv, fat)
 		if err != nil {
 			return nil, err
@@ -144,6 +147,12 @@ func fieldTag(column string, lv goLevel, at where) (reflect.StructTag, error) {
 			fmt.Fprintf(&b, " %s:%q", sub.key, strings.Join(sub.opts, ","))
 		}
 	}
+	if lv.meta.Len() > 0 {
+		fmt.Fprintf(&b, " arrow-meta:%q", tags.FormatMetadata(lv.meta))
+	}
+	if lv.elemMeta.Len() > 0 {
+		fmt.Fprintf(&b, " arrow-elem-meta:%q", tags.FormatMetadata(lv.elemMeta))
+	}
 	fmt.Fprintf(&b, " json:%q", name)
 	return reflect.StructTag(b.String()), nil
 }
@@ -155,19 +164,35 @@ func levelOf(dt arrow.DataType, nullable bool, at where) (goLevel, error) {
 	if dt == nil {
 		return goLevel{}, newError(ErrInvalidData, at.path, at.column, -1, "no data type")
 	}
+	if _, ok := dt.(arrow.ExtensionType); ok && views.Storage(dt).ID() == arrow.DICTIONARY {
+		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s has no Go type: an extension of a dictionary", dt)
+	}
 	value := views.Storage(dt)
-	var encoding string
+	var encoding []string
 	switch e := value.(type) {
 	case *arrow.DictionaryType:
-		encoding, value = "dict", e.ValueType
+		encoding, value = []string{"dict"}, e.ValueType
+		if e.IndexType != nil && e.IndexType.ID() != arrow.INT32 {
+			encoding = append(encoding, "index="+e.IndexType.String())
+		}
+		if e.Ordered {
+			encoding = append(encoding, "ordered")
+		}
 	case *arrow.RunEndEncodedType:
 		// A run-end array's nulls are its values': their field says
 		// whether there may be some.
-		encoding, value = "ree", e.Encoded()
+		encoding, value = []string{"ree"}, e.Encoded()
+		if re := e.RunEnds(); re != nil && re.ID() != arrow.INT32 {
+			encoding = append(encoding, "run_ends="+re.String())
+		}
 		nullable = nullable || e.ValueNullable
 	}
 	if value == nil {
 		return goLevel{}, newError(ErrInvalidData, at.path, at.column, -1, "%s has no value type", dt)
+	}
+	ext, _ := value.(arrow.ExtensionType)
+	if ext == nil {
+		ext, _ = dt.(arrow.ExtensionType)
 	}
 	value = views.Storage(value)
 	if id := value.ID(); id == arrow.DICTIONARY || id == arrow.RUN_END_ENCODED {
@@ -177,11 +202,18 @@ func levelOf(dt arrow.DataType, nullable bool, at where) (goLevel, error) {
 	if err != nil {
 		return goLevel{}, err
 	}
-	if encoding != "" {
-		lv.opts = append(lv.opts, encoding)
+	lv.opts = append(lv.opts, encoding...)
+	if ext != nil {
+		lv.opts = append(lv.opts, "ext="+tags.Quote(ext.ExtensionName()))
+		if md := ext.Serialize(); md != "" {
+			lv.opts = append(lv.opts, "ext_metadata="+tags.Quote(md))
+		}
 	}
-	if nullable && value.ID() != arrow.NULL && !nullableKind(lv.typ) {
+	switch {
+	case nullable && value.ID() != arrow.NULL && !nullableKind(lv.typ):
 		lv.typ = reflect.PointerTo(lv.typ)
+	case !nullable && nullableKind(lv.typ) && value.ID() != arrow.NULL:
+		lv.opts = append(lv.opts, "notnull") // nil is null otherwise
 	}
 	return lv, nil
 }
@@ -199,7 +231,7 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 		return mapLevelOf(dt, at)
 	case *arrow.FixedSizeListType:
 		ef := dt.ElemField()
-		elem, err := levelOf(ef.Type, ef.Nullable, at.elem(ef.Name))
+		elem, err := elemLevelOf(ef, at)
 		if err != nil {
 			return goLevel{}, err
 		}
@@ -217,14 +249,14 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 			break
 		}
 		ef := dt.ElemField()
-		elem, err := levelOf(ef.Type, ef.Nullable, at.elem(ef.Name))
+		elem, err := elemLevelOf(ef, at)
 		if err != nil {
 			return goLevel{}, err
 		}
 		if elem.typ == byteType {
 			elem.typ = reflect.PointerTo(byteType) // []uint8 is []byte, which reads binary
 		}
-		lv := goLevel{typ: reflect.SliceOf(elem.typ), elem: elem.opts}
+		lv := goLevel{typ: reflect.SliceOf(elem.typ), elem: elem.opts, elemMeta: elem.meta}
 		if pin != "" {
 			lv.opts = []string{pin}
 		}
@@ -234,11 +266,24 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 		return goLevel{typ: t}, err
 	}
 	t, ok := scalarGoTypes[dt.ID()]
+	if d, isDuration := dt.(*arrow.DurationType); isDuration && d.Unit != arrow.Nanosecond {
+		t = reflect.TypeFor[int64]() // its storage: a time.Duration holds 2⁶³ ns, a duration[s] 2⁶³ s
+	}
 	if !ok {
 		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s has no Go type", dt)
 	}
 	opts, err := scalarPins(dt, at)
 	return goLevel{typ: t, opts: opts}, err
+}
+
+// elemLevelOf is the level of a list's elements, named as ef.
+func elemLevelOf(ef arrow.Field, at where) (goLevel, error) {
+	elem, err := levelOf(ef.Type, ef.Nullable, at.elem(ef.Name))
+	if err == nil && ef.Name != "item" {
+		elem.opts = append(elem.opts, "name="+tags.Quote(ef.Name))
+	}
+	elem.meta = ef.Metadata
+	return elem, err
 }
 
 // maxGoSize bounds the size of a Go value GoTypeOf makes: reflect panics
@@ -299,19 +344,24 @@ func scalarPins(dt arrow.DataType, at where) ([]string, error) {
 		if dt.Unit == arrow.Nanosecond {
 			return nil, nil
 		}
+		// An int64 (see scalarGoTypes): a time.Duration holds 2⁶³ ns,
+		// so 292 years; a duration[s] holds 2⁶³ s.
 		return []string{"duration", "unit=" + dt.Unit.String()}, nil
 	case *arrow.TimestampType:
 		if _, err := zone.OfTimestamp(dt.TimeZone); err != nil {
 			return nil, newError(ErrUnsupported, at.path, at.column, -1, "%s: %v", dt, err)
 		}
 		var opts []string
-		if dt.Unit != arrow.Nanosecond || dt.TimeZone != "" {
+		if dt.Unit != arrow.Nanosecond || dt.TimeZone != "UTC" {
 			opts = append(opts, "timestamp", "unit="+dt.Unit.String())
+		}
+		if dt.TimeZone == "" {
+			opts = append(opts, "naive")
 		}
 		// Tags and columns read zones with one parser; a zone the tag's
 		// syntax cannot hold (a comma) is left to the column, whose zone
 		// the decoder reads.
-		if dt.TimeZone != "" {
+		if dt.TimeZone != "" && len(opts) > 0 {
 			if _, err := tags.ParseOptions("timestamp,tz=" + dt.TimeZone); err == nil {
 				opts = append(opts, "tz="+dt.TimeZone)
 			}

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/tags"
 )
 
 // Option configures a Mapper, a Reader, Decode, Columns and the encoders.
@@ -29,6 +31,7 @@ type options struct {
 	rejectExtra  bool
 	lastKeyWins  bool
 	conversions  map[reflect.Type]*conversion
+	schemaMeta   arrow.Metadata // SchemaMetadata's
 	// Call options.
 	mem         memory.Allocator
 	zeroCopy    bool
@@ -48,9 +51,10 @@ const (
 	optAllocator
 	optZeroCopy
 	optParallelism
+	optSchemaMetadata
 )
 
-var optionNames = [...]string{"Strict", "AllowMissing", "SnakeCase", "RejectExtraColumns", "LastKeyWins", "As", "Allocator", "ZeroCopy", "Parallelism"}
+var optionNames = [...]string{"Strict", "AllowMissing", "SnakeCase", "RejectExtraColumns", "LastKeyWins", "As", "Allocator", "ZeroCopy", "Parallelism", "SchemaMetadata"}
 
 // The options each family of entry points takes.
 const (
@@ -61,7 +65,7 @@ const (
 	// LastKeyWins have nothing to act on.
 	columnsOptions = optStrict | optAllowMissing | optSnakeCase | optRejectExtra
 	// Deriving a schema: SchemaOf.
-	schemaOptions = optSnakeCase | optAs
+	schemaOptions = optSnakeCase | optAs | optSchemaMetadata
 	// Encoding rows: Encode, NewBuilder, EncodeArray.
 	encodeOptions = schemaOptions | optAllocator
 )
@@ -78,12 +82,13 @@ func (o *options) run() runOptions { return runOptions{o.zeroCopy, o.parallelism
 // planKey is the options a plan depends on, comparable: a plan cache key.
 type planKey struct {
 	strict, allowMissing, snakeCase, rejectExtra, lastKeyWins bool
+	schemaMeta                                                string // SchemaMetadata's, as tags.FormatMetadata writes it
 }
 
 // key is what of the options a compiled plan depends on; ok is false when
 // the options cannot be compared (As conversions), so the plan is not cached.
 func (o *options) key() (planKey, bool) {
-	return planKey{o.strict, o.allowMissing, o.snakeCase, o.rejectExtra, o.lastKeyWins}, len(o.conversions) == 0
+	return planKey{o.strict, o.allowMissing, o.snakeCase, o.rejectExtra, o.lastKeyWins, tags.FormatMetadata(o.schemaMeta)}, len(o.conversions) == 0
 }
 
 // optionsFor applies opts for entry point entry, which takes the options
@@ -241,4 +246,14 @@ type conversion struct {
 	from   reflect.Type                        // R
 	decode func(dst, src unsafe.Pointer) error // *T ← *R
 	encode func(dst, src unsafe.Pointer) error // *R ← *T
+}
+
+// SchemaMetadata is the metadata of the schema the encoders write: a plan
+// option of SchemaOf, Encode, NewBuilder and EncodeArray's record, and so
+// of the IPC and Parquet writers, which take the encoders' options. By
+// default a row type that has a method ArrowSchemaMetadata() arrow.Metadata
+// (arrowmap gen writes one for a file with schema metadata) gives it, else
+// the schema has none.
+func SchemaMetadata(md arrow.Metadata) Option {
+	return func(o *options) { o.given |= optSchemaMetadata; o.schemaMeta = md }
 }

@@ -65,6 +65,11 @@ type compiler struct {
 	opts  *options
 	stack map[reflect.Type]bool // struct types being compiled: a repeat is a recursive type
 	slots int
+	// Encoding only: large and view inherited from a level above
+	// (arreflect's meaning: they apply to every level below the field),
+	// and how many levels up arrow-go's builders build.
+	large, view  bool
+	belowArrowGo int
 }
 
 func compilePlan(t reflect.Type, schema *arrow.Schema, opts *options) (*plan, error) {

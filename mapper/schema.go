@@ -1,6 +1,8 @@
 package mapper
 
 import (
+	"cmp"
+	"math"
 	"reflect"
 	"sync"
 	"time"
@@ -89,7 +91,17 @@ func compileEncodePlan(t reflect.Type, o *options) (*encodePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &encodePlan{rowType: t, schema: arrow.NewSchema(fields, nil), fields: encs}, nil
+	md := o.schemaMeta
+	if o.given&optSchemaMetadata == 0 {
+		if m, ok := reflect.Zero(t).Interface().(interface{ ArrowSchemaMetadata() arrow.Metadata }); ok {
+			md = m.ArrowSchemaMetadata()
+		}
+	}
+	var schemaMeta *arrow.Metadata
+	if md.Len() > 0 {
+		schemaMeta = &md
+	}
+	return &encodePlan{rowType: t, schema: arrow.NewSchema(fields, schemaMeta), fields: encs}, nil
 }
 
 // fieldsOf derives the Arrow fields of struct type t and their encoders.
@@ -160,30 +172,55 @@ func (c *compiler) encoderOf(t reflect.Type, tag tags.Tag, nullable bool, at whe
 		}
 		return f, newAsEncoder(t, conv, elem, at), nil
 	}
+	if tag.Large || tag.View {
+		defer c.inheritLayout(tag)()
+	}
 	if t.Kind() == reflect.Pointer {
-		f, elem, err := c.encoderOf(t.Elem(), tag, true, at)
+		f, elem, err := c.encoderOf(t.Elem(), tag, !tag.NotNull, at)
 		if err != nil {
 			return arrow.Field{}, nil, err
 		}
-		return f, &pointerEncoder{elem: elem}, nil
+		return f, notNull(tag, &pointerEncoder{elem: elem}, at), nil
 	}
-	lv := encLevel{at: at, nullable: nullable || tag.Nullable || nullableKind(t)}
+	if tag.NotNull && (!nullableKind(t) || t == nullType) {
+		return arrow.Field{}, nil, newError(ErrTag, at.path, at.column, -1, "notnull does not apply to %s: it is for a pointer, a slice or a map, which are nullable by nature", t)
+	}
+	lv := encLevel{at: at, nullable: (nullable || tag.Nullable || nullableKind(t)) && !tag.NotNull}
 	dt, enc, err := c.valueEncoderOf(t, tag, lv)
 	if err != nil {
 		return arrow.Field{}, nil, err
 	}
+	if tag.Extension != "" {
+		if dt, err = extensionOf(tag, dt, at); err != nil {
+			return arrow.Field{}, nil, err
+		}
+	}
 	switch {
 	case tag.Dict:
-		if !dictionaryValues.Has(dt.ID()) {
-			return arrow.Field{}, nil, newError(ErrUnsupported, at.path, at.column, -1, "arrow-go builds no dictionary of %s", dt)
+		d := &arrow.DictionaryType{IndexType: cmp.Or(tag.Index, arrow.DataType(arrow.PrimitiveTypes.Int32)), ValueType: dt, Ordered: tag.Ordered}
+		if c.belowArrowGo > 0 && !memoizedByArrowGo(d) {
+			return arrow.Field{}, nil, newError(ErrUnsupported, at.path, at.column, -1,
+				"%s below a list view, a fixed-size list, a map or a run-end encoding: arrow-go builds those levels, and no dictionary of %s with %s indexes", d, dt, d.IndexType)
 		}
-		dt, enc = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: dt}, &dictEncoder{value: enc}
+		dt, enc = d, &dictEncoder{encLevel: lv, value: enc}
 	case tag.REE:
-		ree := arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, dt)
+		runEnds := cmp.Or(tag.RunEnds, arrow.DataType(arrow.PrimitiveTypes.Int32))
+		ree := arrow.RunEndEncodedOf(runEnds, dt)
 		ree.ValueNullable = lv.nullable
-		dt, enc = ree, &reeEncoder{value: enc, equal: equalOf(t), size: t.Size()}
+		dt, enc = ree, &reeEncoder{encLevel: lv, runEnds: runEnds, maxLen: maxRunEnd[runEnds.ID()], value: enc, equal: equalOf(t), size: t.Size()}
 	}
-	return arrow.Field{Type: dt, Nullable: lv.nullable}, enc, nil
+	return arrow.Field{Type: dt, Nullable: lv.nullable, Metadata: metadataOf(tag)}, notNull(tag, enc, at), nil
+}
+
+// maxRunEnd is the largest run end of each run-end type.
+var maxRunEnd = map[arrow.Type]int{arrow.INT16: math.MaxInt16, arrow.INT32: math.MaxInt32, arrow.INT64: math.MaxInt64}
+
+// metadataOf is the field metadata of `arrow-meta`.
+func metadataOf(tag tags.Tag) arrow.Metadata {
+	if tag.Metadata == nil {
+		return arrow.Metadata{}
+	}
+	return *tag.Metadata
 }
 
 // nullableKind reports whether a Go type is nullable by nature: nil is
@@ -200,7 +237,18 @@ func nullableKind(t reflect.Type) bool {
 // before dictionary or run-end encoding: it dispatches on the kind of t to
 // one function per kind.
 func (c *compiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
-	switch c.encodeKindOf(t, tag) {
+	kind := c.encodeKindOf(t, tag)
+	if tag.Encoding == tags.EncodingDefault && tag.Decimal == nil {
+		switch kind {
+		case kindString, kindBytes, kindText, kindList:
+			tag.Large, tag.View = tag.Large || c.large, tag.View || c.view
+		}
+	}
+	if tag.REE {
+		c.belowArrowGo++ // the values of a run-end encoding
+		defer func() { c.belowArrowGo-- }()
+	}
+	switch kind {
 	case kindTime:
 		return timeEncoderOf(tag, lv)
 	case kindDuration:
@@ -216,14 +264,24 @@ func (c *compiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (ar
 	case kindString:
 		return stringEncoderOf(t, tag, lv)
 	case kindBytes:
-		dt, err := layoutOf(binaryLayouts, t, tag, lv.at)
+		l := binaryLayouts
+		if tag.Extension == extJSON {
+			l = stringLayouts // JSON text in bytes, as json.RawMessage holds it
+		}
+		dt, err := layoutOf(l, t, tag, lv.at)
 		return dt, &binaryEncoder{encLevel: lv}, err
 	case kindByteArray:
 		return byteArrayEncoderOf(t, tag, lv)
 	case kindBool:
+		if tag.Extension == extBool8 {
+			return arrow.PrimitiveTypes.Int8, &convertEncoder[bool, int8]{encLevel: lv, convert: bool8Of}, checkTagParts(t, tag, lv.at, 0)
+		}
 		return arrow.FixedWidthTypes.Boolean, &valuesEncoder[bool]{encLevel: lv}, checkTagParts(t, tag, lv.at, 0)
 	case kindInt, kindUint:
 		w := integerWidthOf(t)
+		if tag.Temporal != tags.TemporalDefault {
+			return temporalStorageOf(t, tag, w, lv)
+		}
 		return w.dt, w.encoder(lv), checkTagParts(t, tag, lv.at, 0)
 	case kindFloat:
 		return floatEncoderOf(t, tag, lv)
@@ -276,6 +334,14 @@ func floatEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, 
 }
 
 // structEncoderOf maps a struct to an Arrow struct of its fields.
+// inheritLayout makes the large and view of tag apply to every level
+// below, as arreflect's do; the returned func restores what was inherited.
+func (c *compiler) inheritLayout(tag tags.Tag) (restore func()) {
+	large, view := c.large, c.view
+	c.large, c.view = large || tag.Large, view || tag.View
+	return func() { c.large, c.view = large, view }
+}
+
 func (c *compiler) structEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	if err := checkTagParts(t, tag, lv.at, 0); err != nil {
 		return nil, nil, err
@@ -329,8 +395,9 @@ func checkTagParts(t reflect.Type, tag tags.Tag, at where, takes tagPart) error 
 type layouts struct{ plain, large, view, largeView arrow.Type }
 
 var (
-	stringLayouts = layouts{arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW, 0}
-	binaryLayouts = layouts{arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW, 0}
+	// large with view is a view, as arreflect makes it.
+	stringLayouts = layouts{arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW, arrow.STRING_VIEW}
+	binaryLayouts = layouts{arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW, arrow.BINARY_VIEW}
 	listLayouts   = layouts{arrow.LIST, arrow.LARGE_LIST, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW}
 )
 
@@ -396,7 +463,7 @@ func timeEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	case tags.TemporalDefault, tags.Timestamp:
 		unit := unitOr(tag.Unit, arrow.Nanosecond)
 		tz := tag.TZ
-		if tz == "" {
+		if tz == "" && !tag.Naive {
 			tz = "UTC"
 		}
 		return &arrow.TimestampType{Unit: unit, TimeZone: tz},
@@ -413,6 +480,39 @@ func timeEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 		return &arrow.Time64Type{Unit: unit}, &convertEncoder[time.Time, arrow.Time64]{encLevel: lv, convert: clockTimeIn[arrow.Time64](unit)}, nil
 	}
 	return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to time.Time", tag.Temporal)
+}
+
+// temporalStorageOf maps a signed integer tagged with a temporal type to
+// that type, the integer its storage as written: the Go type of a column
+// whose values a time.Duration or a time.Time cannot all hold
+// (duration[s] up to 2⁶³ seconds).
+func temporalStorageOf(t reflect.Type, tag tags.Tag, w integerWidth, lv encLevel) (arrow.DataType, encoder, error) {
+	if err := checkTagParts(t, tag, lv.at, partTemporal); err != nil {
+		return nil, nil, err
+	}
+	var dt arrow.DataType
+	switch tag.Temporal {
+	case tags.Duration:
+		dt = &arrow.DurationType{Unit: unitOr(tag.Unit, arrow.Nanosecond)}
+	case tags.Timestamp:
+		tz := tag.TZ
+		if tz == "" && !tag.Naive {
+			tz = "UTC"
+		}
+		dt = &arrow.TimestampType{Unit: unitOr(tag.Unit, arrow.Nanosecond), TimeZone: tz}
+	case tags.Date32:
+		dt = arrow.FixedWidthTypes.Date32
+	case tags.Date64:
+		dt = arrow.FixedWidthTypes.Date64
+	case tags.Time32:
+		dt = &arrow.Time32Type{Unit: unitOr(tag.Unit, arrow.Millisecond)}
+	case tags.Time64:
+		dt = &arrow.Time64Type{Unit: unitOr(tag.Unit, arrow.Nanosecond)}
+	}
+	if bits := dt.(arrow.FixedWidthDataType).BitWidth(); !w.signed || int(w.size)*8 != bits {
+		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to %s: its storage is int%d", tag.Temporal, t, bits)
+	}
+	return dt, w.encoder(lv), nil
 }
 
 // durationEncoderOf maps time.Duration: duration[ns] unless tagged.
@@ -485,11 +585,17 @@ func (c *compiler) listEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arr
 	if tag.Elem != nil {
 		etag = *tag.Elem
 	}
-	ef, elem, err := c.encoderOf(t.Elem(), etag, false, lv.at.elem("item"))
+	name := cmp.Or(etag.Name, "item")
+	id, ok := listLayouts.layoutID(tag)
+	if t.Kind() == reflect.Array || ok && id != arrow.LIST && id != arrow.LARGE_LIST {
+		c.belowArrowGo++ // arrow-go builds fixed-size lists and list views
+		defer func() { c.belowArrowGo-- }()
+	}
+	ef, elem, err := c.encoderOf(t.Elem(), etag, false, lv.at.elem(name))
 	if err != nil {
 		return nil, nil, err
 	}
-	ef.Name = "item"
+	ef.Name, ef.Metadata = name, metadataOf(etag)
 	size := t.Elem().Size()
 	if t.Kind() == reflect.Array {
 		if (tag.Encoding != tags.EncodingDefault && tag.Encoding != tags.FixedSizeList) || tag.Large || tag.View {
@@ -500,7 +606,6 @@ func (c *compiler) listEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arr
 		}
 		return arrow.FixedSizeListOfField(int32(t.Len()), ef), &arrayEncoder{encLevel: lv, n: t.Len(), size: size, elem: elem}, nil
 	}
-	id, ok := listLayouts.layoutID(tag)
 	if !ok {
 		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s has no %s layout (a fixed_size_list needs an array [N]T)", t, tagLayoutName(tag))
 	}
@@ -530,6 +635,13 @@ func (c *compiler) mapEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arro
 	}
 	if tag.Value != nil {
 		vtag = *tag.Value
+	}
+	c.belowArrowGo++ // arrow-go builds maps
+	defer func() { c.belowArrowGo-- }()
+	if ktag.Name != "" || vtag.Name != "" {
+		// arrow-go's map type has them fixed, and its IPC reader names the
+		// fields of every map so.
+		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "name= does not apply to map keys and values: arrow-go names them entries, key and value")
 	}
 	keyAt := where{path: lv.at.path + "[key]", column: joinPath(lv.at.column, "entries.key")}
 	order := compareOf(t.Key())

@@ -24,6 +24,9 @@ func Parse(tag string) (Tag, error) {
 	if err != nil {
 		return Tag{}, err
 	}
+	if opt, ok := optionWithKey(options, "name"); ok {
+		return Tag{}, &Error{Option: opt, Err: errNoNames}
+	}
 	t.Name = name
 	return t, nil
 }
@@ -57,16 +60,21 @@ func splitOptions(s string) []string {
 			options = append(options, o)
 		}
 	}
-	depth, start := 0, 0
+	depth, start, quoted := 0, 0, false
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(':
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++ // an escaped character, a quote maybe
+		case c == '"':
+			quoted = !quoted // a Go-quoted value: commas inside do not split
+		case quoted:
+		case c == '(':
 			depth++
-		case ')':
+		case c == ')':
 			if depth > 0 {
 				depth--
 			}
-		case ',':
+		case c == ',':
 			if depth == 0 {
 				appendOption(s[start:i])
 				start = i + 1
@@ -135,6 +143,10 @@ func collect(options []string) (*optionSet, error) {
 		case value == "":
 			return nil, &Error{Option: text, Err: fmt.Errorf("missing value after %s=", key)}
 		}
+		value, err := unquote(value)
+		if err != nil {
+			return nil, &Error{Option: text, Err: err}
+		}
 		if err := s.add(key, value, w); err != nil {
 			return nil, err
 		}
@@ -202,6 +214,8 @@ type rawOptions struct {
 	Time64    bool `mapstructure:"time64"`
 	Duration  bool `mapstructure:"duration"`
 
+	pinOptions `mapstructure:",squash"`
+
 	Unit      Unit  `mapstructure:"unit"`
 	TZ        zone  `mapstructure:"tz"`
 	Precision int32 `mapstructure:"precision"`
@@ -262,9 +276,12 @@ func (r *rawOptions) layouts() []choice[struct{}] {
 // optionKeys is the set of known option keys, read from rawOptions.
 var optionKeys = func() map[string]bool {
 	keys := map[string]bool{}
-	t := reflect.TypeFor[rawOptions]()
-	for i := range t.NumField() {
-		keys[t.Field(i).Tag.Get("mapstructure")] = true
+	for _, t := range []reflect.Type{reflect.TypeFor[rawOptions](), reflect.TypeFor[pinOptions]()} {
+		for i := range t.NumField() {
+			if key := t.Field(i).Tag.Get("mapstructure"); key != ",squash" {
+				keys[key] = true
+			}
+		}
 	}
 	return keys
 }()
@@ -282,6 +299,7 @@ var decodeHook = mapstructure.ComposeDecodeHookFunc(
 	mapstructure.DecodeHookFuncType(unitHook),
 	mapstructure.DecodeHookFuncType(zoneHook),
 	mapstructure.DecodeHookFuncType(int32Hook),
+	mapstructure.DecodeHookFuncType(pinHook),
 )
 
 // needsValue rejects a key=value option written as a bare flag ("unit"),
@@ -457,6 +475,9 @@ func (s *optionSet) resolve(r rawOptions) (Tag, error) {
 	}
 	if _, ok := s.written["tz"]; ok && t.Temporal != Timestamp {
 		return Tag{}, s.invalid("tz", errTZTimestamp)
+	}
+	if err := s.resolvePins(r.pinOptions, &t); err != nil {
+		return Tag{}, err
 	}
 
 	_, hasPrecision := s.written["precision"]

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"reflect"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // Tag is the decoded form of one field's tags.
@@ -42,8 +44,33 @@ type Tag struct {
 	Inline bool
 	// Elem, Key and Value hold the options of the `arrow-elem`, `arrow-key`
 	// and `arrow-value` struct tags; each is nil when its struct tag is
-	// absent, and never has a Name or Skip.
+	// absent, and never has Skip. Their Name is the one of `name=`.
 	Elem, Key, Value *Tag
+
+	// The schema pins: what the Go type does not say about the column, so
+	// that a schema is written back exactly as it was read.
+
+	// Naive is set by `naive`: a timestamp without a time zone, where
+	// time.Time encodes to UTC by default.
+	Naive bool
+	// NotNull is set by `notnull`: a pointer, slice or map level whose
+	// field is not nullable; encoding refuses a nil with ErrNull.
+	NotNull bool
+	// Index is the dictionary's index type from `index=` (int8…uint64),
+	// nil for the default, int32.
+	Index arrow.DataType
+	// Ordered is set by `ordered`: the dictionary is ordered.
+	Ordered bool
+	// RunEnds is the run-end type from `run_ends=` (int16, int32, int64),
+	// nil for the default, int32.
+	RunEnds arrow.DataType
+	// Extension is the extension type name from `ext=`, such as
+	// "arrow.uuid"; ExtensionMetadata is its serialized metadata from
+	// `ext_metadata=`, as the extension's Serialize writes it.
+	Extension, ExtensionMetadata string
+	// Metadata is the field's metadata, from the `arrow-meta` struct tag
+	// (see [ParseMetadata]); nil when there is none.
+	Metadata *arrow.Metadata
 }
 
 // Decimal is the precision and scale of a decimal column.
@@ -73,8 +100,11 @@ const (
 	keyValue = "arrow-value"
 )
 
-// Of reads a struct field's tags: `arrow` with [Parse], and `arrow-elem`,
-// `arrow-key` and `arrow-value` with [ParseOptions] into Elem, Key and Value.
+// Of reads a struct field's tags: `arrow` with [Parse], `arrow-elem`,
+// `arrow-key` and `arrow-value` with [ParseOptions] into Elem, Key and
+// Value, and `arrow-meta` with [ParseMetadata] into Metadata (and
+// `arrow-elem-meta`, `arrow-key-meta` and `arrow-value-meta` into the
+// Metadata of Elem, Key and Value).
 // A field without an `arrow` tag gives a zero Tag (plus Elem, Key and Value
 // when present). An error is an [*Error] whose Key names the struct tag.
 func Of(f reflect.StructField) (Tag, error) {
@@ -98,6 +128,27 @@ func Of(f reflect.StructField) (Tag, error) {
 			return Tag{}, withKey(err, sub.key)
 		}
 		*sub.dst = &opts
+	}
+	for _, sub := range []struct {
+		key string
+		dst **Tag
+	}{{keyMeta, nil}, {keyElem + "-meta", &t.Elem}, {keyKey + "-meta", &t.Key}, {keyValue + "-meta", &t.Value}} {
+		s, ok := f.Tag.Lookup(sub.key)
+		if !ok {
+			continue
+		}
+		md, err := ParseMetadata(s)
+		if err != nil {
+			return Tag{}, withKey(err, sub.key)
+		}
+		switch {
+		case sub.dst == nil:
+			t.Metadata = &md
+		case *sub.dst == nil:
+			*sub.dst = &Tag{Metadata: &md}
+		default:
+			(*sub.dst).Metadata = &md
+		}
 	}
 	return t, nil
 }

@@ -1,0 +1,74 @@
+package mapper
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	// The canonical extension types (arrow.uuid, arrow.json, arrow.bool8,
+	// arrow.opaque, arrow.parquet.variant, …) register themselves, so that
+	// `ext=` finds them and the IPC reader returns them as such.
+	_ "github.com/apache/arrow-go/v18/arrow/extensions"
+	"github.com/arrowmap/arrowmap/tags"
+)
+
+// The names of the canonical extensions whose storage is not what the Go
+// type encodes to by default.
+const (
+	extBool8 = "arrow.bool8" // storage int8: a bool is 0 or 1
+	extJSON  = "arrow.json"  // storage utf8: a []byte holds the text
+)
+
+// extensionOf is the extension type `ext=` names over storage, the type
+// the level encodes to: a registered extension, which reads its metadata
+// from `ext_metadata=`. An unregistered one has no type to write; its
+// storage with the field's metadata (`arrow-meta`, as the IPC reader
+// returns an unregistered extension) keeps it.
+func extensionOf(tag tags.Tag, storage arrow.DataType, at where) (arrow.DataType, error) {
+	registered := arrow.GetExtensionType(tag.Extension)
+	if registered == nil {
+		return nil, newError(ErrUnsupported, at.path, at.column, -1,
+			"the extension %q is not registered: register it with arrow.RegisterExtensionType, or keep its storage with its name in arrow-meta", tag.Extension)
+	}
+	ext, err := registered.Deserialize(storage, tag.ExtensionMetadata)
+	if err != nil {
+		return nil, newError(ErrTag, at.path, at.column, -1, "ext=%s over %s: %v", tag.Extension, storage, err)
+	}
+	return ext, nil
+}
+
+// extensionBuilder builds an extension array: its storage, by the builder
+// of the storage type, then wrapped.
+type extensionBuilder struct {
+	columnBuilder // the storage's
+	dt            arrow.ExtensionType
+}
+
+func newExtensionBuilder(mem memory.Allocator, dt arrow.ExtensionType, newStorage func(memory.Allocator, arrow.DataType) columnBuilder) *extensionBuilder {
+	return &extensionBuilder{columnBuilder: newStorage(mem, dt.StorageType()), dt: dt}
+}
+
+func (b *extensionBuilder) NewArray() arrow.Array {
+	storage := b.columnBuilder.NewArray()
+	defer storage.Release()
+	return array.NewExtensionArrayWithStorage(b.dt, storage)
+}
+
+// extensionAdapter adapts arrow-go's builder of an extension type, below
+// another arrow-go builder, which makes the extension array itself; the
+// writers write to its storage builder.
+type extensionAdapter struct {
+	columnBuilder // the storage builder's adapter
+	b             array.Builder
+	own           bool
+}
+
+func (a *extensionAdapter) NewArray() arrow.Array { return a.b.NewArray() }
+func (a *extensionAdapter) Len() int              { return a.b.Len() }
+
+func (a *extensionAdapter) Release() {
+	a.columnBuilder.Release()
+	if a.own {
+		a.b.Release()
+	}
+}
