@@ -2,14 +2,25 @@ package tags
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"time"
 )
 
 // Tag is the decoded form of one field's tags.
 type Tag struct {
-	// Name is the column name; "" means "derive it from the Go field name".
+	// Name is the column name; "" means "derive it from the Go field name"
+	// unless Quoted.
 	Name string
+	// Quoted is set when the name was written as a Go string literal
+	// (`arrow:"\"a,b\",pos=1"`), the one way to write a name with a comma,
+	// edge spaces or a leading quote, or the empty name itself ("").
+	Quoted bool
+	// Pos is the column's index among its siblings from `pos=`: the field
+	// reads the column at that position (its name, when the tag has one,
+	// must be the column's) and encoding must write it there. nil when not
+	// given.
+	Pos *int
 	// Skip is set by `arrow:"-"`: the field has no column.
 	Skip bool
 	// Nullable is set by `nullable`: this level may be null.
@@ -42,7 +53,7 @@ type Tag struct {
 	Inline bool
 	// Elem, Key and Value hold the options of the `arrow-elem`, `arrow-key`
 	// and `arrow-value` struct tags; each is nil when its struct tag is
-	// absent, and never has a Name or Skip.
+	// absent, and never has a Name, Skip or Pos.
 	Elem, Key, Value *Tag
 }
 
@@ -96,6 +107,9 @@ func Of(f reflect.StructField) (Tag, error) {
 		opts, err := ParseOptions(s)
 		if err != nil {
 			return Tag{}, withKey(err, sub.key)
+		}
+		if opts.Pos != nil {
+			return Tag{}, &Error{Key: sub.key, Option: fmt.Sprintf("pos=%d", *opts.Pos), Err: errors.New("only a column or a struct field has a position")}
 		}
 		*sub.dst = &opts
 	}
