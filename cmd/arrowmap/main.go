@@ -80,6 +80,7 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var run func(in *input) error
+	opener := open
 	switch cmd {
 	case "-h", "-help", "--help", "help":
 		return flag.ErrHelp
@@ -87,6 +88,7 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		n := fs.Int("n", 10, "number of rows")
 		run = func(in *input) error { return head(in, *n, stdout, stderr) }
 	case "schema":
+		opener = openSchema // the data may be damaged where the schema is not
 		run = func(in *input) error { _, err := fmt.Fprintln(stdout, in.schema); return err }
 	case "convert":
 		return convertCommand(fs, args, stdin, stdout, stderr)
@@ -106,7 +108,7 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 1 {
 		return fmt.Errorf("%s: one FILE at most, got %d", cmd, fs.NArg())
 	}
-	in, err := open(fs.Arg(0), stdin)
+	in, err := opener(fs.Arg(0), stdin)
 	if err != nil {
 		return err
 	}
