@@ -52,9 +52,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	defer func() {
 		if p := recover(); p != nil {
 			if e, ok := p.(tooLarge); ok {
-				fmt.Fprintf(stderr, "arrowmap: %v\n", e)
+				fmt.Fprintln(stderr, message(e))
 			} else {
-				fmt.Fprintf(stderr, "arrowmap: reading the input failed: %s\n", oneLine(fmt.Sprint(p)))
+				fmt.Fprintln(stderr, message(fmt.Errorf("reading the input failed: %v", p)))
 			}
 			status = 1
 		}
@@ -64,9 +64,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 			fmt.Fprintln(stderr, usage)
 			return 0
 		}
-		// Errors of our packages name them ("arrowmap: ", "arrowmap/ipc: "),
-		// inside the message too: say arrowmap once.
-		fmt.Fprintf(stderr, "arrowmap: %s\n", packagePrefix.ReplaceAllString(oneLine(err.Error()), ""))
+		fmt.Fprintln(stderr, message(err))
 		return 1
 	}
 	return 0
@@ -116,8 +114,18 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return run(in)
 }
 
-// packagePrefix is how the errors of this module's packages start.
-var packagePrefix = regexp.MustCompile(`\barrowmap(/[a-z]+)?: `)
+// message is the one line run prints for err: "arrowmap: " once, then
+// err's text without the prefixes of this module's packages
+// ("arrowmap: ", "arrowmap/ipc: "), which mapper's errors and the IO
+// packages' carry, at its start or where one error wraps another (after
+// ": "). Elsewhere, as in a column's name, the text is kept.
+func message(err error) string {
+	return "arrowmap: " + packagePrefix.ReplaceAllString(oneLine(err.Error()), "$1")
+}
+
+// packagePrefix is how the errors of this module's packages start, at the
+// start of a message or of a wrapped one.
+var packagePrefix = regexp.MustCompile(`(^|: )(?:arrowmap(?:/[a-z]+)?: )+`)
 
 // oneLine keeps an error message on one line.
 func oneLine(s string) string {
