@@ -44,7 +44,12 @@ const usage = `usage:
                                                parquet), by OUT's extension (.arrow,
                                                .arrows, .parquet) or -to
 FILE is an Arrow IPC file or stream, or a Parquet file; "-" is standard input;
-without FILE, an embedded sample is used.`
+without FILE, an embedded sample is used.
+head prints NaN and infinities as "NaN", "+Inf", "-Inf"; timestamps and dates
+as RFC 3339 text in the column's zone, a year outside 0-9999 signed
+("+10000-01-01T00:00:00Z"); times and durations as nanoseconds, or as the
+column's number and unit when that overflows ("-9223372036854775808s").
+schema reads the schema alone.`
 
 // run runs the command line and returns its exit status. A failure is one
 // line on stderr and status 1, never a panic.
