@@ -225,7 +225,7 @@ func (b *boundColumn) compileStruct(gf goField, dt arrow.DataType, o *options) e
 		b.views[k] = -1
 		if f.vt != nil {
 			b.views[k] = len(vt.Fields)
-			vt.Fields = append(vt.Fields, views.Field{Name: st.Field(f.col.index).Name, Type: *f.vt})
+			vt.Fields = append(vt.Fields, views.Field{Name: st.Field(f.col.index).Name, Type: *f.vt, Pos: &f.col.index}) // the child matchFields chose
 		}
 	}
 	b.vt, b.nested, b.fields = &vt, true, fields

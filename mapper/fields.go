@@ -1,6 +1,7 @@
 package mapper
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -16,7 +17,8 @@ import (
 // structs have been flattened: its name, its tag and how to reach it.
 type goField struct {
 	name   string // the column name it looks for
-	tagged bool   // the name comes from a tag
+	tagged bool   // the name comes from a tag (the empty name when quoted: `arrow:"\"\""`)
+	pos    int    // the column's position among its siblings from `pos=`, -1 for none
 	tag    tags.Tag
 	typ    reflect.Type
 	index  []int  // as reflect.Type.FieldByIndex
@@ -27,7 +29,8 @@ type goField struct {
 // encoding/json's rules for embedded structs: an embedded struct without a
 // tag name is flattened (as is any struct field tagged `inline`); among
 // fields of the same name the shallowest wins, then the only tagged one at
-// that depth; any other tie hides them all. Unexported fields are ignored,
+// that depth; any other tie hides them all. Fields of one name at
+// different positions (`pos=`) are different fields. Unexported fields are ignored,
 // except embedded structs, whose exported fields are promoted.
 //
 // The list is computed once per type and shared: callers must not modify it.
@@ -66,12 +69,11 @@ func listStructFields(t reflect.Type) ([]goField, *Error) {
 		path  string
 	}
 	var found []goField
-	depthOf := map[string]int{}
+	depthOf := map[fieldKey]int{}
 	current := []queued{{typ: t}}
 	visited := map[reflect.Type]bool{}
 	for len(current) > 0 {
 		var next []queued
-		count := map[string]int{}
 		var level []goField
 		for _, q := range current {
 			if visited[q.typ] {
@@ -103,25 +105,28 @@ func listStructFields(t reflect.Type) ([]goField, *Error) {
 				if !sf.IsExported() {
 					continue
 				}
-				name := tag.Name
-				if name == "" {
+				name, tagged := tag.Name, tag.Name != "" || tag.Quoted
+				if !tagged {
 					name = sf.Name
 				}
-				count[name]++
-				level = append(level, goField{name: name, tagged: tag.Name != "", tag: tag, typ: sf.Type, index: index, path: path})
+				pos := -1
+				if tag.Pos != nil {
+					pos = *tag.Pos
+				}
+				level = append(level, goField{name: name, tagged: tagged, pos: pos, tag: tag, typ: sf.Type, index: index, path: path})
 			}
 		}
 		// Resolve the fields of this depth against each other and against
 		// the shallower ones, which always win.
-		byName := map[string][]goField{}
+		byName := map[fieldKey][]goField{}
 		for _, f := range level {
-			byName[f.name] = append(byName[f.name], f)
+			byName[fieldKey{f.name, f.pos}] = append(byName[fieldKey{f.name, f.pos}], f)
 		}
-		for name, fs := range byName {
-			if _, shallower := depthOf[name]; shallower {
+		for key, fs := range byName {
+			if _, shallower := depthOf[key]; shallower {
 				continue
 			}
-			depthOf[name] = len(current)
+			depthOf[key] = len(current)
 			if len(fs) == 1 {
 				found = append(found, fs[0])
 				continue
@@ -140,6 +145,13 @@ func listStructFields(t reflect.Type) ([]goField, *Error) {
 	}
 	slices.SortFunc(found, func(a, b goField) int { return slices.Compare(a.index, b.index) })
 	return found, nil
+}
+
+// fieldKey is what tells fields apart when embedded structs promote them:
+// their column name and position.
+type fieldKey struct {
+	name string
+	pos  int
 }
 
 // isLeafStruct reports whether a struct type maps to one column rather than
@@ -198,6 +210,12 @@ func fieldsAt(t reflect.Type, at where) ([]goField, error) {
 // AllowMissing is set; without it, a field without a column is
 // ErrMissingColumn. With RejectExtraColumns, a column no field reads is
 // ErrExtraColumn, which lists every such column.
+//
+// A field with `pos=` reads the column at that position, whose name must
+// be the tag's when it has one. A field without reads the column of its
+// name (matchColumn); when the name is on several columns, the one that no
+// `pos=` field reads, and when that leaves more than one, it is an error
+// naming them: the field would read one and leave the others unread.
 func matchFields(fields []goField, columns []arrow.Field, at where, o *options) ([]int, error) {
 	names := make([]string, len(columns))
 	for i, f := range columns {
@@ -205,15 +223,23 @@ func matchFields(fields []goField, columns []arrow.Field, at where, o *options) 
 	}
 	matched := make([]int, len(fields))
 	used := make([]bool, len(columns))
+	byPos := make([]bool, len(columns))
+	for _, gf := range fields {
+		if gf.pos >= 0 && gf.pos < len(columns) {
+			byPos[gf.pos] = true
+		}
+	}
 	for k, gf := range fields {
-		i, ok := matchColumn(gf, names, o.snakeCase)
-		if !ok {
-			if !o.allowMissing {
-				fat := at.field(gf.path, gf.name)
-				return nil, newError(ErrMissingColumn, fat.path, fat.column, -1, "no column %q", gf.name)
-			}
-			i = -1
-		} else {
+		fat := at.field(gf.path, gf.name)
+		i, err := matchColumn(gf, names, byPos, o.snakeCase)
+		switch {
+		case err != nil: // even with AllowMissing: the column is there, but which is not clear
+			return nil, newError(err.kind, fat.path, fat.column, -1, "%s", err.msg)
+		case i < 0 && gf.pos >= 0 && !o.allowMissing:
+			return nil, newError(ErrMissingColumn, fat.path, fat.column, -1, "no column at position %d: there are %d", gf.pos, len(columns))
+		case i < 0 && !o.allowMissing:
+			return nil, newError(ErrMissingColumn, fat.path, fat.column, -1, "no column %q", gf.name)
+		case i >= 0:
 			used[i] = true
 		}
 		matched[k] = i
@@ -230,30 +256,84 @@ func matchFields(fields []goField, columns []arrow.Field, at where, o *options) 
 	return matched, nil
 }
 
-// matchColumn finds the column for a field among names: the tag name
-// exactly; else the field name exactly, then its snake_case spelling with
-// SnakeCase, then case-insensitively when only one column matches.
-func matchColumn(f goField, names []string, snake bool) (int, bool) {
-	exact := func(want string) (int, bool) {
-		i := slices.Index(names, want)
-		return i, i >= 0
+// matchError is why a field's column cannot be told: a name on several
+// columns, or a position whose column has another name (ErrTypeMismatch);
+// a name that several columns match only case-insensitively, so that none
+// is the field's (ErrMissingColumn).
+type matchError struct {
+	kind error
+	msg  string
+}
+
+// matchColumn finds the column for a field among names, -1 for none: the
+// column at the field's position, its name checked against the tag's;
+// else the tag name exactly; else the field name exactly, then its
+// snake_case spelling with SnakeCase, then case-insensitively. A name on
+// several columns is the one not in byPos (the columns `pos=` fields read),
+// or an error when that is not exactly one.
+func matchColumn(f goField, names []string, byPos []bool, snake bool) (int, *matchError) {
+	if f.pos >= 0 {
+		switch {
+		case f.pos >= len(names):
+			return -1, nil
+		case f.tagged && names[f.pos] != f.name:
+			return -1, &matchError{ErrTypeMismatch, fmt.Sprintf("the column at position %d is named %q, the tag names %q", f.pos, names[f.pos], f.name)}
+		}
+		return f.pos, nil
 	}
-	if i, ok := exact(f.name); ok || f.tagged {
-		return i, ok
+	// one picks the column among those that match, or none.
+	one := func(matches []int, kind error) (int, *matchError) {
+		if len(matches) > 1 {
+			var free []int
+			for _, i := range matches {
+				if !byPos[i] {
+					free = append(free, i)
+				}
+			}
+			if len(free) != 1 {
+				return -1, &matchError{kind, fmt.Sprintf("%q matches the columns at positions %s: tag the field with pos= to pick one", f.name, positions(matches))}
+			}
+			return free[0], nil
+		}
+		if len(matches) == 1 {
+			return matches[0], nil
+		}
+		return -1, nil
+	}
+	exact := func(want string) []int {
+		var matches []int
+		for i, n := range names {
+			if n == want {
+				matches = append(matches, i)
+			}
+		}
+		return matches
+	}
+	if m := exact(f.name); len(m) > 0 || f.tagged {
+		return one(m, ErrTypeMismatch)
 	}
 	if snake {
-		if i, ok := exact(snakeCase(f.name)); ok {
-			return i, ok
+		if m := exact(snakeCase(f.name)); len(m) > 0 {
+			return one(m, ErrTypeMismatch)
 		}
 	}
-	match := -1
+	var folded []int
 	for i, n := range names {
 		if strings.EqualFold(n, f.name) || (snake && strings.EqualFold(n, snakeCase(f.name))) {
-			if match >= 0 {
-				return -1, false
-			}
-			match = i
+			folded = append(folded, i)
 		}
 	}
-	return match, match >= 0
+	return one(folded, ErrMissingColumn)
+}
+
+// positions lists column positions for an error: "0 and 1", "0, 2 and 5".
+func positions(matches []int) string {
+	parts := make([]string, len(matches))
+	for k, i := range matches {
+		parts[k] = strconv.Itoa(i)
+	}
+	if len(parts) <= 2 {
+		return strings.Join(parts, " and ")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }

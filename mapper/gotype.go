@@ -5,6 +5,7 @@ import (
 	"github.com/arrowmap/arrowmap/internal/zone"
 	"go/token"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -40,7 +41,11 @@ import (
 // Fields are named after their columns as exported Go identifiers
 // (user_id → UserID, 2nd → X2nd), numbered when two collide (Name,
 // Name2), and tagged `arrow:"<column>"` and `json:"<column>"` ("-," for a
-// column named "-"). The arrow tag also pins what the Go type alone does
+// column named "-"; no json tag for a name encoding/json cannot hold). A
+// name on two columns of one struct gets `pos=`, the column's position,
+// and so does a name the plain tag grammar cannot hold ("", one with a
+// comma or edge spaces), written as a Go string literal:
+// `arrow:"\"a,b\",pos=3"`. The arrow tag also pins what the Go type alone does
 // not say, wherever the tag grammar can: the layout (large_utf8,
 // large_list, …), dict or ree, the temporal type, unit and time zone, the
 // decimal's precision and scale, on the column, in arrow-elem for a list's
@@ -56,9 +61,7 @@ import (
 // and decode every value as arrow-go's accessor reads it. An Arrow type
 // with no Go type (unions, a dictionary of run-end encoded
 // values, …), a map key type no Go map takes, a time zone that does not
-// load, a column name no tag can hold ("", one with a comma or edge
-// spaces) and two columns of a name in one struct are an *Error wrapping
-// ErrUnsupported that names the column.
+// load, are an *Error wrapping ErrUnsupported that names the column.
 func GoTypeOf(schema *arrow.Schema) (reflect.Type, error) {
 	if schema == nil {
 		return nil, newError(ErrTypeMismatch, "", "", -1, "nil schema")
@@ -96,27 +99,24 @@ type goLevel struct {
 func structTypeOf(fields []arrow.Field, at where) (reflect.Type, error) {
 	sf := make([]reflect.StructField, len(fields))
 	names := map[string]bool{}
-	columns := map[string]bool{}
+	columns := map[string]int{}
+	for _, f := range fields {
+		columns[f.Name]++
+	}
 	var size uint64
 	for i, f := range fields {
 		name := uniqueName(exportedName(f.Name), names)
 		fat := at.field(name, f.Name)
-		if columns[f.Name] {
-			// A field matches the first column of its name: the second
-			// would decode the first's values.
-			return nil, newError(ErrUnsupported, fat.path, fat.column, -1, "a second column named %q", f.Name)
-		}
-		columns[f.Name] = true
 		lv, err := levelOf(f.Type, f.Nullable, fat)
 		if err != nil {
 			return nil, err
 		}
 		lv.meta = f.Metadata
-		tag, err := fieldTag(f.Name, lv, fat)
-		if err != nil {
-			return nil, err
+		pos := -1
+		if columns[f.Name] > 1 {
+			pos = i // a name twice is told apart by position
 		}
-		sf[i] = reflect.StructField{Name: name, Type: lv.typ, Tag: tag}
+		sf[i] = reflect.StructField{Name: name, Type: lv.typ, Tag: fieldTag(f.Name, i, pos, lv)}
 		if size += uint64(lv.typ.Size()); size > maxGoSize {
 			return nil, newError(ErrUnsupported, at.path, at.column, -1, "the fields are too large for a Go struct")
 		}
@@ -124,21 +124,25 @@ func structTypeOf(fields []arrow.Field, at where) (reflect.Type, error) {
 	return reflect.StructOf(sf), nil
 }
 
-// fieldTag is the struct tag of a field for column with the options of
-// lv.
-func fieldTag(column string, lv goLevel, at where) (reflect.StructTag, error) {
-	name := column
+// fieldTag is the struct tag of a field for column at position i with the
+// options of lv, naming its position when pos is i: for a name the
+// plain grammar cannot hold too, which the tag quotes.
+func fieldTag(column string, i, pos int, lv goLevel) reflect.StructTag {
+	name, jsonName := column, column
 	if column == "-" {
-		name = "-," // "-" alone skips the field, as in encoding/json
+		name, jsonName = "-,", "-," // "-" alone skips the field, as in encoding/json
 	}
-	arrowTag := strings.Join(append([]string{name}, lv.opts...), ",")
-	// A name the grammar reads otherwise ("", "a,b", " a") would match
-	// another column or none.
-	if t, err := tags.Parse(arrowTag); column == "" || err != nil || t.Skip || t.Name != column {
-		return "", newError(ErrUnsupported, at.path, at.column, -1, "the column name %q cannot be written in an arrow tag", column)
+	// A name the plain grammar reads otherwise ("", "a,b", " a", `"a`)
+	// would match another column or none.
+	if t, err := tags.Parse(name); column == "" || err != nil || t.Skip || t.Name != column {
+		name, pos = strconv.Quote(column), i
+	}
+	opts := lv.opts
+	if pos >= 0 {
+		opts = append([]string{"pos=" + strconv.Itoa(pos)}, opts...)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "arrow:%q", arrowTag)
+	fmt.Fprintf(&b, "arrow:%q", strings.Join(append([]string{name}, opts...), ","))
 	for _, sub := range [...]struct {
 		key  string
 		opts []string
@@ -153,8 +157,11 @@ func fieldTag(column string, lv goLevel, at where) (reflect.StructTag, error) {
 	if lv.elemMeta.Len() > 0 {
 		fmt.Fprintf(&b, " arrow-elem-meta:%q", tags.FormatMetadata(lv.elemMeta))
 	}
-	fmt.Fprintf(&b, " json:%q", name)
-	return reflect.StructTag(b.String()), nil
+	// encoding/json takes no comma in a name, and "" is the field's name.
+	if column != "" && !strings.Contains(column, ",") {
+		fmt.Fprintf(&b, " json:%q", jsonName)
+	}
+	return reflect.StructTag(b.String())
 }
 
 // levelOf is the Go type of a level of Arrow type dt, which may be null

@@ -112,8 +112,8 @@ func (c *compiler) compileStruct(t reflect.Type, value arrow.DataType, vt *views
 	defer delete(c.stack, t)
 	vt.Accept |= views.AcceptOf(arrow.STRUCT)
 	var codecs []*codec
-	members, err := c.compileMembers(t, st.Fields(), at, func(f arrow.Field, _ int, fcd *codec, fvt *views.Type) int {
-		vt.Fields = append(vt.Fields, views.Field{Name: f.Name, Type: *fvt})
+	members, err := c.compileMembers(t, st.Fields(), at, func(f arrow.Field, i int, fcd *codec, fvt *views.Type) int {
+		vt.Fields = append(vt.Fields, views.Field{Name: f.Name, Type: *fvt, Pos: &i}) // the child matchFields chose
 		codecs = append(codecs, fcd)
 		return len(vt.Fields) - 1
 	})

@@ -113,17 +113,24 @@ func (c *compiler) fieldsOf(t reflect.Type, at where) ([]arrow.Field, []fieldEnc
 	}
 	fields := make([]arrow.Field, 0, len(goFields))
 	encs := make([]fieldEncoder, 0, len(goFields))
-	named := map[string]string{} // column name → Go path
+	named := map[string]string{} // column name → Go path, of the fields without pos=
 	for _, gf := range goFields {
 		name := gf.name
 		if c.opts.snakeCase && !gf.tagged {
 			name = snakeCase(name)
 		}
 		fat := at.field(gf.path, name)
-		if other, ok := named[name]; ok {
-			return nil, nil, newError(ErrTag, fat.path, fat.column, -1, "%s has column %q too", other, name)
+		// A name twice decodes back only when pos= tells the columns apart
+		// (matchFields), and pos= only where the field is written.
+		if gf.pos >= 0 && gf.pos != len(fields) {
+			return nil, nil, newError(ErrTag, fat.path, fat.column, -1, "pos=%d, but fields are written in order and this one is column %d", gf.pos, len(fields))
 		}
-		named[name] = fat.path
+		if gf.pos < 0 {
+			if other, ok := named[name]; ok {
+				return nil, nil, newError(ErrTag, fat.path, fat.column, -1, "%s has column %q too", other, name)
+			}
+			named[name] = fat.path
+		}
 		f, enc, err := c.encoderOf(gf.typ, gf.tag, false, fat)
 		if err != nil {
 			return nil, nil, err

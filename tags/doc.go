@@ -18,7 +18,12 @@
 // As in encoding/json, an empty name means "derive the name from the Go
 // field", `arrow:"-"` skips the field, and `arrow:"-,"` names a column "-".
 // Commas inside parentheses do not split (`decimal(10,2)` is one option),
-// whitespace around an option is ignored and so are empty options.
+// whitespace around an option is ignored and so are empty options. A name
+// that starts with a double quote is a Go string literal, the one way to
+// write a name with a comma or edge spaces, or the empty name ([Tag.Quoted]):
+//
+//	arrow:"\"a,b\",pos=3"
+//	arrow:"\"\",pos=0"
 //
 // The `arrow-elem`, `arrow-key` and `arrow-value` tags hold options only (no
 // name) for a list's elements, a map's keys and a map's values, in the manner
@@ -27,6 +32,10 @@
 //	Scores []float64 `arrow:"scores,large_list" arrow-elem:"nullable"`
 //
 // # Options
+//
+// Position: `pos=N`, N ≥ 0, the column's position among its siblings
+// ([Tag.Pos]), which tells apart columns of one name; not in arrow-elem,
+// arrow-key or arrow-value, nor with `inline`.
 //
 // Flags: `nullable` (this level may be null), `inline` (flatten an embedded
 // struct's fields), `dict` (dictionary-encoded), `ree` (run-end encoded),

@@ -7,14 +7,19 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/go-viper/mapstructure/v2"
 )
 
 // Parse decodes the value of an `arrow` struct tag: a column name, then
 // options, as described in the package documentation. "-" alone skips the
-// field; "-," names a column "-".
+// field; "-," names a column "-"; a name in double quotes is a Go string
+// literal.
 func Parse(tag string) (Tag, error) {
+	if quoted := strings.TrimLeftFunc(tag, unicode.IsSpace); strings.HasPrefix(quoted, `"`) {
+		return parseQuoted(quoted)
+	}
 	name, options, hasOptions := strings.Cut(tag, ",")
 	name = strings.TrimSpace(name)
 	if name == "-" && !hasOptions {
@@ -28,6 +33,25 @@ func Parse(tag string) (Tag, error) {
 		return Tag{}, &Error{Option: opt, Err: errNoNames}
 	}
 	t.Name = name
+	return t, nil
+}
+
+// parseQuoted decodes a tag whose name is a Go string literal: "\"a,b\",pos=1".
+func parseQuoted(tag string) (Tag, error) {
+	literal, err := strconv.QuotedPrefix(tag)
+	if err != nil {
+		return Tag{}, &Error{Option: tag, Err: errors.New("a quoted name must be a Go string literal")}
+	}
+	name, _ := strconv.Unquote(literal) // QuotedPrefix checked it
+	rest := strings.TrimSpace(tag[len(literal):])
+	if rest != "" && rest[0] != ',' {
+		return Tag{}, &Error{Option: tag, Err: errors.New("want a comma after the quoted name")}
+	}
+	t, err := ParseOptions(strings.TrimPrefix(rest, ","))
+	if err != nil {
+		return Tag{}, err
+	}
+	t.Name, t.Quoted = name, true
 	return t, nil
 }
 
@@ -220,6 +244,7 @@ type rawOptions struct {
 	TZ        zone  `mapstructure:"tz"`
 	Precision int32 `mapstructure:"precision"`
 	Scale     int32 `mapstructure:"scale"`
+	Pos       int32 `mapstructure:"pos"`
 }
 
 // zone is the value of `tz=`, a type of its own so the decode hook can
@@ -478,6 +503,17 @@ func (s *optionSet) resolve(r rawOptions) (Tag, error) {
 	}
 	if err := s.resolvePins(r.pinOptions, &t); err != nil {
 		return Tag{}, err
+	}
+
+	if _, ok := s.written["pos"]; ok {
+		switch {
+		case r.Pos < 0:
+			return Tag{}, s.invalid("pos", fmt.Errorf("position %d is negative", r.Pos))
+		case r.Inline:
+			return Tag{}, s.conflict("pos", "inline")
+		}
+		pos := int(r.Pos)
+		t.Pos = &pos
 	}
 
 	_, hasPrecision := s.written["precision"]

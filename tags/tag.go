@@ -2,6 +2,7 @@ package tags
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"time"
 
@@ -10,8 +11,18 @@ import (
 
 // Tag is the decoded form of one field's tags.
 type Tag struct {
-	// Name is the column name; "" means "derive it from the Go field name".
+	// Name is the column name; "" means "derive it from the Go field name"
+	// unless Quoted.
 	Name string
+	// Quoted is set when the name was written as a Go string literal
+	// (`arrow:"\"a,b\",pos=1"`), the one way to write a name with a comma,
+	// edge spaces or a leading quote, or the empty name itself ("").
+	Quoted bool
+	// Pos is the column's index among its siblings from `pos=`: the field
+	// reads the column at that position (its name, when the tag has one,
+	// must be the column's) and encoding must write it there. nil when not
+	// given.
+	Pos *int
 	// Skip is set by `arrow:"-"`: the field has no column.
 	Skip bool
 	// Nullable is set by `nullable`: this level may be null.
@@ -44,7 +55,7 @@ type Tag struct {
 	Inline bool
 	// Elem, Key and Value hold the options of the `arrow-elem`, `arrow-key`
 	// and `arrow-value` struct tags; each is nil when its struct tag is
-	// absent, and never has Skip. Their Name is the one of `name=`.
+	// absent, and never has Skip or Pos. Their Name is the one of `name=`.
 	Elem, Key, Value *Tag
 
 	// The schema pins: what the Go type does not say about the column, so
@@ -126,6 +137,9 @@ func Of(f reflect.StructField) (Tag, error) {
 		opts, err := ParseOptions(s)
 		if err != nil {
 			return Tag{}, withKey(err, sub.key)
+		}
+		if opts.Pos != nil {
+			return Tag{}, &Error{Key: sub.key, Option: fmt.Sprintf("pos=%d", *opts.Pos), Err: errors.New("only a column or a struct field has a position")}
 		}
 		*sub.dst = &opts
 	}

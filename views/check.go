@@ -71,15 +71,11 @@ func checkType(dt arrow.DataType, t *Type, p *path, encodedOK bool) *Error {
 		for i := range t.Fields {
 			f := &t.Fields[i]
 			fp := p.child(f.Name, &f.Type)
-			idx := dt.FieldIndices(f.Name)
-			switch len(idx) {
-			case 0:
-				return fp.fail(ErrTypeMismatch, -1, "%s has no field %q", dt, f.Name)
-			case 1:
-			default:
-				return fp.fail(ErrTypeMismatch, -1, "%s has %d fields named %q", dt, len(idx), f.Name)
+			idx, why := childIndex(dt, f)
+			if idx < 0 {
+				return fp.fail(ErrTypeMismatch, -1, "%s", why)
 			}
-			if err := checkType(dt.Field(idx[0]).Type, &f.Type, &fp, true); err != nil {
+			if err := checkType(dt.Field(idx).Type, &f.Type, &fp, true); err != nil {
 				return err
 			}
 		}

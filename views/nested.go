@@ -19,7 +19,7 @@ func newStruct(d arrow.ArrayData, l *level) (*Struct, error) {
 	n := &Struct{level: *l, base: d.Offset(), fields: make([]builtin, len(t.Fields))}
 	for i := range t.Fields {
 		f := &t.Fields[i]
-		idx := dt.FieldIndices(f.Name)[0] // checkType made sure there is one
+		idx, _ := childIndex(dt, f) // checkType made sure there is one
 		fd, err := child(d, idx, &n.p)
 		if err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"math/bits"
 	"strings"
 
@@ -37,6 +38,29 @@ type Type struct {
 type Field struct {
 	Name string
 	Type Type
+	// Pos, when not nil, is the child's position among the struct's
+	// children, whose name must be Name: the way to view one of several
+	// children of a name. nil views the one child called Name.
+	Pos *int
+}
+
+// childIndex is the position of the child f views in dt, or why there is
+// none.
+func childIndex(dt *arrow.StructType, f *Field) (int, string) {
+	if f.Pos != nil {
+		if i := *f.Pos; i >= 0 && i < dt.NumFields() && dt.Field(i).Name == f.Name {
+			return i, ""
+		}
+		return -1, fmt.Sprintf("%s has no field %q at position %d", dt, f.Name, *f.Pos)
+	}
+	switch idx := dt.FieldIndices(f.Name); len(idx) {
+	case 0:
+		return -1, fmt.Sprintf("%s has no field %q", dt, f.Name)
+	case 1:
+		return idx[0], ""
+	default:
+		return -1, fmt.Sprintf("%s has %d fields named %q", dt, len(idx), f.Name)
+	}
 }
 
 // Accept is a set of Arrow type IDs.

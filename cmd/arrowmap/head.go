@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -11,8 +10,9 @@ import (
 )
 
 // head prints the first n rows of in as JSON lines, decoded through the
-// mapper into the struct type GoTypeOf builds for the schema as head shows
-// it (jsonSchema), whose json tags are the column names.
+// mapper into the struct type GoTypeOf builds for the schema as head reads
+// it (jsonSchema), and written by appendJSON, which follows the file's own
+// schema for the names and for what JSON has no number for.
 func head(in *input, n int, stdout, stderr io.Writer) error {
 	if n < 0 {
 		return fmt.Errorf("head: -n %d is negative", n)
@@ -25,6 +25,7 @@ func head(in *input, n int, stdout, stderr io.Writer) error {
 	progress := newProgress(stderr)
 	defer progress.done()
 	printed := 0
+	var line []byte
 	for printed < n && in.records.Next() {
 		rec := in.records.RecordBatch()
 		if rows := int(rec.NumRows()); rows > n-printed {
@@ -36,9 +37,10 @@ func head(in *input, n int, stdout, stderr io.Writer) error {
 			out.Flush() // the rows before the bad record are good
 			return err
 		}
+		row := arrow.StructOf(in.schema.Fields()...)
 		for i := range rows.Len() {
-			line, err := json.Marshal(rows.Index(i).Interface())
-			if err != nil {
+			if line, err = appendJSON(line[:0], rows.Index(i), row); err != nil {
+				out.Flush()
 				return fmt.Errorf("row %d: %w", printed+i, err)
 			}
 			out.Write(line)
@@ -54,12 +56,15 @@ func head(in *input, n int, stdout, stderr io.Writer) error {
 	return out.Flush()
 }
 
-// jsonSchema is schema as head prints it: the columns whose Go type has no
+// jsonSchema is schema as head reads it: the columns whose Go type has no
 // JSON form worth printing retyped as one the decoder reads them into.
 // Decimals are utf8, their exact text (a decimal.Decimal128 marshals as
 // {}), float16 is float32 (so is a float16.Num), and fixed_size_binary is
-// binary, base64 as a []byte (a [N]byte is an array of numbers). The
-// records keep their own types: only the Go type is taken from it.
+// binary, base64 as a []byte (a [N]byte is an array of numbers). Temporal
+// columns are their storage integers, which appendJSON writes: a
+// time.Time or time.Duration holds not every value they can, and
+// encoding/json no year past 9999. The records keep their own types: only
+// the Go type is taken from it.
 func jsonSchema(schema *arrow.Schema) *arrow.Schema {
 	return arrow.NewSchema(jsonFields(schema.Fields()), nil)
 }
@@ -81,6 +86,10 @@ func jsonType(dt arrow.DataType) arrow.DataType {
 		return arrow.BinaryTypes.String
 	case *arrow.Float16Type:
 		return arrow.PrimitiveTypes.Float32
+	case *arrow.Date32Type, *arrow.Time32Type:
+		return arrow.PrimitiveTypes.Int32
+	case *arrow.Date64Type, *arrow.Time64Type, *arrow.TimestampType, *arrow.DurationType:
+		return arrow.PrimitiveTypes.Int64
 	case *arrow.FixedSizeBinaryType:
 		return arrow.BinaryTypes.Binary
 	case *arrow.DictionaryType:

@@ -44,7 +44,12 @@ const usage = `usage:
                                                parquet), by OUT's extension (.arrow,
                                                .arrows, .parquet) or -to
 FILE is an Arrow IPC file or stream, or a Parquet file; "-" is standard input;
-without FILE, an embedded sample is used.`
+without FILE, an embedded sample is used.
+head prints NaN and infinities as "NaN", "+Inf", "-Inf"; timestamps and dates
+as RFC 3339 text in the column's zone, a year outside 0-9999 signed
+("+10000-01-01T00:00:00Z"); times and durations as nanoseconds, or as the
+column's number and unit when that overflows ("-9223372036854775808s").
+schema reads the schema alone.`
 
 // run runs the command line and returns its exit status. A failure is one
 // line on stderr and status 1, never a panic.
@@ -52,9 +57,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	defer func() {
 		if p := recover(); p != nil {
 			if e, ok := p.(tooLarge); ok {
-				fmt.Fprintf(stderr, "arrowmap: %v\n", e)
+				fmt.Fprintln(stderr, message(e))
 			} else {
-				fmt.Fprintf(stderr, "arrowmap: reading the input failed: %s\n", oneLine(fmt.Sprint(p)))
+				fmt.Fprintln(stderr, message(fmt.Errorf("reading the input failed: %v", p)))
 			}
 			status = 1
 		}
@@ -64,9 +69,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 			fmt.Fprintln(stderr, usage)
 			return 0
 		}
-		// Errors of our packages name them ("arrowmap: ", "arrowmap/ipc: "),
-		// inside the message too: say arrowmap once.
-		fmt.Fprintf(stderr, "arrowmap: %s\n", packagePrefix.ReplaceAllString(oneLine(err.Error()), ""))
+		fmt.Fprintln(stderr, message(err))
 		return 1
 	}
 	return 0
@@ -80,6 +83,7 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var run func(in *input) error
+	opener := open
 	switch cmd {
 	case "-h", "-help", "--help", "help":
 		return flag.ErrHelp
@@ -87,6 +91,7 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		n := fs.Int("n", 10, "number of rows")
 		run = func(in *input) error { return head(in, *n, stdout, stderr) }
 	case "schema":
+		opener = openSchema // the data may be damaged where the schema is not
 		run = func(in *input) error { _, err := fmt.Fprintln(stdout, in.schema); return err }
 	case "convert":
 		return convertCommand(fs, args, stdin, stdout, stderr)
@@ -106,7 +111,7 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 1 {
 		return fmt.Errorf("%s: one FILE at most, got %d", cmd, fs.NArg())
 	}
-	in, err := open(fs.Arg(0), stdin)
+	in, err := opener(fs.Arg(0), stdin)
 	if err != nil {
 		return err
 	}
@@ -114,8 +119,18 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return run(in)
 }
 
-// packagePrefix is how the errors of this module's packages start.
-var packagePrefix = regexp.MustCompile(`\barrowmap(/[a-z]+)?: `)
+// message is the one line run prints for err: "arrowmap: " once, then
+// err's text without the prefixes of this module's packages
+// ("arrowmap: ", "arrowmap/ipc: "), which mapper's errors and the IO
+// packages' carry, at its start or where one error wraps another (after
+// ": "). Elsewhere, as in a column's name, the text is kept.
+func message(err error) string {
+	return "arrowmap: " + packagePrefix.ReplaceAllString(oneLine(err.Error()), "$1")
+}
+
+// packagePrefix is how the errors of this module's packages start, at the
+// start of a message or of a wrapped one.
+var packagePrefix = regexp.MustCompile(`(^|: )(?:arrowmap(?:/[a-z]+)?: )+`)
 
 // oneLine keeps an error message on one line.
 func oneLine(s string) string {

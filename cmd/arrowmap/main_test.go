@@ -621,6 +621,10 @@ func TestFailuresAreOneLineAndStatusOne(t *testing.T) {
 		{"a type name that is not exported", []string{"gen", "-type", "row"}, nil, `"row"`},
 		{"a column with no Go type, to head", []string{"head", testFiles.union}, nil, `column "either"`},
 		{"a column with no Go type, to gen", []string{"gen", testFiles.union}, nil, `column "either"`},
+		{"junk behind the IPC file magic on standard input, to schema", []string{"schema", "-"}, []byte("ARROW1\x00\x00" + "junk"), "standard input"},
+		{"a file whose records are broken, to head", []string{"head", brokenBodies(t)}, nil, "broken.arrow"},
+		{"a file whose records are broken, to convert", []string{"convert", brokenBodies(t), filepath.Join(dir, "out.arrows")}, nil, "broken.arrow"},
+		{"convert to a format it does not know", []string{"convert", testFiles.ipcFile, filepath.Join(dir, "out.csv")}, nil, "out.csv"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, status := arrowmap(t, tc.stdin, tc.args...)
@@ -636,7 +640,7 @@ func TestFailuresAreOneLineAndStatusOne(t *testing.T) {
 				assert.Empty(t, stdout)
 			}
 			assert.True(t, strings.HasPrefix(stderr, "arrowmap: "), "stderr: %q", stderr)
-			assert.False(t, strings.HasPrefix(stderr, "arrowmap: arrowmap: "), "stderr: %q", stderr)
+			assert.Len(t, anyPrefix.FindAllString(stderr, -1), 1, "one prefix of this module's packages: %q", stderr)
 			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line on stderr: %q", stderr)
 			assert.True(t, strings.HasSuffix(stderr, "\n"), "stderr: %q", stderr)
 			assert.Contains(t, stderr, tc.contains)
