@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -98,7 +99,7 @@ type WriteConfig struct {
 // not safe for concurrent use.
 type Writer[T any] struct {
 	b    *mapper.Builder[T]
-	fw   *pqarrow.FileWriter
+	fw   fileWriter
 	sink *sink
 	// storage is the schema pqarrow writes when it differs from T's
 	// (durations as int64), nil when it does not.
@@ -187,9 +188,23 @@ func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *W
 		meta = append(meta, [2]string{k, cfg.Metadata[k]})
 	}
 	s := &sink{w: w}
-	fw, err := newFileWriter(stored, s, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
-	if err != nil {
+	if err := storable(stored, props, pqarrow.DefaultWriterProps()); err != nil {
 		return nil, err
+	}
+	var fw fileWriter
+	direct, err := newDirectFile(stored, s, props)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
+	case direct != nil && os.Getenv("PQW_PQARROW") == "":
+		if _, err := s.Write(magic); err != nil {
+			return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
+		}
+		fw = direct
+	default:
+		if fw, err = newFileWriter(stored, s, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))); err != nil {
+			return nil, err
+		}
 	}
 	for _, kv := range meta {
 		if err := fw.AppendKeyValueMetadata(kv[0], kv[1]); err != nil {
@@ -206,6 +221,20 @@ func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *W
 		groupRows: groupRows, batchRows: min(groupRows, writeBatchRows), groupBytes: cfg.RowGroupBytes,
 	}, nil
 }
+
+// fileWriter is what a Writer needs of pqarrow.FileWriter, which
+// directFile does too.
+type fileWriter interface {
+	AppendKeyValueMetadata(key, value string) error
+	WriteBuffered(rec arrow.RecordBatch) error
+	NewBufferedRowGroupChecked() error
+	Close() error
+}
+
+// defaultPageBytes is the size of a data page before compression:
+// parquet-go's 256 KiB rather than pqarrow's 1 MiB, for buffers that stay
+// small and a compressor that works in its cache.
+const defaultPageBytes = 256 << 10
 
 // newFileWriter is pqarrow.NewFileWriter, its errors naming the column
 // Parquet cannot store.
@@ -440,6 +469,12 @@ func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocato
 		parquet.WithDataPageVersion(cfg.DataPageVersion),
 		parquet.WithStats(stats),
 	}
+	if v := os.Getenv("PQW_PAGE"); v != "" {
+		n, _ := strconv.Atoi(v)
+		props = append(props, parquet.WithDataPageSize(int64(n)))
+	} else {
+		props = append(props, parquet.WithDataPageSize(defaultPageBytes))
+	}
 	if cfg.Dictionary != nil {
 		props = append(props, parquet.WithDictionaryDefault(*cfg.Dictionary))
 		return parquet.NewWriterProperties(props...), nil
@@ -513,6 +548,9 @@ type sink struct {
 	n   int64
 	err error
 }
+
+// Tell is the number of bytes written: the offset in the file of the next.
+func (s *sink) Tell() int64 { return s.n }
 
 func (s *sink) Write(p []byte) (int, error) {
 	if s.err != nil {
