@@ -481,13 +481,25 @@ func (lw *leafWriter) writeRows(d *directFile, n int) error {
 			lw.nrows += b - a
 			lw.appendValues(0, 0, lw.idx)
 		}
-		if lw.pageBytes() >= d.pageCap {
+		if lw.dictState == dictUndecided && !lw.dictPays() {
+			lw.dictState = dictOff // the values are plain already
+			lw.dict.reset()
+			lw.indices = lw.indices[:0]
+		}
+		if lw.pageBytes() >= d.pageCap || (lw.dictState == dictOn && lw.dict.plainBytes() >= lw.dictLimit) {
 			if err := lw.flushPage(d); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// dictPays reports whether the dictionary and the indices of the chunk's
+// values so far are smaller than the values plain, as pqarrow's cost
+// fallback (parquet-mr's) decides after every batch of the first page.
+func (lw *leafWriter) dictPays() bool {
+	return lw.dict.plainBytes()+(len(lw.indices)*indexWidth(lw.dict.len())+7)/8 < lw.plain
 }
 
 func (lw *leafWriter) pageBytes() int {
@@ -792,13 +804,7 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 		return nil
 	}
 	if lw.dictState == dictUndecided {
-		width := indexWidth(lw.dict.len())
-		if lw.dict.plainBytes()+(len(lw.indices)*width+7)/8 < lw.plain {
-			lw.dictState = dictOn
-		} else {
-			lw.dictState = dictOff
-			lw.dict.reset()
-		}
+		lw.dictState = dictOn // dictPays said so after every step
 	}
 	enc := parquet.Encodings.Plain
 	var values []byte

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -196,7 +195,7 @@ func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *W
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
-	case direct != nil && os.Getenv("PQW_PQARROW") == "":
+	case direct != nil && !throughPqarrow:
 		if _, err := s.Write(magic); err != nil {
 			return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
 		}
@@ -221,6 +220,10 @@ func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *W
 		groupRows: groupRows, batchRows: min(groupRows, writeBatchRows), groupBytes: cfg.RowGroupBytes,
 	}, nil
 }
+
+// throughPqarrow, set by tests, writes every file with pqarrow: what the
+// direct writer's files are compared with.
+var throughPqarrow bool
 
 // fileWriter is what a Writer needs of pqarrow.FileWriter, which
 // directFile does too.
@@ -469,12 +472,7 @@ func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocato
 		parquet.WithDataPageVersion(cfg.DataPageVersion),
 		parquet.WithStats(stats),
 	}
-	if v := os.Getenv("PQW_PAGE"); v != "" {
-		n, _ := strconv.Atoi(v)
-		props = append(props, parquet.WithDataPageSize(int64(n)))
-	} else {
-		props = append(props, parquet.WithDataPageSize(defaultPageBytes))
-	}
+	props = append(props, parquet.WithDataPageSize(defaultPageBytes))
 	if cfg.Dictionary != nil {
 		props = append(props, parquet.WithDictionaryDefault(*cfg.Dictionary))
 		return parquet.NewWriterProperties(props...), nil
