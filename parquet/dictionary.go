@@ -1,0 +1,90 @@
+package parquet
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/maphash"
+	"math/bits"
+)
+
+// byteDict is the dictionary of one byte-array column chunk: the distinct
+// values in the order first seen, found again through an open-addressing
+// table of their indices, so that a value costs a hash and a comparison,
+// never an allocation.
+type byteDict struct {
+	seed  maphash.Seed
+	data  []byte   // the values, end to end
+	ends  []int32  // ends[i] is where value i ends in data
+	hash  []uint64 // of each value, to grow the table without hashing again
+	slots []int32  // index+1 of a value, 0 for an empty slot
+}
+
+func newByteDict() *byteDict {
+	return &byteDict{seed: maphash.MakeSeed(), slots: make([]int32, 1024)}
+}
+
+func (d *byteDict) len() int { return len(d.ends) }
+
+func (d *byteDict) value(i int) []byte {
+	start := int32(0)
+	if i > 0 {
+		start = d.ends[i-1]
+	}
+	return d.data[start:d.ends[i]]
+}
+
+// plainBytes is the size of the dictionary page: each value plain encoded.
+func (d *byteDict) plainBytes() int { return len(d.data) + 4*len(d.ends) }
+
+// index is v's index, v added when new.
+func (d *byteDict) index(v []byte) uint32 {
+	h := maphash.Bytes(d.seed, v)
+	mask := uint64(len(d.slots) - 1)
+	for s := h & mask; ; s = (s + 1) & mask {
+		k := d.slots[s]
+		if k == 0 {
+			i := int32(len(d.ends))
+			d.data = append(d.data, v...)
+			d.ends = append(d.ends, int32(len(d.data)))
+			d.hash = append(d.hash, h)
+			d.slots[s] = i + 1
+			if 2*len(d.ends) > len(d.slots) {
+				d.grow()
+			}
+			return uint32(i)
+		}
+		if d.hash[k-1] == h && bytes.Equal(d.value(int(k-1)), v) {
+			return uint32(k - 1)
+		}
+	}
+}
+
+func (d *byteDict) grow() {
+	d.slots = make([]int32, 2*len(d.slots))
+	mask := uint64(len(d.slots) - 1)
+	for i, h := range d.hash {
+		s := h & mask
+		for d.slots[s] != 0 {
+			s = (s + 1) & mask
+		}
+		d.slots[s] = int32(i + 1)
+	}
+}
+
+func (d *byteDict) reset() {
+	d.data, d.ends, d.hash = d.data[:0], d.ends[:0], d.hash[:0]
+	clear(d.slots)
+}
+
+// indexWidth is the bit width of the indices into a dictionary of n values.
+func indexWidth(n int) int { return max(1, bits.Len(uint(max(n, 1)-1))) }
+
+// appendPlain appends the dictionary page's values, plain encoded.
+func (d *byteDict) appendPlain(dst []byte) []byte {
+	for i := range d.ends {
+		v := d.value(i)
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(v)))
+		dst = append(dst, v...)
+	}
+	return dst
+}

@@ -1,0 +1,941 @@
+package parquet
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+)
+
+// directFile writes the column chunks of a Parquet file straight from the
+// Arrow records the Writer builds: levels from validity bitmaps and list
+// offsets, plain values copied from the Arrow buffers, byte arrays through
+// a dictionary where it pays, pages compressed into buffers reused from
+// page to page. It writes what pqarrow writes for the same record (the
+// same Parquet schema from pqarrow.ToParquet, the same column chunk
+// statistics, the Arrow schema in the key/value metadata) at a fraction of
+// the allocations: pqarrow's column writers allocate a few hundred MiB per
+// million rows (encoder buffers from a sync.Pool that the collector
+// empties, a buffer grown for every page, a closure for every dictionary
+// lookup), and the collector scanning the caller's rows is what then
+// costs the time. It covers the columns of newDirectFile's leafKindOf
+// under structs and lists; a schema with another column is written by
+// pqarrow.
+type directFile struct {
+	sink    *sink
+	schema  *schema.Schema
+	props   *parquet.WriterProperties
+	meta    *metadata.FileMetaDataBuilder
+	codec   compress.Codec // nil: uncompressed
+	level   int
+	v2      bool
+	leaves  []*leafWriter
+	rg      *metadata.RowGroupMetaDataBuilder
+	rgRows  int64
+	groups  int16
+	pageCap int
+}
+
+// newDirectFile is the directFile of records of arrowSchema, or nil when
+// a column is not one it writes (pqarrow writes those): a type of no
+// leafKind, a dictionary of numbers. The caller writes the magic bytes.
+func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProperties) (*directFile, error) {
+	pq, err := pqarrow.ToParquet(arrowSchema, props, pqarrow.DefaultWriterProps())
+	if err != nil {
+		return nil, nil // NewWriter names the column through pqarrow
+	}
+	var leaves []*leafWriter
+	for i, f := range arrowSchema.Fields() {
+		if !leafPaths(f, i, nil, &leaves) {
+			return nil, nil
+		}
+	}
+	if len(leaves) != pq.NumColumns() || len(leaves) == 0 {
+		return nil, nil
+	}
+	for i, lw := range leaves {
+		col := pq.Column(i)
+		if !lw.fits(col) {
+			return nil, nil
+		}
+		lw.descr = col
+		lw.signed = col.SortOrder() == schema.SortSIGNED
+		lw.stats = props.StatisticsEnabledFor(col.Path())
+		lw.maxStats = int(props.MaxStatsSizeFor(col.Path()))
+		if lw.kind == leafBinary || lw.kind == leafLargeBinary {
+			if props.DictionaryEnabledFor(col.Path()) {
+				lw.dict = newByteDict()
+				lw.dictLimit = int(props.DictionaryPageSizeLimit())
+			}
+		} else if props.DictionaryEnabledFor(col.Path()) {
+			return nil, nil // a dictionary of numbers: pqarrow's
+		}
+	}
+	var codec compress.Codec
+	if props.Compression() != compress.Codecs.Uncompressed {
+		if codec, err = compress.GetCodec(props.Compression()); err != nil {
+			return nil, err
+		}
+	}
+	d := &directFile{
+		sink: s, schema: pq, props: props, codec: codec, level: props.CompressionLevel(),
+		v2: props.DataPageVersion() == parquet.DataPageV2, leaves: leaves,
+		pageCap: int(props.DataPageSize()),
+	}
+	d.meta = metadata.NewFileMetadataBuilder(pq, props, nil)
+	return d, nil
+}
+
+// AppendKeyValueMetadata adds a key/value pair to the footer.
+func (d *directFile) AppendKeyValueMetadata(key, value string) error {
+	return d.meta.AppendKeyValueMetadata(key, value)
+}
+
+// WriteBuffered adds the rows of rec to the current row group, starting
+// one when there is none.
+func (d *directFile) WriteBuffered(rec arrow.RecordBatch) error {
+	if d.rg == nil {
+		if err := d.startRowGroup(); err != nil {
+			return err
+		}
+	}
+	for _, lw := range d.leaves {
+		lw.bind(rec.Column(lw.top))
+		if err := lw.writeRows(d, int(rec.NumRows())); err != nil {
+			return err
+		}
+	}
+	d.rgRows += rec.NumRows()
+	return nil
+}
+
+func (d *directFile) startRowGroup() error {
+	d.rg = d.meta.AppendRowGroup()
+	for i, lw := range d.leaves {
+		lw.cc = d.rg.NextColumnChunk()
+		pager, err := file.NewPageWriter(d.sink, d.props.Compression(), d.level, lw.cc, d.groups, int16(i), d.props.Allocator(), true, nil, nil)
+		if err != nil {
+			return err
+		}
+		lw.startChunk(pager)
+	}
+	return nil
+}
+
+// NewBufferedRowGroupChecked closes the current row group, writing its
+// column chunks; the next rows start another.
+func (d *directFile) NewBufferedRowGroupChecked() error {
+	if d.rg == nil {
+		return nil
+	}
+	for _, lw := range d.leaves {
+		if err := lw.closeChunk(d); err != nil {
+			return err
+		}
+	}
+	d.rg.SetNumRows(int(d.rgRows))
+	if err := d.rg.Finish(0, d.groups); err != nil {
+		return err
+	}
+	d.rg, d.rgRows = nil, 0
+	d.groups++
+	return nil
+}
+
+// Close writes the current row group and the footer.
+func (d *directFile) Close() error {
+	if d.sink.err != nil {
+		return d.sink.err
+	}
+	if err := d.NewBufferedRowGroupChecked(); err != nil {
+		return err
+	}
+	md, err := d.meta.Finish()
+	if err != nil {
+		return err
+	}
+	n, err := md.WriteTo(d.sink, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := d.sink.Write(binary.LittleEndian.AppendUint32(nil, uint32(n))); err != nil {
+		return err
+	}
+	_, err = d.sink.Write(magic)
+	return err
+}
+
+// leafKind is how a leaf column's Arrow values are laid out, which is how
+// they are plain encoded.
+type leafKind uint8
+
+const (
+	leafFixed4      leafKind = iota // 4-byte values: int32, uint32, float32, date32, time32
+	leafFixed8                      // 8-byte values: int64, uint64, float64, timestamp, time64
+	leafBool                        // bits
+	leafBinary                      // int32 offsets into the value bytes
+	leafLargeBinary                 // int64 offsets
+)
+
+// statKind is how the values of a leaf compare, for its statistics.
+type statKind uint8
+
+const (
+	statInt32 statKind = iota
+	statUint32
+	statFloat32
+	statInt64
+	statUint64
+	statFloat64
+	statBool
+	statBytes
+)
+
+// stepKind is a nesting level above a leaf.
+type stepKind uint8
+
+const (
+	stepStruct stepKind = iota
+	stepList
+)
+
+// step is one struct or list on the way from a top-level column down to a
+// leaf, bound to the array of the current record at that level.
+type step struct {
+	kind     stepKind
+	nullable bool
+	child    int   // the struct field the path goes down
+	rep      int16 // a list's repetition level
+	valid    []byte
+	off      int
+	offsets  []int32
+}
+
+// leafWriter writes one leaf column's chunk of the current row group.
+type leafWriter struct {
+	top      int // the record's column the leaf is under
+	steps    []step
+	kind     leafKind
+	stat     statKind
+	dt       arrow.DataType
+	nullable bool
+	maxDef   int16
+	maxRep   int16
+
+	descr    *schema.Column
+	signed   bool
+	stats    bool
+	maxStats int
+
+	// The leaf array of the current record.
+	valid  []byte
+	off    int
+	data   []byte
+	offs32 []int32
+	offs64 []int64
+
+	// The page being built.
+	defs, reps []int16
+	idx        []int32 // values present in the rows of a batch, nested
+	values     []byte  // plain encoded
+	indices    []uint32
+	nvals      int // values present
+	nlevels    int
+	nrows      int
+	plain      int // size of the values plain encoded, with a dictionary
+
+	// The column chunk.
+	pager      file.PageWriter
+	cc         *metadata.ColumnChunkMetaDataBuilder
+	chunkRows  int64
+	chunkNulls int64
+	hasMinMax  bool
+	lo, hi     uint64 // bits of the fixed-width min and max
+	loB, hiB   []byte // byte-array min and max
+	hasTrue    bool
+	hasFalse   bool
+
+	dict      *byteDict // nil: plain
+	dictLimit int
+	dictState dictState
+	held      []heldPage // dictionary pages' data pages until the dictionary is written
+	dictPage  bool       // a dictionary page was written in this chunk
+	fallback  bool
+
+	page, compressed []byte
+}
+
+type dictState uint8
+
+const (
+	dictUndecided dictState = iota // the first page decides
+	dictOn
+	dictOff
+)
+
+type heldPage struct {
+	data                         []byte
+	num, nulls, rows, defN, repN int32
+	uncompressed                 int32
+	firstRow                     int64
+}
+
+// leafPaths appends the leaves under field f (the record's column top),
+// below the steps given, reporting false for a type it does not write.
+func leafPaths(f arrow.Field, top int, steps []step, out *[]*leafWriter) bool {
+	switch t := f.Type.(type) {
+	case *arrow.StructType:
+		for j, cf := range t.Fields() {
+			s := append(steps[:len(steps):len(steps)], step{kind: stepStruct, nullable: f.Nullable, child: j})
+			if !leafPaths(cf, top, s, out) {
+				return false
+			}
+		}
+		return t.NumFields() > 0
+	case *arrow.ListType:
+		rep := int16(1)
+		for _, s := range steps {
+			if s.kind == stepList {
+				rep++
+			}
+		}
+		s := append(steps[:len(steps):len(steps)], step{kind: stepList, nullable: f.Nullable, rep: rep})
+		return leafPaths(t.ElemField(), top, s, out)
+	}
+	kind, stat, ok := leafKindOf(f.Type)
+	if !ok {
+		return false
+	}
+	lw := &leafWriter{top: top, steps: steps, kind: kind, stat: stat, dt: f.Type, nullable: f.Nullable}
+	for _, s := range steps {
+		if s.nullable {
+			lw.maxDef++
+		}
+		if s.kind == stepList {
+			lw.maxDef++
+			lw.maxRep++
+		}
+	}
+	if f.Nullable {
+		lw.maxDef++
+	}
+	*out = append(*out, lw)
+	return true
+}
+
+// leafKindOf is the layout and order of the Arrow leaf types whose buffers
+// hold their Parquet plain values as they are.
+func leafKindOf(dt arrow.DataType) (leafKind, statKind, bool) {
+	switch dt.ID() {
+	case arrow.INT32, arrow.DATE32, arrow.TIME32:
+		return leafFixed4, statInt32, true
+	case arrow.UINT32:
+		return leafFixed4, statUint32, true
+	case arrow.FLOAT32:
+		return leafFixed4, statFloat32, true
+	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
+		return leafFixed8, statInt64, true
+	case arrow.UINT64:
+		return leafFixed8, statUint64, true
+	case arrow.FLOAT64:
+		return leafFixed8, statFloat64, true
+	case arrow.BOOL:
+		return leafBool, statBool, true
+	case arrow.STRING, arrow.BINARY:
+		return leafBinary, statBytes, true
+	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
+		return leafLargeBinary, statBytes, true
+	}
+	return 0, 0, false
+}
+
+// fits reports whether col, pqarrow's Parquet column for the leaf, stores
+// the leaf's Arrow values unchanged: the physical type of its layout, the
+// levels of its nesting, and for temporal types the same unit (pqarrow
+// converts seconds to milliseconds).
+func (lw *leafWriter) fits(col *schema.Column) bool {
+	if int16(col.MaxDefinitionLevel()) != lw.maxDef || int16(col.MaxRepetitionLevel()) != lw.maxRep {
+		return false
+	}
+	want := map[leafKind]parquet.Type{
+		leafFixed4: parquet.Types.Int32, leafFixed8: parquet.Types.Int64, leafBool: parquet.Types.Boolean,
+		leafBinary: parquet.Types.ByteArray, leafLargeBinary: parquet.Types.ByteArray,
+	}[lw.kind]
+	if lw.stat == statFloat32 {
+		want = parquet.Types.Float
+	} else if lw.stat == statFloat64 {
+		want = parquet.Types.Double
+	}
+	if col.PhysicalType() != want {
+		return false
+	}
+	unitOf := map[arrow.TimeUnit]schema.TimeUnitType{arrow.Millisecond: schema.TimeUnitMillis, arrow.Microsecond: schema.TimeUnitMicros, arrow.Nanosecond: schema.TimeUnitNanos}
+	switch t := lw.dt.(type) {
+	case *arrow.TimestampType:
+		lt, ok := col.LogicalType().(schema.TimestampLogicalType)
+		u, known := unitOf[t.Unit]
+		return ok && known && lt.TimeUnit() == u
+	case *arrow.Time32Type, *arrow.Time64Type:
+		lt, ok := col.LogicalType().(schema.TimeLogicalType)
+		u, known := unitOf[t.(arrow.TemporalWithUnit).TimeUnit()]
+		return ok && known && lt.TimeUnit() == u
+	}
+	return true
+}
+
+// bind points the steps and the leaf at their arrays in col, a column of
+// the current record.
+func (lw *leafWriter) bind(col arrow.Array) {
+	a := col
+	for k := range lw.steps {
+		s := &lw.steps[k]
+		s.valid, s.off = validity(a)
+		switch s.kind {
+		case stepStruct:
+			a = a.(*array.Struct).Field(s.child)
+		case stepList:
+			l := a.(*array.List)
+			s.offsets = l.Offsets()[:0:0]
+			if b := l.Data().Buffers()[1]; b != nil {
+				s.offsets = arrow.Int32Traits.CastFromBytes(b.Bytes())
+			}
+			a = l.ListValues()
+		}
+	}
+	lw.valid, lw.off = validity(a)
+	buf := a.Data().Buffers()
+	switch lw.kind {
+	case leafFixed4, leafFixed8, leafBool:
+		lw.data = nil
+		if buf[1] != nil {
+			lw.data = buf[1].Bytes()
+		}
+	case leafBinary:
+		lw.offs32, lw.data = nil, nil
+		if buf[1] != nil {
+			lw.offs32 = arrow.Int32Traits.CastFromBytes(buf[1].Bytes())
+		}
+		if buf[2] != nil {
+			lw.data = buf[2].Bytes()
+		}
+	case leafLargeBinary:
+		lw.offs64, lw.data = nil, nil
+		if buf[1] != nil {
+			lw.offs64 = arrow.Int64Traits.CastFromBytes(buf[1].Bytes())
+		}
+		if buf[2] != nil {
+			lw.data = buf[2].Bytes()
+		}
+	}
+}
+
+// validity is a's validity bitmap and offset, a nil bitmap when a has no
+// nulls.
+func validity(a arrow.Array) ([]byte, int) {
+	if a.NullN() == 0 || a.Data().Buffers()[0] == nil {
+		return nil, a.Data().Offset()
+	}
+	return a.Data().Buffers()[0].Bytes(), a.Data().Offset()
+}
+
+func bitSet(b []byte, i int) bool { return b[i>>3]&(1<<(i&7)) != 0 }
+
+// rowsPerStep is how many rows go to a page between checks of its size.
+const rowsPerStep = 1024
+
+func (lw *leafWriter) startChunk(pager file.PageWriter) {
+	lw.pager = pager
+	lw.chunkRows, lw.chunkNulls = 0, 0
+	lw.hasMinMax, lw.hasTrue, lw.hasFalse = false, false, false
+	lw.loB, lw.hiB = lw.loB[:0], lw.hiB[:0]
+	lw.dictPage, lw.fallback = false, false
+	lw.dictState = dictOff
+	if lw.dict != nil {
+		lw.dict.reset()
+		lw.dictState = dictUndecided
+	}
+}
+
+// writeRows adds the n rows of the bound arrays to the chunk, a page at
+// a time.
+func (lw *leafWriter) writeRows(d *directFile, n int) error {
+	for a := 0; a < n; a += rowsPerStep {
+		b := min(n, a+rowsPerStep)
+		if len(lw.steps) == 0 {
+			lw.flatRows(a, b)
+		} else {
+			lw.idx = lw.idx[:0]
+			for i := a; i < b; i++ {
+				lw.emit(0, i, 0, 0)
+			}
+			lw.nrows += b - a
+			lw.appendValues(0, 0, lw.idx)
+		}
+		if lw.dictState == dictUndecided && !lw.dictPays() {
+			lw.dictState = dictOff // the values are plain already
+			lw.dict.reset()
+			lw.indices = lw.indices[:0]
+		}
+		if lw.pageBytes() >= d.pageCap || (lw.dictState == dictOn && lw.dict.plainBytes() >= lw.dictLimit) {
+			if err := lw.flushPage(d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// dictPays reports whether the dictionary and the indices of the chunk's
+// values so far are smaller than the values plain, as pqarrow's cost
+// fallback (parquet-mr's) decides after every batch of the first page.
+func (lw *leafWriter) dictPays() bool {
+	return lw.dict.plainBytes()+(len(lw.indices)*indexWidth(lw.dict.len())+7)/8 < lw.plain
+}
+
+func (lw *leafWriter) pageBytes() int {
+	size := len(lw.values) + 2*(len(lw.defs)+len(lw.reps))/8
+	if lw.dictState == dictOn {
+		size += len(lw.indices) * indexWidth(lw.dict.len()) / 8
+	}
+	return size
+}
+
+// flatRows adds rows [a, b) of a top-level leaf.
+func (lw *leafWriter) flatRows(a, b int) {
+	lw.nrows += b - a
+	lw.nlevels += b - a
+	if !lw.nullable {
+		lw.appendValues(a, b, nil)
+		return
+	}
+	if lw.valid == nil {
+		for range b - a {
+			lw.defs = append(lw.defs, 1)
+		}
+		lw.appendValues(a, b, nil)
+		return
+	}
+	lw.idx = lw.idx[:0]
+	for i := a; i < b; i++ {
+		if bitSet(lw.valid, lw.off+i) {
+			lw.defs = append(lw.defs, 1)
+			lw.idx = append(lw.idx, int32(i))
+		} else {
+			lw.defs = append(lw.defs, 0)
+		}
+	}
+	lw.chunkNulls += int64(b - a - len(lw.idx))
+	lw.appendValues(0, 0, lw.idx)
+}
+
+// emit adds the levels of slot i of step k's array (the leaf's when k is
+// past the steps), whose parents gave it def and rep.
+func (lw *leafWriter) emit(k, i int, def, rep int16) {
+	if k == len(lw.steps) {
+		if lw.nullable {
+			if lw.valid != nil && !bitSet(lw.valid, lw.off+i) {
+				lw.level(def, rep)
+				lw.chunkNulls++
+				return
+			}
+			def++
+		}
+		lw.level(def, rep)
+		lw.idx = append(lw.idx, int32(i))
+		return
+	}
+	s := &lw.steps[k]
+	if s.nullable {
+		if s.valid != nil && !bitSet(s.valid, s.off+i) {
+			lw.level(def, rep)
+			lw.chunkNulls++
+			return
+		}
+		def++
+	}
+	switch s.kind {
+	case stepStruct:
+		lw.emit(k+1, i, def, rep)
+	case stepList:
+		start, end := int(s.offsets[s.off+i]), int(s.offsets[s.off+i+1])
+		if start == end {
+			lw.level(def, rep)
+			lw.chunkNulls++
+			return
+		}
+		for j := start; j < end; j++ {
+			lw.emit(k+1, j, def+1, rep)
+			rep = s.rep
+		}
+	}
+}
+
+func (lw *leafWriter) level(def, rep int16) {
+	if lw.maxDef > 0 {
+		lw.defs = append(lw.defs, def)
+	}
+	if lw.maxRep > 0 {
+		lw.reps = append(lw.reps, rep)
+	}
+	lw.nlevels++
+}
+
+// appendValues adds the leaf values of slots [a, b), or of idx when not
+// nil, to the page and the statistics.
+func (lw *leafWriter) appendValues(a, b int, idx []int32) {
+	n := b - a
+	if idx != nil {
+		n = len(idx)
+	}
+	if n == 0 {
+		return
+	}
+	lw.nvals += n
+	switch lw.kind {
+	case leafFixed4, leafFixed8:
+		w := 4
+		if lw.kind == leafFixed8 {
+			w = 8
+		}
+		start := len(lw.values)
+		if idx == nil {
+			lw.values = append(lw.values, lw.data[(lw.off+a)*w:(lw.off+b)*w]...)
+		} else {
+			for _, i := range idx {
+				p := (lw.off + int(i)) * w
+				lw.values = append(lw.values, lw.data[p:p+w]...)
+			}
+		}
+		if lw.stats {
+			lw.fixedStats(lw.values[start:])
+		}
+	case leafBool:
+		for k := range n {
+			i := a + k
+			if idx != nil {
+				i = int(idx[k])
+			}
+			v := bitSet(lw.data, lw.off+i)
+			bit := lw.nvals - n + k
+			if bit&7 == 0 {
+				lw.values = append(lw.values, 0)
+			}
+			if v {
+				lw.values[bit>>3] |= 1 << (bit & 7)
+				lw.hasTrue = true
+			} else {
+				lw.hasFalse = true
+			}
+		}
+	case leafBinary, leafLargeBinary:
+		for k := range n {
+			i := a + k
+			if idx != nil {
+				i = int(idx[k])
+			}
+			var v []byte
+			if lw.kind == leafBinary {
+				v = lw.data[lw.offs32[lw.off+i]:lw.offs32[lw.off+i+1]]
+			} else {
+				v = lw.data[lw.offs64[lw.off+i]:lw.offs64[lw.off+i+1]]
+			}
+			lw.byteValue(v)
+		}
+	}
+}
+
+func (lw *leafWriter) byteValue(v []byte) {
+	if lw.stats {
+		switch {
+		case !lw.hasMinMax:
+			lw.loB, lw.hiB, lw.hasMinMax = append(lw.loB[:0], v...), append(lw.hiB[:0], v...), true
+		case string(v) < string(lw.loB):
+			lw.loB = append(lw.loB[:0], v...)
+		case string(v) > string(lw.hiB):
+			lw.hiB = append(lw.hiB[:0], v...)
+		}
+	}
+	switch lw.dictState {
+	case dictOn:
+		lw.indices = append(lw.indices, lw.dict.index(v))
+		return
+	case dictUndecided:
+		lw.indices = append(lw.indices, lw.dict.index(v))
+	}
+	lw.plain += 4 + len(v)
+	lw.values = binary.LittleEndian.AppendUint32(lw.values, uint32(len(v)))
+	lw.values = append(lw.values, v...)
+}
+
+// fixedStats merges the min and max of vals, the plain values just added.
+func (lw *leafWriter) fixedStats(vals []byte) {
+	switch lw.stat {
+	case statInt32:
+		mergeMinMax(castBytes[int32](vals), &lw.lo, &lw.hi, &lw.hasMinMax)
+	case statUint32:
+		mergeMinMax(castBytes[uint32](vals), &lw.lo, &lw.hi, &lw.hasMinMax)
+	case statInt64:
+		mergeMinMax(castBytes[int64](vals), &lw.lo, &lw.hi, &lw.hasMinMax)
+	case statUint64:
+		mergeMinMax(castBytes[uint64](vals), &lw.lo, &lw.hi, &lw.hasMinMax)
+	case statFloat32:
+		mergeFloats(castBytes[float32](vals), &lw.lo, &lw.hi, &lw.hasMinMax)
+	case statFloat64:
+		mergeFloats(castBytes[float64](vals), &lw.lo, &lw.hi, &lw.hasMinMax)
+	}
+}
+
+// castBytes is b as a slice of T: plain values are little-endian, as the
+// machines arrow-go runs on.
+func castBytes[T any](b []byte) []T {
+	var zero T
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(zero)))
+}
+
+func mergeMinMax[T int32 | uint32 | int64 | uint64](vals []T, lo, hi *uint64, has *bool) {
+	if len(vals) == 0 {
+		return
+	}
+	l, h := vals[0], vals[0]
+	if *has {
+		l, h = T(*lo), T(*hi)
+	}
+	for _, v := range vals {
+		l = min(l, v)
+		h = max(h, v)
+	}
+	*lo, *hi, *has = uint64(l), uint64(h), true
+}
+
+// mergeFloats is mergeMinMax of floats, which skips NaNs as Parquet's
+// statistics do; lo and hi hold float64 bits.
+func mergeFloats[T float32 | float64](vals []T, lo, hi *uint64, has *bool) {
+	l, h := math.Float64frombits(*lo), math.Float64frombits(*hi)
+	any := *has
+	for _, v := range vals {
+		f := float64(v)
+		if f != f {
+			continue
+		}
+		if !any {
+			l, h, any = f, f, true
+			continue
+		}
+		if f < l {
+			l = f
+		}
+		if f > h {
+			h = f
+		}
+	}
+	if any {
+		*lo, *hi, *has = math.Float64bits(l), math.Float64bits(h), true
+	}
+}
+
+// encodedStats is the chunk's statistics as the footer stores them.
+func (lw *leafWriter) encodedStats() metadata.EncodedStatistics {
+	st := metadata.EncodedStatistics{Signed: lw.signed, HasNullCount: true, NullCount: lw.chunkNulls}
+	var lo, hi []byte
+	switch lw.stat {
+	case statInt32, statUint32:
+		if lw.hasMinMax {
+			lo, hi = binary.LittleEndian.AppendUint32(nil, uint32(lw.lo)), binary.LittleEndian.AppendUint32(nil, uint32(lw.hi))
+		}
+	case statInt64, statUint64:
+		if lw.hasMinMax {
+			lo, hi = binary.LittleEndian.AppendUint64(nil, lw.lo), binary.LittleEndian.AppendUint64(nil, lw.hi)
+		}
+	case statFloat32, statFloat64:
+		if lw.hasMinMax {
+			l, h := math.Float64frombits(lw.lo), math.Float64frombits(lw.hi)
+			if l == 0 {
+				l = math.Copysign(0, -1)
+			}
+			if h == 0 {
+				h = 0
+			}
+			if lw.stat == statFloat32 {
+				lo, hi = binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(l))), binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(h)))
+			} else {
+				lo, hi = binary.LittleEndian.AppendUint64(nil, math.Float64bits(l)), binary.LittleEndian.AppendUint64(nil, math.Float64bits(h))
+			}
+		}
+	case statBool:
+		if lw.hasTrue || lw.hasFalse {
+			lo, hi = []byte{0}, []byte{0}
+			if !lw.hasFalse {
+				lo[0] = 1
+			}
+			if lw.hasTrue {
+				hi[0] = 1
+			}
+		}
+	case statBytes:
+		if lw.hasMinMax {
+			lo, hi = append([]byte{}, lw.loB...), append([]byte{}, lw.hiB...)
+		}
+	}
+	if lo != nil {
+		st.SetMin(lo)
+		st.SetMax(hi)
+	}
+	st.ApplyStatSizeLimits(lw.maxStats)
+	return st
+}
+
+// flushPage writes the page built, or holds it while the dictionary it
+// indexes is not written.
+func (lw *leafWriter) flushPage(d *directFile) error {
+	if lw.nlevels == 0 {
+		return nil
+	}
+	if lw.dictState == dictUndecided {
+		lw.dictState = dictOn // dictPays said so after every step
+	}
+	enc := parquet.Encodings.Plain
+	var values []byte
+	if lw.dictState == dictOn {
+		enc = d.props.DictionaryIndexEncoding()
+		width := indexWidth(lw.dict.len())
+		values = appendHybrid(append(lw.compressed[:0], byte(width)), lw.indices, width)
+		lw.compressed = values
+	} else {
+		values = lw.values
+	}
+	page := lw.page[:0]
+	var repN, defN int
+	if lw.maxRep > 0 {
+		page, repN = appendLevels(page, lw.reps, lw.maxRep, !d.v2)
+	}
+	if lw.maxDef > 0 {
+		page, defN = appendLevels(page, lw.defs, lw.maxDef, !d.v2)
+	}
+	levels := len(page)
+	page = append(page, values...)
+	lw.page = page
+	uncompressed := len(page)
+	data := page
+	if d.codec != nil {
+		src := page
+		if d.v2 {
+			src = page[levels:]
+		}
+		bound := int(d.codec.CompressBound(int64(len(src))))
+		if cap(lw.compressed) < bound+levels {
+			lw.compressed = make([]byte, bound+levels)
+		}
+		dst := lw.compressed[:bound+levels]
+		if d.v2 {
+			copy(dst, page[:levels])
+			data = append(dst[:levels], d.codec.EncodeLevel(dst[levels:levels+bound], src, d.level)...)
+		} else {
+			data = d.codec.EncodeLevel(dst[:bound], src, d.level)
+		}
+	}
+	hp := heldPage{data: data, num: int32(lw.nlevels), nulls: int32(lw.nlevels - lw.nvals), rows: int32(lw.nrows),
+		defN: int32(defN), repN: int32(repN), uncompressed: int32(uncompressed), firstRow: lw.chunkRows}
+	lw.chunkRows += int64(lw.nrows)
+	lw.defs, lw.reps, lw.values, lw.indices = lw.defs[:0], lw.reps[:0], lw.values[:0], lw.indices[:0]
+	lw.nvals, lw.nlevels, lw.nrows, lw.plain = 0, 0, 0, 0
+	if lw.dictState == dictOn {
+		hp.data = append([]byte(nil), data...)
+		lw.held = append(lw.held, hp)
+		if lw.dict.plainBytes() >= lw.dictLimit {
+			// The dictionary is full: write it and its pages, and the rest
+			// of the chunk plain.
+			if err := lw.writeDictionary(d); err != nil {
+				return err
+			}
+			lw.dictState, lw.fallback = dictOff, true
+		}
+		return nil
+	}
+	return lw.writePage(d, hp, enc)
+}
+
+// appendLevels appends levels in the hybrid encoding, with the 4-byte
+// length of version 1 pages when prefixed, and reports their size without
+// it.
+func appendLevels(dst []byte, levels []int16, max int16, prefixed bool) ([]byte, int) {
+	at := len(dst)
+	if prefixed {
+		dst = append(dst, 0, 0, 0, 0)
+	}
+	dst = appendHybrid(dst, levels, indexWidth(int(max)+1))
+	n := len(dst) - at
+	if prefixed {
+		n -= 4
+		binary.LittleEndian.PutUint32(dst[at:], uint32(n))
+	}
+	return dst, n
+}
+
+func (lw *leafWriter) writePage(d *directFile, hp heldPage, enc parquet.Encoding) error {
+	cfg := file.DataPageConfig{Num: hp.num, Encoding: enc, UncompressedSize: hp.uncompressed, FirstRowIndex: hp.firstRow}
+	var page file.DataPage
+	if d.v2 {
+		page = file.NewDataPageV2WithConfig(memory.NewBufferBytes(hp.data), hp.nulls, hp.rows, hp.defN, hp.repN, d.codec != nil, cfg)
+	} else {
+		page = file.NewDataPageV1WithConfig(memory.NewBufferBytes(hp.data), parquet.Encodings.RLE, parquet.Encodings.RLE, cfg)
+	}
+	_, err := lw.pager.WriteDataPage(page)
+	page.Release()
+	return err
+}
+
+// writeDictionary writes the dictionary page and the pages held for it.
+func (lw *leafWriter) writeDictionary(d *directFile) error {
+	plain := lw.dict.appendPlain(lw.page[:0])
+	lw.page = plain
+	page := file.NewDictionaryPage(memory.NewBufferBytes(plain), int32(lw.dict.len()), d.props.DictionaryPageEncoding())
+	_, err := lw.pager.WriteDictionaryPage(page)
+	page.Release()
+	if err != nil {
+		return err
+	}
+	lw.dictPage = true
+	enc := d.props.DictionaryIndexEncoding()
+	for _, hp := range lw.held {
+		if err := lw.writePage(d, hp, enc); err != nil {
+			return err
+		}
+	}
+	clear(lw.held)
+	lw.held = lw.held[:0]
+	return nil
+}
+
+// closeChunk writes what is left of the chunk and its metadata.
+func (lw *leafWriter) closeChunk(d *directFile) error {
+	if err := lw.flushPage(d); err != nil {
+		return err
+	}
+	if lw.dictState == dictOn {
+		if err := lw.writeDictionary(d); err != nil {
+			return err
+		}
+	}
+	if lw.stats && lw.chunkRows > 0 {
+		lw.cc.SetStats(lw.encodedStats())
+	}
+	err := lw.pager.Close(lw.dictPage, lw.fallback && lw.dictPage)
+	lw.pager, lw.cc = nil, nil
+	if err != nil {
+		return fmt.Errorf("closing column %s: %w", lw.descr.Path(), err)
+	}
+	return nil
+}
