@@ -16,6 +16,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/mapper"
@@ -31,6 +32,9 @@ type parquetLayout struct {
 	writer string // the writer of the file: parquet-go v0.32.0, or arrow-go's column writers with a hand-made schema
 	checks string // what the layout checks beyond the values
 	write  func(t *testing.T, path string)
+	// encodings is an encoding that the column chunk of each leaf (by its
+	// dotted path) must use, so the file is the layout its name says.
+	encodings map[string]pq.Encoding
 	// check reads the file: readable compares every value, refused checks
 	// the one-line error of what pqarrow cannot read, noGoType that of
 	// what pqarrow reads but no Go type holds.
@@ -50,6 +54,7 @@ func TestParquetConformance(t *testing.T) {
 		t.Run(l.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), strings.ReplaceAll(l.name, " ", "_")+".parquet")
 			l.write(t, path)
+			requireEncodings(t, path, l.encodings)
 			l.check(t, path)
 		})
 	}
@@ -198,6 +203,28 @@ func TestTheReferenceReadsHalfFloatsByTheirBits(t *testing.T) {
 	}
 	assert.True(t, math.IsInf(halfFloat(0xFC00), -1))
 	assert.True(t, math.IsNaN(halfFloat(0x7E00)))
+}
+
+// requireEncodings requires the column chunks of the file at path to use
+// the encodings of want, by leaf path.
+func requireEncodings(t *testing.T, path string, want map[string]pq.Encoding) {
+	t.Helper()
+	pf, err := file.OpenParquetFile(path, false)
+	require.NoError(t, err)
+	defer pf.Close()
+	used := map[string][]pq.Encoding{}
+	for g := range pf.NumRowGroups() {
+		rg := pf.MetaData().RowGroup(g)
+		for c := range rg.NumColumns() {
+			chunk, err := rg.ColumnChunk(c)
+			require.NoError(t, err)
+			used[chunk.PathInSchema().String()] = append(used[chunk.PathInSchema().String()], chunk.Encodings()...)
+		}
+	}
+	for leaf, enc := range want {
+		require.Contains(t, used, leaf)
+		assert.Contains(t, used[leaf], enc, "the encodings of %s", leaf)
+	}
 }
 
 // requireOneLine requires err to be one line of text that holds every one

@@ -18,6 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+var bss = pq.Encodings.ByteStreamSplit
+
 const (
 	parquetGo = "parquet-go v0.32.0"
 	arrowGoLL = "arrow-go's column writers, hand-made schema"
@@ -41,11 +43,16 @@ func parquetLayouts() []parquetLayout {
 			name: "byte-stream-split floats, integers and fixed-size binary", writer: parquetGo,
 			checks: "BYTE_STREAM_SPLIT on FLOAT, DOUBLE, INT32, INT64 and FIXED_LEN_BYTE_ARRAY, with nulls, over several pages of values",
 			write:  writeWithParquetGo(splitRows()), check: readable(splitWant()),
+			encodings: map[string]pq.Encoding{"f32": bss, "f64": bss, "i32": bss, "i64": bss, "fixed": bss},
 		},
 		{
 			name: "delta encodings", writer: parquetGo,
 			checks: "DELTA_BINARY_PACKED (deltas that overflow int64), DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY (shared prefixes) over more than one block",
 			write:  writeDeltas, check: readable(deltaWant()),
+			encodings: map[string]pq.Encoding{
+				"i32": pq.Encodings.DeltaBinaryPacked, "i64": pq.Encodings.DeltaBinaryPacked,
+				"prefix": pq.Encodings.DeltaByteArray, "blob": pq.Encodings.DeltaByteArray, "length": pq.Encodings.DeltaLengthByteArray,
+			},
 		},
 		{
 			name: "nested maps and lists", writer: parquetGo,
@@ -61,6 +68,11 @@ func parquetLayouts() []parquetLayout {
 			name: "legacy two-level lists", writer: arrowGoLL,
 			checks: "LIST over a repeated primitive, over a repeated group named array and one named <list>_tuple (lists of structs)",
 			write:  writeTwoLevelLists, check: readable(twoLevelWant()),
+		},
+		{
+			name: "legacy converted-type maps and lists", writer: arrowGoLL,
+			checks: "MAP over MAP_KEY_VALUE and a two-level LIST of UTF8, annotated by converted types as parquet-mr 1.x writes them; null values, null and empty maps and lists",
+			write:  writeConvertedTypes, check: readable(convertedWant()),
 		},
 		{
 			name: "float16", writer: arrowGoLL,
@@ -518,6 +530,48 @@ func twoLevelWant() []twoLevelGen {
 		{Ints: nil, Pairs: []*pair{{X: 5}}, Pts: []*pt{}},
 		{Ints: []int32{}, Pairs: nil, Pts: []*pt{{V: 11}, {V: 12}}},
 		{Ints: []int32{3}, Pairs: []*pair{{X: 6}, {X: 7}}, Pts: []*pt{}},
+	}
+}
+
+// --- legacy converted types (arrow-go's column writers) ---
+
+func writeConvertedTypes(t *testing.T, path string) {
+	utf8 := func(name string, rep pq.Repetition) schema.Node {
+		return must(schema.NewPrimitiveNodeConverted(name, rep, pq.Types.ByteArray, schema.ConvertedTypes.UTF8, 0, 0, 0, -1))
+	}
+	root := must(schema.NewGroupNode("schema", pq.Repetitions.Required, schema.FieldList{
+		// optional group legacy_map (MAP) {
+		//   repeated group map (MAP_KEY_VALUE) { required binary key (UTF8); optional int32 value; }
+		// }
+		must(schema.NewGroupNodeConverted("legacy_map", pq.Repetitions.Optional, schema.FieldList{
+			must(schema.NewGroupNodeConverted("map", pq.Repetitions.Repeated, schema.FieldList{
+				utf8("key", pq.Repetitions.Required), schema.NewInt32Node("value", pq.Repetitions.Optional, -1),
+			}, schema.ConvertedTypes.MapKeyValue, -1)),
+		}, schema.ConvertedTypes.Map, -1)),
+		// optional group legacy_list (LIST) { repeated binary str (UTF8); }
+		must(schema.NewGroupNodeConverted("legacy_list", pq.Repetitions.Optional, schema.FieldList{
+			utf8("str", pq.Repetitions.Repeated),
+		}, schema.ConvertedTypes.List, -1)),
+	}, -1))
+	// Rows: {a: 1, b: null} ["x" "y"]; null []; {} null.
+	writeLowLevel(t, path, root,
+		leafChunk{values: []pq.ByteArray{pq.ByteArray("a"), pq.ByteArray("b")}, def: []int16{2, 2, 0, 1}, rep: []int16{0, 1, 0, 0}},
+		leafChunk{values: []int32{1}, def: []int16{3, 2, 0, 1}, rep: []int16{0, 1, 0, 0}},
+		leafChunk{values: []pq.ByteArray{pq.ByteArray("x"), pq.ByteArray("y")}, def: []int16{2, 2, 1, 0}, rep: []int16{0, 1, 0, 0}},
+	)
+}
+
+type convertedGen = struct {
+	LegacyMap  map[string]*int32 `arrow:"legacy_map" json:"legacy_map"`
+	LegacyList []string          `arrow:"legacy_list" json:"legacy_list"`
+}
+
+// convertedWant is the rows writeConvertedTypes writes.
+func convertedWant() []convertedGen {
+	return []convertedGen{
+		{LegacyMap: map[string]*int32{"a": ptr[int32](1), "b": nil}, LegacyList: []string{"x", "y"}},
+		{LegacyMap: nil, LegacyList: []string{}},
+		{LegacyMap: map[string]*int32{}, LegacyList: nil},
 	}
 }
 
