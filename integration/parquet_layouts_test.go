@@ -121,8 +121,9 @@ func writeWithParquetGoSchema[R any](t *testing.T, path string, sc *parquet.Sche
 // --- INT96 ---
 
 type int96Row struct {
-	At    deprecated.Int96  `parquet:"at"`
-	Maybe *deprecated.Int96 `parquet:"maybe,optional"`
+	At    deprecated.Int96   `parquet:"at"`
+	Maybe *deprecated.Int96  `parquet:"maybe,optional"`
+	Times []deprecated.Int96 `parquet:"times,list"` // as Spark writes array<timestamp>
 }
 
 var int96Times = []time.Time{
@@ -152,13 +153,18 @@ func int96Rows() []int96Row {
 		if i%2 == 0 {
 			rows[i].Maybe = ptr(int96Of(at.Add(time.Hour)))
 		}
+		rows[i].Times = []deprecated.Int96{}
+		for _, t := range int96Times[:i] {
+			rows[i].Times = append(rows[i].Times, int96Of(t))
+		}
 	}
 	return rows
 }
 
 type int96Gen = struct {
-	At    time.Time  `arrow:"at,timestamp,unit=ns,tz=UTC" json:"at"`
-	Maybe *time.Time `arrow:"maybe,timestamp,unit=ns,tz=UTC" json:"maybe"`
+	At    time.Time   `arrow:"at,timestamp,unit=ns,tz=UTC" json:"at"`
+	Maybe *time.Time  `arrow:"maybe,timestamp,unit=ns,tz=UTC" json:"maybe"`
+	Times []time.Time `arrow:"times" arrow-elem:"timestamp,unit=ns,tz=UTC" json:"times"`
 }
 
 func int96Want() []int96Gen {
@@ -168,6 +174,7 @@ func int96Want() []int96Gen {
 		if i%2 == 0 {
 			want[i].Maybe = ptr(at.Add(time.Hour))
 		}
+		want[i].Times = append([]time.Time{}, int96Times[:i]...)
 	}
 	return want
 }
@@ -180,6 +187,7 @@ type decimalRow struct {
 	Fixed [16]byte `parquet:"fixed,decimal(3:38)"`
 	Wide  [21]byte `parquet:"wide,decimal(10:50)"`
 	Bytes []byte   `parquet:"bytes"`
+	List  []int64  `parquet:"list"`
 }
 
 // decimalUnscaled is the unscaled values of the rows, by column: the
@@ -224,6 +232,7 @@ func writeDecimals(t *testing.T, path string) {
 		copy(rows[i].Fixed[:], bigEndian(bigOf(decimalUnscaled[2][i]), 16))
 		copy(rows[i].Wide[:], bigEndian(bigOf(decimalUnscaled[3][i]), 21))
 		rows[i].Bytes = bigEndian(bigOf(decimalUnscaled[4][i]), 0)
+		rows[i].List = []int64{int64(i) * -101, 1e10 - 1}[:i%3]
 	}
 	sc := parquet.NewSchema("decimals", parquet.Group{
 		"d32":   parquet.Decimal(2, 9, parquet.Int32Type),
@@ -231,16 +240,18 @@ func writeDecimals(t *testing.T, path string) {
 		"fixed": parquet.Decimal(3, 38, parquet.FixedLenByteArrayType(16)),
 		"wide":  parquet.Decimal(10, 50, parquet.FixedLenByteArrayType(21)),
 		"bytes": parquet.Decimal(0, 20, parquet.ByteArrayType),
+		"list":  parquet.Optional(parquet.List(parquet.Decimal(2, 10, parquet.Int64Type))),
 	})
 	writeWithParquetGoSchema(t, path, sc, rows)
 }
 
 type decimalGen = struct {
-	Bytes decimal.Decimal128  `arrow:"bytes,decimal(20,0)" json:"bytes"`
-	D32   decimal.Decimal128  `arrow:"d32,decimal(9,2)" json:"d32"`
-	D64   *decimal.Decimal128 `arrow:"d64,decimal(18,4)" json:"d64"`
-	Fixed decimal.Decimal128  `arrow:"fixed,decimal(38,3)" json:"fixed"`
-	Wide  decimal.Decimal256  `arrow:"wide,decimal(50,10)" json:"wide"`
+	Bytes decimal.Decimal128   `arrow:"bytes,decimal(20,0)" json:"bytes"`
+	D32   decimal.Decimal128   `arrow:"d32,decimal(9,2)" json:"d32"`
+	D64   *decimal.Decimal128  `arrow:"d64,decimal(18,4)" json:"d64"`
+	Fixed decimal.Decimal128   `arrow:"fixed,decimal(38,3)" json:"fixed"`
+	List  []decimal.Decimal128 `arrow:"list" arrow-elem:"decimal(10,2)" json:"list"`
+	Wide  decimal.Decimal256   `arrow:"wide,decimal(50,10)" json:"wide"`
 }
 
 func decimalWant() []decimalGen {
@@ -254,6 +265,12 @@ func decimalWant() []decimalGen {
 		want[i].Fixed = d128(decimalUnscaled[2][i])
 		want[i].Wide = decimal256.FromBigInt(bigOf(decimalUnscaled[3][i]))
 		want[i].Bytes = d128(decimalUnscaled[4][i])
+		for _, v := range []int64{int64(i) * -101, 1e10 - 1}[:i%3] {
+			want[i].List = append(want[i].List, decimal128.FromI64(v))
+		}
+		if want[i].List == nil {
+			want[i].List = []decimal.Decimal128{}
+		}
 	}
 	return want
 }
