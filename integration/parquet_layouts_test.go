@@ -41,7 +41,7 @@ func parquetLayouts() []parquetLayout {
 		},
 		{
 			name: "byte-stream-split floats, integers and fixed-size binary", writer: parquetGo,
-			checks: "BYTE_STREAM_SPLIT on FLOAT, DOUBLE, INT32, INT64 and FIXED_LEN_BYTE_ARRAY, with nulls, over several pages of values",
+			checks: "BYTE_STREAM_SPLIT on FLOAT, DOUBLE, INT32, INT64 and FIXED_LEN_BYTE_ARRAY, with nulls, NaN payloads and infinities, over several pages of values",
 			write:  writeWithParquetGo(splitRows()), check: readable(splitWant()),
 			encodings: map[string]pq.Encoding{"f32": bss, "f64": bss, "i32": bss, "i64": bss, "fixed": bss},
 		},
@@ -76,7 +76,7 @@ func parquetLayouts() []parquetLayout {
 		},
 		{
 			name: "float16", writer: arrowGoLL,
-			checks: "the FLOAT16 logical type from raw IEEE half-precision bits: subnormals, the largest, negative zero, nulls",
+			checks: "the FLOAT16 logical type from raw IEEE half-precision bits: subnormals, the largest, negative zero, infinities, NaN payloads, nulls",
 			write:  writeFloat16, check: readable(float16Want()),
 		},
 		{
@@ -294,6 +294,13 @@ func splitRows() []splitRow {
 		if i%5 != 0 {
 			rows[i].F64 = ptr(float64(i) * math.Pi)
 			rows[i].I64 = ptr(int64(i) * -0x1234_5678_9ABC)
+		}
+		// NaNs with payloads, whose bytes the split scatters, and infinities.
+		switch i {
+		case 1:
+			rows[i].F32, rows[i].F64 = math.Float32frombits(0x7fc0_0123), ptr(math.Float64frombits(0xfff0_0000_0000_0abc))
+		case 2:
+			rows[i].F32, rows[i].F64 = float32(math.Inf(1)), ptr(math.Inf(-1))
 		}
 	}
 	return rows
@@ -601,6 +608,8 @@ var float16Bits = []struct {
 	value float32
 }{
 	{0x3C00, 1}, {0xC000, -2}, {0x7BFF, 65504}, {0x0001, 1.0 / (1 << 24)}, {0x8000, float32(math.Copysign(0, -1))}, {0x3555, 0.333251953125},
+	{0x03FF, 1023.0 / (1 << 24)}, {0x7C00, float32(math.Inf(1))}, {0xFC00, float32(math.Inf(-1))},
+	{0x7E00, float32(math.NaN())}, {0xFC01, float32(math.NaN())}, // a quiet NaN, a negative signalling one
 }
 
 func writeFloat16(t *testing.T, path string) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -19,7 +21,8 @@ import (
 //
 //   - nil for a null;
 //   - bool, int64 (every signed width), uint64 (every unsigned width),
-//     float32 (float16 widened, exactly), float64, string;
+//     float32 (float16 widened, exactly), float64, string; a NaN as the
+//     text "NaN(bits)" of its bits, so that NaNs compare, payload and all;
 //   - []byte for binary and fixed-size binary;
 //   - time.Time in UTC for timestamps and dates;
 //   - a decimal's exact text at its scale ("-12.34");
@@ -65,11 +68,11 @@ func refValue(arr arrow.Array, i int) any {
 	case *array.Uint64:
 		return a.Value(i)
 	case *array.Float16:
-		return float32(halfFloat(a.Value(i).Uint16()))
+		return plainHalf(a.Value(i).Uint16())
 	case *array.Float32:
-		return a.Value(i)
+		return plainFloat32(a.Value(i))
 	case *array.Float64:
-		return a.Value(i)
+		return plainFloat64(a.Value(i))
 	case *array.String:
 		return a.Value(i)
 	case *array.Binary:
@@ -145,7 +148,7 @@ func plainOf(v reflect.Value, dt arrow.DataType) any {
 	case time.Time:
 		return x.UTC()
 	case float16.Num:
-		return float32(halfFloat(x.Uint16()))
+		return plainHalf(x.Uint16())
 	case decimal.Decimal128:
 		return x.ToString(dt.(*arrow.Decimal128Type).Scale)
 	case decimal.Decimal256:
@@ -161,9 +164,9 @@ func plainOf(v reflect.Value, dt arrow.DataType) any {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return v.Uint()
 	case reflect.Float32:
-		return float32(v.Float())
+		return plainFloat32(float32(v.Float()))
 	case reflect.Float64:
-		return v.Float()
+		return plainFloat64(v.Float())
 	case reflect.String:
 		return v.String()
 	case reflect.Array:
@@ -190,6 +193,61 @@ func plainOf(v reflect.Value, dt arrow.DataType) any {
 		return plainStruct(v, dt.(*arrow.StructType).Fields())
 	}
 	panic(fmt.Sprintf("the reference has no plain form of %s", v.Type()))
+}
+
+func plainHalf(bits uint16) any {
+	if bits&0x7c00 == 0x7c00 && bits&0x3ff != 0 {
+		return fmt.Sprintf("NaN(%#04x)", bits)
+	}
+	return float32(halfFloat(bits))
+}
+
+func plainFloat32(f float32) any {
+	if f != f {
+		return fmt.Sprintf("NaN(%#08x)", math.Float32bits(f))
+	}
+	return f
+}
+
+func plainFloat64(f float64) any {
+	if f != f {
+		return fmt.Sprintf("NaN(%#016x)", math.Float64bits(f))
+	}
+	return f
+}
+
+// hasSpecial tells whether a plain value holds a NaN or an infinity,
+// which encoding/json does not write.
+func hasSpecial(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.HasPrefix(x, "NaN(")
+	case float32:
+		return math.IsInf(float64(x), 0)
+	case float64:
+		return math.IsInf(x, 0)
+	case []any:
+		return slices.ContainsFunc(x, hasSpecial)
+	case map[string]any:
+		for _, e := range x {
+			if hasSpecial(e) {
+				return true
+			}
+		}
+	case map[any]any:
+		for _, e := range x {
+			if hasSpecial(e) {
+				return true
+			}
+		}
+	case []map[string]any:
+		for _, e := range x {
+			if hasSpecial(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // halfFloat is the IEEE 754 half-precision number of bits. arrow-go's
