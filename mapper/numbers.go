@@ -80,9 +80,24 @@ func convert[S, D number](src []S, nulls slice.Bitmap, dst strided) {
 func convertFloat16[D number](src []float16.Num, nulls slice.Bitmap, dst strided) {
 	for i, x := range src {
 		if nulls.IsValid(i) {
-			*(*D)(dst.at(i)) = D(x.Float32())
+			*(*D)(dst.at(i)) = D(float16Value(x))
 		}
 	}
+}
+
+// float16Value is x as a float32, exactly. arrow-go's Num.Float32 (v18.8.0)
+// reads a subnormal's fraction bits as a float32 subnormal's: 2⁻¹⁴⁹ for
+// the bits 0x0001, whose value is 2⁻²⁴.
+func float16Value(x float16.Num) float32 {
+	bits := x.Uint16()
+	if bits&0x7c00 != 0 { // normal, infinite or NaN: Float32 is exact
+		return x.Float32()
+	}
+	f := float32(bits&0x3ff) * (1.0 / (1 << 24))
+	if bits&0x8000 != 0 {
+		f = -f
+	}
+	return f
 }
 
 // float16Decoder decodes float16 into float16.Num.

@@ -184,9 +184,29 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(batch)}, mem)
 	if err != nil {
-		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
+		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %s%w", name, mapper.ErrInvalidData, unreadableColumn(pf.MetaData().Schema), err)
 	}
 	return newSource(pf, fr, closer, name, cfg, mem)
+}
+
+// unreadableColumn is `column "name": ` for the first top-level column of
+// descr that pqarrow cannot read as Arrow, "" when each reads alone:
+// pqarrow's errors ("MAP keys must be required") name no column.
+func unreadableColumn(descr *schema.Schema) string {
+	root := descr.Root()
+	for i := range root.NumFields() {
+		field := root.Field(i)
+		one, err := schema.NewGroupNode(root.Name(), parquet.Repetitions.Required, schema.FieldList{field}, -1)
+		if err != nil {
+			continue
+		}
+		_, err = pqarrow.FromParquet(schema.NewSchema(one), &pqarrow.ArrowReadProperties{}, nil)
+		field.SetParent(root) // NewGroupNode took it
+		if err != nil {
+			return fmt.Sprintf("column %q: ", field.Name())
+		}
+	}
+	return ""
 }
 
 // newSource is the source of the open file fr, with the row groups cfg
