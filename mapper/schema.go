@@ -89,6 +89,11 @@ func compileEncodePlan(t reflect.Type, o *options) (*encodePlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, f := range fields {
+		if err := denseUnionBelowArrowGo(f.Type, false, where{column: f.Name}); err != nil {
+			return nil, err
+		}
+	}
 	return &encodePlan{rowType: t, schema: arrow.NewSchema(fields, nil), fields: encs}, nil
 }
 
@@ -168,7 +173,14 @@ func (c *compiler) encoderOf(t reflect.Type, tag tags.Tag, nullable bool, at whe
 		return f, &pointerEncoder{elem: elem}, nil
 	}
 	lv := encLevel{at: at, nullable: nullable || tag.Nullable || nullableKind(t)}
-	dt, enc, err := c.valueEncoderOf(t, tag, lv)
+	var dt arrow.DataType
+	var enc encoder
+	var err error
+	if tag.Union != tags.NoUnion {
+		dt, enc, err = c.unionEncoderOf(t, tag, lv)
+	} else {
+		dt, enc, err = c.valueEncoderOf(t, tag, lv)
+	}
 	if err != nil {
 		return arrow.Field{}, nil, err
 	}
@@ -318,6 +330,12 @@ func checkTagParts(t reflect.Type, tag tags.Tag, at where, takes tagPart) error 
 		option = "arrow-key"
 	case takes&partKeyValue == 0 && tag.Value != nil:
 		option = "arrow-value"
+	case tag.Union != tags.NoUnion:
+		option = tag.Union.String()
+	case tag.Code != nil:
+		option = "code="
+	case tag.TypeCode:
+		option = "type_code"
 	default:
 		return nil
 	}
