@@ -30,6 +30,9 @@ import (
 //   - decimal.Decimal32, 64, 128 and 256 for the decimal of that width;
 //   - []E for a list of any layout, [N]E for fixed_size_list(N), map[K]V
 //     for a map, a struct type for a struct, at any depth;
+//   - for a sparse or dense union, a struct of a pointer variant per child
+//     (tagged with its code=, and nullable when the child is) and a
+//     UnionCode field tagged type_code, so that a null row keeps its code;
 //   - the values of a dictionary or run-end encoded column, the storage
 //     of an extension type, and Null for the null type.
 //
@@ -54,8 +57,7 @@ import (
 //
 // New and DecodeTo accept the type for schema with the default options,
 // and decode every value as arrow-go's accessor reads it. An Arrow type
-// with no Go type (unions, a dictionary of run-end encoded
-// values, …), a map key type no Go map takes, a time zone that does not
+// with no Go type (a dictionary of run-end encoded values, …), a map key type no Go map takes, a time zone that does not
 // load, a column name no tag can hold ("", one with a comma or edge
 // spaces) and two columns of a name in one struct are an *Error wrapping
 // ErrUnsupported that names the column.
@@ -180,7 +182,10 @@ func levelOf(dt arrow.DataType, nullable bool, at where) (goLevel, error) {
 	if encoding != "" {
 		lv.opts = append(lv.opts, encoding)
 	}
-	if nullable && value.ID() != arrow.NULL && !nullableKind(lv.typ) {
+	if _, ok := value.(arrow.UnionType); ok && nullable {
+		// A pointer would be nil for a null row and lose its type code.
+		lv.opts = append(lv.opts, "nullable")
+	} else if nullable && value.ID() != arrow.NULL && !nullableKind(lv.typ) {
 		lv.typ = reflect.PointerTo(lv.typ)
 	}
 	return lv, nil
@@ -232,6 +237,8 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 	case *arrow.StructType:
 		t, err := structTypeOf(dt.Fields(), at)
 		return goLevel{typ: t}, err
+	case arrow.UnionType:
+		return unionLevelOf(dt, at)
 	}
 	t, ok := scalarGoTypes[dt.ID()]
 	if !ok {
@@ -410,4 +417,40 @@ func uniqueName(name string, used map[string]bool) string {
 	}
 	used[candidate] = true
 	return candidate
+}
+
+// unionLevelOf is the union struct of a union type: a pointer variant per
+// child, pinned to its code, and the type_code field.
+func unionLevelOf(dt arrow.UnionType, at where) (goLevel, error) {
+	children := dt.Fields()
+	sf := make([]reflect.StructField, 0, len(children)+1)
+	names := map[string]bool{}
+	columns := map[string]bool{}
+	for i, f := range children {
+		name := uniqueName(exportedName(f.Name), names)
+		fat := at.field(name, f.Name)
+		if columns[f.Name] {
+			return goLevel{}, newError(ErrUnsupported, fat.path, fat.column, -1, "a second union child named %q", f.Name)
+		}
+		columns[f.Name] = true
+		lv, err := levelOf(f.Type, false, fat)
+		if err != nil {
+			return goLevel{}, err
+		}
+		lv.opts = append([]string{fmt.Sprintf("code=%d", dt.TypeCodes()[i])}, lv.opts...)
+		if f.Nullable && !nullableKind(lv.typ) {
+			lv.opts = append(lv.opts, "nullable")
+		}
+		tag, err := fieldTag(f.Name, lv, fat)
+		if err != nil {
+			return goLevel{}, err
+		}
+		sf = append(sf, reflect.StructField{Name: name, Type: reflect.PointerTo(lv.typ), Tag: tag})
+	}
+	sf = append(sf, reflect.StructField{Name: uniqueName("TypeCode", names), Type: reflect.TypeFor[UnionCode](), Tag: `arrow:",type_code" json:"-"`})
+	mode := "sparse_union"
+	if dt.Mode() == arrow.DenseMode {
+		mode = "dense_union"
+	}
+	return goLevel{typ: reflect.StructOf(sf), opts: []string{mode}}, nil
 }
