@@ -37,7 +37,7 @@ func head(in *input, n int, stdout, stderr io.Writer) error {
 			return err
 		}
 		for i := range rows.Len() {
-			line, err := json.Marshal(rows.Index(i).Interface())
+			line, err := json.Marshal(jsonOf(rows.Index(i)))
 			if err != nil {
 				return fmt.Errorf("row %d: %w", printed+i, err)
 			}
