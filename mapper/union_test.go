@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/views"
 )
 
 // unValue is a union of an int64 (code 5) and a string (code 9), both of
@@ -451,4 +452,37 @@ func TestUnionsEncodeAlikeThroughArrowGosBuilders(t *testing.T) {
 	got := ref.NewRecordBatch()
 	defer got.Release()
 	require.True(t, array.RecordEqual(want, got), "got %v\nwant %v", got, want)
+}
+
+func TestColumnsBindAUnionColumn(t *testing.T) {
+	for _, mode := range []arrow.UnionMode{arrow.SparseMode, arrow.DenseMode} {
+		t.Run(mode.String()+": typed and as an arrow.Array", func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			defer mem.AssertSize(t, 0)
+			rec := unRecord(t, mem, mode)
+			defer rec.Release()
+			type cols struct {
+				V views.UnionColumn `arrow:"v,nullable"`
+			}
+			type raw struct {
+				V arrow.Array `arrow:"v"`
+			}
+			c, err := mapper.Columns[cols](rec)
+			require.NoError(t, err)
+			r, err := mapper.Columns[raw](rec)
+			require.NoError(t, err)
+			u := rec.Column(1).(array.Union)
+			assert.Equal(t, rec.Column(1), r.V)
+			want := unWant()
+			page := c.V.Slice(1, 5)
+			for i := range page.Len() {
+				assert.Equal(t, u.TypeCode(i+1), page.TypeCode(i))
+				assert.Equal(t, u.ChildID(i+1), page.ChildIndex(i))
+				w := want[i+1]
+				assert.Equal(t, w.I == nil && w.S == nil, page.IsNull(i), "row %d", i+1)
+				child := page.Child(page.ChildIndex(i))
+				assert.Equal(t, page.Value(i), child.Value(page.ChildRow(i)))
+			}
+		})
+	}
 }
