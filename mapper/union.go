@@ -46,8 +46,9 @@ type unionVariant struct {
 	explicit bool // code= gave the code
 }
 
-// unionShapeOf reads the variants of union struct type t.
-func unionShapeOf(t reflect.Type, tag tags.Tag, at where) (*unionShape, error) {
+// unionShapeOf reads the variants of union struct type t, for encoding
+// or decoding.
+func unionShapeOf(t reflect.Type, tag tags.Tag, at where, encoding bool) (*unionShape, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, newError(ErrTag, at.path, at.column, -1, "%s applies to a struct of pointer variants, not %s", tag.Union, t)
 	}
@@ -85,10 +86,14 @@ func unionShapeOf(t reflect.Type, tag tags.Tag, at where) (*unionShape, error) {
 		if gf.tag.Code != nil {
 			v.code, v.explicit = *gf.tag.Code, true
 		}
-		if other, ok := byCode[v.code]; ok {
-			return nil, newError(ErrTag, fat.path, fat.column, -1, "type code %d is %s's too", v.code, other)
+		// Decoding takes a code without code= from the column; encoding
+		// writes it, so there it must be unique too.
+		if v.explicit || encoding {
+			if other, ok := byCode[v.code]; ok {
+				return nil, newError(ErrTag, fat.path, fat.column, -1, "type code %d is %s's too", v.code, other)
+			}
+			byCode[v.code] = fat.path
 		}
-		byCode[v.code] = fat.path
 		shape.variants = append(shape.variants, v)
 	}
 	if len(shape.variants) == 0 {
@@ -120,7 +125,7 @@ func unionAccept(mode tags.UnionMode) views.Accept {
 // the column read by the variant of its name. Every child needs one: a row
 // that selected a child no variant reads would decode to nothing.
 func (c *compiler) compileUnion(t reflect.Type, tag tags.Tag, dt arrow.DataType, at where) (*codec, *views.Type, error) {
-	shape, err := unionShapeOf(t, tag, at)
+	shape, err := unionShapeOf(t, tag, at, false)
 	if err != nil {
 		return nil, nil, err
 	}
