@@ -38,6 +38,9 @@ import (
 //     none of the above is utf8.
 //   - dict makes a level dictionary<int32, value> and ree
 //     run_end_encoded<int32, value>.
+//   - a struct of pointer variants tagged union (or sparse_union) is a
+//     sparse_union of its variants, dense_union as tagged, with the codes
+//     of their code= tags (else their indexes); see [UnionCode].
 //
 // Pointers, slices and maps are nullable; another level only with the tag
 // nullable (arrow-elem:"nullable" for list elements, arrow-value for map
