@@ -162,6 +162,8 @@ func adaptArrowGo(mem memory.Allocator, b array.Builder, newValues func(memory.A
 	case arrow.RUN_END_ENCODED:
 		rb := b.(*array.RunEndEncodedBuilder)
 		return &runsAdapter{arrowGoBuilder: adopt(rb.ValueBuilder()), ree: rb}
+	case arrow.SPARSE_UNION, arrow.DENSE_UNION:
+		return adaptUnion(mem, b, base, newValues, own)
 	case arrow.DICTIONARY:
 		base.children = []columnBuilder{newValues(mem, dt.(*arrow.DictionaryType).ValueType)}
 		return &dictAdapter{arrowGoBuilder: base, dict: b.(array.DictionaryBuilder)}

@@ -56,6 +56,8 @@ type columnBuilder interface {
 	// appendRuns appends runs of lengths[k] values, one run per value the
 	// child is given (run-end encoding).
 	appendRuns(lengths []uint64)
+	// appendUnion appends len(codes) union rows of type codes codes.
+	appendUnion(codes []int8)
 }
 
 // layout is the datatype a builder builds, and the methods of the layouts
@@ -68,6 +70,7 @@ func (l layout) stageBytes(*goValues, bool, bool, []bool) (bool, int) { panic(l.
 func (l layout) appendSlots(int, []bool)                              { panic(l.hasNo("slots")) }
 func (l layout) appendLists([]int, []bool)                            { panic(l.hasNo("lists")) }
 func (l layout) appendRuns([]uint64)                                  { panic(l.hasNo("runs")) }
+func (l layout) appendUnion([]int8)                                   { panic(l.hasNo("union rows")) }
 
 func (l layout) hasNo(what string) string {
 	return fmt.Sprintf("arrowmap: a builder of %s takes no %s", l.dt, what)
@@ -108,6 +111,8 @@ func newColumnBuilder(mem memory.Allocator, dt arrow.DataType) columnBuilder {
 		if d := dt.(*arrow.DictionaryType); !memoizedByArrowGo(d) {
 			return newDictionaryBuilder(mem, d, newColumnBuilder)
 		}
+	case arrow.SPARSE_UNION, arrow.DENSE_UNION:
+		return newUnionBuilder(mem, dt, newColumnBuilder)
 	}
 	return adaptArrowGo(mem, array.NewBuilder(mem, dt), newColumnBuilder, true)
 }

@@ -31,6 +31,9 @@ import (
 //   - decimal.Decimal32, 64, 128 and 256 for the decimal of that width;
 //   - []E for a list of any layout, [N]E for fixed_size_list(N), map[K]V
 //     for a map, a struct type for a struct, at any depth;
+//   - for a sparse or dense union, a struct of a pointer variant per child
+//     (tagged with its code=, and nullable when the child is) and a
+//     UnionCode field tagged type_code, so that a null row keeps its code;
 //   - the values of a dictionary or run-end encoded column, the storage
 //     of an extension type, and Null for the null type.
 //
@@ -59,9 +62,9 @@ import (
 //
 // New and DecodeTo accept the type for schema with the default options,
 // and decode every value as arrow-go's accessor reads it. An Arrow type
-// with no Go type (unions, a dictionary of run-end encoded
-// values, …), a map key type no Go map takes, a time zone that does not
-// load, are an *Error wrapping ErrUnsupported that names the column.
+// with no Go type (a dictionary of run-end encoded values, …), a map key
+// type no Go map takes, a time zone that does not load, are an *Error
+// wrapping ErrUnsupported that names the column.
 func GoTypeOf(schema *arrow.Schema) (reflect.Type, error) {
 	if schema == nil {
 		return nil, newError(ErrTypeMismatch, "", "", -1, "nil schema")
@@ -216,7 +219,11 @@ func levelOf(dt arrow.DataType, nullable bool, at where) (goLevel, error) {
 			lv.opts = append(lv.opts, "ext_metadata="+tags.Quote(md))
 		}
 	}
+	_, union := value.(arrow.UnionType)
 	switch {
+	case union && nullable:
+		// A pointer would be nil for a null row and lose its type code.
+		lv.opts = append(lv.opts, "nullable")
 	case nullable && value.ID() != arrow.NULL && !nullableKind(lv.typ):
 		lv.typ = reflect.PointerTo(lv.typ)
 	case !nullable && nullableKind(lv.typ) && value.ID() != arrow.NULL:
@@ -271,6 +278,8 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 	case *arrow.StructType:
 		t, err := structTypeOf(dt.Fields(), at)
 		return goLevel{typ: t}, err
+	case arrow.UnionType:
+		return unionLevelOf(dt, at)
 	}
 	t, ok := scalarGoTypes[dt.ID()]
 	if d, isDuration := dt.(*arrow.DurationType); isDuration && d.Unit != arrow.Nanosecond {
@@ -467,4 +476,37 @@ func uniqueName(name string, used map[string]bool) string {
 	}
 	used[candidate] = true
 	return candidate
+}
+
+// unionLevelOf is the union struct of a union type: a pointer variant per
+// child, pinned to its code, and the type_code field.
+func unionLevelOf(dt arrow.UnionType, at where) (goLevel, error) {
+	children := dt.Fields()
+	sf := make([]reflect.StructField, 0, len(children)+1)
+	names := map[string]bool{}
+	columns := map[string]bool{}
+	for i, f := range children {
+		name := uniqueName(exportedName(f.Name), names)
+		fat := at.field(name, f.Name)
+		if columns[f.Name] {
+			return goLevel{}, newError(ErrUnsupported, fat.path, fat.column, -1, "a second union child named %q", f.Name)
+		}
+		columns[f.Name] = true
+		lv, err := levelOf(f.Type, false, fat)
+		if err != nil {
+			return goLevel{}, err
+		}
+		lv.opts = append([]string{fmt.Sprintf("code=%d", dt.TypeCodes()[i])}, lv.opts...)
+		if f.Nullable && !nullableKind(lv.typ) {
+			lv.opts = append(lv.opts, "nullable")
+		}
+		lv.meta = f.Metadata
+		sf = append(sf, reflect.StructField{Name: name, Type: reflect.PointerTo(lv.typ), Tag: fieldTag(f.Name, i, -1, lv)})
+	}
+	sf = append(sf, reflect.StructField{Name: uniqueName("TypeCode", names), Type: reflect.TypeFor[UnionCode](), Tag: `arrow:",type_code" json:"-"`})
+	mode := "sparse_union"
+	if dt.Mode() == arrow.DenseMode {
+		mode = "dense_union"
+	}
+	return goLevel{typ: reflect.StructOf(sf), opts: []string{mode}}, nil
 }

@@ -670,10 +670,8 @@ func TestGoTypeOfRefusesWhatHasNoGoType(t *testing.T) {
 		column string
 		says   string
 	}{
-		{"a dense union", []arrow.Field{field("u", arrow.DenseUnionOf([]arrow.Field{field("a", arrow.PrimitiveTypes.Int32)}, []arrow.UnionTypeCode{0}))},
-			mapper.ErrUnsupported, "U", "u", "no Go type"},
-		{"a sparse union", []arrow.Field{field("u", arrow.SparseUnionOf([]arrow.Field{field("a", arrow.PrimitiveTypes.Int32)}, []arrow.UnionTypeCode{0}))},
-			mapper.ErrUnsupported, "U", "u", "no Go type"},
+		{"two union children of one name", []arrow.Field{field("u", arrow.SparseUnionOf([]arrow.Field{field("a", arrow.PrimitiveTypes.Int32), field("a", arrow.PrimitiveTypes.Int64)}, []arrow.UnionTypeCode{0, 1}))},
+			mapper.ErrUnsupported, "U.A2", "u.a", "a second union child"},
 		{"map keys of binary, which no Go map takes", []arrow.Field{field("m", arrow.MapOf(arrow.BinaryTypes.Binary, arrow.PrimitiveTypes.Int32))},
 			mapper.ErrUnsupported, "M[key]", "m.entries.key", "cannot key a Go map"},
 		{"map keys of lists", []arrow.Field{field("m", arrow.MapOf(arrow.ListOf(arrow.PrimitiveTypes.Int32), arrow.PrimitiveTypes.Int32))},

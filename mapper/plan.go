@@ -144,6 +144,9 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 	if kindOf(t) == kindPointer {
 		return c.compilePointer(t, tag, dt, at)
 	}
+	if tag.Union != tags.NoUnion {
+		return c.compileUnion(t, tag, dt, at)
+	}
 	l, err := c.newLevel(t, tag, dt, at)
 	if err != nil {
 		return nil, nil, err

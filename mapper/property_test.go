@@ -190,6 +190,8 @@ const (
 	kFixedSizeList
 	kStruct
 	kMap // map<utf8, elem>
+	kSparseUnion
+	kDenseUnion
 	numKinds
 )
 
@@ -217,7 +219,10 @@ type node struct {
 	prec     int32
 	scale    int32
 	reeUtf8  bool // run_end_encoded values are utf8, else int64
+	codes    []arrow.UnionTypeCode
 }
+
+func (n *node) isUnion() bool { return n.kind == kSparseUnion || n.kind == kDenseUnion }
 
 type generator struct {
 	r          *rand.Rand
@@ -282,10 +287,21 @@ func (g *generator) node(depth int) *node {
 	}
 	switch n.kind {
 	case kList, kLargeList, kListView, kLargeListView, kMap:
-		n.elem = g.node(depth + 1)
+		n.elem = g.elemNode(depth + 1)
 	case kFixedSizeList:
 		n.size = 1 + g.intn(3) // arrow-go has no fixed_size_list(0)
-		n.elem = g.node(depth + 1)
+		n.elem = g.elemNode(depth + 1)
+	case kSparseUnion, kDenseUnion:
+		// A union has no validity of its own: its nulls are its children's.
+		n.nullable = false
+		for j := range 1 + g.intn(3) {
+			f := g.node(depth + 1)
+			f.name = fmt.Sprintf("u%d", j)
+			n.fields = append(n.fields, f)
+		}
+		for _, c := range g.r.Perm(128)[:len(n.fields)] {
+			n.codes = append(n.codes, arrow.UnionTypeCode(c))
+		}
 	case kStruct:
 		for j := range 1 + g.intn(3) {
 			f := g.node(depth + 1)
@@ -366,6 +382,15 @@ func (n *node) dataType() arrow.DataType {
 			return arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String)
 		}
 		return arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64)
+	case kSparseUnion, kDenseUnion:
+		fields := make([]arrow.Field, len(n.fields))
+		for i, f := range n.fields {
+			fields[i] = arrow.Field{Name: f.name, Type: f.dt, Nullable: f.nullable}
+		}
+		if n.kind == kDenseUnion {
+			return arrow.DenseUnionOf(fields, n.codes)
+		}
+		return arrow.SparseUnionOf(fields, n.codes)
 	case kStruct:
 		fields := make([]arrow.Field, len(n.fields))
 		for i, f := range n.fields {
@@ -421,7 +446,7 @@ func (g *generator) structType(nodes []*node) reflect.Type {
 	for j, k := range g.r.Perm(len(nodes))[skip:] {
 		n := nodes[k]
 		typ, nullTag, elemTag, valueTag := g.goType(n, true, true)
-		tag := `arrow:"` + n.name
+		tag := `arrow:"` + n.name + g.unionTag(n)
 		if nullTag {
 			tag += ",nullable"
 		}
@@ -462,6 +487,8 @@ func (g *generator) goType(n *node, tagOK, field bool) (typ reflect.Type, nullTa
 		base = reflect.MapOf(reflect.TypeFor[string](), vt)
 	case kStruct:
 		base = g.structType(n.fields)
+	case kSparseUnion, kDenseUnion:
+		base = g.unionType(n)
 	default:
 		base = g.leafType(n)
 	}
@@ -663,6 +690,19 @@ func (g *generator) appendValue(b array.Builder, n *node, valid, reached bool) {
 		}
 		for j, f := range n.fields {
 			g.fill(sb.FieldBuilder(j), f, []bool{reached})
+		}
+	case kSparseUnion, kDenseUnion:
+		// A row that is not valid is one no decoded row reaches.
+		reached = reached && valid
+		j := g.intn(len(n.fields))
+		ub := b.(array.UnionBuilder)
+		ub.Append(n.codes[j])
+		for k, f := range n.fields {
+			if k == j {
+				g.fill(ub.Child(k), f, []bool{reached})
+			} else if n.kind == kSparseUnion {
+				g.fill(ub.Child(k), f, []bool{false}) // beside the row, never reached
+			}
 		}
 	case kMap:
 		mb := b.(*array.MapBuilder)
@@ -894,4 +934,63 @@ func ExampleDecodeTo() {
 	// Output:
 	// 1 Ada
 	// 2 null
+}
+
+// elemNode is the node of a list's elements or a map's values: anything
+// but a union, which no tag of an element can say (arrow-elem holds
+// nullable only, here).
+func (g *generator) elemNode(depth int) *node {
+	for {
+		if n := g.node(depth); !n.isUnion() {
+			return n
+		}
+	}
+}
+
+// unionTag is the tag option that makes a field of n a union, "" when n is
+// none: union, or the pin of its mode.
+func (g *generator) unionTag(n *node) string {
+	switch {
+	case !n.isUnion():
+		return ""
+	case g.coin(0.5):
+		return ",union"
+	case n.kind == kDenseUnion:
+		return ",dense_union"
+	}
+	return ",sparse_union"
+}
+
+// unionType is the struct of pointer variants of union n, in a random
+// order, the codes sometimes in the tags, and sometimes a type_code field.
+func (g *generator) unionType(n *node) reflect.Type {
+	var fields []reflect.StructField
+	for j, k := range g.r.Perm(len(n.fields)) {
+		f := n.fields[k]
+		typ, nullTag, elemTag, valueTag := g.goType(f, true, true)
+		if typ.Kind() == reflect.Pointer {
+			typ, nullTag = typ.Elem(), true
+		}
+		tag := `arrow:"` + f.name + g.unionTag(f)
+		if g.coin(0.5) {
+			tag += fmt.Sprintf(",code=%d", n.codes[k])
+		}
+		if nullTag || f.nullable {
+			tag += ",nullable"
+		}
+		tag += `"`
+		if elemTag {
+			tag += ` arrow-elem:"nullable"`
+		}
+		if valueTag {
+			tag += ` arrow-value:"nullable"`
+		}
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("V%d", j), Type: reflect.PointerTo(typ), Tag: reflect.StructTag(tag)})
+	}
+	if g.coin(0.6) {
+		at := g.intn(len(fields) + 1)
+		code := reflect.StructField{Name: "Code", Type: []reflect.Type{reflect.TypeFor[mapper.UnionCode](), reflect.TypeFor[int8]()}[g.intn(2)], Tag: `arrow:",type_code"`}
+		fields = append(fields[:at], append([]reflect.StructField{code}, fields[at:]...)...)
+	}
+	return reflect.StructOf(fields)
 }

@@ -60,6 +60,9 @@ func referenceIsNull(arr arrow.Array, i int) bool {
 		return a.IsNull(i) || a.Dictionary().IsNull(a.GetValueIndex(i))
 	case *array.RunEndEncoded:
 		return a.Values().IsNull(a.GetPhysicalIndex(i))
+	case array.Union:
+		child, row := referenceUnionRow(a, i)
+		return referenceIsNull(child, row)
 	}
 	return arr.IsNull(i)
 }
@@ -72,6 +75,9 @@ var (
 
 // referenceValue decodes row i of arr into a new value of Go type t.
 func referenceValue(arr arrow.Array, i int, t reflect.Type) reflect.Value {
+	if u, ok := arr.(array.Union); ok && t.Kind() == reflect.Struct {
+		return referenceUnion(u, i, t) // a null row keeps its code
+	}
 	if referenceIsNull(arr, i) {
 		return reflect.Zero(t)
 	}
@@ -306,4 +312,31 @@ func refFirstDifference(path string, got, want reflect.Value) string {
 		return fmt.Sprintf("%s: %#v, want %#v", path, got.Interface(), want.Interface())
 	}
 	return ""
+}
+
+// referenceUnionRow is the child row i of u selects, and its row there.
+func referenceUnionRow(u array.Union, i int) (arrow.Array, int) {
+	if d, ok := u.(*array.DenseUnion); ok {
+		return d.Field(d.ChildID(i)), int(d.ValueOffset(i))
+	}
+	return u.Field(u.ChildID(i)), i // arrow-go slices a sparse union's children with it
+}
+
+// referenceUnion decodes row i of u into a struct of pointer variants: the
+// type_code field gets the row's code, the variant of the selected child's
+// name its value unless it is null.
+func referenceUnion(u array.Union, i int, t reflect.Type) reflect.Value {
+	out := reflect.New(t).Elem()
+	child, row := referenceUnionRow(u, i)
+	name := u.UnionType().Fields()[u.ChildID(i)].Name
+	for f := range t.NumField() {
+		sf := t.Field(f)
+		switch {
+		case strings.Contains(sf.Tag.Get("arrow"), "type_code"):
+			out.Field(f).SetInt(int64(u.TypeCode(i)))
+		case refColumnName(sf) == name && !referenceIsNull(child, row):
+			out.Field(f).Set(referenceValue(child, row, sf.Type))
+		}
+	}
+	return out
 }

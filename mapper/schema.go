@@ -40,6 +40,9 @@ import (
 //     none of the above is utf8.
 //   - dict makes a level dictionary<int32, value> and ree
 //     run_end_encoded<int32, value>.
+//   - a struct of pointer variants tagged union (or sparse_union) is a
+//     sparse_union of its variants, dense_union as tagged, with the codes
+//     of their code= tags (else their indexes); see [UnionCode].
 //
 // Pointers, slices and maps are nullable; another level only with the tag
 // nullable (arrow-elem:"nullable" for list elements, arrow-value for map
@@ -90,6 +93,11 @@ func compileEncodePlan(t reflect.Type, o *options) (*encodePlan, error) {
 	fields, encs, err := c.fieldsOf(t, where{})
 	if err != nil {
 		return nil, err
+	}
+	for _, f := range fields {
+		if err := denseUnionBelowArrowGo(f.Type, false, where{column: f.Name}); err != nil {
+			return nil, err
+		}
 	}
 	md := o.schemaMeta
 	if o.given&optSchemaMetadata == 0 {
@@ -193,7 +201,14 @@ func (c *compiler) encoderOf(t reflect.Type, tag tags.Tag, nullable bool, at whe
 		return arrow.Field{}, nil, newError(ErrTag, at.path, at.column, -1, "notnull does not apply to %s: it is for a pointer, a slice or a map, which are nullable by nature", t)
 	}
 	lv := encLevel{at: at, nullable: (nullable || tag.Nullable || nullableKind(t)) && !tag.NotNull}
-	dt, enc, err := c.valueEncoderOf(t, tag, lv)
+	var dt arrow.DataType
+	var enc encoder
+	var err error
+	if tag.Union != tags.NoUnion {
+		dt, enc, err = c.unionEncoderOf(t, tag, lv)
+	} else {
+		dt, enc, err = c.valueEncoderOf(t, tag, lv)
+	}
 	if err != nil {
 		return arrow.Field{}, nil, err
 	}
@@ -391,6 +406,12 @@ func checkTagParts(t reflect.Type, tag tags.Tag, at where, takes tagPart) error 
 		option = "arrow-key"
 	case takes&partKeyValue == 0 && tag.Value != nil:
 		option = "arrow-value"
+	case tag.Union != tags.NoUnion:
+		option = tag.Union.String()
+	case tag.Code != nil:
+		option = "code="
+	case tag.TypeCode:
+		option = "type_code"
 	default:
 		return nil
 	}

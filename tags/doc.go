@@ -57,6 +57,11 @@
 // Decimals: `decimal(precision,scale)`, or `precision=p` with an optional
 // `scale=s`; 1 ≤ precision ≤ 76 and 0 ≤ scale ≤ precision.
 //
+// Unions: `union`, `sparse_union` or `dense_union` on a struct field of
+// pointer variants (at most one of them); `code=N`, 0 ≤ N ≤ 127, on a
+// variant for its type code; `type_code` on the int8 field that holds
+// each row's code.
+//
 // Every option of arrow-go's arreflect package (`dict`, `ree`, `view`,
 // `large`, `decimal(p,s)`, `date32`, `date64`, `time32`, `time64`,
 // `timestamp`) is accepted with the same meaning, so a struct tagged for

@@ -245,7 +245,46 @@ type rawOptions struct {
 	Precision int32 `mapstructure:"precision"`
 	Scale     int32 `mapstructure:"scale"`
 	Pos       int32 `mapstructure:"pos"`
+
+	// Unions.
+	Union       bool  `mapstructure:"union"`
+	SparseUnion bool  `mapstructure:"sparse_union"`
+	DenseUnion  bool  `mapstructure:"dense_union"`
+	Code        int32 `mapstructure:"code"`
+	TypeCode    bool  `mapstructure:"type_code"`
 }
+
+func (r *rawOptions) unions() []choice[UnionMode] {
+	return []choice[UnionMode]{
+		{r.Union, AnyUnion, "union"},
+		{r.SparseUnion, SparseUnion, "sparse_union"},
+		{r.DenseUnion, DenseUnion, "dense_union"},
+	}
+}
+
+// resolveUnion reads the union options into t: one mode at most, and a
+// code= Arrow can hold (a type code is 0 to 127).
+func (s *optionSet) resolveUnion(r rawOptions, t *Tag) error {
+	modes := chosen(s, r.unions())
+	if len(modes) > 1 {
+		return s.conflict(modes[0].key, modes[1].key)
+	}
+	if len(modes) == 1 {
+		t.Union = modes[0].value
+	}
+	t.TypeCode = r.TypeCode
+	if _, ok := s.written["code"]; ok {
+		if r.Code < 0 || r.Code > maxTypeCode {
+			return s.invalid("code", fmt.Errorf("type code %d is outside 0 to %d", r.Code, maxTypeCode))
+		}
+		code := int8(r.Code)
+		t.Code = &code
+	}
+	return nil
+}
+
+// maxTypeCode is the largest type code of an Arrow union.
+const maxTypeCode = 127
 
 // zone is the value of `tz=`, a type of its own so the decode hook can
 // validate it.
@@ -460,6 +499,9 @@ func (s *optionSet) resolve(r rawOptions) (Tag, error) {
 		REE:      r.REE,
 		Unit:     r.Unit,
 		TZ:       string(r.TZ),
+	}
+	if err := s.resolveUnion(r, &t); err != nil {
+		return Tag{}, err
 	}
 
 	pins := chosen(s, r.encodings())

@@ -82,6 +82,39 @@ type Tag struct {
 	// Metadata is the field's metadata, from the `arrow-meta` struct tag
 	// (see [ParseMetadata]); nil when there is none.
 	Metadata *arrow.Metadata
+	// Union is set by `union`, `sparse_union` or `dense_union`: the field,
+	// a struct of pointer variants, is an Arrow union of them.
+	Union UnionMode
+	// Code is a union variant's type code from `code=`, nil when not
+	// given (the variant's index among the variants).
+	Code *int8
+	// TypeCode is set by `type_code`: the field of a union struct that
+	// holds each row's type code.
+	TypeCode bool
+}
+
+// UnionMode is which Arrow union a field tagged as one is.
+type UnionMode uint8
+
+// The union options, each named after its tag spelling.
+const (
+	NoUnion     UnionMode = iota // not a union
+	AnyUnion                     // `union`: decodes either mode, encodes sparse
+	SparseUnion                  // `sparse_union`
+	DenseUnion                   // `dense_union`
+)
+
+// String returns the tag spelling of m, "" for NoUnion.
+func (m UnionMode) String() string {
+	switch m {
+	case AnyUnion:
+		return "union"
+	case SparseUnion:
+		return "sparse_union"
+	case DenseUnion:
+		return "dense_union"
+	}
+	return ""
 }
 
 // Decimal is the precision and scale of a decimal column.

@@ -98,6 +98,8 @@ func buildLevel(d arrow.ArrayData, l *level) (builtin, error) {
 		return newDictionary(d, l)
 	case arrow.RUN_END_ENCODED:
 		return newRunEnd(d, l)
+	case arrow.SPARSE_UNION, arrow.DENSE_UNION:
+		return newUnion(d, l)
 	}
 	return nil, l.p.fail(ErrTypeMismatch, -1, "%s is not supported", l.dt)
 }

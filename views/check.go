@@ -67,6 +67,8 @@ func checkType(dt arrow.DataType, t *Type, p *path, encodedOK bool) *Error {
 		return checkType(item.Type, t.Value, &vp, true)
 	case arrow.ListLikeType:
 		return checkElem(dt.ElemField(), t, p)
+	case arrow.UnionType:
+		return checkUnion(dt, t, p)
 	case *arrow.StructType:
 		for i := range t.Fields {
 			f := &t.Fields[i]

@@ -28,7 +28,8 @@ type Type struct {
 	// Key and Value are the types of a map's keys and values.
 	Key, Value *Type
 	// Fields are the struct children to view, by name. Children the type does
-	// not name are neither viewed nor validated.
+	// not name are neither viewed nor validated. A union's Fields must name
+	// every child: any row may select any of them.
 	Fields []Field
 	// Label names this level in errors; the mapper puts the Go field path here.
 	Label string
@@ -128,6 +129,10 @@ func TypeOf(dt arrow.DataType) Type {
 			if len(d.FieldIndices(f.Name)) == 1 {
 				t.Fields = append(t.Fields, Field{Name: f.Name, Type: TypeOf(f.Type)})
 			}
+		}
+	case arrow.UnionType:
+		for _, f := range d.Fields() {
+			t.Fields = append(t.Fields, Field{Name: f.Name, Type: TypeOf(f.Type)})
 		}
 	}
 	return t

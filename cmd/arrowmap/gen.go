@@ -98,10 +98,18 @@ func (g *generator) declare(name string, t reflect.Type, path string) {
 	fmt.Fprintf(&b, ".\ntype %s struct {\n", name)
 	idx := len(g.decls)
 	g.decls = append(g.decls, "")
+	union := isUnionStruct(t)
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag, _ := tags.Of(f) // GoTypeOf's tags parse: New has read them
-		src, self, elem, value := g.fieldSource(f.Type, joinPath(path, tag.Name), f.Name)
+		var src string
+		var self, elem, value bool
+		if union && f.Type.Kind() == reflect.Pointer {
+			// A variant stays a pointer: the one set is the row's.
+			src = "*" + g.source(f.Type.Elem(), joinPath(path, tag.Name), f.Name)
+		} else {
+			src, self, elem, value = g.fieldSource(f.Type, joinPath(path, tag.Name), f.Name)
+		}
 		fmt.Fprintf(&b, "\t%s %s `arrow:%q", f.Name, src, withNullable(f.Tag.Get("arrow"), self))
 		for _, sub := range [...]struct {
 			key      string
@@ -266,4 +274,18 @@ func markNulls(arr arrow.Array, path string, nulls map[string]bool) {
 			markNulls(a.Field(k), joinPath(path, st.Field(k).Name), nulls)
 		}
 	}
+}
+
+// isUnionStruct reports whether t is a union struct of GoTypeOf: a struct
+// with a field tagged type_code.
+func isUnionStruct(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range t.NumField() {
+		if tag, err := tags.Of(t.Field(i)); err == nil && tag.TypeCode {
+			return true
+		}
+	}
+	return false
 }

@@ -50,6 +50,15 @@ func appendJSON(b []byte, v reflect.Value, dt arrow.DataType) ([]byte, error) {
 			}
 		}
 		return append(b, '}'), nil
+	case arrow.UnionType:
+		// A union row is its selected variant, as arrow-go's JSON writes
+		// it: GoTypeOf's struct has a pointer per child, in order.
+		for i, f := range dt.Fields() {
+			if variant := v.Field(i); !variant.IsNil() {
+				return appendJSON(b, variant, f.Type)
+			}
+		}
+		return append(b, "null"...), nil
 	case *arrow.MapType:
 		return appendMap(b, v, dt)
 	case arrow.ListLikeType:

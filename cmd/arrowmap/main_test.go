@@ -342,8 +342,8 @@ func kindsFile(mem memory.Allocator) ([]byte, error) {
 	return ipcFileOf(mem, rec)
 }
 
-// unionFile is an IPC file with a column of a dense union, which has no Go
-// type.
+// unionFile is an IPC file with a column of a dense union, which Parquet
+// has no type for.
 func unionFile(mem memory.Allocator) ([]byte, error) {
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
@@ -619,8 +619,6 @@ func TestFailuresAreOneLineAndStatusOne(t *testing.T) {
 		{"too many arguments", []string{"head", testFiles.ipcFile, testFiles.stream}, nil, "one FILE at most"},
 		{"a package name that is not an identifier", []string{"gen", "-package", "my-pkg"}, nil, "my-pkg"},
 		{"a type name that is not exported", []string{"gen", "-type", "row"}, nil, `"row"`},
-		{"a column with no Go type, to head", []string{"head", testFiles.union}, nil, `column "either"`},
-		{"a column with no Go type, to gen", []string{"gen", testFiles.union}, nil, `column "either"`},
 		{"junk behind the IPC file magic on standard input, to schema", []string{"schema", "-"}, []byte("ARROW1\x00\x00" + "junk"), "standard input"},
 		{"a file whose records are broken, to head", []string{"head", brokenBodies(t)}, nil, "broken.arrow"},
 		{"a file whose records are broken, to convert", []string{"convert", brokenBodies(t), filepath.Join(dir, "out.arrows")}, nil, "broken.arrow"},
