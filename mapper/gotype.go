@@ -5,6 +5,7 @@ import (
 	"github.com/arrowmap/arrowmap/internal/zone"
 	"go/token"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -497,7 +498,12 @@ func unionLevelOf(dt arrow.UnionType, at where) (goLevel, error) {
 			return goLevel{}, err
 		}
 		lv.opts = append([]string{fmt.Sprintf("code=%d", dt.TypeCodes()[i])}, lv.opts...)
-		if f.Nullable && !nullableKind(lv.typ) {
+		// The variant's pointer says which child a row selects, not
+		// whether its value is null: that the child's nullability says.
+		switch {
+		case f.Nullable && nullableKind(lv.typ):
+			lv.opts = slices.DeleteFunc(lv.opts, func(o string) bool { return o == "notnull" })
+		case f.Nullable:
 			lv.opts = append(lv.opts, "nullable")
 		}
 		lv.meta = f.Metadata
