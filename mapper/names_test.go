@@ -271,7 +271,7 @@ func TestPlanCacheKeysPlansByTheColumnsPositionsPick(t *testing.T) {
 // GoTypeOf names what a plain tag cannot, and gen's types round-trip the
 // file: Decode, Encode, and the record and schema are the original.
 func TestGoTypeOfAddressesDuplicateEmptyAndUnwritableNames(t *testing.T) {
-	f, err := os.Open("testdata/arrow-integration/1.0.0-littleendian/generated_duplicate_fieldnames.arrow_file")
+	f, err := os.Open("../testdata/arrow-integration/1.0.0-littleendian/generated_duplicate_fieldnames.arrow_file")
 	require.NoError(t, err)
 	defer f.Close()
 	fr, err := ipc.NewFileReader(f)

@@ -16,14 +16,14 @@ import (
 )
 
 // TestUnionsOfArrowCPlusPlusRoundTrip reads Arrow C++'s integration file
-// of unions (testdata/arrow-integration, copied from apache/arrow-testing):
+// of unions (the project's testdata/arrow-integration, copied from apache/arrow-testing):
 // two sparse and two dense union columns, with nulls, non-nullable
 // children, a null child and codes that are not the children's indexes.
 // Its columns have names twice, so each pair with distinct names goes
 // through GoTypeOf's type on its own: decoded, encoded again, and equal to
 // the original, schema and values.
 func TestUnionsOfArrowCPlusPlusRoundTrip(t *testing.T) {
-	f, err := os.Open("testdata/arrow-integration/generated_union.arrow_file")
+	f, err := os.Open("../testdata/arrow-integration/1.0.0-littleendian/generated_union.arrow_file")
 	require.NoError(t, err)
 	defer f.Close()
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)

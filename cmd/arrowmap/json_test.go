@@ -140,7 +140,7 @@ func TestHeadPrintsEveryValidValue(t *testing.T) {
 // rows, but those whose values are outside the spec (decimals with more
 // digits than their precision) and the unions, which have no Go type.
 func TestHeadPrintsEveryIntegrationFile(t *testing.T) {
-	files, err := filepath.Glob("testdata/arrow-integration/1.0.0-littleendian/*.arrow_file")
+	files, err := filepath.Glob("../../testdata/arrow-integration/1.0.0-littleendian/*.arrow_file")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	refused := map[string]string{
