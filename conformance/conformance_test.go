@@ -43,8 +43,6 @@ var knownFailures = map[string]struct {
 	"generated_duplicate_fieldnames":    {[]stage{stageGen}, "duplicate column names: gen refuses them"},
 	"generated_extension":               {[]stage{stageSchema}, "extensions are dropped; dictionary indices widen to int32"},
 	"generated_interval":                {[]stage{stageDecode, stagePages}, "durations past ±292 years: gen emits time.Duration, which cannot hold them"},
-	"generated_map":                     {[]stage{stageRecord}, "a Go map keeps no entry order: Encode writes entries in key order"},
-	"generated_map_non_canonical":       {[]stage{stageRecord}, "a Go map keeps no entry order: Encode writes entries in key order"},
 	"generated_nested_dictionary":       {[]stage{stageSchema, stageEncode}, "dictionaries of lists cannot be encoded"},
 	"generated_nested_large_offsets":    {[]stage{stageSchema}, "non-nullable lists become nullable; list element names become item"},
 	"generated_primitive":               {[]stage{stageSchema}, "non-nullable binary becomes nullable"},

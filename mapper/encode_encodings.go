@@ -1,6 +1,7 @@
 package mapper
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"reflect"
@@ -352,6 +353,7 @@ func equalOf(t reflect.Type) func(a, b unsafe.Pointer) bool {
 type notNullEncoder struct {
 	encLevel
 	elem encoder
+	why  string // what the nil is, for the error; "" for notnull's
 }
 
 // notNull is enc, refusing nils when the tag says notnull.
@@ -380,7 +382,7 @@ func (w *notNullWriter) prepare(s *goValues) error {
 		if sp.p != nil { // an absent value is below a null, where nothing is written
 			for j := range sp.n {
 				if *(*unsafe.Pointer)(s.at(sp.p, j)) == nil {
-					return w.fail(s, k+j, &detail{kind: ErrNull, msg: "a nil where the tag says notnull"})
+					return w.fail(s, k+j, &detail{kind: ErrNull, msg: "a nil " + cmp.Or(w.why, "where the tag says notnull")})
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package mapper
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"math"
@@ -115,9 +116,20 @@ func (e *listEncoder[O]) newWriter(b columnBuilder) writer {
 func (w *listWriter[O]) prepare(s *goValues) error {
 	w.sizes = resize(w.sizes, s.n)
 	w.valid = resize(w.valid, s.n)
-	w.nulls = false
-	w.runs = resize(w.runs, s.n)[:0]
-	total := 0
+	var total int
+	w.runs, total, w.nulls = sliceRuns(s, w.sizes, w.valid, resize(w.runs, s.n)[:0])
+	if err := checkOffsets[O](w.b.child(0).Len(), total); err != nil {
+		return w.fail(s, s.n-1, err)
+	}
+	w.values = goValues{runs: w.runs, stride: w.size, n: total, parent: s}
+	return w.elem.prepare(&w.values)
+}
+
+// sliceRuns reads the slices s holds: each one's length into sizes and
+// whether it is non-nil into valid, its elements appended to runs as a
+// run. It returns the runs, how many elements they hold and whether a
+// slice was nil.
+func sliceRuns(s *goValues, sizes []int, valid []bool, runs []valueRun) (_ []valueRun, total int, nulls bool) {
 	k := 0
 	for i := range s.numSpans() {
 		sp := s.span(i)
@@ -126,21 +138,17 @@ func (w *listWriter[O]) prepare(s *goValues) error {
 			if sp.p != nil {
 				h = *(*sliceHeader)(s.at(sp.p, j-k))
 			}
-			w.sizes[j] = h.len
-			w.valid[j] = h.data != nil
-			w.nulls = w.nulls || h.data == nil
+			sizes[j] = h.len
+			valid[j] = h.data != nil
+			nulls = nulls || h.data == nil
 			if h.len > 0 {
-				w.runs = append(w.runs, valueRun{base: h.data, n: h.len, from: j})
+				runs = append(runs, valueRun{base: h.data, n: h.len, from: j})
 				total += h.len
 			}
 		}
 		k += sp.n
 	}
-	if err := checkOffsets[O](w.b.child(0).Len(), total); err != nil {
-		return w.fail(s, s.n-1, err)
-	}
-	w.values = goValues{runs: w.runs, stride: w.size, n: total, parent: s}
-	return w.elem.prepare(&w.values)
+	return runs, total, nulls
 }
 
 func (w *listWriter[O]) write() {
@@ -437,6 +445,8 @@ func compareOf(t reflect.Type) func(a, b unsafe.Pointer) int {
 		return compareAs[float64]
 	case kindString:
 		return compareAs[string]
+	case kindBytes: // no Go map key, but the key of a map's entries
+		return func(a, b unsafe.Pointer) int { return bytes.Compare(*(*[]byte)(a), *(*[]byte)(b)) }
 	case kindArray, kindByteArray:
 		elem := compareOf(t.Elem())
 		if elem == nil {

@@ -102,7 +102,7 @@ func ExampleGoTypeOf() {
 	// UserName *string `arrow:"user_name,large_utf8" json:"user_name"`
 	// PlacedAt time.Time `arrow:"placed_at,timestamp,unit=ms,tz=Asia/Tokyo" json:"placed_at"`
 	// Scores []*int32 `arrow:"scores" json:"scores"`
-	// Attrs map[string]*string `arrow:"attrs" json:"attrs"`
-	// {"id":1,"user_name":"ada","placed_at":"2023-11-15T07:13:20+09:00","scores":[1,null],"attrs":{"k":"v"}}
+	// Attrs []struct { Key string "arrow:\"key\" json:\"key\""; Value *string "arrow:\"value\" json:\"value\"" } `arrow:"attrs,map" json:"attrs"`
+	// {"id":1,"user_name":"ada","placed_at":"2023-11-15T07:13:20+09:00","scores":[1,null],"attrs":[{"key":"k","value":"v"}]}
 	// {"id":2,"user_name":null,"placed_at":"1970-01-01T09:00:00+09:00","scores":null,"attrs":null}
 }

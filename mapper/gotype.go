@@ -30,8 +30,11 @@ import (
 //   - time.Time for timestamps (in the column's time zone), date32 and
 //     date64; time.Duration for durations, time32 and time64;
 //   - decimal.Decimal32, 64, 128 and 256 for the decimal of that width;
-//   - []E for a list of any layout, [N]E for fixed_size_list(N), map[K]V
-//     for a map, a struct type for a struct, at any depth;
+//   - []E for a list of any layout, [N]E for fixed_size_list(N), a
+//     struct type for a struct, at any depth; for a map, its entries:
+//     []struct{Key K; Value V} tagged map (and keys_sorted when the map
+//     says so), which keeps their order, a key twice and keys no Go map
+//     takes, so that Encode writes the map back as it was;
 //   - for a sparse or dense union, a struct of a pointer variant per child
 //     (tagged with its code=, and nullable when the child is) and a
 //     UnionCode field tagged type_code, so that a null row keeps its code;
@@ -53,19 +56,19 @@ import (
 // not say, wherever the tag grammar can: the layout (large_utf8,
 // large_list, …), dict or ree, the temporal type, unit and time zone, the
 // decimal's precision and scale, on the column, in arrow-elem for a list's
-// elements and in arrow-key and arrow-value for a map's keys and values.
+// elements and on the Key and Value fields for a map's keys and values.
 // So SchemaOf of the type, for a schema SchemaOf wrote, is that schema.
 // Elsewhere what tags cannot say is lost: a dictionary's index type, a
-// run-end array's run-end type, the pins of a level below a list element
-// or a map value, an extension's name, a missing time zone (SchemaOf
+// run-end array's run-end type, the pins of a level below a list element,
+// an extension's name, a missing time zone (SchemaOf
 // writes UTC), field names inside lists and maps, non-nullable lists,
 // maps and binaries (nil is null), and metadata.
 //
 // New and DecodeTo accept the type for schema with the default options,
 // and decode every value as arrow-go's accessor reads it. An Arrow type
-// with no Go type (a dictionary of run-end encoded values, …), a map key
-// type no Go map takes, a time zone that does not load, are an *Error
-// wrapping ErrUnsupported that names the column.
+// with no Go type (a dictionary of run-end encoded values, …) or a time
+// zone that does not load is an *Error wrapping ErrUnsupported that names
+// the column.
 func GoTypeOf(schema *arrow.Schema) (reflect.Type, error) {
 	if schema == nil {
 		return nil, newError(ErrTypeMismatch, "", "", -1, "nil schema")
@@ -317,24 +320,33 @@ func arrayLevelOf(n int, elem goLevel, dt arrow.DataType, at where) (goLevel, er
 	return goLevel{typ: reflect.ArrayOf(n, elem.typ), elem: elem.opts}, nil
 }
 
-// mapLevelOf is the Go map of a map type, its keys never null.
+// mapLevelOf is the Go type of a map type: its entries, []struct{Key K;
+// Value V} tagged map, the fields tagged with the map's names for them.
+// A Go map would lose the entries' order and a key twice, and takes no
+// []byte key: the entries hold every valid map, and encode it back as it
+// was.
 func mapLevelOf(dt *arrow.MapType, at where) (goLevel, error) {
-	entries := joinPath(at.column, dt.ElemField().Name)
-	keyAt := where{path: at.path + "[key]", column: joinPath(entries, dt.KeyField().Name)}
-	key, err := levelOf(dt.KeyType(), false, keyAt)
-	if err != nil {
-		return goLevel{}, err
+	entriesAt := at.elem(dt.ElemField().Name)
+	fields := [2]arrow.Field{dt.KeyField(), dt.ItemField()}
+	fields[0].Nullable = false // a key never is null
+	var sf [2]reflect.StructField
+	for i, name := range [2]string{"Key", "Value"} {
+		f := fields[i]
+		lv, err := levelOf(f.Type, f.Nullable, entriesAt.field(name, f.Name))
+		if err != nil {
+			return goLevel{}, err
+		}
+		lv.meta = f.Metadata
+		sf[i] = reflect.StructField{Name: name, Type: lv.typ, Tag: fieldTag(f.Name, i, -1, lv)}
 	}
-	if !key.typ.Comparable() {
-		return goLevel{}, newError(ErrUnsupported, keyAt.path, keyAt.column, -1,
-			"map keys of %s decode into %s, which cannot key a Go map", dt.KeyType(), key.typ)
+	if uint64(sf[0].Type.Size())+uint64(sf[1].Type.Size()) > maxGoSize {
+		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "the entries of %s are too large for a Go struct", dt)
 	}
-	item := dt.ItemField()
-	value, err := levelOf(item.Type, item.Nullable, where{path: at.path + "[value]", column: joinPath(entries, item.Name)})
-	if err != nil {
-		return goLevel{}, err
+	opts := []string{"map"}
+	if dt.KeysSorted {
+		opts = append(opts, "keys_sorted")
 	}
-	return goLevel{typ: reflect.MapOf(key.typ, value.typ), key: key.opts, value: value.opts}, nil
+	return goLevel{typ: reflect.SliceOf(reflect.StructOf(sf[:])), opts: opts}, nil
 }
 
 // scalarPins are the tag options that make SchemaOf of a scalar's Go type

@@ -104,9 +104,15 @@ func TestGoTypeOfGivesEachColumnTheGoTypeAUserWouldWrite(t *testing.T) {
 		{"a fixed_size_list(3) is an array of 3", arrow.FixedSizeListOfNonNullable(3, arrow.PrimitiveTypes.Int16), false, reflect.TypeFor[[3]int16](), `arrow:"col" json:"col"`},
 		{"a nullable fixed_size_list is a pointer to its array", arrow.FixedSizeListOf(2, arrow.PrimitiveTypes.Float64), true, reflect.TypeFor[*[2]*float64](), `arrow:"col" json:"col"`},
 		{"a fixed_size_list of uint8 is pinned: a [N]byte is fixed_size_binary", arrow.FixedSizeListOfNonNullable(2, arrow.PrimitiveTypes.Uint8), false, reflect.TypeFor[[2]uint8](), `arrow:"col,fixed_size_list" json:"col"`},
-		{"a map is a Go map, null values pointers", arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), true, reflect.TypeFor[map[string]*int64](), `arrow:"col" json:"col"`},
-		{"a map's key and value pins go to arrow-key and arrow-value", keysSorted, false, reflect.TypeFor[map[int32]*string](), `arrow:"col" arrow-value:"large_utf8" json:"col"`},
-		{"map keys are never pointers", arrow.MapOf(arrow.BinaryTypes.LargeString, arrow.FixedWidthTypes.Date32), false, reflect.TypeFor[map[string]*time.Time](), `arrow:"col" arrow-key:"large_utf8" arrow-value:"date32" json:"col"`},
+		{"a map is its entries tagged map, null values pointers", arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), true, reflect.SliceOf(gtStruct(
+			gtField("Key", reflect.TypeFor[string](), `arrow:"key" json:"key"`),
+			gtField("Value", reflect.TypeFor[*int64](), `arrow:"value" json:"value"`))), `arrow:"col,map" json:"col"`},
+		{"a map's key and value pins go to its entries' fields, keys_sorted to the map", keysSorted, false, reflect.SliceOf(gtStruct(
+			gtField("Key", reflect.TypeFor[int32](), `arrow:"key" json:"key"`),
+			gtField("Value", reflect.TypeFor[*string](), `arrow:"value,large_utf8" json:"value"`))), `arrow:"col,map,keys_sorted,notnull" json:"col"`},
+		{"map keys are never pointers, and may be binary", arrow.MapOf(arrow.BinaryTypes.LargeBinary, arrow.FixedWidthTypes.Date32), true, reflect.SliceOf(gtStruct(
+			gtField("Key", reflect.TypeFor[[]byte](), `arrow:"key,large_binary,notnull" json:"key"`),
+			gtField("Value", reflect.TypeFor[*time.Time](), `arrow:"value,date32" json:"value"`))), `arrow:"col,map" json:"col"`},
 		{"a dictionary is its values pinned dict", dict(arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.String), false, reflect.TypeFor[string](), `arrow:"col,dict" json:"col"`},
 		{"a nullable dictionary is a pointer", dict(arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64), true, reflect.TypeFor[*int64](), `arrow:"col,dict" json:"col"`},
 		{"a run-end array is its values pinned ree", ree(arrow.PrimitiveTypes.Int64, false), false, reflect.TypeFor[int64](), `arrow:"col,ree" json:"col"`},
@@ -512,15 +518,15 @@ func accessorValue(arr arrow.Array, i int, t reflect.Type) reflect.Value {
 			out.Field(f).Set(accessorValue(a.Field(f), i, t.Field(f).Type))
 		}
 		return out
-	case *array.Map: // before array.ListLike, which a map also is
+	case array.ListLike: // a map too: into a Go map, or as a list of its entries
 		start, end := a.ValueOffsets(i)
-		m := reflect.MakeMapWithSize(t, int(end-start))
-		for e := int(start); e < int(end); e++ {
-			m.SetMapIndex(accessorValue(a.Keys(), e, t.Key()), accessorValue(a.Items(), e, t.Elem()))
+		if m, ok := a.(*array.Map); ok && t.Kind() == reflect.Map {
+			out := reflect.MakeMapWithSize(t, int(end-start))
+			for e := int(start); e < int(end); e++ {
+				out.SetMapIndex(accessorValue(m.Keys(), e, t.Key()), accessorValue(m.Items(), e, t.Elem()))
+			}
+			return out
 		}
-		return m
-	case array.ListLike:
-		start, end := a.ValueOffsets(i)
 		n := int(end - start)
 		if t.Kind() == reflect.Slice {
 			out.Set(reflect.MakeSlice(t, n, n))
@@ -633,9 +639,6 @@ func TestGoTypeOfLosesOnlyWhatTagsCannotSay(t *testing.T) {
 		{"the pins below a list element are lost, and the element list comes back nullable",
 			arrow.Field{Name: "c", Type: arrow.ListOfNonNullable(arrow.LargeListOfNonNullable(arrow.BinaryTypes.LargeString)), Nullable: true},
 			arrow.Field{Name: "c", Type: arrow.ListOf(arrow.LargeListOfNonNullable(arrow.BinaryTypes.String)), Nullable: true}},
-		{"sorted map keys come back unsorted",
-			arrow.Field{Name: "c", Type: sortedMap, Nullable: true},
-			arrow.Field{Name: "c", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), Nullable: true}},
 		{"a decimal of negative scale comes back with its Go type's maximum precision and scale 0",
 			arrow.Field{Name: "c", Type: &arrow.Decimal128Type{Precision: 10, Scale: -2}},
 			arrow.Field{Name: "c", Type: &arrow.Decimal128Type{Precision: 38, Scale: 0}}},
@@ -672,10 +675,6 @@ func TestGoTypeOfRefusesWhatHasNoGoType(t *testing.T) {
 	}{
 		{"two union children of one name", []arrow.Field{field("u", arrow.SparseUnionOf([]arrow.Field{field("a", arrow.PrimitiveTypes.Int32), field("a", arrow.PrimitiveTypes.Int64)}, []arrow.UnionTypeCode{0, 1}))},
 			mapper.ErrUnsupported, "U.A2", "u.a", "a second union child"},
-		{"map keys of binary, which no Go map takes", []arrow.Field{field("m", arrow.MapOf(arrow.BinaryTypes.Binary, arrow.PrimitiveTypes.Int32))},
-			mapper.ErrUnsupported, "M[key]", "m.entries.key", "cannot key a Go map"},
-		{"map keys of lists", []arrow.Field{field("m", arrow.MapOf(arrow.ListOf(arrow.PrimitiveTypes.Int32), arrow.PrimitiveTypes.Int32))},
-			mapper.ErrUnsupported, "M[key]", "m.entries.key", "cannot key a Go map"},
 		{"a dictionary of run-end encoded values", []arrow.Field{field("d", &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32,
 			ValueType: arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64)})},
 			mapper.ErrUnsupported, "D", "d", "encodings do not nest"},

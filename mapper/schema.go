@@ -260,6 +260,9 @@ func nullableKind(t reflect.Type) bool {
 // one function per kind.
 func (c *compiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	kind := c.encodeKindOf(t, tag)
+	if kind == kindList && tag.Encoding == tags.Map {
+		kind = kindMap // []E tagged map: a map's entries (entriesEncoderOf)
+	}
 	if tag.Encoding == tags.EncodingDefault && tag.Decimal == nil {
 		switch kind {
 		case kindString, kindBytes, kindText, kindList:
@@ -649,8 +652,11 @@ func (c *compiler) listEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arr
 }
 
 // mapEncoderOf maps map[K]V to map<K, V>, whose keys cannot be null and
-// are written in order.
+// are written in order, and []E tagged map to the map of its entries.
 func (c *compiler) mapEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	if t.Kind() == reflect.Slice {
+		return c.entriesEncoderOf(t, tag, lv)
+	}
 	if err := checkTagParts(t, tag, lv.at, partLayout|partKeyValue); err != nil {
 		return nil, nil, err
 	}
@@ -690,7 +696,9 @@ func (c *compiler) mapEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arro
 	if err != nil {
 		return nil, nil, err
 	}
-	return arrow.MapOfFields(kf, vf), newMapEncoder(t, lv, order, key, value), nil
+	dt := arrow.MapOfFields(kf, vf)
+	dt.KeysSorted = tag.KeysSorted // as they are: a Go map's entries are written in key order
+	return dt, newMapEncoder(t, lv, order, key, value), nil
 }
 
 // intervalEncoderOf maps arrow-go's Go types of the interval types to

@@ -13,7 +13,7 @@ import (
 // The options in this file pin what the Go type alone does not say about
 // a column's schema, so that a schema can be written back exactly as it
 // was read: `naive`, `notnull`, `index=`, `ordered`, `run_ends=`, `name=`,
-// `ext=`, `ext_metadata=` and the `arrow-meta` struct tag.
+// `ext=`, `ext_metadata=`, `keys_sorted` and the `arrow-meta` struct tag.
 
 // pinOptions is what mapstructure decodes the schema pins into; rawOptions
 // embeds it.
@@ -26,6 +26,7 @@ type pinOptions struct {
 	Name        string    `mapstructure:"name"`
 	Ext         string    `mapstructure:"ext"`
 	ExtMetadata string    `mapstructure:"ext_metadata"`
+	KeysSorted  bool      `mapstructure:"keys_sorted"`
 }
 
 // indexType and runEnds are the values of `index=` and `run_ends=`, types
@@ -79,7 +80,7 @@ var (
 // resolvePins copies the schema pins into t, rejecting those that
 // contradict each other or the rest of the tag.
 func (s *optionSet) resolvePins(r pinOptions, t *Tag) error {
-	t.Naive, t.NotNull, t.Ordered = r.Naive, r.NotNull, r.Ordered
+	t.Naive, t.NotNull, t.Ordered, t.KeysSorted = r.Naive, r.NotNull, r.Ordered, r.KeysSorted
 	t.Index, t.RunEnds = r.Index.DataType, r.RunEnds.DataType
 	t.Name = r.Name
 	t.Extension, t.ExtensionMetadata = r.Ext, r.ExtMetadata
@@ -95,6 +96,8 @@ func (s *optionSet) resolvePins(r pinOptions, t *Tag) error {
 		return s.invalid("index", errNeeds("dict"))
 	case r.Ordered && !t.Dict:
 		return s.invalid("ordered", errNeeds("dict"))
+	case r.KeysSorted && t.Encoding != Map:
+		return s.invalid("keys_sorted", errNeeds("map"))
 	case t.RunEnds != nil && !t.REE:
 		return s.invalid("run_ends", errNeeds("ree"))
 	case hasExtMeta && r.Ext == "":

@@ -72,6 +72,9 @@ type Tag struct {
 	Index arrow.DataType
 	// Ordered is set by `ordered`: the dictionary is ordered.
 	Ordered bool
+	// KeysSorted is set by `keys_sorted`, which needs `map`: the map type
+	// says its keys are sorted in every row (arrow.MapType.KeysSorted).
+	KeysSorted bool
 	// RunEnds is the run-end type from `run_ends=` (int16, int32, int64),
 	// nil for the default, int32.
 	RunEnds arrow.DataType

@@ -64,6 +64,7 @@ func TestParse(t *testing.T) {
 		{"binary_view pins binary_view", ",binary_view", tags.Tag{Encoding: tags.BinaryView}},
 		{"fixed_size_binary pins fixed_size_binary", ",fixed_size_binary", tags.Tag{Encoding: tags.FixedSizeBinary}},
 		{"map pins map", ",map", tags.Tag{Encoding: tags.Map}},
+		{"keys_sorted pins a map's sorted keys", ",map,keys_sorted", tags.Tag{Encoding: tags.Map, KeysSorted: true}},
 
 		// Every temporal type alone, and with each unit it takes.
 		{"timestamp pins timestamp", ",timestamp", tags.Tag{Temporal: tags.Timestamp}},
@@ -199,6 +200,8 @@ func TestParseRejects(t *testing.T) {
 		{"decimal with a fraction for scale", ",decimal(10,2.5)", "decimal(10,2.5)", `"2.5" is not an integer`},
 		{"a precision past int32", ",precision=99999999999", "precision=99999999999", `"99999999999" is out of range`},
 		{"a scale without a precision", ",scale=2", "scale=2", "scale needs precision"},
+		{"keys_sorted without map", ",keys_sorted", "keys_sorted", "needs map"},
+		{"keys_sorted on a list", ",list,keys_sorted", "keys_sorted", "needs map"},
 		{"decimal with precision=", ",decimal(10,2),precision=12", "precision=12", `conflicts with "decimal(10,2)"`},
 		{"scale= with decimal", ",scale=2,decimal(10,2)", "decimal(10,2)", `conflicts with "scale=2"`},
 		{"a temporal type with a decimal", ",decimal(10,2),timestamp", "timestamp", `conflicts with "decimal(10,2)"`},

@@ -227,7 +227,8 @@ func TestGenDeclaresTheFixtureTypes(t *testing.T) {
 				"Scores []*int32 `arrow:\"scores\"`",
 				"Point *Point `arrow:\"point\"`",
 				"Lines []Line `arrow:\"lines\"`",
-				"Attrs map[string]*int64 `arrow:\"attrs\"`",
+				"Attrs []AttrsEntry `arrow:\"attrs,map\"`",
+				"type AttrsEntry struct {\nKey string `arrow:\"key\"`\nValue *int64 `arrow:\"value\"`\n}",
 				"type Point struct {\nX float64 `arrow:\"x\"`\nY float64 `arrow:\"y\"`\n}",
 				"type Line struct {\nSKU string `arrow:\"sku\"`\nQty int32 `arrow:\"qty\"`\n}",
 			} {

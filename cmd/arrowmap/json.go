@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
-	"slices"
 	"strconv"
 	"time"
 
@@ -123,16 +122,18 @@ func valueType(dt arrow.DataType) arrow.DataType {
 	}
 }
 
-// appendMap writes a map as an object, its keys sorted as encoding/json
-// sorts them; a key whose JSON is not a string is that JSON as a string.
+// appendMap writes a map, its entries as GoTypeOf's type holds them
+// (Key, Value), as an object in the entries' order, a key twice as often
+// as the map has it; a key whose JSON is not a string is that JSON as a
+// string.
 func appendMap(b []byte, v reflect.Value, dt *arrow.MapType) ([]byte, error) {
-	type entry struct {
-		key   string
-		value reflect.Value
-	}
-	entries := make([]entry, 0, v.Len())
-	for it := v.MapRange(); it.Next(); {
-		key, err := appendJSON(nil, it.Key(), dt.KeyType())
+	b = append(b, '{')
+	for i := range v.Len() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		e := v.Index(i)
+		key, err := appendJSON(nil, e.Field(0), dt.KeyType())
 		if err != nil {
 			return nil, err
 		}
@@ -140,27 +141,10 @@ func appendMap(b []byte, v reflect.Value, dt *arrow.MapType) ([]byte, error) {
 		if s, err := strconv.Unquote(k); err == nil && len(k) > 0 && k[0] == '"' {
 			k = s
 		}
-		entries = append(entries, entry{k, it.Value()})
-	}
-	slices.SortFunc(entries, func(a, b entry) int {
-		switch {
-		case a.key < b.key:
-			return -1
-		case a.key > b.key:
-			return 1
-		}
-		return 0
-	})
-	b = append(b, '{')
-	for i, e := range entries {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		key, _ := json.Marshal(e.key) // as encoding/json escapes it
+		key, _ = json.Marshal(k) // as encoding/json escapes it
 		b = append(b, key...)
 		b = append(b, ':')
-		var err error
-		if b, err = appendJSON(b, e.value, dt.ItemType()); err != nil {
+		if b, err = appendJSON(b, e.Field(1), dt.ItemType()); err != nil {
 			return nil, err
 		}
 	}

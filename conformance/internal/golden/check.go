@@ -590,17 +590,22 @@ func (f *File) checkStruct(v reflect.Value, fd *Field, c *Column, i int, path st
 }
 
 // checkMap compares a Go map with row i of a map column: as many entries,
-// each key found among the Go keys with the entry's value.
+// each key found among the Go keys with the entry's value; or a slice of
+// entries, with the column's in order (checkEntries).
 func (f *File) checkMap(v reflect.Value, fd *Field, c *Column, i int, path string) error {
 	if len(fd.Children) != 1 || len(fd.Children[0].Children) != 2 || len(c.Children) != 1 || len(c.Children[0].Children) != 2 {
 		return mismatchf(path, "a map without an entries struct of two children")
 	}
-	if v.Kind() != reflect.Map {
+	entries := v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Struct && v.Type().Elem().NumField() == 2
+	if v.Kind() != reflect.Map && !entries {
 		return mismatchf(path, "a map into Go %s", v.Type())
 	}
 	start, end, err := span(fd, c, i)
 	if err != nil {
 		return mismatchf(path, "%v", err)
+	}
+	if entries {
+		return f.checkEntries(v, fd, c, start, end, path)
 	}
 	if v.IsNil() {
 		return mismatchf(path, "got nil, want a map of %d", end-start)
@@ -624,6 +629,28 @@ func (f *File) checkMap(v reflect.Value, fd *Field, c *Column, i int, path strin
 		}
 		if err := f.value(v.MapIndex(found), valueField, values, j, fmt.Sprintf("%s[%s]", path, show(found))); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkEntries compares a Go slice of entries, structs of a key and a
+// value field, with the entries start to end of a map column: in order,
+// every duplicate key in its place.
+func (f *File) checkEntries(v reflect.Value, fd *Field, c *Column, start, end int, path string) error {
+	if v.IsNil() {
+		return mismatchf(path, "got nil, want %d entries", end-start)
+	}
+	if v.Len() != end-start {
+		return mismatchf(path, "got %d entries, want %d", v.Len(), end-start)
+	}
+	for j := start; j < end; j++ {
+		entry := fmt.Sprintf("%s[entry %d]", path, j-start)
+		e := v.Index(j - start)
+		for k := range 2 {
+			if err := f.value(e.Field(k), &fd.Children[0].Children[k], &c.Children[0].Children[k], j, entry+"."+fd.Children[0].Children[k].Name); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
