@@ -1,6 +1,7 @@
 package mapper
 
 import (
+	"encoding/json"
 	"fmt"
 	"github.com/arrowmap/arrowmap/internal/zone"
 	"go/token"
@@ -209,6 +210,11 @@ func levelOf(dt arrow.DataType, nullable bool, at where) (goLevel, error) {
 	if err != nil {
 		return goLevel{}, err
 	}
+	if ext != nil {
+		if t, ok := extensionGoTypes[ext.ExtensionName()]; ok && t.storage.Has(value.ID()) {
+			lv.typ = t.typ // its layout pins, such as large_utf8, stay
+		}
+	}
 	lv.opts = append(lv.opts, encoding...)
 	if ext != nil {
 		lv.opts = append(lv.opts, "ext="+tags.Quote(ext.ExtensionName()))
@@ -262,6 +268,9 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 		}
 		if elem.typ == byteType {
 			elem.typ = reflect.PointerTo(byteType) // []uint8 is []byte, which reads binary
+			if !ef.Nullable {
+				elem.opts = append(elem.opts, "notnull") // the pointer is not for nulls
+			}
 		}
 		lv := goLevel{typ: reflect.SliceOf(elem.typ), elem: elem.opts, elemMeta: elem.meta}
 		if pin != "" {
@@ -382,6 +391,17 @@ func scalarPins(dt arrow.DataType, at where) ([]string, error) {
 		return []string{fmt.Sprintf("decimal(%d,%d)", p, s)}, nil
 	}
 	return nil, nil
+}
+
+// extensionGoTypes are the Go types of the canonical extensions that
+// decode into another Go type than their storage's, over the storage types
+// they read.
+var extensionGoTypes = map[string]struct {
+	typ     reflect.Type
+	storage views.Accept
+}{
+	extBool8: {reflect.TypeFor[bool](), views.AcceptOf(arrow.INT8)},
+	extJSON:  {reflect.TypeFor[json.RawMessage](), views.Strings},
 }
 
 var (

@@ -218,15 +218,20 @@ func TestGenDeclaresTheFixtureTypes(t *testing.T) {
 				lines = append(lines, strings.Join(strings.Fields(line), " "))
 			}
 			norm := strings.Join(lines, "\n")
+			// pqarrow names a list's elements "element", which gen pins.
+			elem := ""
+			if src.parquet {
+				elem = " arrow-elem:\"name=element\""
+			}
 			for _, want := range []string{
 				"package orders",
 				"type Order struct {",
 				"ID int64 `arrow:\"id\"`",
 				"Name *string `arrow:\"name\"`",
 				"At time.Time `arrow:\"at,timestamp,unit=ms,tz=Asia/Tokyo\"`",
-				"Scores []*int32 `arrow:\"scores\"`",
+				"Scores []*int32 `arrow:\"scores\"" + elem + "`",
 				"Point *Point `arrow:\"point\"`",
-				"Lines []Line `arrow:\"lines\"`",
+				"Lines []Line `arrow:\"lines,notnull\"" + elem + "`", // not nullable: nil is null otherwise
 				"Attrs map[string]*int64 `arrow:\"attrs\"`",
 				"type Point struct {\nX float64 `arrow:\"x\"`\nY float64 `arrow:\"y\"`\n}",
 				"type Line struct {\nSKU string `arrow:\"sku\"`\nQty int32 `arrow:\"qty\"`\n}",
@@ -254,13 +259,13 @@ func TestGenDeclaresEveryKindOfColumn(t *testing.T) {
 		"\"github.com/apache/arrow-go/v18/arrow/decimal\"",
 		"\"github.com/apache/arrow-go/v18/arrow/float16\"",
 		"ID int64 `arrow:\"id\"`",
-		"Region string `arrow:\"region,dict\"`",
+		"Region string `arrow:\"region,dict,index=int8\"`",
 		"Price *decimal.Decimal128 `arrow:\"price,decimal(10,2)\"`",
 		"Half *float16.Num `arrow:\"half\"`",
 		"Code [2]byte `arrow:\"code\"`",
-		"UID *[16]byte `arrow:\"uid\"`",
-		"Bytes []*uint8 `arrow:\"bytes\"`",
-		"Runs string `arrow:\"runs,ree,nullable\"`",
+		"UID *[16]byte `arrow:\"uid,ext=arrow.uuid\"`",
+		"Bytes []*uint8 `arrow:\"bytes,notnull\" arrow-elem:\"notnull\"`", // non-nullable list and elements
+		"Runs string `arrow:\"runs,ree,run_ends=int16,nullable\"`",
 		"Big string `arrow:\"big,large_utf8\"`",
 		"X int32 `arrow:\"-,\"`",
 		"Deep [][]*int32 `arrow:\"deep\"`",
