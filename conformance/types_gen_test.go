@@ -19,7 +19,7 @@ var generatedFiles = []generatedFile{
 	{folder: "1.0.0-littleendian", name: "generated_decimal256", harness: harnessFor[Decimal256_1_0_0_littleendian]},
 	{folder: "1.0.0-littleendian", name: "generated_dictionary", harness: harnessFor[Dictionary_1_0_0_littleendian]},
 	{folder: "1.0.0-littleendian", name: "generated_dictionary_unsigned", harness: harnessFor[DictionaryUnsigned_1_0_0_littleendian]},
-	{folder: "1.0.0-littleendian", name: "generated_duplicate_fieldnames", genError: "arrowmap: field Ints2, column \"ints\": unsupported Go type: a second column named \"ints\""},
+	{folder: "1.0.0-littleendian", name: "generated_duplicate_fieldnames", harness: harnessFor[DuplicateFieldnames_1_0_0_littleendian]},
 	{folder: "1.0.0-littleendian", name: "generated_extension", harness: harnessFor[Extension_1_0_0_littleendian]},
 	{folder: "1.0.0-littleendian", name: "generated_interval", harness: harnessFor[Interval_1_0_0_littleendian]},
 	{folder: "1.0.0-littleendian", name: "generated_map", harness: harnessFor[Map_1_0_0_littleendian]},
@@ -39,10 +39,25 @@ var generatedFiles = []generatedFile{
 
 // CustomMetadata_1_0_0_littleendian is a row of the file.
 type CustomMetadata_1_0_0_littleendian struct {
-	SortOfPandas          *int8   `arrow:"sort_of_pandas"`
-	LotsOfMeta            *int8   `arrow:"lots_of_meta"`
-	UnregisteredExtension *int8   `arrow:"unregistered_extension"`
-	ListWithOddValues     []int32 `arrow:"list_with_odd_values" arrow-elem:"nullable"`
+	SortOfPandas          *int8   `arrow:"sort_of_pandas" arrow-meta:"pandas={}"`
+	LotsOfMeta            *int8   `arrow:"lots_of_meta" arrow-meta:"a={},b={},c={},d={},..={},w={},x={},y={},z={}"`
+	UnregisteredExtension *int8   `arrow:"unregistered_extension" arrow-meta:"ARROW:extension:name=!nonexistent,ARROW:extension:metadata=\"\",ARROW:integration:allow_unregistered_extension=true"`
+	ListWithOddValues     []int32 `arrow:"list_with_odd_values" arrow-elem:"nullable" arrow-elem-meta:"odd_values={}"`
+}
+
+// ArrowSchemaMetadata is the file's schema metadata, which SchemaOf and
+// Encode write.
+func (CustomMetadata_1_0_0_littleendian) ArrowSchemaMetadata() arrow.Metadata {
+	return arrow.NewMetadata(
+		[]string{
+			"schema_custom_0",
+			"schema_custom_1",
+		},
+		[]string{
+			"{}",
+			"{}",
+		},
+	)
 }
 
 // Datetime_1_0_0_littleendian is a row of the file.
@@ -53,11 +68,11 @@ type Datetime_1_0_0_littleendian struct {
 	F3  *time.Duration `arrow:"f3,time32,unit=ms"`
 	F4  *time.Duration `arrow:"f4,time64,unit=us"`
 	F5  *time.Duration `arrow:"f5,time64,unit=ns"`
-	F6  *time.Time     `arrow:"f6,timestamp,unit=s"`
-	F7  *time.Time     `arrow:"f7,timestamp,unit=ms"`
-	F8  *time.Time     `arrow:"f8,timestamp,unit=us"`
-	F9  *time.Time     `arrow:"f9"`
-	F10 *time.Time     `arrow:"f10,timestamp,unit=ms"`
+	F6  *time.Time     `arrow:"f6,timestamp,unit=s,naive"`
+	F7  *time.Time     `arrow:"f7,timestamp,unit=ms,naive"`
+	F8  *time.Time     `arrow:"f8,timestamp,unit=us,naive"`
+	F9  *time.Time     `arrow:"f9,timestamp,unit=ns,naive"`
+	F10 *time.Time     `arrow:"f10,timestamp,unit=ms,naive"`
 	F11 *time.Time     `arrow:"f11,timestamp,unit=s,tz=UTC"`
 	F12 *time.Time     `arrow:"f12,timestamp,unit=ms,tz=US/Eastern"`
 	F13 *time.Time     `arrow:"f13,timestamp,unit=us,tz=Europe/Paris"`
@@ -143,29 +158,42 @@ type Decimal256_1_0_0_littleendian struct {
 
 // Dictionary_1_0_0_littleendian is a row of the file.
 type Dictionary_1_0_0_littleendian struct {
-	Dict0 *string `arrow:"dict0,dict"`
+	Dict0 *string `arrow:"dict0,dict,index=int8"`
 	Dict1 *string `arrow:"dict1,dict"`
-	Dict2 *int64  `arrow:"dict2,dict"`
+	Dict2 *int64  `arrow:"dict2,dict,index=int16"`
 }
 
 // DictionaryUnsigned_1_0_0_littleendian is a row of the file.
 type DictionaryUnsigned_1_0_0_littleendian struct {
-	F0 *string `arrow:"f0,dict"`
-	F1 *string `arrow:"f1,dict"`
-	F2 *string `arrow:"f2,dict"`
+	F0 *string `arrow:"f0,dict,index=uint8"`
+	F1 *string `arrow:"f1,dict,index=uint16"`
+	F2 *string `arrow:"f2,dict,index=uint32"`
+}
+
+// DuplicateFieldnames_1_0_0_littleendian is a row of the file.
+type DuplicateFieldnames_1_0_0_littleendian struct {
+	Ints   *int8                                         `arrow:"ints,pos=0"`
+	Ints2  *int32                                        `arrow:"ints,pos=1"`
+	Struct DuplicateFieldnames_1_0_0_littleendian_Struct `arrow:"struct,nullable"`
+}
+
+// DuplicateFieldnames_1_0_0_littleendian_Struct is a value of column struct.
+type DuplicateFieldnames_1_0_0_littleendian_Struct struct {
+	X  int32  `arrow:"\"\",pos=0,nullable"`
+	X2 string `arrow:"\"\",pos=1,nullable"`
 }
 
 // Extension_1_0_0_littleendian is a row of the file.
 type Extension_1_0_0_littleendian struct {
-	Uuids    *[16]byte `arrow:"uuids"`
-	DictExts *string   `arrow:"dict_exts,dict"`
+	Uuids    *[16]byte `arrow:"uuids" arrow-meta:"ARROW:extension:metadata=uuid-serialized,ARROW:extension:name=uuid"`
+	DictExts *string   `arrow:"dict_exts,dict,index=int8" arrow-meta:"ARROW:extension:metadata=dict-extension-serialized,ARROW:extension:name=dict-extension"`
 }
 
 // Interval_1_0_0_littleendian is a row of the file.
 type Interval_1_0_0_littleendian struct {
-	F1 *time.Duration         `arrow:"f1,duration,unit=s"`
-	F2 *time.Duration         `arrow:"f2,duration,unit=ms"`
-	F3 *time.Duration         `arrow:"f3,duration,unit=us"`
+	F1 *int64                 `arrow:"f1,duration,unit=s"`
+	F2 *int64                 `arrow:"f2,duration,unit=ms"`
+	F3 *int64                 `arrow:"f3,duration,unit=us"`
 	F4 *time.Duration         `arrow:"f4"`
 	F5 *arrow.MonthInterval   `arrow:"f5"`
 	F6 *arrow.DayTimeInterval `arrow:"f6"`
@@ -196,21 +224,21 @@ type Nested_1_0_0_littleendian_StructNullable struct {
 
 // NestedDictionary_1_0_0_littleendian is a row of the file.
 type NestedDictionary_1_0_0_littleendian struct {
-	ListDict   []*string                                       `arrow:"list_dict,dict" arrow-elem:"dict"`
-	StructDict *NestedDictionary_1_0_0_littleendian_StructDict `arrow:"struct_dict,dict"`
+	ListDict   []*string                                       `arrow:"list_dict,dict,index=int8" arrow-elem:"dict,index=int8,name=str_dict"`
+	StructDict *NestedDictionary_1_0_0_littleendian_StructDict `arrow:"struct_dict,dict,index=int8"`
 }
 
 // NestedDictionary_1_0_0_littleendian_StructDict is a value of column struct_dict.
 type NestedDictionary_1_0_0_littleendian_StructDict struct {
-	StrDictA *string `arrow:"str_dict_a,dict"`
-	StrDictB *string `arrow:"str_dict_b,dict"`
+	StrDictA *string `arrow:"str_dict_a,dict,index=int8"`
+	StrDictB *string `arrow:"str_dict_b,dict,index=int8"`
 }
 
 // NestedLargeOffsets_1_0_0_littleendian is a row of the file.
 type NestedLargeOffsets_1_0_0_littleendian struct {
 	LargeListNullable    []*int32   `arrow:"large_list_nullable,large_list"`
-	LargeListNonnullable []*int32   `arrow:"large_list_nonnullable,large_list"`
-	LargeListNested      [][]*int16 `arrow:"large_list_nested,large_list"`
+	LargeListNonnullable []*int32   `arrow:"large_list_nonnullable,large_list,notnull"`
+	LargeListNested      [][]*int16 `arrow:"large_list_nested,large_list" arrow-elem:"name=inner_list"`
 }
 
 // Null_1_0_0_littleendian is a row of the file.
@@ -252,7 +280,7 @@ type Primitive_1_0_0_littleendian struct {
 	Float64Nullable               *float64   `arrow:"float64_nullable"`
 	Float64Nonnullable            float64    `arrow:"float64_nonnullable"`
 	BinaryNullable                []byte     `arrow:"binary_nullable"`
-	BinaryNonnullable             []byte     `arrow:"binary_nonnullable"`
+	BinaryNonnullable             []byte     `arrow:"binary_nonnullable,notnull"`
 	UTF8Nullable                  *string    `arrow:"utf8_nullable"`
 	UTF8Nonnullable               string     `arrow:"utf8_nonnullable"`
 	Fixedsizebinary19Nullable     *[19]byte  `arrow:"fixedsizebinary_19_nullable"`
@@ -264,7 +292,7 @@ type Primitive_1_0_0_littleendian struct {
 // PrimitiveLargeOffsets_1_0_0_littleendian is a row of the file.
 type PrimitiveLargeOffsets_1_0_0_littleendian struct {
 	LargebinaryNullable    []byte  `arrow:"largebinary_nullable,large_binary"`
-	LargebinaryNonnullable []byte  `arrow:"largebinary_nonnullable,large_binary"`
+	LargebinaryNonnullable []byte  `arrow:"largebinary_nonnullable,large_binary,notnull"`
 	Largeutf8Nullable      *string `arrow:"largeutf8_nullable,large_utf8"`
 	Largeutf8Nonnullable   string  `arrow:"largeutf8_nonnullable,large_utf8"`
 }
@@ -294,7 +322,7 @@ type PrimitiveNoBatches_1_0_0_littleendian struct {
 	Float64Nullable               float64   `arrow:"float64_nullable,nullable"`
 	Float64Nonnullable            float64   `arrow:"float64_nonnullable"`
 	BinaryNullable                []byte    `arrow:"binary_nullable"`
-	BinaryNonnullable             []byte    `arrow:"binary_nonnullable"`
+	BinaryNonnullable             []byte    `arrow:"binary_nonnullable,notnull"`
 	UTF8Nullable                  string    `arrow:"utf8_nullable,nullable"`
 	UTF8Nonnullable               string    `arrow:"utf8_nonnullable"`
 	Fixedsizebinary19Nullable     [19]byte  `arrow:"fixedsizebinary_19_nullable,nullable"`
@@ -328,7 +356,7 @@ type PrimitiveZerolength_1_0_0_littleendian struct {
 	Float64Nullable               float64   `arrow:"float64_nullable,nullable"`
 	Float64Nonnullable            float64   `arrow:"float64_nonnullable"`
 	BinaryNullable                []byte    `arrow:"binary_nullable"`
-	BinaryNonnullable             []byte    `arrow:"binary_nonnullable"`
+	BinaryNonnullable             []byte    `arrow:"binary_nonnullable,notnull"`
 	UTF8Nullable                  string    `arrow:"utf8_nullable,nullable"`
 	UTF8Nonnullable               string    `arrow:"utf8_nonnullable"`
 	Fixedsizebinary19Nullable     [19]byte  `arrow:"fixedsizebinary_19_nullable,nullable"`
@@ -339,8 +367,8 @@ type PrimitiveZerolength_1_0_0_littleendian struct {
 
 // RecursiveNested_1_0_0_littleendian is a row of the file.
 type RecursiveNested_1_0_0_littleendian struct {
-	ListsList   [][]*int16                                            `arrow:"lists_list"`
-	StructsList []*RecursiveNested_1_0_0_littleendian_StructsListElem `arrow:"structs_list"`
+	ListsList   [][]*int16                                            `arrow:"lists_list" arrow-elem:"name=inner_list"`
+	StructsList []*RecursiveNested_1_0_0_littleendian_StructsListElem `arrow:"structs_list" arrow-elem:"name=inner_struct"`
 }
 
 // RecursiveNested_1_0_0_littleendian_StructsListElem is an element of column structs_list.

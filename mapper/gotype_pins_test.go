@@ -3,6 +3,7 @@ package mapper_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -194,4 +195,41 @@ func TestNotNullPointerRefusesNil(t *testing.T) {
 	assert.Equal(t, "P", e.Path)
 	_, err = mapper.Encode([]row{{P: &one, E: []*uint8{nil}}})
 	require.ErrorIs(t, err, mapper.ErrNull)
+}
+
+// A date64 is a whole number of days: a value between days is refused as
+// ErrInvalidData into a time.Time (whose encoding would write another
+// value), naming its row, and read as written into its int64 storage.
+func TestDate64BetweenDaysIsInvalidData(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "d", Type: arrow.FixedWidthTypes.Date64, Nullable: true}}, nil)
+	rec, _, err := array.RecordFromJSON(mem, schema, strings.NewReader(`[{"d": 86400000}, {"d": null}, {"d": -86400001}, {"d": 0}]`))
+	require.NoError(t, err)
+	defer rec.Release()
+
+	_, err = mapper.Decode[struct {
+		D *time.Time `arrow:"d,date64"`
+	}](rec)
+	require.ErrorIs(t, err, mapper.ErrInvalidData)
+	var e *mapper.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, 2, e.Row)
+	assert.Equal(t, "d", e.Column)
+
+	// The window without the bad row decodes.
+	part := rec.NewSlice(0, 2)
+	defer part.Release()
+	rows, err := mapper.Decode[struct {
+		D *time.Time `arrow:"d,date64"`
+	}](part)
+	require.NoError(t, err)
+	assert.True(t, rows[0].D.Equal(time.Unix(86400, 0)))
+	assert.Nil(t, rows[1].D)
+
+	raw, err := mapper.Decode[struct {
+		D *int64 `arrow:"d"`
+	}](rec)
+	require.NoError(t, err)
+	assert.Equal(t, int64(-86400001), *raw[2].D)
 }

@@ -305,6 +305,9 @@ func (c *compiler) compileTime(l *level) (*codec, *views.Type, error) {
 	}
 	l.cd.dec = &timeDecoder{loc: loc}
 	l.cd.prep = timeOfDayPreparer(l.cd, l.id)
+	if l.id == arrow.DATE64 {
+		l.cd.prep = wholeDays{l.cd}
+	}
 	return c.done(l)
 }
 

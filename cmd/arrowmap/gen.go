@@ -20,7 +20,9 @@ import (
 )
 
 // gen prints Go source declaring the struct types of mapper.GoTypeOf for
-// in's schema, with their arrow tags (pins included): nested structs named
+// in's schema, with their arrow tags (pins included) and field metadata
+// (arrow-meta, but pqarrow's PARQUET:field_id=-1), the schema's metadata
+// as the row type's method ArrowSchemaMetadata: nested structs named
 // after their fields, and where a level may be null, a pointer if the data
 // has nulls there and the tag option nullable if it has none (below a
 // list's elements or a map's values, which have no tag, a pointer still).
@@ -39,7 +41,7 @@ func gen(in *input, pkg, typ string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	g := &generator{nulls: nulls, taken: map[string]bool{typ: true}, imports: map[string]bool{}}
+	g := &generator{nulls: nulls, taken: map[string]bool{typ: true}, imports: map[string]bool{}, parquet: in.format == parquetFF}
 	g.declare(typ, row, "")
 	g.schemaMetadata(typ, in.schema.Metadata())
 	var src bytes.Buffer
@@ -86,6 +88,7 @@ type generator struct {
 	taken   map[string]bool // type names declared
 	imports map[string]bool
 	decls   []string
+	parquet bool // the file is Parquet
 }
 
 // declare adds a struct type named name for t, the type of the values at
@@ -115,7 +118,9 @@ func (g *generator) declare(name string, t reflect.Type, path string) {
 		}
 		for _, key := range [...]string{"arrow-meta", "arrow-elem-meta", "arrow-key-meta", "arrow-value-meta"} {
 			if md, ok := f.Tag.Lookup(key); ok {
-				fmt.Fprintf(&b, " %s:%q", key, md)
+				if md = g.metadata(md); md != "" {
+					fmt.Fprintf(&b, " %s:%q", key, md)
+				}
 			}
 		}
 		b.WriteString("`\n")
@@ -123,6 +128,30 @@ func (g *generator) declare(name string, t reflect.Type, path string) {
 	b.WriteString("}\n\n")
 	g.decls[idx] = b.String()
 }
+
+// metadata is the value of an arrow-meta struct tag as gen prints it:
+// from a Parquet file, without pqarrow's PARQUET:field_id=-1, which it
+// puts on every field that has no field id (and writes none for).
+func (g *generator) metadata(s string) string {
+	if !g.parquet {
+		return s
+	}
+	md, err := tags.ParseMetadata(s)
+	if err != nil {
+		return s // GoTypeOf wrote it; New has read it
+	}
+	var keys, values []string
+	for i, k := range md.Keys() {
+		if k != parquetFieldID || md.Values()[i] != "-1" {
+			keys, values = append(keys, k), append(values, md.Values()[i])
+		}
+	}
+	return tags.FormatMetadata(arrow.NewMetadata(keys, values))
+}
+
+// parquetFieldID is the field metadata key of a Parquet field id in
+// pqarrow's schemas.
+const parquetFieldID = "PARQUET:field_id"
 
 // schemaMetadata declares the method ArrowSchemaMetadata on the row type
 // typ when the file's schema has metadata md, so that SchemaOf and Encode
