@@ -85,7 +85,7 @@ func TestParseRejectsBadSchemaPins(t *testing.T) {
 
 func TestOfReadsMetadataTags(t *testing.T) {
 	type row struct {
-		A []int `arrow:"a" arrow-meta:"k=v,\"a,b\"=\"=\"" arrow-elem:"name=element" arrow-elem-meta:"e=1"`
+		A []int          `arrow:"a" arrow-meta:"k=v,\"a,b\"=\"=\"" arrow-elem:"name=element" arrow-elem-meta:"e=1"`
 		M map[string]int `arrow:"m" arrow-key-meta:"kk=1" arrow-value-meta:"vv=\"\""`
 	}
 	a, err := tags.Of(reflect.TypeFor[row]().Field(0))
