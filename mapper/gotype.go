@@ -23,17 +23,21 @@ import (
 // field per column, in schema order, of the Go type a user would write:
 //
 //   - bool, intN, uintN, float32, float64 and float16.Num for the Arrow
-//     number of the same width;
+//     number of the same width, and bool for the arrow.bool8 extension;
 //   - string for utf8, large_utf8 and utf8_view; []byte for binary,
-//     large_binary and binary_view; [N]byte for fixed_size_binary(N) (and
-//     so for the UUID extension);
+//     large_binary and binary_view; json.RawMessage for the arrow.json
+//     extension; [N]byte for fixed_size_binary(N) (and so for the UUID
+//     extension);
 //   - time.Time for timestamps (in the column's time zone), date32 and
-//     date64; time.Duration for durations, time32 and time64;
+//     date64; time.Duration for duration[ns], time32 and time64; int64,
+//     the storage, for duration[s], [ms] and [us], whose values a
+//     time.Duration (2⁶³ ns) cannot all hold;
 //   - decimal.Decimal32, 64, 128 and 256 for the decimal of that width;
 //   - []E for a list of any layout, [N]E for fixed_size_list(N), map[K]V
 //     for a map, a struct type for a struct, at any depth;
+//   - arrow-go's interval types for the intervals;
 //   - the values of a dictionary or run-end encoded column, the storage
-//     of an extension type, and Null for the null type.
+//     of any other extension type, and Null for the null type.
 //
 // A level that may be null is a pointer, unless it is a slice or a map,
 // whose nil is null already. The one exception is a list of uint8: a
@@ -46,17 +50,21 @@ import (
 // name on two columns of one struct gets `pos=`, the column's position,
 // and so does a name the plain tag grammar cannot hold ("", one with a
 // comma or edge spaces), written as a Go string literal:
-// `arrow:"\"a,b\",pos=3"`. The arrow tag also pins what the Go type alone does
-// not say, wherever the tag grammar can: the layout (large_utf8,
-// large_list, …), dict or ree, the temporal type, unit and time zone, the
-// decimal's precision and scale, on the column, in arrow-elem for a list's
-// elements and in arrow-key and arrow-value for a map's keys and values.
-// So SchemaOf of the type, for a schema SchemaOf wrote, is that schema.
-// Elsewhere what tags cannot say is lost: a dictionary's index type, a
-// run-end array's run-end type, the pins of a level below a list element
-// or a map value, an extension's name, a missing time zone (SchemaOf
-// writes UTC), field names inside lists and maps, non-nullable lists,
-// maps and binaries (nil is null), and metadata.
+// `arrow:"\"a,b\",pos=3"`.
+//
+// The tags also pin what the Go type alone does not say, so that SchemaOf
+// of the type (with SchemaMetadata(schema.Metadata())) is schema exactly:
+// the layout (large_utf8, large_list, …), dict with index= and ordered, ree
+// with run_ends=, the temporal type, unit and time zone or naive, the
+// decimal's precision and scale, notnull on a slice or map that is not
+// nullable, ext= and ext_metadata= for an extension, arrow-meta for field
+// metadata; on the column, in arrow-elem (with name= for an element not
+// named item, and arrow-elem-meta) for a list's elements and in arrow-key
+// and arrow-value for a map's keys and values. What no tag says is lost:
+// the pins of a level two below a list element or a map value, a map's
+// keys_sorted, a decimal of negative scale (its Go type's widest comes
+// back), and the nullability of a run-end field over nullable values and
+// of a null column (they come back nullable).
 //
 // New and DecodeTo accept the type for schema with the default options,
 // and decode every value as arrow-go's accessor reads it. An Arrow type
