@@ -35,22 +35,7 @@ const root = "../testdata/arrow-integration"
 var knownFailures = map[string]struct {
 	stages []stage
 	why    string
-}{
-	"generated_custom_metadata":         {[]stage{stageSchema}, "schema and field metadata are dropped"},
-	"generated_datetime":                {[]stage{stageSchema, stageOutside}, "naive timestamps gain tz=UTC; decode accepts a date64 that is not a whole number of days"},
-	"generated_dictionary":              {[]stage{stageSchema}, "dictionary indices widen to int32"},
-	"generated_dictionary_unsigned":     {[]stage{stageSchema}, "dictionary indices widen to int32"},
-	"generated_duplicate_fieldnames":    {[]stage{stageGen}, "duplicate column names: gen refuses them"},
-	"generated_extension":               {[]stage{stageSchema}, "extensions are dropped; dictionary indices widen to int32"},
-	"generated_interval":                {[]stage{stageDecode, stagePages}, "durations past ±292 years: gen emits time.Duration, which cannot hold them"},
-	"generated_nested_dictionary":       {[]stage{stageSchema, stageEncode}, "dictionaries of lists cannot be encoded"},
-	"generated_nested_large_offsets":    {[]stage{stageSchema}, "non-nullable lists become nullable; list element names become item"},
-	"generated_primitive":               {[]stage{stageSchema}, "non-nullable binary becomes nullable"},
-	"generated_primitive_large_offsets": {[]stage{stageSchema}, "non-nullable binary becomes nullable"},
-	"generated_primitive_no_batches":    {[]stage{stageSchema}, "non-nullable binary becomes nullable"},
-	"generated_primitive_zerolength":    {[]stage{stageSchema}, "non-nullable binary becomes nullable"},
-	"generated_union":                   {[]stage{stageGen}, "unions: not yet"},
-}
+}{}
 
 // stage is a step of the harness a data set can fail at.
 type stage string

@@ -219,6 +219,19 @@ func merge(src []byte, root string, taken, imports map[string]bool, decls *bytes
 		return true
 	}
 	for _, d := range file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok { // a method of the row type: ArrowSchemaMetadata
+			if fd.Doc != nil {
+				for _, line := range strings.Split(strings.TrimRight(fd.Doc.Text(), "\n"), "\n") {
+					fmt.Fprintf(decls, "// %s\n", line)
+				}
+				fd.Doc = nil
+			}
+			if err := format.Node(decls, fset, fd); err != nil {
+				return err
+			}
+			decls.WriteString("\n\n")
+			continue
+		}
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || gd.Tok != token.TYPE {
 			continue

@@ -34,15 +34,30 @@ var generatedFiles = []generatedFile{
 	{folder: "1.0.0-littleendian", name: "generated_primitive_no_batches", harness: harnessFor[PrimitiveNoBatches_1_0_0_littleendian]},
 	{folder: "1.0.0-littleendian", name: "generated_primitive_zerolength", harness: harnessFor[PrimitiveZerolength_1_0_0_littleendian]},
 	{folder: "1.0.0-littleendian", name: "generated_recursive_nested", harness: harnessFor[RecursiveNested_1_0_0_littleendian]},
-	{folder: "1.0.0-littleendian", name: "generated_union", genError: "arrowmap: field Sparse, column \"sparse\": unsupported Go type: sparse_union<f1: type=int32, nullable=5, f2: type=utf8, nullable=7> has no Go type"},
+	{folder: "1.0.0-littleendian", name: "generated_union", harness: harnessFor[Union_1_0_0_littleendian]},
 }
 
 // CustomMetadata_1_0_0_littleendian is a row of the file.
 type CustomMetadata_1_0_0_littleendian struct {
-	SortOfPandas          *int8   `arrow:"sort_of_pandas"`
-	LotsOfMeta            *int8   `arrow:"lots_of_meta"`
-	UnregisteredExtension *int8   `arrow:"unregistered_extension"`
-	ListWithOddValues     []int32 `arrow:"list_with_odd_values" arrow-elem:"nullable"`
+	SortOfPandas          *int8   `arrow:"sort_of_pandas" arrow-meta:"pandas={}"`
+	LotsOfMeta            *int8   `arrow:"lots_of_meta" arrow-meta:"a={},b={},c={},d={},..={},w={},x={},y={},z={}"`
+	UnregisteredExtension *int8   `arrow:"unregistered_extension" arrow-meta:"ARROW:extension:name=!nonexistent,ARROW:extension:metadata=\"\",ARROW:integration:allow_unregistered_extension=true"`
+	ListWithOddValues     []int32 `arrow:"list_with_odd_values" arrow-elem:"nullable" arrow-elem-meta:"odd_values={}"`
+}
+
+// ArrowSchemaMetadata is the file's schema metadata, which SchemaOf and
+// Encode write.
+func (CustomMetadata_1_0_0_littleendian) ArrowSchemaMetadata() arrow.Metadata {
+	return arrow.NewMetadata(
+		[]string{
+			"schema_custom_0",
+			"schema_custom_1",
+		},
+		[]string{
+			"{}",
+			"{}",
+		},
+	)
 }
 
 // Datetime_1_0_0_littleendian is a row of the file.
@@ -170,8 +185,8 @@ type DuplicateFieldnames_1_0_0_littleendian_Struct struct {
 
 // Extension_1_0_0_littleendian is a row of the file.
 type Extension_1_0_0_littleendian struct {
-	Uuids    *[16]byte `arrow:"uuids"`
-	DictExts *string   `arrow:"dict_exts,dict,index=int8"`
+	Uuids    *[16]byte `arrow:"uuids" arrow-meta:"ARROW:extension:metadata=uuid-serialized,ARROW:extension:name=uuid"`
+	DictExts *string   `arrow:"dict_exts,dict,index=int8" arrow-meta:"ARROW:extension:metadata=dict-extension-serialized,ARROW:extension:name=dict-extension"`
 }
 
 // Interval_1_0_0_littleendian is a row of the file.
@@ -372,4 +387,41 @@ type RecursiveNested_1_0_0_littleendian struct {
 type RecursiveNested_1_0_0_littleendian_StructsListElem struct {
 	F1 *int32  `arrow:"f1"`
 	F2 *string `arrow:"f2"`
+}
+
+// Union_1_0_0_littleendian is a row of the file.
+type Union_1_0_0_littleendian struct {
+	Sparse  Union_1_0_0_littleendian_Sparse  `arrow:"sparse,pos=0,sparse_union,nullable"`
+	Dense   Union_1_0_0_littleendian_Dense   `arrow:"dense,pos=1,dense_union,nullable"`
+	Sparse2 Union_1_0_0_littleendian_Sparse2 `arrow:"sparse,pos=2,sparse_union"`
+	Dense2  Union_1_0_0_littleendian_Dense2  `arrow:"dense,pos=3,dense_union"`
+}
+
+// Union_1_0_0_littleendian_Sparse is a value of column sparse.
+type Union_1_0_0_littleendian_Sparse struct {
+	F1       *int32           `arrow:"f1,code=5,nullable"`
+	F2       *string          `arrow:"f2,code=7,nullable"`
+	TypeCode mapper.UnionCode `arrow:",type_code"`
+}
+
+// Union_1_0_0_littleendian_Dense is a value of column dense.
+type Union_1_0_0_littleendian_Dense struct {
+	F1       *int16           `arrow:"f1,code=10,nullable"`
+	F2       *[]byte          `arrow:"f2,code=20"`
+	TypeCode mapper.UnionCode `arrow:",type_code"`
+}
+
+// Union_1_0_0_littleendian_Sparse2 is a value of column sparse.
+type Union_1_0_0_littleendian_Sparse2 struct {
+	F1       *float32         `arrow:"f1,code=5"`
+	F2       *bool            `arrow:"f2,code=7,nullable"`
+	TypeCode mapper.UnionCode `arrow:",type_code"`
+}
+
+// Union_1_0_0_littleendian_Dense2 is a value of column dense.
+type Union_1_0_0_littleendian_Dense2 struct {
+	F1       *uint8           `arrow:"f1,code=42"`
+	F2       *uint16          `arrow:"f2,code=43,nullable"`
+	F3       *mapper.Null     `arrow:"f3,code=44"`
+	TypeCode mapper.UnionCode `arrow:",type_code"`
 }

@@ -272,7 +272,10 @@ type (
 		D decimal.Decimal32 `arrow:"d,decimal(10,2)"`
 	}
 	encBadUnit struct {
-		N int64 `arrow:"n,timestamp"`
+		N int32 `arrow:"n,timestamp"` // a timestamp's storage is int64
+	}
+	encBadUnitUnsigned struct {
+		N uint64 `arrow:"n,duration"` // a duration's storage is signed
 	}
 	encBadPin struct {
 		S string `arrow:"s,large_list"`
@@ -313,7 +316,8 @@ func TestSchemaOfRejects(t *testing.T) {
 		{"a map with pointer keys", mapper.SchemaOf[encPtrKey], mapper.ErrUnsupported, "M[key]"},
 		{"a type that is not a struct", mapper.SchemaOf[int], mapper.ErrUnsupported, ""},
 		{"a precision past the decimal type's", mapper.SchemaOf[encBadDec], mapper.ErrTag, "D"},
-		{"a temporal tag on an integer", mapper.SchemaOf[encBadUnit], mapper.ErrTag, "N"},
+		{"a temporal tag on an integer narrower than its storage", mapper.SchemaOf[encBadUnit], mapper.ErrTag, "N"},
+		{"a temporal tag on an unsigned integer", mapper.SchemaOf[encBadUnitUnsigned], mapper.ErrTag, "N"},
 		{"a list pin on a string", mapper.SchemaOf[encBadPin], mapper.ErrTag, "S"},
 		{"view on an array", mapper.SchemaOf[encBadView], mapper.ErrTag, "A"},
 		{"a dictionary of lists below a map, whose levels arrow-go builds", mapper.SchemaOf[encBadDict], mapper.ErrUnsupported, "B[value]"},

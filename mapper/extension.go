@@ -10,6 +10,7 @@ import (
 	// `ext=` finds them and the IPC reader returns them as such.
 	_ "github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/arrowmap/arrowmap/tags"
+	"github.com/arrowmap/arrowmap/views"
 )
 
 // The names of the canonical extensions whose storage is not what the Go
@@ -35,6 +36,24 @@ func extensionOf(tag tags.Tag, storage arrow.DataType, at where) (arrow.DataType
 		return nil, newError(ErrTag, at.path, at.column, -1, "ext=%s over %s: %v", tag.Extension, storage, err)
 	}
 	return ext, nil
+}
+
+// extensionNameOf is the name of the extension type of dt's values: of dt,
+// or of its dictionary's or run-end encoding's values; "" for none.
+func extensionNameOf(dt arrow.DataType) string {
+	values := dt
+	switch e := views.Storage(dt).(type) {
+	case *arrow.DictionaryType:
+		values = e.ValueType
+	case *arrow.RunEndEncodedType:
+		values = e.Encoded()
+	}
+	for _, t := range [...]arrow.DataType{values, dt} {
+		if ext, ok := t.(arrow.ExtensionType); ok {
+			return ext.ExtensionName()
+		}
+	}
+	return ""
 }
 
 // extensionBuilder builds an extension array: its storage, by the builder

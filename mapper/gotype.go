@@ -1,6 +1,7 @@
 package mapper
 
 import (
+	"encoding/json"
 	"fmt"
 	"github.com/arrowmap/arrowmap/internal/zone"
 	"go/token"
@@ -23,12 +24,15 @@ import (
 // field per column, in schema order, of the Go type a user would write:
 //
 //   - bool, intN, uintN, float32, float64 and float16.Num for the Arrow
-//     number of the same width;
+//     number of the same width, and bool for the arrow.bool8 extension;
 //   - string for utf8, large_utf8 and utf8_view; []byte for binary,
-//     large_binary and binary_view; [N]byte for fixed_size_binary(N) (and
-//     so for the UUID extension);
+//     large_binary and binary_view; json.RawMessage for the arrow.json
+//     extension; [N]byte for fixed_size_binary(N) (and so for the UUID
+//     extension);
 //   - time.Time for timestamps (in the column's time zone), date32 and
-//     date64; time.Duration for durations, time32 and time64;
+//     date64; time.Duration for duration[ns], time32 and time64; int64,
+//     the storage, for duration[s], [ms] and [us], whose values a
+//     time.Duration (2⁶³ ns) cannot all hold;
 //   - decimal.Decimal32, 64, 128 and 256 for the decimal of that width;
 //   - []E for a list of any layout, [N]E for fixed_size_list(N), a
 //     struct type for a struct, at any depth; for a map, its entries:
@@ -38,8 +42,9 @@ import (
 //   - for a sparse or dense union, a struct of a pointer variant per child
 //     (tagged with its code=, and nullable when the child is) and a
 //     UnionCode field tagged type_code, so that a null row keeps its code;
+//   - arrow-go's interval types for the intervals;
 //   - the values of a dictionary or run-end encoded column, the storage
-//     of an extension type, and Null for the null type.
+//     of any other extension type, and Null for the null type.
 //
 // A level that may be null is a pointer, unless it is a slice or a map,
 // whose nil is null already. The one exception is a list of uint8: a
@@ -52,17 +57,20 @@ import (
 // name on two columns of one struct gets `pos=`, the column's position,
 // and so does a name the plain tag grammar cannot hold ("", one with a
 // comma or edge spaces), written as a Go string literal:
-// `arrow:"\"a,b\",pos=3"`. The arrow tag also pins what the Go type alone does
-// not say, wherever the tag grammar can: the layout (large_utf8,
-// large_list, …), dict or ree, the temporal type, unit and time zone, the
-// decimal's precision and scale, on the column, in arrow-elem for a list's
-// elements and on the Key and Value fields for a map's keys and values.
-// So SchemaOf of the type, for a schema SchemaOf wrote, is that schema.
-// Elsewhere what tags cannot say is lost: a dictionary's index type, a
-// run-end array's run-end type, the pins of a level below a list element,
-// an extension's name, a missing time zone (SchemaOf
-// writes UTC), field names inside lists and maps, non-nullable lists,
-// maps and binaries (nil is null), and metadata.
+// `arrow:"\"a,b\",pos=3"`.
+//
+// The tags also pin what the Go type alone does not say, so that SchemaOf
+// of the type (with SchemaMetadata(schema.Metadata())) is schema exactly:
+// the layout (large_utf8, large_list, …), dict with index= and ordered, ree
+// with run_ends=, the temporal type, unit and time zone or naive, the
+// decimal's precision and scale, notnull on a slice or map that is not
+// nullable, ext= and ext_metadata= for an extension, arrow-meta for field
+// metadata; on the column, in arrow-elem (with name= for an element not
+// named item, and arrow-elem-meta) for a list's elements and in arrow-key
+// and arrow-value for a map's keys and values. What no tag says is lost:
+// the pins of a level two below a list element or a map value, a decimal of negative scale (its Go type's widest comes
+// back), and the nullability of a run-end field over nullable values and
+// of a null column (they come back nullable).
 //
 // New and DecodeTo accept the type for schema with the default options,
 // and decode every value as arrow-go's accessor reads it. An Arrow type
@@ -158,17 +166,29 @@ func fieldTag(column string, i, pos int, lv goLevel) reflect.StructTag {
 			fmt.Fprintf(&b, " %s:%q", sub.key, strings.Join(sub.opts, ","))
 		}
 	}
-	if lv.meta.Len() > 0 {
-		fmt.Fprintf(&b, " arrow-meta:%q", tags.FormatMetadata(lv.meta))
+	if md := fieldMetadata(lv.meta); md.Len() > 0 {
+		fmt.Fprintf(&b, " arrow-meta:%q", tags.FormatMetadata(md))
 	}
-	if lv.elemMeta.Len() > 0 {
-		fmt.Fprintf(&b, " arrow-elem-meta:%q", tags.FormatMetadata(lv.elemMeta))
+	if md := fieldMetadata(lv.elemMeta); md.Len() > 0 {
+		fmt.Fprintf(&b, " arrow-elem-meta:%q", tags.FormatMetadata(md))
 	}
 	// encoding/json takes no comma in a name, and "" is the field's name.
 	if column != "" && !strings.Contains(column, ",") {
 		fmt.Fprintf(&b, " json:%q", jsonName)
 	}
 	return reflect.StructTag(b.String())
+}
+
+// fieldMetadata is the metadata of a field that its tags keep: all of it
+// but pqarrow's PARQUET:field_id=-1, which pqarrow puts on every field
+// without a field id, and which says nothing.
+func fieldMetadata(md arrow.Metadata) arrow.Metadata {
+	i := md.FindKey("PARQUET:field_id")
+	if i < 0 || md.Values()[i] != "-1" {
+		return md
+	}
+	keys, values := slices.Delete(slices.Clone(md.Keys()), i, i+1), slices.Delete(slices.Clone(md.Values()), i, i+1)
+	return arrow.NewMetadata(keys, values)
 }
 
 // levelOf is the Go type of a level of Arrow type dt, which may be null
@@ -215,6 +235,11 @@ func levelOf(dt arrow.DataType, nullable bool, at where) (goLevel, error) {
 	lv, err := valueLevelOf(value, at)
 	if err != nil {
 		return goLevel{}, err
+	}
+	if ext != nil {
+		if t, ok := extensionGoTypes[ext.ExtensionName()]; ok && t.storage.Has(value.ID()) {
+			lv.typ = t.typ // its layout pins, such as large_utf8, stay
+		}
 	}
 	lv.opts = append(lv.opts, encoding...)
 	if ext != nil {
@@ -273,6 +298,9 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 		}
 		if elem.typ == byteType {
 			elem.typ = reflect.PointerTo(byteType) // []uint8 is []byte, which reads binary
+			if !ef.Nullable {
+				elem.opts = append(elem.opts, "notnull") // the pointer is not for nulls
+			}
 		}
 		lv := goLevel{typ: reflect.SliceOf(elem.typ), elem: elem.opts, elemMeta: elem.meta}
 		if pin != "" {
@@ -404,6 +432,17 @@ func scalarPins(dt arrow.DataType, at where) ([]string, error) {
 		return []string{fmt.Sprintf("decimal(%d,%d)", p, s)}, nil
 	}
 	return nil, nil
+}
+
+// extensionGoTypes are the Go types of the canonical extensions that
+// decode into another Go type than their storage's, over the storage types
+// they read.
+var extensionGoTypes = map[string]struct {
+	typ     reflect.Type
+	storage views.Accept
+}{
+	extBool8: {reflect.TypeFor[bool](), views.AcceptOf(arrow.INT8)},
+	extJSON:  {reflect.TypeFor[json.RawMessage](), views.Strings},
 }
 
 var (

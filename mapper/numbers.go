@@ -165,6 +165,22 @@ func (boolDecoder) decode(v views.View, dst strided, _ *call) {
 	}
 }
 
+// bool8Decoder decodes the int8 storage of an arrow.bool8 array: 0 is
+// false, any other value true.
+type bool8Decoder struct{}
+
+func (bool8Decoder) inPlace() {}
+
+func (bool8Decoder) decode(v views.View, dst strided, _ *call) {
+	w := v.Window()
+	nulls := v.Nulls()
+	for i, x := range v.Node().(*views.Primitive[int8]).Values()[w.Offset:w.End()] {
+		if nulls.IsValid(i) {
+			*(*bool)(dst.at(i)) = x != 0
+		}
+	}
+}
+
 // nullDecoder decodes a null array: every row stays zero.
 type nullDecoder struct{}
 

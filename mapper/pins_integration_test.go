@@ -15,9 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// integrationDir holds Arrow C++'s integration files; another change copies
-// them into the project's testdata.
-const integrationDir = "/work/shared/testdata/arrow-integration/1.0.0-littleendian"
+// integrationDir holds Arrow C++'s integration files (the project's testdata).
+const integrationDir = "../testdata/arrow-integration/1.0.0-littleendian"
 
 // readIntegrationFile reads every record of an IPC file.
 func readIntegrationFile(t *testing.T, path string) (*arrow.Schema, []arrow.RecordBatch) {

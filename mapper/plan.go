@@ -199,6 +199,9 @@ type level struct {
 	at    where
 	vt    *views.Type
 	cd    *codec
+	// ext is the name of the extension type of the level's values, "" for
+	// none: a few read into another Go type than their storage's.
+	ext string
 	// strictEncoding is Strict where no pin names the level's exact
 	// encoding, which Strict then accepts.
 	strictEncoding bool
@@ -230,11 +233,15 @@ func (c *compiler) newLevel(t reflect.Type, tag tags.Tag, dt arrow.DataType, at 
 	if encoded && c.opts.strict && !tag.Dict && !tag.REE {
 		return nil, mismatchOf(t, dt, at, "Strict accepts a dictionary or run-end encoding only where the tag says dict or ree")
 	}
+	ext := extensionNameOf(dt)
 	if err := checkPins(tag, dt, value); err != "" {
 		return nil, mismatchOf(t, dt, at, "%s", err)
 	}
+	if tag.Extension != "" && tag.Extension != ext {
+		return nil, mismatchOf(t, dt, at, "the tag pins ext=%s", tags.Quote(tag.Extension))
+	}
 	l := &level{
-		t: t, tag: tag, dt: dt, value: value, id: value.ID(), at: at,
+		t: t, tag: tag, dt: dt, value: value, id: value.ID(), at: at, ext: ext,
 		vt:             &views.Type{Nullable: tag.Nullable || nullableKind(t), Label: at.path},
 		cd:             newCodec(t),
 		strictEncoding: c.opts.strict && !pinsEncoding(tag),
@@ -301,6 +308,9 @@ func (c *compiler) compileTime(l *level) (*codec, *views.Type, error) {
 	}
 	l.cd.dec = &timeDecoder{loc: loc}
 	l.cd.prep = timeOfDayPreparer(l.cd, l.id)
+	if l.id == arrow.DATE64 {
+		l.cd.prep = wholeDays{l.cd}
+	}
 	return c.done(l)
 }
 
@@ -371,7 +381,17 @@ func (c *compiler) compileBytes(l *level) (*codec, *views.Type, error) {
 	if l.strictEncoding {
 		accept = views.AcceptOf(arrow.BINARY)
 	}
+	if l.ext == extJSON {
+		// JSON text, as json.RawMessage holds it and Encode writes it.
+		accept = views.Strings
+		if l.strictEncoding {
+			accept = views.AcceptOf(arrow.STRING)
+		}
+	}
 	if !l.takes(accept) {
+		if l.ext == extJSON {
+			return l.mismatch("a []byte reads an arrow.json of utf8, large_utf8 or utf8_view")
+		}
 		return l.mismatch("a []byte reads binary, large_binary, binary_view or fixed_size_binary")
 	}
 	l.cd.dec = bytesDecoder{}
@@ -391,8 +411,17 @@ func (c *compiler) compileByteArray(l *level) (*codec, *views.Type, error) {
 }
 
 func (c *compiler) compileBool(l *level) (*codec, *views.Type, error) {
+	if l.ext == extBool8 {
+		// Its storage, one int8 a value, as Encode writes it: 0 is false,
+		// any other value true, as arrow-go's Bool8Array reads it.
+		if !l.takes(views.AcceptOf(arrow.INT8)) {
+			return l.mismatch("a bool reads an arrow.bool8 of int8")
+		}
+		l.cd.dec = bool8Decoder{}
+		return c.done(l)
+	}
 	if !l.takes(views.AcceptOf(arrow.BOOL)) {
-		return l.mismatch("a bool reads bool")
+		return l.mismatch("a bool reads bool, and the extension arrow.bool8")
 	}
 	l.cd.dec = boolDecoder{}
 	return c.done(l)

@@ -191,7 +191,9 @@ func (c *compiler) encoderOf(t reflect.Type, tag tags.Tag, nullable bool, at whe
 		defer c.inheritLayout(tag)()
 	}
 	if t.Kind() == reflect.Pointer {
-		f, elem, err := c.encoderOf(t.Elem(), tag, !tag.NotNull, at)
+		pointee := tag
+		pointee.NotNull = false // the pointer's, which refuses nil; its pointee is not nullable by nature
+		f, elem, err := c.encoderOf(t.Elem(), pointee, !tag.NotNull, at)
 		if err != nil {
 			return arrow.Field{}, nil, err
 		}

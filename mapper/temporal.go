@@ -87,6 +87,27 @@ func (p timesOfDay) prepare(v views.View, c *call) (unsafe.Pointer, error) {
 	return nil, nil
 }
 
+// wholeDays checks, before a date64 column decodes into time.Time, that
+// each value is a whole number of days, as the Arrow format says: a value
+// between days is no date, and a time.Time of it would encode to another
+// value. Its int64 storage reads any value.
+type wholeDays struct{ cd *codec }
+
+func (p wholeDays) prepare(v views.View, c *call) (unsafe.Pointer, error) {
+	n, ok := v.Node().(*views.Primitive[int64])
+	if !ok {
+		return nil, nil
+	}
+	const day = secondsPerDay * 1000
+	w, nulls := v.Window(), v.Nulls()
+	for i, x := range n.Values()[w.Offset:w.End()] {
+		if x%day != 0 && nulls.IsValid(i) {
+			return nil, p.cd.rowError(ErrInvalidData, c, i, "date64 %d ms is not a whole number of days", x)
+		}
+	}
+	return nil, nil
+}
+
 func (p timesOfDay) check(v views.View, values []int64, unit arrow.TimeUnit, c *call) error {
 	day := secondsPerDay * int64(time.Second/unit.Multiplier())
 	w, nulls := v.Window(), v.Nulls()

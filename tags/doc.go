@@ -62,6 +62,28 @@
 // variant for its type code; `type_code` on the int8 field that holds
 // each row's code.
 //
+// Schema pins, so that a schema is written back exactly as it was read:
+// `naive` (with `timestamp`: no time zone), `notnull` (a pointer, slice or
+// map level whose field is not nullable; not with `nullable`),
+// `index=int8…uint64` and `ordered` (with `dict`), `run_ends=int16|int32|int64`
+// (with `ree`), `name=` (in arrow-elem, arrow-key, arrow-value: the child
+// field's name; not in the arrow tag, which names its column first),
+// `ext=` and `ext_metadata=` (an extension type's name and serialized
+// metadata; ext_metadata needs ext). A value with a comma, an equals sign,
+// a quote, parentheses or edge spaces is a Go string literal:
+//
+//	Doc  json.RawMessage `arrow:"doc,large_utf8,ext=arrow.json"`
+//	Tags []string        `arrow:"tags" arrow-elem:"name=\"a,b\""`
+//
+// # Metadata
+//
+// The `arrow-meta` struct tag holds a field's metadata as key=value pairs
+// ([ParseMetadata], [FormatMetadata]); `arrow-elem-meta`, `arrow-key-meta`
+// and `arrow-value-meta` hold those of a list's element and a map's key and
+// value fields:
+//
+//	Score int64 `arrow:"score" arrow-meta:"pandas={},\"a,b\"=\"\""`
+//
 // Every option of arrow-go's arreflect package (`dict`, `ree`, `view`,
 // `large`, `decimal(p,s)`, `date32`, `date64`, `time32`, `time64`,
 // `timestamp`) is accepted with the same meaning, so a struct tagged for

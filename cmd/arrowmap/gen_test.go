@@ -218,15 +218,20 @@ func TestGenDeclaresTheFixtureTypes(t *testing.T) {
 				lines = append(lines, strings.Join(strings.Fields(line), " "))
 			}
 			norm := strings.Join(lines, "\n")
+			// pqarrow names a list's elements "element", which gen pins.
+			elem := ""
+			if src.parquet {
+				elem = " arrow-elem:\"name=element\""
+			}
 			for _, want := range []string{
 				"package orders",
 				"type Order struct {",
 				"ID int64 `arrow:\"id\"`",
 				"Name *string `arrow:\"name\"`",
 				"At time.Time `arrow:\"at,timestamp,unit=ms,tz=Asia/Tokyo\"`",
-				"Scores []*int32 `arrow:\"scores\"`",
+				"Scores []*int32 `arrow:\"scores\"" + elem + "`",
 				"Point *Point `arrow:\"point\"`",
-				"Lines []Line `arrow:\"lines\"`",
+				"Lines []Line `arrow:\"lines,notnull\"" + elem + "`", // not nullable: nil is null otherwise
 				"Attrs []AttrsEntry `arrow:\"attrs,map\"`",
 				"type AttrsEntry struct {\nKey string `arrow:\"key\"`\nValue *int64 `arrow:\"value\"`\n}",
 				"type Point struct {\nX float64 `arrow:\"x\"`\nY float64 `arrow:\"y\"`\n}",
@@ -241,7 +246,8 @@ func TestGenDeclaresTheFixtureTypes(t *testing.T) {
 // gen spells each kind of column as GoTypeOf types it: the decimal and
 // float16 types of arrow-go, arrays for fixed sizes, *uint8 elements for a
 // list of uint8, a pointer below a list element (no tag can say nullable
-// there), the pins of dictionaries, run-end encoding and layouts, and "-,"
+// there), the pins of dictionaries (index=), run-end encoding (run_ends=),
+// layouts, extensions (ext=) and non-nullable lists (notnull), and "-,"
 // for a column named "-".
 func TestGenDeclaresEveryKindOfColumn(t *testing.T) {
 	out, stderr, status := arrowmap(t, nil, "gen", "-package", "kinds", testFiles.kinds)
@@ -255,18 +261,42 @@ func TestGenDeclaresEveryKindOfColumn(t *testing.T) {
 		"\"github.com/apache/arrow-go/v18/arrow/decimal\"",
 		"\"github.com/apache/arrow-go/v18/arrow/float16\"",
 		"ID int64 `arrow:\"id\"`",
-		"Region string `arrow:\"region,dict\"`",
+		"Region string `arrow:\"region,dict,index=int8\"`",
 		"Price *decimal.Decimal128 `arrow:\"price,decimal(10,2)\"`",
 		"Half *float16.Num `arrow:\"half\"`",
 		"Code [2]byte `arrow:\"code\"`",
-		"UID *[16]byte `arrow:\"uid\"`",
-		"Bytes []*uint8 `arrow:\"bytes\"`",
-		"Runs string `arrow:\"runs,ree,nullable\"`",
+		"UID *[16]byte `arrow:\"uid,ext=arrow.uuid\"`",
+		"Bytes []*uint8 `arrow:\"bytes,notnull\" arrow-elem:\"notnull\"`", // non-nullable list and elements
+		"Runs string `arrow:\"runs,ree,run_ends=int16,nullable\"`",
 		"Big string `arrow:\"big,large_utf8\"`",
 		"X int32 `arrow:\"-,\"`",
 		"Deep [][]*int32 `arrow:\"deep\"`",
 		"Fixed [2]byte `arrow:\"fixed,fixed_size_list\"`",
 		"Nothing mapper.Null `arrow:\"nothing\"`",
+	} {
+		assert.Contains(t, norm, want)
+	}
+}
+
+// gen keeps what the schema says beyond the Go types: field and element
+// metadata as arrow-meta and arrow-elem-meta, and the schema's metadata as
+// the row type's ArrowSchemaMetadata method, which SchemaOf and Encode
+// write back.
+func TestGenKeepsSchemaAndFieldMetadata(t *testing.T) {
+	file := filepath.Join("..", "..", "testdata", "arrow-integration", "1.0.0-littleendian", "generated_custom_metadata.arrow_file")
+	out, stderr, status := arrowmap(t, nil, "gen", "-package", "meta", file)
+	require.Equal(t, 0, status, "stderr: %s", stderr)
+	var lines []string
+	for _, line := range strings.Split(out, "\n") {
+		lines = append(lines, strings.Join(strings.Fields(line), " "))
+	}
+	norm := strings.Join(lines, "\n")
+	for _, want := range []string{
+		"\"github.com/apache/arrow-go/v18/arrow\"",
+		"SortOfPandas *int8 `arrow:\"sort_of_pandas\" arrow-meta:\"pandas={}\"`",
+		"ListWithOddValues []int32 `arrow:\"list_with_odd_values\" arrow-elem:\"nullable\" arrow-elem-meta:\"odd_values={}\"`",
+		"func (Row) ArrowSchemaMetadata() arrow.Metadata {",
+		"[]string{\n\"schema_custom_0\",\n\"schema_custom_1\",\n},\n[]string{\n\"{}\",\n\"{}\",\n},",
 	} {
 		assert.Contains(t, norm, want)
 	}

@@ -657,8 +657,9 @@ func (f *File) checkEntries(v reflect.Value, fd *Field, c *Column, start, end in
 }
 
 // checkUnion compares a union with a struct holding one field per variant,
-// in the order of the union's children: the field of row i's variant holds
-// its value, every other is its zero value (nil for a pointer).
+// in the order of the union's children, and maybe an int8 for the type id
+// after them: the field of row i's variant holds its value, every other is
+// its zero value (nil for a pointer).
 func (f *File) checkUnion(v reflect.Value, fd *Field, c *Column, i int, path string) error {
 	if i >= len(c.TypeID) {
 		return mismatchf(path, "no TYPE_ID at %d", i)
@@ -686,6 +687,17 @@ func (f *File) checkUnion(v reflect.Value, fd *Field, c *Column, i int, path str
 		return mismatchf(path, "a union into Go %s", v.Type())
 	}
 	fields := columnFields(v.Type())
+	if len(fields) == len(fd.Children)+1 {
+		// The last field, an int8, holds the row's type id.
+		code := v.Field(fields[len(fields)-1])
+		if code.Kind() != reflect.Int8 {
+			return mismatchf(path, "Go %s: the field after the variants is %s, not the int8 of the type id", v.Type(), code.Type())
+		}
+		if code.Int() != int64(c.TypeID[i]) {
+			return mismatchf(path, "type id %d, want %d", code.Int(), c.TypeID[i])
+		}
+		fields = fields[:len(fields)-1]
+	}
 	if len(fields) != len(fd.Children) {
 		return mismatchf(path, "Go %s has %d fields for %d variants", v.Type(), len(fields), len(fd.Children))
 	}
