@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arrowmap/arrowmap/conformance/internal/golden"
+	"github.com/arrowmap/arrowmap/internal/arrowtest"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -530,60 +531,13 @@ func diffRecords(want, got arrow.RecordBatch) []string {
 			continue
 		}
 		for i := range a.Len() {
-			if !sameValue(a, b, i, i) {
+			if !arrowtest.SameValue(a, i, b, i) {
 				out = append(out, fmt.Sprintf("column %q, row %d: %s, want %s", want.ColumnName(k), i, b.ValueStr(i), a.ValueStr(i)))
 				break
 			}
 		}
 	}
 	return out
-}
-
-// sameValue tells whether row i of a and row j of b, arrays of one type,
-// hold the same value: the same nullness, then the same dictionary value,
-// elements, fields or entries (in order), or the same primitive value.
-func sameValue(a, b arrow.Array, i, j int) bool {
-	if isNull(a, i) || isNull(b, j) {
-		return isNull(a, i) == isNull(b, j)
-	}
-	switch x := a.(type) {
-	case *array.Dictionary:
-		y := b.(*array.Dictionary)
-		return sameValue(x.Dictionary(), y.Dictionary(), x.GetValueIndex(i), y.GetValueIndex(j))
-	case array.ExtensionArray:
-		return sameValue(x.Storage(), b.(array.ExtensionArray).Storage(), i, j)
-	case *array.Struct:
-		y := b.(*array.Struct)
-		for k := range x.NumField() {
-			if !sameValue(x.Field(k), y.Field(k), i, j) {
-				return false
-			}
-		}
-		return true
-	case array.ListLike:
-		y := b.(array.ListLike)
-		as, ae := x.ValueOffsets(i)
-		bs, be := y.ValueOffsets(j)
-		if ae-as != be-bs {
-			return false
-		}
-		for k := range ae - as {
-			if !sameValue(x.ListValues(), y.ListValues(), int(as+k), int(bs+k)) {
-				return false
-			}
-		}
-		return true
-	}
-	return array.SliceEqual(a, int64(i), int64(i+1), b, int64(j), int64(j+1))
-}
-
-// isNull tells whether row i of a is null, by its index or by its
-// dictionary entry.
-func isNull(a arrow.Array, i int) bool {
-	if d, ok := a.(*array.Dictionary); ok && d.IsValid(i) {
-		return d.Dictionary().IsNull(d.GetValueIndex(i))
-	}
-	return a.IsNull(i)
 }
 
 // diffSchemas says how got differs from want: names, types, nullability

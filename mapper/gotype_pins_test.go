@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/arrowtest"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -120,7 +121,7 @@ func TestGoTypeOfWritesBackEverySchemaPin(t *testing.T) {
 			for col := range rec.NumCols() {
 				want, got := rec.Column(int(col)), again.Column(int(col))
 				for row := range want.Len() {
-					require.True(t, sameValue(want, row, got, row), "column %s, row %d: re-encoded\n%v\nwant\n%v", rec.ColumnName(int(col)), row, got, want)
+					require.True(t, arrowtest.SameValue(want, row, got, row), "column %s, row %d: re-encoded\n%v\nwant\n%v", rec.ColumnName(int(col)), row, got, want)
 				}
 			}
 		})
@@ -166,7 +167,7 @@ func TestGoTypeOfWritesBackADictionaryOfNestedValues(t *testing.T) {
 	require.True(t, again.Schema().Equal(schema))
 	for col := range rec.NumCols() {
 		for row := range int(rec.NumRows()) {
-			require.True(t, sameValue(rec.Column(int(col)), row, again.Column(int(col)), row), "column %s, row %d: re-encoded\n%v\nwant\n%v",
+			require.True(t, arrowtest.SameValue(rec.Column(int(col)), row, again.Column(int(col)), row), "column %s, row %d: re-encoded\n%v\nwant\n%v",
 				rec.ColumnName(int(col)), row, again.Column(int(col)), rec.Column(int(col)))
 		}
 	}
