@@ -11,6 +11,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -168,6 +169,19 @@ func readable[R any](want []R, lost ...schemaLoss) func(t *testing.T, path strin
 		for _, f := range schema.Fields() {
 			assert.Contains(t, out, "`arrow:\""+f.Name, "arrowmap gen tags column %s", f.Name)
 		}
+		// gen's columns have GoTypeOf's tags, the pins and all, but json,
+		// which gen writes not, and nullable, which gen adds where it
+		// makes a pointer a value, the data having no null there.
+		genTags := rowTags(t, out, "Row")
+		for f := range typ.Fields() {
+			require.Contains(t, genTags, f.Name, "arrowmap gen declares field %s", f.Name)
+			for _, key := range []string{"arrow", "arrow-elem", "arrow-key", "arrow-value", "arrow-meta", "arrow-elem-meta", "arrow-key-meta", "arrow-value-meta"} {
+				got := genTags[f.Name].Get(key)
+				if want := f.Tag.Get(key); want != got {
+					assert.Equal(t, want, strings.TrimSuffix(strings.TrimSuffix(got, "nullable"), ","), "arrowmap gen's %s tag of field %s", key, f.Name)
+				}
+			}
+		}
 	}
 }
 
@@ -308,6 +322,27 @@ func conformanceRecords(t *testing.T, path string, batch int64) ([]arrow.RecordB
 	}
 	return recs, rr.Schema()
 }
+
+// rowTags is the tag of each field of the struct type named typ in the Go
+// source src that `arrowmap gen` prints, by field name.
+func rowTags(t *testing.T, src, typ string) map[string]reflect.StructTag {
+	t.Helper()
+	_, body, ok := strings.Cut(src, "\ntype "+typ+" struct {\n")
+	require.True(t, ok, "arrowmap gen declares %s:\n%s", typ, src)
+	body, _, ok = strings.Cut(body, "\n}\n")
+	require.True(t, ok, "the end of %s:\n%s", typ, src)
+	fields := map[string]reflect.StructTag{}
+	for _, line := range strings.Split(body, "\n") {
+		m := genField.FindStringSubmatch(line)
+		require.NotNil(t, m, "a field of %s: %q", typ, line)
+		fields[m[1]] = reflect.StructTag(m[2])
+	}
+	return fields
+}
+
+// genField is a field's line in gen's source: its name, its type, its
+// tag.
+var genField = regexp.MustCompile("^\\t(\\w+)\\s+\\S+\\s+`([^`]*)`$")
 
 // schemaText is schema written out whole: every field at every depth with
 // its name, nullability and metadata, which arrow.Schema's Equal and String
