@@ -46,7 +46,8 @@ type parquetLayout struct {
 // path, as a user does: the row type is the one `arrowmap gen` builds
 // (mapper.GoTypeOf of the schema pqarrow reads), decoded through
 // parquet.ReadFile, parquet.Open in small pages and mapper.DecodeTo, and
-// the command's schema, head and gen run on the file. Every value is
+// the command's schema, head and gen run on the file; SchemaOf and Encode
+// of the type give the schema and the values back. Every value is
 // compared with the values written and with pqarrow's record read through
 // arrow-go's accessors. What pqarrow cannot read is one line naming the
 // column, and never a panic.
