@@ -11,6 +11,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -37,8 +38,7 @@ type parquetLayout struct {
 	// dotted path) must use, so the file is the layout its name says.
 	encodings map[string]pq.Encoding
 	// check reads the file: readable compares every value, refused checks
-	// the one-line error of what pqarrow cannot read, noGoType that of
-	// what pqarrow reads but no Go type holds.
+	// the one-line error of what pqarrow cannot read.
 	check func(t *testing.T, path string)
 }
 
@@ -46,7 +46,8 @@ type parquetLayout struct {
 // path, as a user does: the row type is the one `arrowmap gen` builds
 // (mapper.GoTypeOf of the schema pqarrow reads), decoded through
 // parquet.ReadFile, parquet.Open in small pages and mapper.DecodeTo, and
-// the command's schema, head and gen run on the file. Every value is
+// the command's schema, head and gen run on the file; SchemaOf and Encode
+// of the type give the schema and the values back. Every value is
 // compared with the values written and with pqarrow's record read through
 // arrow-go's accessors. What pqarrow cannot read is one line naming the
 // column, and never a panic.
@@ -61,10 +62,16 @@ func TestParquetConformance(t *testing.T) {
 	}
 }
 
+// schemaLoss is a part of a schema's schemaText that comes back from
+// SchemaOf of the row type gen makes as another: what no tag says yet
+// (README, Tags).
+type schemaLoss struct{ read, back string }
+
 // readable checks a file pqarrow reads: every row through every entry
 // point equals want, which is written with the row type gen makes, R (an
-// alias of an unnamed struct type, as reflect.StructOf builds them).
-func readable[R any](want []R) func(t *testing.T, path string) {
+// alias of an unnamed struct type, as reflect.StructOf builds them), and R
+// gives the schema back but for lost.
+func readable[R any](want []R, lost ...schemaLoss) func(t *testing.T, path string) {
 	return func(t *testing.T, path string) {
 		recs, schema := conformanceRecords(t, path, 3)
 		defer func() {
@@ -85,6 +92,24 @@ func readable[R any](want []R) func(t *testing.T, path string) {
 			ref = append(ref, refRows(rec)...)
 		}
 		require.Equal(t, plainRows(reflect.ValueOf(want), schema), ref, "pqarrow's values, read with arrow-go's accessors, against those written")
+
+		// The type gives the file back: SchemaOf writes the schema pqarrow
+		// read, every name, nullability and pin at every depth (but
+		// pqarrow's PARQUET:field_id=-1, which GoTypeOf drops), and
+		// Encode of the rows written writes their values, maps' entries
+		// in order.
+		back, err := mapper.SchemaOf[R]()
+		require.NoError(t, err)
+		wantBack := schemaText(schema)
+		for _, l := range lost {
+			require.Contains(t, wantBack, l.read, "a loss of the schema that is not there")
+			wantBack = strings.Replace(wantBack, l.read, l.back, 1)
+		}
+		assert.Equal(t, wantBack, schemaText(back), "SchemaOf of the row type gen makes")
+		encoded, err := guard(func() (arrow.RecordBatch, error) { return mapper.Encode(want) })
+		require.NoError(t, err)
+		defer encoded.Release()
+		assert.Equal(t, ref, refRows(encoded), "mapper.Encode of the rows, read with arrow-go's accessors")
 
 		// mapper.DecodeTo into gen's type, record by record.
 		var decoded []R
@@ -125,22 +150,17 @@ func readable[R any](want []R) func(t *testing.T, path string) {
 		require.Equal(t, 0, status, "arrowmap schema: %s", errOut)
 		assert.Equal(t, schema.String()+"\n", out, "arrowmap schema")
 
+		// head prints every value, NaNs and infinities as strings, a map
+		// as an object in entry order, a key twice printed twice: each
+		// line is read keeping its objects' order.
 		out, errOut, status = runArrowmap(t, "head", "-n", fmt.Sprint(len(want)+1), path)
-		if status != 0 && slices.ContainsFunc(ref, func(row map[string]any) bool { return hasSpecial(row) }) {
-			// Issue #15: head prints no NaN or infinity yet.
-			requireOneLine(t, errors.New(strings.TrimSuffix(errOut, "\n")), "unsupported value")
-			t.Logf("arrowmap head refuses NaN and infinities: %s", errOut)
-		} else {
-			require.Equal(t, 0, status, "arrowmap head: %s", errOut)
-			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-			require.Len(t, lines, len(want), "arrowmap head prints every row")
-			for i, line := range lines {
-				var row any
-				require.NoError(t, json.Unmarshal([]byte(line), &row), "arrowmap head, row %d", i)
-				if !hasSpecial(ref[i]) { // in a form of head's choosing
-					assert.Equal(t, jsonOf(t, jsonable(ref[i])), row, "arrowmap head, row %d", i)
-				}
-			}
+		require.Equal(t, 0, status, "arrowmap head: %s", errOut)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		require.Len(t, lines, len(want), "arrowmap head prints every row")
+		for i, line := range lines {
+			row, err := orderedJSON([]byte(line))
+			require.NoError(t, err, "arrowmap head, row %d", i)
+			assert.Equal(t, orderedJSONOf(t, jsonRow(ref[i], schema)), row, "arrowmap head, row %d", i)
 		}
 
 		out, errOut, status = runArrowmap(t, "gen", "-type", "Row", path)
@@ -149,6 +169,19 @@ func readable[R any](want []R) func(t *testing.T, path string) {
 		require.NoError(t, err, "arrowmap gen prints Go:\n%s", out)
 		for _, f := range schema.Fields() {
 			assert.Contains(t, out, "`arrow:\""+f.Name, "arrowmap gen tags column %s", f.Name)
+		}
+		// gen's columns have GoTypeOf's tags, the pins and all, but json,
+		// which gen writes not, and nullable, which gen adds where it
+		// makes a pointer a value, the data having no null there.
+		genTags := rowTags(t, out, "Row")
+		for f := range typ.Fields() {
+			require.Contains(t, genTags, f.Name, "arrowmap gen declares field %s", f.Name)
+			for _, key := range []string{"arrow", "arrow-elem", "arrow-key", "arrow-value", "arrow-meta", "arrow-elem-meta", "arrow-key-meta", "arrow-value-meta"} {
+				got := genTags[f.Name].Get(key)
+				if want := f.Tag.Get(key); want != got {
+					assert.Equal(t, want, strings.TrimSuffix(strings.TrimSuffix(got, "nullable"), ","), "arrowmap gen's %s tag of field %s", key, f.Name)
+				}
+			}
 		}
 	}
 }
@@ -185,28 +218,6 @@ func refused(column string, words ...string) func(t *testing.T, path string) {
 		// The command opens Parquet with pqarrow itself, not through our
 		// parquet package: its line has pqarrow's reason only.
 		for _, cmd := range []string{"schema", "head", "gen"} {
-			out, errOut, status := runArrowmap(t, cmd, path)
-			assert.Equal(t, 1, status, "arrowmap %s", cmd)
-			assert.Empty(t, out, "arrowmap %s", cmd)
-			requireOneLine(t, errors.New(strings.TrimSuffix(errOut, "\n")), words...)
-		}
-	}
-}
-
-// noGoType checks a file pqarrow reads but whose schema no Go type holds:
-// gen and head refuse it with one line that holds words.
-func noGoType(words ...string) func(t *testing.T, path string) {
-	return func(t *testing.T, path string) {
-		schema, err := pqarrowSchema(path)
-		require.NoError(t, err)
-		_, err = guard(func() (reflect.Type, error) { return mapper.GoTypeOf(schema) })
-		requireOneLine(t, err, words...)
-		require.ErrorIs(t, err, mapper.ErrUnsupported)
-
-		out, errOut, status := runArrowmap(t, "schema", path)
-		require.Equal(t, 0, status, "arrowmap schema: %s", errOut)
-		assert.Equal(t, schema.String()+"\n", out, "arrowmap schema")
-		for _, cmd := range []string{"head", "gen"} {
 			out, errOut, status := runArrowmap(t, cmd, path)
 			assert.Equal(t, 1, status, "arrowmap %s", cmd)
 			assert.Empty(t, out, "arrowmap %s", cmd)
@@ -313,12 +324,88 @@ func conformanceRecords(t *testing.T, path string, batch int64) ([]arrow.RecordB
 	return recs, rr.Schema()
 }
 
-// jsonOf is v marshalled and read back, as a line of `arrowmap head` is.
-func jsonOf(t *testing.T, v any) any {
+// rowTags is the tag of each field of the struct type named typ in the Go
+// source src that `arrowmap gen` prints, by field name.
+func rowTags(t *testing.T, src, typ string) map[string]reflect.StructTag {
+	t.Helper()
+	_, body, ok := strings.Cut(src, "\ntype "+typ+" struct {\n")
+	require.True(t, ok, "arrowmap gen declares %s:\n%s", typ, src)
+	body, _, ok = strings.Cut(body, "\n}\n")
+	require.True(t, ok, "the end of %s:\n%s", typ, src)
+	fields := map[string]reflect.StructTag{}
+	for _, line := range strings.Split(body, "\n") {
+		m := genField.FindStringSubmatch(line)
+		require.NotNil(t, m, "a field of %s: %q", typ, line)
+		fields[m[1]] = reflect.StructTag(m[2])
+	}
+	return fields
+}
+
+// genField is a field's line in gen's source: its name, its type, its
+// tag.
+var genField = regexp.MustCompile("^\\t(\\w+)\\s+\\S+\\s+`([^`]*)`$")
+
+// schemaText is schema written out whole: every field at every depth with
+// its name, nullability and metadata, which arrow.Schema's Equal and String
+// leave out below the columns (a list element's name, a map's entries).
+// pqarrow's PARQUET:field_id=-1 is left out: it says no field id.
+func schemaText(schema *arrow.Schema) string {
+	var b strings.Builder
+	for _, f := range schema.Fields() {
+		b.WriteString(fieldText(f) + "\n")
+	}
+	if md := schema.Metadata(); md.Len() > 0 {
+		b.WriteString("metadata " + md.String() + "\n")
+	}
+	return b.String()
+}
+
+func fieldText(f arrow.Field) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q", f.Name)
+	if f.Nullable {
+		b.WriteString(" nullable")
+	}
+	b.WriteString(": ")
+	nested, ok := f.Type.(arrow.NestedType)
+	if !ok {
+		b.WriteString(f.Type.String())
+	} else {
+		b.WriteString(f.Type.Name())
+		switch dt := f.Type.(type) {
+		case *arrow.MapType:
+			if dt.KeysSorted {
+				b.WriteString(" keys_sorted")
+			}
+		case *arrow.FixedSizeListType:
+			fmt.Fprintf(&b, "(%d)", dt.Len())
+		}
+		b.WriteByte('<')
+		for i, c := range nested.Fields() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(fieldText(c))
+		}
+		b.WriteByte('>')
+	}
+	md := f.Metadata
+	if i := md.FindKey("PARQUET:field_id"); i >= 0 && md.Values()[i] == "-1" {
+		md = arrow.NewMetadata(slices.Delete(slices.Clone(md.Keys()), i, i+1), slices.Delete(slices.Clone(md.Values()), i, i+1))
+	}
+	if md.Len() > 0 {
+		b.WriteString(" " + md.String())
+	}
+	return b.String()
+}
+
+// orderedJSONOf is v marshalled and read back, as a line of `arrowmap
+// head` is.
+func orderedJSONOf(t *testing.T, v any) any {
 	t.Helper()
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
-	var out any
-	require.NoError(t, json.Unmarshal(b, &out))
+	out, err := orderedJSON(b)
+	require.NoError(t, err)
 	return out
 }

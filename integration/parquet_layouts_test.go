@@ -1,9 +1,12 @@
 package integration
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"math/big"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -57,7 +60,9 @@ func parquetLayouts() []parquetLayout {
 		{
 			name: "nested maps and lists", writer: parquetGo,
 			checks: "3-level lists of lists, of maps and of structs; maps of lists and of maps; null and empty at every level",
-			write:  writeWithParquetGo(nestedRows()), check: readable(nestedWant()),
+			write:  writeWithParquetGo(nestedRows()), check: readable(nestedWant(),
+				// arrow-elem is one level: the inner list's element name.
+				schemaLoss{read: `list<"element": list<"element": int64>>`, back: `list<"element": list<"item": int64>>`}),
 		},
 		{
 			name: "repeated fields without LIST annotation", writer: parquetGo,
@@ -80,6 +85,11 @@ func parquetLayouts() []parquetLayout {
 			write:  writeFloat16, check: readable(float16Want()),
 		},
 		{
+			name: "a MAP keyed by binary", writer: arrowGoLL,
+			checks: "map<binary, int32> as entries with []byte keys, which no Go map takes: in the order written, a key twice (head prints it twice), an empty key, null and empty maps",
+			write:  writeMapBinaryKey, check: readable(binaryKeyWant()),
+		},
+		{
 			name: "a LIST whose child is not repeated", writer: arrowGoLL,
 			checks: "pqarrow refuses the file (a column it cannot read makes every column unreadable): one line naming the column, no panic",
 			write:  writeListOfOptional, check: refused("bad", "non-repeated nodes in a list group"),
@@ -88,11 +98,6 @@ func parquetLayouts() []parquetLayout {
 			name: "a MAP with an optional key", writer: arrowGoLL,
 			checks: "pqarrow refuses the file: one line naming the column, no panic",
 			write:  writeMapOptionalKey, check: refused("attrs", "MAP keys must be required"),
-		},
-		{
-			name: "a MAP keyed by binary", writer: arrowGoLL,
-			checks: "pqarrow reads map<binary, int32>; no Go map is keyed by []byte: gen and head refuse it in one line naming the column",
-			write:  writeMapBinaryKey, check: noGoType("blobs", "binary"),
 		},
 	}
 }
@@ -161,10 +166,12 @@ func int96Rows() []int96Row {
 	return rows
 }
 
+// int96Gen is the row type gen makes: timestamp[ns, UTC] is time.Time's
+// default, so it takes no pin.
 type int96Gen = struct {
-	At    time.Time   `arrow:"at,timestamp,unit=ns,tz=UTC" json:"at"`
-	Maybe *time.Time  `arrow:"maybe,timestamp,unit=ns,tz=UTC" json:"maybe"`
-	Times []time.Time `arrow:"times" arrow-elem:"timestamp,unit=ns,tz=UTC" json:"times"`
+	At    time.Time   `arrow:"at" json:"at"`
+	Maybe *time.Time  `arrow:"maybe" json:"maybe"`
+	Times []time.Time `arrow:"times,notnull" arrow-elem:"name=element" json:"times"`
 }
 
 func int96Want() []int96Gen {
@@ -250,7 +257,7 @@ type decimalGen = struct {
 	D32   decimal.Decimal128   `arrow:"d32,decimal(9,2)" json:"d32"`
 	D64   *decimal.Decimal128  `arrow:"d64,decimal(18,4)" json:"d64"`
 	Fixed decimal.Decimal128   `arrow:"fixed,decimal(38,3)" json:"fixed"`
-	List  []decimal.Decimal128 `arrow:"list" arrow-elem:"decimal(10,2)" json:"list"`
+	List  []decimal.Decimal128 `arrow:"list" arrow-elem:"decimal(10,2),name=element" json:"list"`
 	Wide  decimal.Decimal256   `arrow:"wide,decimal(50,10)" json:"wide"`
 }
 
@@ -367,7 +374,7 @@ func writeDeltas(t *testing.T, path string) {
 }
 
 type deltaGen = struct {
-	Blob   []uint8 `arrow:"blob" json:"blob"`
+	Blob   []uint8 `arrow:"blob,notnull" json:"blob"`
 	I32    int32   `arrow:"i32" json:"i32"`
 	I64    int64   `arrow:"i64" json:"i64"`
 	Length string  `arrow:"length" json:"length"`
@@ -417,31 +424,77 @@ func nestedRows() []nestedRow {
 	}
 }
 
-type nestedGen = struct {
-	Lists    [][]int64          `arrow:"lists" json:"lists"`
-	ListMaps []map[string]int32 `arrow:"list_maps" json:"list_maps"`
-	Points   []struct {
+// The entries of nestedGen's maps: pqarrow reads parquet-go's maps as
+// map<K, V, items_non_nullable> (parquet-go's values are required).
+type (
+	listMapEntry = struct {
+		Key   string `arrow:"key" json:"key"`
+		Value int32  `arrow:"value" json:"value"`
+	}
+	mapListEntry = struct {
+		Key   string    `arrow:"key" json:"key"`
+		Value []float64 `arrow:"value,notnull" arrow-elem:"name=element" json:"value"`
+	}
+	mapMapEntry = struct {
+		Key   int32          `arrow:"key" json:"key"`
+		Value []mapMapsEntry `arrow:"value,map,notnull" json:"value"`
+	}
+	mapMapsEntry = struct {
+		Key   string `arrow:"key" json:"key"`
+		Value string `arrow:"value" json:"value"`
+	}
+	nestedPointGen = struct {
 		X int32   `arrow:"x" json:"x"`
 		Y *string `arrow:"y" json:"y"`
-	} `arrow:"points" json:"points"`
-	MapLists map[string][]float64        `arrow:"map_lists" json:"map_lists"`
-	MapMaps  map[int32]map[string]string `arrow:"map_maps" json:"map_maps"`
+	}
+)
+
+// nestedGen is the row type gen makes. The inner list of lists keeps its
+// element's name, element, in no tag (arrow-elem is one level):
+// SchemaOf's is item.
+type nestedGen = struct {
+	Lists    [][]int64        `arrow:"lists" arrow-elem:"notnull,name=element" json:"lists"`
+	ListMaps [][]listMapEntry `arrow:"list_maps,notnull" arrow-elem:"map,notnull,name=element" json:"list_maps"`
+	Points   []nestedPointGen `arrow:"points" arrow-elem:"name=element" json:"points"`
+	MapLists []mapListEntry   `arrow:"map_lists,map" json:"map_lists"`
+	MapMaps  []mapMapEntry    `arrow:"map_maps,map,notnull" json:"map_maps"`
+}
+
+// entriesOf is m's entries, made by entry, in the order parquet-go writes
+// them: by key (its writer sorts a Go map's keys); nil for a nil map, whose
+// column is null.
+func entriesOf[K cmp.Ordered, V, E any](m map[K]V, entry func(K, V) E) []E {
+	if m == nil {
+		return nil
+	}
+	entries := []E{}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		entries = append(entries, entry(k, m[k]))
+	}
+	return entries
 }
 
 func nestedWant() []nestedGen {
 	rows := nestedRows()
 	want := make([]nestedGen, len(rows))
 	for i, r := range rows {
-		want[i] = nestedGen{Lists: r.Lists, ListMaps: r.ListMaps, MapLists: r.MapLists, MapMaps: r.MapMaps}
-		if r.Points != nil {
-			want[i].Points = make([]struct {
-				X int32   `arrow:"x" json:"x"`
-				Y *string `arrow:"y" json:"y"`
-			}, len(r.Points))
-			for j, p := range r.Points {
-				want[i].Points[j].X, want[i].Points[j].Y = p.X, p.Y
+		want[i] = nestedGen{Lists: r.Lists}
+		if r.ListMaps != nil {
+			want[i].ListMaps = [][]listMapEntry{}
+			for _, m := range r.ListMaps {
+				want[i].ListMaps = append(want[i].ListMaps, entriesOf(m, func(k string, v int32) listMapEntry { return listMapEntry{Key: k, Value: v} }))
 			}
 		}
+		if r.Points != nil {
+			want[i].Points = []nestedPointGen{}
+			for _, p := range r.Points {
+				want[i].Points = append(want[i].Points, nestedPointGen{X: p.X, Y: p.Y})
+			}
+		}
+		want[i].MapLists = entriesOf(r.MapLists, func(k string, v []float64) mapListEntry { return mapListEntry{Key: k, Value: v} })
+		want[i].MapMaps = entriesOf(r.MapMaps, func(k int32, v map[string]string) mapMapEntry {
+			return mapMapEntry{Key: k, Value: entriesOf(v, func(k, v string) mapMapsEntry { return mapMapsEntry{Key: k, Value: v} })}
+		})
 	}
 	return want
 }
@@ -469,16 +522,17 @@ func repeatedRows() []repeatedRow {
 
 // repeatedGroupGen is a group of repeatedGen. pqarrow declares the
 // elements of a bare repeated field nullable, though the format gives them
-// no way to be null: gen's elements are pointers.
+// no way to be null: gen's elements are pointers; the lists themselves are
+// not nullable, so notnull.
 type repeatedGroupGen = struct {
 	Name string   `arrow:"name" json:"name"`
-	Vals []*int64 `arrow:"vals" json:"vals"`
+	Vals []*int64 `arrow:"vals,notnull" json:"vals"`
 }
 
 type repeatedGen = struct {
 	ID     int64               `arrow:"id" json:"id"`
-	Tags   []*string           `arrow:"tags" json:"tags"`
-	Groups []*repeatedGroupGen `arrow:"groups" json:"groups"`
+	Tags   []*string           `arrow:"tags,notnull" json:"tags"`
+	Groups []*repeatedGroupGen `arrow:"groups,notnull" json:"groups"`
 }
 
 func repeatedWant() []repeatedGen {
@@ -531,14 +585,16 @@ func writeTwoLevelLists(t *testing.T, path string) {
 	)
 }
 
+// twoLevelGen is the row type gen makes: the elements keep the names of
+// the file's repeated nodes.
 type twoLevelGen = struct {
-	Ints  []int32 `arrow:"ints" json:"ints"`
+	Ints  []int32 `arrow:"ints" arrow-elem:"name=element" json:"ints"`
 	Pairs []*struct {
 		X int32 `arrow:"x" json:"x"`
-	} `arrow:"pairs" json:"pairs"`
+	} `arrow:"pairs" arrow-elem:"name=array" json:"pairs"`
 	Pts []*struct {
 		V int64 `arrow:"v" json:"v"`
-	} `arrow:"pts" json:"pts"`
+	} `arrow:"pts,notnull" arrow-elem:"name=pts_tuple" json:"pts"`
 }
 
 // twoLevelWant is the rows writeTwoLevelLists writes.
@@ -585,17 +641,22 @@ func writeConvertedTypes(t *testing.T, path string) {
 	)
 }
 
+type legacyMapEntry = struct {
+	Key   string `arrow:"key" json:"key"`
+	Value *int32 `arrow:"value" json:"value"`
+}
+
 type convertedGen = struct {
-	LegacyMap  map[string]*int32 `arrow:"legacy_map" json:"legacy_map"`
-	LegacyList []string          `arrow:"legacy_list" json:"legacy_list"`
+	LegacyMap  []legacyMapEntry `arrow:"legacy_map,map" json:"legacy_map"`
+	LegacyList []string         `arrow:"legacy_list" arrow-elem:"name=str" json:"legacy_list"`
 }
 
 // convertedWant is the rows writeConvertedTypes writes.
 func convertedWant() []convertedGen {
 	return []convertedGen{
-		{LegacyMap: map[string]*int32{"a": ptr[int32](1), "b": nil}, LegacyList: []string{"x", "y"}},
+		{LegacyMap: []legacyMapEntry{{Key: "a", Value: ptr[int32](1)}, {Key: "b"}}, LegacyList: []string{"x", "y"}},
 		{LegacyMap: nil, LegacyList: []string{}},
-		{LegacyMap: map[string]*int32{}, LegacyList: nil},
+		{LegacyMap: []legacyMapEntry{}, LegacyList: nil},
 	}
 }
 
@@ -684,6 +745,8 @@ func writeMapOptionalKey(t *testing.T, path string) {
 		leafChunk{values: []int32{7}, def: []int16{3, 0}, rep: []int16{0, 0}})
 }
 
+// --- a map keyed by binary (arrow-go's column writers) ---
+
 func writeMapBinaryKey(t *testing.T, path string) {
 	root := must(schema.NewGroupNode("schema", pq.Repetitions.Required, schema.FieldList{
 		schema.NewInt32Node("id", pq.Repetitions.Required, -1),
@@ -691,9 +754,36 @@ func writeMapBinaryKey(t *testing.T, path string) {
 			schema.NewByteArrayNode("key", pq.Repetitions.Required, -1),
 			schema.NewInt32Node("value", pq.Repetitions.Required, -1)),
 	}, -1))
-	// Rows: id 1 {0x00ff: 7}, id 2 null.
+	// Rows: id 1 {0x00ff: 7, 0x00: 8, 0x00ff: 9}, id 2 null, id 3 {},
+	// id 4 {"": -1}.
+	levels := func() ([]int16, []int16) { return []int16{2, 2, 2, 0, 1, 2}, []int16{0, 1, 1, 0, 0, 0} }
+	keyDef, keyRep := levels()
+	valueDef, valueRep := levels()
 	writeLowLevel(t, path, root,
-		leafChunk{values: []int32{1, 2}},
-		leafChunk{values: []pq.ByteArray{{0, 0xff}}, def: []int16{2, 0}, rep: []int16{0, 0}},
-		leafChunk{values: []int32{7}, def: []int16{2, 0}, rep: []int16{0, 0}})
+		leafChunk{values: []int32{1, 2, 3, 4}},
+		leafChunk{values: []pq.ByteArray{{0, 0xff}, {0}, {0, 0xff}, {}}, def: keyDef, rep: keyRep},
+		leafChunk{values: []int32{7, 8, 9, -1}, def: valueDef, rep: valueRep})
+}
+
+// blobEntry is an entry of binaryKeyGen's map: a Go map takes no []byte
+// key, the entries do, and keep a key twice.
+type blobEntry = struct {
+	Key   []uint8 `arrow:"key,notnull" json:"key"`
+	Value int32   `arrow:"value" json:"value"`
+}
+
+type binaryKeyGen = struct {
+	ID    int32       `arrow:"id" json:"id"`
+	Blobs []blobEntry `arrow:"blobs,map" json:"blobs"`
+}
+
+// binaryKeyWant is the rows writeMapBinaryKey writes, entries in the order
+// written.
+func binaryKeyWant() []binaryKeyGen {
+	return []binaryKeyGen{
+		{ID: 1, Blobs: []blobEntry{{Key: []byte{0, 0xff}, Value: 7}, {Key: []byte{0}, Value: 8}, {Key: []byte{0, 0xff}, Value: 9}}},
+		{ID: 2},
+		{ID: 3, Blobs: []blobEntry{}},
+		{ID: 4, Blobs: []blobEntry{{Key: []byte{}, Value: -1}}},
+	}
 }

@@ -30,7 +30,8 @@ func writeLowLevel(t *testing.T, path string, root *schema.GroupNode, leaves ...
 	props := parquet.NewWriterProperties(parquet.WithDictionaryDefault(false), parquet.WithStats(true))
 	w, err := file.NewParquetWriterWithError(f, root, file.WithWriterProps(props))
 	require.NoError(t, err)
-	rg := w.AppendRowGroup()
+	rg, err := w.AppendRowGroupChecked()
+	require.NoError(t, err)
 	for k, leaf := range leaves {
 		cw, err := rg.NextColumn()
 		require.NoError(t, err, "column %d", k)

@@ -1,10 +1,14 @@
 package integration
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,8 +30,13 @@ import (
 //   - []byte for binary and fixed-size binary;
 //   - time.Time in UTC for timestamps and dates;
 //   - a decimal's exact text at its scale ("-12.34");
-//   - []any for a list, map[any]any for a map, map[string]any for a
-//     struct (by field name) and for a row (by column name).
+//   - []any for a list, []mapEntry for a map (its entries in order, a key
+//     twice as often as the map has it, keys of any type, []byte too),
+//     map[string]any for a struct (by field name) and for a row (by column
+//     name).
+
+// mapEntry is one entry of a map in the plain form.
+type mapEntry struct{ Key, Value any }
 
 // refRows is every row of rec in the plain form, read with arrow-go's
 // accessors.
@@ -87,11 +96,11 @@ func refValue(arr arrow.Array, i int) any {
 		return a.Value(i).ToString(a.DataType().(*arrow.Decimal128Type).Scale)
 	case *array.Decimal256:
 		return a.Value(i).ToString(a.DataType().(*arrow.Decimal256Type).Scale)
-	case *array.Map: // before *array.List, which it embeds
+	case *array.Map: // not an *array.List, though it embeds one
 		start, end := a.ValueOffsets(i)
-		m := map[any]any{}
+		m := []mapEntry{}
 		for j := int(start); j < int(end); j++ {
-			m[refValue(a.Keys(), j)] = refValue(a.Items(), j)
+			m = append(m, mapEntry{Key: refValue(a.Keys(), j), Value: refValue(a.Items(), j)})
 		}
 		return m
 	case *array.List:
@@ -136,7 +145,7 @@ func plainStruct(v reflect.Value, fields []arrow.Field) map[string]any {
 // form; dt says what v alone does not (a decimal's scale, field names).
 func plainOf(v reflect.Value, dt arrow.DataType) any {
 	switch v.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Map:
+	case reflect.Pointer, reflect.Slice:
 		if v.IsNil() {
 			return nil
 		}
@@ -176,19 +185,22 @@ func plainOf(v reflect.Value, dt arrow.DataType) any {
 			return b
 		}
 	case reflect.Slice:
+		if mt, ok := dt.(*arrow.MapType); ok {
+			// A map's entries, as GoTypeOf's type holds them: structs
+			// (or pointers to them) with a Key and a Value.
+			m := []mapEntry{}
+			for j := range v.Len() {
+				e := reflect.Indirect(v.Index(j))
+				m = append(m, mapEntry{Key: plainOf(e.FieldByName("Key"), mt.KeyType()), Value: plainOf(e.FieldByName("Value"), mt.ItemType())})
+			}
+			return m
+		}
 		elem := dt.(arrow.ListLikeType).Elem()
 		l := []any{}
 		for j := range v.Len() {
 			l = append(l, plainOf(v.Index(j), elem))
 		}
 		return l
-	case reflect.Map:
-		mt := dt.(*arrow.MapType)
-		m := map[any]any{}
-		for it := v.MapRange(); it.Next(); {
-			m[plainOf(it.Key(), mt.KeyType())] = plainOf(it.Value(), mt.ItemType())
-		}
-		return m
 	case reflect.Struct:
 		return plainStruct(v, dt.(*arrow.StructType).Fields())
 	}
@@ -234,12 +246,8 @@ func hasSpecial(v any) bool {
 				return true
 			}
 		}
-	case map[any]any:
-		for _, e := range x {
-			if hasSpecial(e) {
-				return true
-			}
-		}
+	case []mapEntry:
+		return slices.ContainsFunc(x, func(e mapEntry) bool { return hasSpecial(e.Key) || hasSpecial(e.Value) })
 	case []map[string]any:
 		for _, e := range x {
 			if hasSpecial(e) {
@@ -272,28 +280,150 @@ func halfFloat(bits uint16) float64 {
 	return sign * math.Ldexp(1024+frac, exp-25)
 }
 
-// jsonable is a plain value as encoding/json marshals it the way `arrowmap
-// head` prints it: map keys as their text.
-func jsonable(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := map[string]any{}
-		for k, e := range x {
-			m[k] = jsonable(e)
+// jsonRow is a row of schema in the plain form as `arrowmap head` prints
+// it: an object of the columns in schema order.
+func jsonRow(row map[string]any, schema *arrow.Schema) jsonObject {
+	return jsonable(row, arrow.StructOf(schema.Fields()...)).(jsonObject)
+}
+
+// jsonable is a plain value of Arrow type dt as `arrowmap head` prints it:
+// a struct an object of its fields in order; a map an object of its
+// entries in order, a key twice as often as the map has it, a key as its
+// JSON text (unquoted when a string); NaN and the infinities as the
+// strings "NaN", "+Inf" and "-Inf"; everything else as encoding/json
+// writes it.
+func jsonable(v any, dt arrow.DataType) any {
+	if v == nil {
+		return nil
+	}
+	switch dt := dt.(type) {
+	case *arrow.StructType:
+		s := v.(map[string]any)
+		o := jsonObject{}
+		for _, f := range dt.Fields() {
+			o = append(o, jsonMember{Name: f.Name, Value: jsonable(s[f.Name], f.Type)})
 		}
-		return m
-	case map[any]any:
-		m := map[string]any{}
-		for k, e := range x {
-			m[fmt.Sprint(k)] = jsonable(e)
+		return o
+	case *arrow.MapType:
+		o := jsonObject{}
+		for _, e := range v.([]mapEntry) {
+			key, err := json.Marshal(jsonable(e.Key, dt.KeyType()))
+			if err != nil {
+				panic(err)
+			}
+			name := string(key)
+			if s, err := strconv.Unquote(name); err == nil && strings.HasPrefix(name, `"`) {
+				name = s
+			}
+			o = append(o, jsonMember{Name: name, Value: jsonable(e.Value, dt.ItemType())})
 		}
-		return m
-	case []any:
+		return o
+	case arrow.ListLikeType:
+		x := v.([]any)
 		l := make([]any, len(x))
 		for j, e := range x {
-			l[j] = jsonable(e)
+			l[j] = jsonable(e, dt.Elem())
 		}
 		return l
+	case *arrow.Float16Type, *arrow.Float32Type, *arrow.Float64Type:
+		f := math.NaN() // the plain form's NaN is a string
+		switch x := v.(type) {
+		case float32: // marshalled as a float32, as head does, not widened
+			f = float64(x)
+		case float64:
+			f = x
+		}
+		switch {
+		case math.IsNaN(f):
+			return "NaN"
+		case math.IsInf(f, 1):
+			return "+Inf"
+		case math.IsInf(f, -1):
+			return "-Inf"
+		}
 	}
 	return v
+}
+
+// jsonMember is a member of a JSON object: its name and value.
+type jsonMember struct {
+	Name  string
+	Value any
+}
+
+// jsonObject is a JSON object as written: its members in order, a name
+// twice kept twice, which a Go map does not keep.
+type jsonObject []jsonMember
+
+// MarshalJSON writes the members in order.
+func (o jsonObject) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, m := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		name, err := json.Marshal(m.Name)
+		if err != nil {
+			return nil, err
+		}
+		value, err := json.Marshal(m.Value)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, name...), ':'), value...)
+	}
+	return append(b, '}'), nil
+}
+
+// orderedJSON is the one JSON value of text, its objects as jsonObject
+// (members in order, a name twice kept twice) and its numbers as their
+// text (json.Number), so that an int64 keeps every digit.
+func orderedJSON(text []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	v, err := readJSON(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("more than one JSON value in %q", text)
+	}
+	return v, nil
+}
+
+// readJSON reads the next JSON value of dec.
+func readJSON(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		o := jsonObject{}
+		for dec.More() {
+			name, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := readJSON(dec)
+			if err != nil {
+				return nil, err
+			}
+			o = append(o, jsonMember{Name: name.(string), Value: v})
+		}
+		_, err := dec.Token() // }
+		return o, err
+	case json.Delim('['):
+		l := []any{}
+		for dec.More() {
+			v, err := readJSON(dec)
+			if err != nil {
+				return nil, err
+			}
+			l = append(l, v)
+		}
+		_, err := dec.Token() // ]
+		return l, err
+	}
+	return tok, nil // a string, json.Number, bool or nil
 }
