@@ -104,6 +104,7 @@ type Writer[T any] struct {
 	b    *mapper.Builder[T]
 	fw   fileWriter
 	sink *sink
+	pool *pool // the allocator of a WriteConfig with no Alloc
 	// storage is the schema pqarrow writes when it differs from T's
 	// (durations as int64), nil when it does not.
 	storage *arrow.Schema
@@ -144,8 +145,10 @@ func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *W
 		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.RowGroupBytes %d is negative", cfg.RowGroupBytes)
 	}
 	var mem memory.Allocator = cfg.Alloc
+	var own *pool
 	if mem == nil {
-		mem = &pool{}
+		own = &pool{}
+		mem = own
 	}
 	opts = append([]mapper.Option{mapper.Allocator(mem)}, opts...)
 	b, err := mapper.NewBuilder[T](opts...)
@@ -220,7 +223,7 @@ func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *W
 		storage = stored
 	}
 	return &Writer[T]{
-		b: b, fw: fw, sink: s, storage: storage,
+		b: b, fw: fw, sink: s, storage: storage, pool: own,
 		groupRows: groupRows, batchRows: min(groupRows, writeBatchRows), groupBytes: cfg.RowGroupBytes,
 	}, nil
 }
@@ -407,7 +410,12 @@ func (w *Writer[T]) Close() error {
 		return w.closeErr
 	}
 	w.closed = true
-	defer w.b.Release()
+	defer func() {
+		w.b.Release()
+		if w.pool != nil {
+			w.pool.release() // every record and page is freed by now
+		}
+	}()
 	if w.err == nil {
 		if err := w.flush(); err == nil {
 			if err := w.fw.Close(); err != nil {
