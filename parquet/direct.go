@@ -657,6 +657,12 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 	n := b - a
 	if idx != nil {
 		n = len(idx)
+		// idx increases strictly (slots in order): its last less its first
+		// is n-1 only when it is every slot between them, which is copied
+		// as a range (a leaf with no nulls under lists and structs).
+		if n > 0 && int(idx[n-1]-idx[0]) == n-1 {
+			a, b, idx = int(idx[0]), int(idx[n-1])+1, nil
+		}
 	}
 	if n == 0 {
 		return

@@ -48,8 +48,10 @@ type ReadConfig struct {
 	// Alloc allocates the memory read and decoded into; nil is Go memory
 	// that the reader reuses from record to record (what arrow-go frees,
 	// the reader keeps for the next record), which more than halves what
-	// reading allocates. With mapper.ZeroCopy, rows alias that memory
-	// until the next Read, as they alias a record.
+	// reading allocates; at Release it hands that memory to the next
+	// reader or Writer, so that reading file after file allocates it once.
+	// With mapper.ZeroCopy, rows alias that memory until the next Read, as
+	// they alias a record, and none after Release.
 	Alloc memory.Allocator
 }
 

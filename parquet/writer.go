@@ -81,8 +81,10 @@ type WriteConfig struct {
 	Metadata map[string]string
 	// Alloc allocates the Arrow records and the Parquet pages built; nil is
 	// Go memory that the Writer reuses from batch to batch (what arrow-go
-	// frees, the Writer keeps for its next batch). A mapper.Allocator
-	// option, when given too, wins for the records.
+	// frees, the Writer keeps for its next batch) and hands at Close to the
+	// next Writer or reader, so that writing file after file allocates it
+	// once. A mapper.Allocator option, when given too, wins for the
+	// records.
 	Alloc memory.Allocator
 }
 
@@ -243,7 +245,10 @@ type fileWriter interface {
 
 // defaultPageBytes is the size of a data page before compression:
 // parquet-go's 256 KiB rather than pqarrow's 1 MiB, for buffers that stay
-// small and a compressor that works in its cache.
+// small and a compressor that works in its cache. The direct writer counts
+// a page's levels and indices as the memory they hold until the page is
+// encoded (leafWriter.pageBytes), so its pages of levels and dictionary
+// indices are smaller once encoded.
 const defaultPageBytes = 256 << 10
 
 // newFileWriter is pqarrow.NewFileWriter, its errors naming the column
