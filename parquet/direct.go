@@ -80,9 +80,10 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 		lw.maxStats = int(props.MaxStatsSizeFor(col.Path()))
 		if lw.kind == leafBinary || lw.kind == leafLargeBinary {
 			if props.DictionaryEnabledFor(col.Path()) {
-				lw.dict = newByteDict()
 				if spare, ok := spareDicts.Get().(*byteDict); ok {
 					lw.dict = spare // reset by startChunk
+				} else {
+					lw.dict = newByteDict()
 				}
 				lw.dictLimit = int(props.DictionaryPageSizeLimit())
 			}
