@@ -5,31 +5,35 @@ package integration
 // snappy, row groups of 128k rows, each writer at its default settings
 // otherwise. Run them with
 //
-//	go test -run '^$' -bench 'BenchmarkParquet' -benchmem -count 3 .
+//	go test -run '^$' -bench 'BenchmarkParquet' -benchmem -benchtime 3x -count 5 .
 //
 // Every contender's output is checked equal to the rows first. Each reports
 // its peak heap (peak-heap-MiB: the sampled runtime.MemStats.HeapInuse above
 // what was in use before it), and a writer its file size (file-MiB).
 //
-// Measured on the shared 2-core machine, quiet, -benchtime 3x -count 3
-// (ms; arrowmap / parquet-go):
+// The collector hardly runs in these loops (the live heap is the million
+// rows, so GOGC=100 lets that much garbage pile up first): the peak is
+// about b.N times what one op allocates. Give every contender the same b.N
+// (-benchtime 3x) to compare peaks; at the default benchtime the fastest
+// runs the most ops and shows the highest peak.
 //
-//	write flat     276 / 148  (1.9×)   file 20.15 / 20.07 MiB   peak 155 / 40 MiB
-//	write nested   615 / 260  (2.4×)   file  5.22 /  8.57 MiB   peak 222 / 14 MiB
-//	read flat      120 / 398  (0.30×)  peak 160–187 / 140 MiB
-//	read nested    224 / 708  (0.32×)  peak 210–220 / 210 MiB
-//	read 2 of 8     22 / 220  (0.10×)  peak  43 /  6 MiB
+// Measured on the shared 2-core machine (load 5–7), -benchtime 3x
+// -count 5, medians (ms; arrowmap / parquet-go):
 //
-// What limits writing is pqarrow's column writer, which arrowmap's rows
-// reach through one reused Builder: it allocates 250–340 MiB per million
-// rows (a bytes.Buffer grown for every data page, encoder buffers from a
-// pool on memory.DefaultAllocator, the dictionary memo table allocating
-// per string value), and the garbage collector, scanning the caller's rows
-// each cycle, takes a third of the time; its snappy is s2's slower
-// "better" mode. parquet-go allocates 5–13 MiB. The peak heaps are mostly
-// what the collector lets pile up before it runs: GOGC=100 allows garbage
-// up to the live heap (the million rows), which parquet-go's writer never
-// reaches.
+//	write flat     143 / 143  (1.00×)  file 19.72 / 20.07 MiB   peak  26 /  40 MiB
+//	write nested   266 / 273  (0.98×)  file  5.32 /  8.57 MiB   peak  24 /  14 MiB
+//	read flat      129 / 673  (0.19×)  peak 138 / 140 MiB
+//	read nested    411 / 1382 (0.30×)  peak 203 / 241 MiB
+//	read 2 of 8     21 / 212  (0.10×)  peak 3.9 / 5.8 MiB
+//
+// Write times are at parity within this machine's noise: four separate
+// processes gave 0.78–1.41× (flat) and 0.88–1.45× (nested). bench/RESULTS.md
+// has the allocations and the routes that got here: arrowmap writes the
+// column chunks of the columns it covers itself (parquet/direct.go) rather
+// than through pqarrow's column writers, which allocate 250–340 MiB per
+// million rows; pages end at 256 KiB of memory held; snappy runs on 64 KiB
+// pieces; buffers go on from one file to the next. parquet-go allocates
+// 5–14 MB a file, arrowmap 8–9 MB.
 
 import (
 	"bytes"

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -37,6 +39,7 @@ type directFile struct {
 	props   *parquet.WriterProperties
 	meta    *metadata.FileMetaDataBuilder
 	codec   compress.Codec // nil: uncompressed
+	snappy  bool           // compressed by appendSnappy
 	level   int
 	v2      bool
 	leaves  []*leafWriter
@@ -44,6 +47,9 @@ type directFile struct {
 	rgRows  int64
 	groups  int16
 	pageCap int
+
+	closed   bool
+	closeErr error
 }
 
 // newDirectFile is the directFile of records of arrowSchema, or nil when
@@ -74,7 +80,11 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 		lw.maxStats = int(props.MaxStatsSizeFor(col.Path()))
 		if lw.kind == leafBinary || lw.kind == leafLargeBinary {
 			if props.DictionaryEnabledFor(col.Path()) {
-				lw.dict = newByteDict()
+				if spare, ok := spareDicts.Get().(*byteDict); ok {
+					lw.dict = spare // reset by startChunk
+				} else {
+					lw.dict = newByteDict()
+				}
 				lw.dictLimit = int(props.DictionaryPageSizeLimit())
 			}
 		} else if props.DictionaryEnabledFor(col.Path()) {
@@ -89,10 +99,14 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 	}
 	d := &directFile{
 		sink: s, schema: pq, props: props, codec: codec, level: props.CompressionLevel(),
-		v2: props.DataPageVersion() == parquet.DataPageV2, leaves: leaves,
+		snappy: props.Compression() == compress.Codecs.Snappy,
+		v2:     props.DataPageVersion() == parquet.DataPageV2, leaves: leaves,
 		pageCap: int(props.DataPageSize()),
 	}
 	d.meta = metadata.NewFileMetadataBuilder(pq, props, nil)
+	for _, lw := range leaves {
+		lw.takeBuffers()
+	}
 	return d, nil
 }
 
@@ -152,8 +166,19 @@ func (d *directFile) NewBufferedRowGroupChecked() error {
 	return nil
 }
 
-// Close writes the current row group and the footer.
+// Close writes the current row group and the footer, and hands the
+// leaves' buffers on; Close after Close returns what the first returned.
 func (d *directFile) Close() error {
+	if !d.closed {
+		d.closed, d.closeErr = true, d.close()
+		for _, lw := range d.leaves {
+			lw.releaseBuffers()
+		}
+	}
+	return d.closeErr
+}
+
+func (d *directFile) close() error {
 	if d.sink.err != nil {
 		return d.sink.err
 	}
@@ -244,15 +269,12 @@ type leafWriter struct {
 	offs32 []int32
 	offs64 []int64
 
-	// The page being built.
-	defs, reps []int16
-	idx        []int32 // values present in the rows of a batch, nested
-	values     []byte  // plain encoded
-	indices    []uint32
-	nvals      int // values present
-	nlevels    int
-	nrows      int
-	plain      int // size of the values plain encoded, with a dictionary
+	// The page being built, in pageBuffers.
+	pageBuffers
+	nvals   int // values present
+	nlevels int
+	nrows   int
+	plain   int // size of the values plain encoded, with a dictionary
 
 	// The column chunk.
 	pager      file.PageWriter
@@ -261,18 +283,55 @@ type leafWriter struct {
 	chunkNulls int64
 	hasMinMax  bool
 	lo, hi     uint64 // bits of the fixed-width min and max
-	loB, hiB   []byte // byte-array min and max
 	hasTrue    bool
 	hasFalse   bool
 
 	dict      *byteDict // nil: plain
 	dictLimit int
 	dictState dictState
-	held      []heldPage // dictionary pages' data pages until the dictionary is written
-	dictPage  bool       // a dictionary page was written in this chunk
+	dictPage  bool // a dictionary page was written in this chunk
 	fallback  bool
+}
+
+// pageBuffers are the buffers a leafWriter builds its pages in, grown to
+// a page's size once, and handed from one file's leafWriter to the next
+// one's through spareBuffers: writing file after file, a column allocates
+// them once, not once a file.
+type pageBuffers struct {
+	defs, reps []int16
+	idx        []int32 // values present in the rows of a batch, nested
+	values     []byte  // plain encoded
+	indices    []uint32
+	loB, hiB   []byte     // byte-array min and max
+	held       []heldPage // dictionary pages' data pages until the dictionary is written
+	heldData   []byte     // the held pages' data, end to end
 
 	page, compressed []byte
+	scratch          []byte // a piece of a page compressed by snappy
+}
+
+var (
+	spareBuffers sync.Pool // of *pageBuffers
+	spareDicts   sync.Pool // of *byteDict
+)
+
+// takeBuffers gives lw the buffers of a leafWriter released before, if any.
+func (lw *leafWriter) takeBuffers() {
+	if b, ok := spareBuffers.Get().(*pageBuffers); ok {
+		lw.pageBuffers = *b
+	}
+}
+
+// releaseBuffers hands lw's buffers to the next file's leafWriters.
+func (lw *leafWriter) releaseBuffers() {
+	b := lw.pageBuffers
+	clear(b.held)
+	spareBuffers.Put(&b)
+	lw.pageBuffers = pageBuffers{}
+	if lw.dict != nil {
+		spareDicts.Put(lw.dict)
+		lw.dict = nil
+	}
 }
 
 type dictState uint8
@@ -285,6 +344,7 @@ const (
 
 type heldPage struct {
 	data                         []byte
+	at                           int // where its data starts in heldData, while held
 	num, nulls, rows, defN, repN int32
 	uncompressed                 int32
 	firstRow                     int64
@@ -502,12 +562,14 @@ func (lw *leafWriter) dictPays() bool {
 	return lw.dict.plainBytes()+(len(lw.indices)*indexWidth(lw.dict.len())+7)/8 < lw.plain
 }
 
+// pageBytes is the memory the page being built holds: its levels and
+// dictionary indices as the int16s and uint32s they are until the page is
+// encoded, and its plain values. The page ends when that reaches the page
+// size rather than when its encoding would: a page of levels and indices of
+// a few bits each would otherwise hold a million of them (8 MiB for a list
+// of text) before reaching 256 KiB encoded.
 func (lw *leafWriter) pageBytes() int {
-	size := len(lw.values) + 2*(len(lw.defs)+len(lw.reps))/8
-	if lw.dictState == dictOn {
-		size += len(lw.indices) * indexWidth(lw.dict.len()) / 8
-	}
-	return size
+	return len(lw.values) + 2*(len(lw.defs)+len(lw.reps)) + 4*len(lw.indices)
 }
 
 // flatRows adds rows [a, b) of a top-level leaf.
@@ -596,6 +658,12 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 	n := b - a
 	if idx != nil {
 		n = len(idx)
+		// idx increases strictly (slots in order): its last less its first
+		// is n-1 only when it is every slot between them, which is copied
+		// as a range (a leaf with no nulls under lists and structs).
+		if n > 0 && int(idx[n-1]-idx[0]) == n-1 {
+			a, b, idx = int(idx[0]), int(idx[n-1])+1, nil
+		}
 	}
 	if n == 0 {
 		return
@@ -830,21 +898,18 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 	uncompressed := len(page)
 	data := page
 	if d.codec != nil {
-		src := page
-		if d.v2 {
-			src = page[levels:]
+		src, dst := page, lw.compressed[:0]
+		if d.v2 { // version 2 pages keep their levels uncompressed
+			src, dst = page[levels:], append(dst, page[:levels]...)
 		}
-		bound := int(d.codec.CompressBound(int64(len(src))))
-		if cap(lw.compressed) < bound+levels {
-			lw.compressed = make([]byte, bound+levels)
-		}
-		dst := lw.compressed[:bound+levels]
-		if d.v2 {
-			copy(dst, page[:levels])
-			data = append(dst[:levels], d.codec.EncodeLevel(dst[levels:levels+bound], src, d.level)...)
+		if d.snappy {
+			data = appendSnappy(dst, src, d.codec, &lw.scratch)
 		} else {
-			data = d.codec.EncodeLevel(dst[:bound], src, d.level)
+			bound := int(d.codec.CompressBound(int64(len(src))))
+			dst = slices.Grow(dst, bound)
+			data = append(dst, d.codec.EncodeLevel(dst[len(dst):len(dst)+bound], src, d.level)...)
 		}
+		lw.compressed = data
 	}
 	hp := heldPage{data: data, num: int32(lw.nlevels), nulls: int32(lw.nlevels - lw.nvals), rows: int32(lw.nrows),
 		defN: int32(defN), repN: int32(repN), uncompressed: int32(uncompressed), firstRow: lw.chunkRows}
@@ -852,7 +917,9 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 	lw.defs, lw.reps, lw.values, lw.indices = lw.defs[:0], lw.reps[:0], lw.values[:0], lw.indices[:0]
 	lw.nvals, lw.nlevels, lw.nrows, lw.plain = 0, 0, 0, 0
 	if lw.dictState == dictOn {
-		hp.data = append([]byte(nil), data...)
+		hp.at = len(lw.heldData)
+		lw.heldData = append(lw.heldData, data...)
+		hp.data = nil // in heldData, which may move as it grows
 		lw.held = append(lw.held, hp)
 		if lw.dict.plainBytes() >= lw.dictLimit {
 			// The dictionary is full: write it and its pages, and the rest
@@ -909,13 +976,17 @@ func (lw *leafWriter) writeDictionary(d *directFile) error {
 	}
 	lw.dictPage = true
 	enc := d.props.DictionaryIndexEncoding()
-	for _, hp := range lw.held {
+	for k, hp := range lw.held {
+		end := len(lw.heldData)
+		if k+1 < len(lw.held) {
+			end = lw.held[k+1].at
+		}
+		hp.data = lw.heldData[hp.at:end]
 		if err := lw.writePage(d, hp, enc); err != nil {
 			return err
 		}
 	}
-	clear(lw.held)
-	lw.held = lw.held[:0]
+	lw.held, lw.heldData = lw.held[:0], lw.heldData[:0]
 	return nil
 }
 

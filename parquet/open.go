@@ -48,8 +48,10 @@ type ReadConfig struct {
 	// Alloc allocates the memory read and decoded into; nil is Go memory
 	// that the reader reuses from record to record (what arrow-go frees,
 	// the reader keeps for the next record), which more than halves what
-	// reading allocates. With mapper.ZeroCopy, rows alias that memory
-	// until the next Read, as they alias a record.
+	// reading allocates; at Release it hands that memory to the next
+	// reader or Writer, so that reading file after file allocates it once.
+	// With mapper.ZeroCopy, rows alias that memory until the next Read, as
+	// they alias a record, and none after Release.
 	Alloc memory.Allocator
 }
 
@@ -134,6 +136,7 @@ type source struct {
 	// restore is the types of the columns read as their storage type
 	// (durations as int64), by name.
 	restore map[string]arrow.DataType
+	pool    *pool // the allocator of a ReadConfig with no Alloc, released at close
 }
 
 func openPath(path string, cfg ReadConfig) (*source, error) {
@@ -154,6 +157,12 @@ func openPath(path string, cfg ReadConfig) (*source, error) {
 	return src, nil
 }
 
+// readBufferBytes is the buffer a column chunk is read through, made for
+// every chunk: enough for page headers (arrow-go peeks 16 KiB at a time)
+// and small pages; a larger page is read past it into the page buffer,
+// which the allocator reuses.
+const readBufferBytes = 32 << 10
+
 // openSource reads the footer of the Parquet file of size bytes that r
 // reads, and selects its row groups as cfg says.
 func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg ReadConfig) (_ *source, err error) {
@@ -164,8 +173,10 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 		return nil, err
 	}
 	var mem memory.Allocator = cfg.Alloc
+	var own *pool
 	if mem == nil {
-		mem = &pool{}
+		own = &pool{}
+		mem = own
 	}
 	// A footer is hostile input too: arrow-go's thrift decoding and schema
 	// conversion are not all written to fail cleanly on garbage.
@@ -174,7 +185,14 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 			err = fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer (%v)", name, mapper.ErrInvalidData, p)
 		}
 	}()
-	pf, err := file.NewParquetReader(io.NewSectionReader(r, 0, size), file.WithReadProps(parquet.NewReaderProperties(mem)))
+	props := parquet.NewReaderProperties(mem)
+	// Without a buffered stream arrow-go reads each column chunk whole
+	// into a new []byte (a few MiB a column a row group, made and dropped
+	// for every chunk); buffered, it reads a page at a time through one
+	// buffer, and a page larger than the buffer into its page buffer.
+	props.BufferedStreamEnabled = true
+	props.BufferSize = readBufferBytes
+	pf, err := file.NewParquetReader(io.NewSectionReader(r, 0, size), file.WithReadProps(props))
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
 	}
@@ -186,7 +204,11 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %s%w", name, mapper.ErrInvalidData, unreadableColumn(pf.MetaData().Schema), err)
 	}
-	return newSource(pf, fr, closer, name, cfg, mem)
+	src, err := newSource(pf, fr, closer, name, cfg, mem)
+	if src != nil {
+		src.pool = own
+	}
+	return src, err
 }
 
 // unreadableColumn is `column "name": ` for the first top-level column of
@@ -351,6 +373,12 @@ func leafColumns(descr *schema.Schema, cols []int) []int {
 }
 
 func (s *source) close() error {
+	if s.pool != nil {
+		// The records are released: the next Reader's pool takes their
+		// buffers.
+		s.pool.release()
+		s.pool = nil
+	}
 	if s.closer != nil {
 		return s.closer.Close()
 	}

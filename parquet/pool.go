@@ -17,10 +17,18 @@ import (
 // Buffers come in powers of two from 64 bytes, 64-byte aligned like
 // memory.GoAllocator's, zeroed as make zeroes them; at most poolKeep of a
 // size are kept.
+//
+// A pool let go (release) hands its buffers to spare, where the next
+// Writer's pool finds them: a program writing file after file allocates
+// its buffers once, not once a file, and the collector still frees what
+// stays unused (spare is sync.Pools).
 type pool struct {
 	mu   sync.Mutex
 	free [64][][]byte // by size class: buffers of 1<<class bytes
 }
+
+// spare holds, by size class, the buffers of released pools.
+var spare [64]sync.Pool
 
 const (
 	poolAlign = 64
@@ -52,6 +60,11 @@ func (p *pool) Allocate(size int) []byte {
 		return b
 	}
 	p.mu.Unlock()
+	if b, ok := spare[c].Get().(*[]byte); ok {
+		buf := (*b)[:size]
+		clear(buf)
+		return buf
+	}
 	full := 1 << c
 	raw := make([]byte, full+poolAlign)
 	off := 0
@@ -90,4 +103,19 @@ func (p *pool) Free(b []byte) {
 		p.free[k] = append(p.free[k], b[:0])
 	}
 	p.mu.Unlock()
+}
+
+// release hands the buffers kept to spare: the caller allocates no more
+// from p, and what it allocated is freed (a buffer still in use must not be
+// handed to the next pool).
+func (p *pool) release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c := range p.free {
+		for k, b := range p.free[c] {
+			spare[c].Put(&b)
+			p.free[c][k] = nil
+		}
+		p.free[c] = p.free[c][:0]
+	}
 }

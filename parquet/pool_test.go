@@ -37,3 +37,22 @@ func TestPoolHandsOutAlignedZeroedBuffersAndReusesFreedOnes(t *testing.T) {
 	}
 	require.LessOrEqual(t, len(p.free[20]), poolKeep)
 }
+
+func TestAReleasedPoolsBuffersComeBackZeroedToTheNextPool(t *testing.T) {
+	first := &pool{}
+	b := first.Allocate(1000)
+	for i := range b {
+		b[i] = 0xff
+	}
+	first.Free(b)
+	first.release()
+	next := &pool{}
+	for range 3 { // whether a spare is taken or a new buffer made
+		got := next.Allocate(1000)
+		require.Len(t, got, 1000)
+		require.Equal(t, make([]byte, 1000), got)
+		for i := range got {
+			got[i] = 0xee
+		}
+	}
+}

@@ -81,8 +81,10 @@ type WriteConfig struct {
 	Metadata map[string]string
 	// Alloc allocates the Arrow records and the Parquet pages built; nil is
 	// Go memory that the Writer reuses from batch to batch (what arrow-go
-	// frees, the Writer keeps for its next batch). A mapper.Allocator
-	// option, when given too, wins for the records.
+	// frees, the Writer keeps for its next batch) and hands at Close to the
+	// next Writer or reader, so that writing file after file allocates it
+	// once. A mapper.Allocator option, when given too, wins for the
+	// records.
 	Alloc memory.Allocator
 }
 
@@ -104,6 +106,7 @@ type Writer[T any] struct {
 	b    *mapper.Builder[T]
 	fw   fileWriter
 	sink *sink
+	pool *pool // the allocator of a WriteConfig with no Alloc
 	// storage is the schema pqarrow writes when it differs from T's
 	// (durations as int64), nil when it does not.
 	storage *arrow.Schema
@@ -144,8 +147,10 @@ func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *W
 		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.RowGroupBytes %d is negative", cfg.RowGroupBytes)
 	}
 	var mem memory.Allocator = cfg.Alloc
+	var own *pool
 	if mem == nil {
-		mem = &pool{}
+		own = &pool{}
+		mem = own
 	}
 	opts = append([]mapper.Option{mapper.Allocator(mem)}, opts...)
 	b, err := mapper.NewBuilder[T](opts...)
@@ -220,7 +225,7 @@ func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *W
 		storage = stored
 	}
 	return &Writer[T]{
-		b: b, fw: fw, sink: s, storage: storage,
+		b: b, fw: fw, sink: s, storage: storage, pool: own,
 		groupRows: groupRows, batchRows: min(groupRows, writeBatchRows), groupBytes: cfg.RowGroupBytes,
 	}, nil
 }
@@ -240,7 +245,10 @@ type fileWriter interface {
 
 // defaultPageBytes is the size of a data page before compression:
 // parquet-go's 256 KiB rather than pqarrow's 1 MiB, for buffers that stay
-// small and a compressor that works in its cache.
+// small and a compressor that works in its cache. The direct writer counts
+// a page's levels and indices as the memory they hold until the page is
+// encoded (leafWriter.pageBytes), so its pages of levels and dictionary
+// indices are smaller once encoded.
 const defaultPageBytes = 256 << 10
 
 // newFileWriter is pqarrow.NewFileWriter, its errors naming the column
@@ -407,7 +415,12 @@ func (w *Writer[T]) Close() error {
 		return w.closeErr
 	}
 	w.closed = true
-	defer w.b.Release()
+	defer func() {
+		w.b.Release()
+		if w.pool != nil {
+			w.pool.release() // every record and page is freed by now
+		}
+	}()
 	if w.err == nil {
 		if err := w.flush(); err == nil {
 			if err := w.fw.Close(); err != nil {

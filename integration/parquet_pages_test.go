@@ -1,0 +1,108 @@
+package integration
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	arrowparquet "github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	amparquet "github.com/arrowmap/arrowmap/parquet"
+	"github.com/parquet-go/parquet-go"
+	"github.com/stretchr/testify/require"
+)
+
+// dataPages counts the data pages of each column chunk of the first row
+// group, reading the pages themselves.
+func dataPages(t *testing.T, data []byte) map[string]int {
+	t.Helper()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	require.NoError(t, err)
+	defer pf.Close()
+	out := map[string]int{}
+	rg := pf.RowGroup(0)
+	for c := range pf.MetaData().Schema.NumColumns() {
+		pr, err := rg.GetColumnPageReader(c)
+		require.NoError(t, err)
+		for pr.Next() {
+			if _, ok := pr.Page().(file.DataPage); ok {
+				out[pf.MetaData().Schema.Column(c).Path()]++
+			}
+		}
+		require.NoError(t, pr.Err())
+	}
+	return out
+}
+
+func writeAll[T any](buf *bytes.Buffer, rows []T, cfg amparquet.WriteConfig) error {
+	w, err := amparquet.NewWriter[T](buf, cfg)
+	if err != nil {
+		return err
+	}
+	if err := w.Write(rows); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+func readAllParquet[T any](data []byte) ([]T, error) {
+	r, err := amparquet.OpenReaderAt[T](bytes.NewReader(data), int64(len(data)), amparquet.ReadConfig{})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Release()
+	return r.ReadAll()
+}
+
+func normalizedAll[T any](rows []T) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = fmt.Sprint(normalized(r))
+	}
+	return out
+}
+
+// The direct writer ends a page at 256 KiB of levels, indices and values
+// held, and compresses snappy pages in pieces of 64 KiB: column chunks of
+// dozens of pages, plain pages of several pieces, which pqarrow (through
+// ReadAll) and parquet-go both read back as written.
+func TestColumnChunksOfManyPagesReadBackByPqarrowAndParquetGo(t *testing.T) {
+	nested := nestedBenchRows(200_000)
+	flat := flatBenchRows(200_000)
+	for _, c := range []struct {
+		name string
+		cfg  amparquet.WriteConfig
+	}{
+		{"snappy, version 1 pages", amparquet.WriteConfig{Compression: compress.Codecs.Snappy, RowGroupRows: 150_000}},
+		{"snappy, version 2 pages", amparquet.WriteConfig{Compression: compress.Codecs.Snappy, DataPageVersion: arrowparquet.DataPageV2}},
+		{"zstd", amparquet.WriteConfig{Compression: compress.Codecs.Zstd}},
+		{"uncompressed", amparquet.WriteConfig{}},
+	} {
+		t.Run("nested rows, "+c.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			require.NoError(t, writeAll(&buf, nested, c.cfg))
+			pages := dataPages(t, buf.Bytes())
+			require.Greater(t, pages["tags.list.element"], 5, "a list of dictionary indices in many pages: %v", pages)
+			require.Greater(t, pages["items.list.element.sku"], 4, "%v", pages)
+			ours, err := readAllParquet[benchNested](buf.Bytes())
+			require.NoError(t, err)
+			require.Equal(t, normalizedAll(nested), normalizedAll(ours), "pqarrow reads")
+			theirs, err := parquet.Read[benchNested](bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+			require.NoError(t, err)
+			require.Equal(t, normalizedAll(nested), normalizedAll(theirs), "parquet-go reads")
+		})
+		t.Run("flat rows, "+c.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			require.NoError(t, writeAll(&buf, flat, c.cfg))
+			pages := dataPages(t, buf.Bytes())
+			require.Greater(t, pages["id"], 3, "plain pages of 256 KiB: %v", pages)
+			ours, err := readAllParquet[benchFlat](buf.Bytes())
+			require.NoError(t, err)
+			require.Equal(t, normalizedAll(flat), normalizedAll(ours), "pqarrow reads")
+			theirs, err := parquet.Read[benchFlat](bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+			require.NoError(t, err)
+			require.Equal(t, normalizedAll(flat), normalizedAll(theirs), "parquet-go reads")
+		})
+	}
+}
