@@ -27,7 +27,8 @@ func TestAColumnPqarrowCannotReadIsNamedInTheError(t *testing.T) {
 
 	var buf bytes.Buffer
 	w := file.NewParquetWriter(&buf, root)
-	rg := w.AppendRowGroup()
+	rg, err := w.AppendRowGroupChecked()
+	require.NoError(t, err)
 	for _, write := range []func(file.ColumnChunkWriter) error{
 		func(c file.ColumnChunkWriter) error {
 			_, err := c.(*file.Int32ColumnChunkWriter).WriteBatch([]int32{1}, nil, nil)
