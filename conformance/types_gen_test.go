@@ -204,7 +204,7 @@ type Map_1_0_0_littleendian struct {
 	MapNullable []Map_1_0_0_littleendian_MapNullableEntry `arrow:"map_nullable,map"`
 }
 
-// Map_1_0_0_littleendian_MapNullableEntry is an entry of the map map_nullable, which keeps their order and a key twice.
+// Map_1_0_0_littleendian_MapNullableEntry is an entry of the map map_nullable: a slice of entries keeps their order and a key given twice.
 type Map_1_0_0_littleendian_MapNullableEntry struct {
 	Key   string `arrow:"key"`
 	Value *int32 `arrow:"value"`
@@ -215,7 +215,7 @@ type MapNonCanonical_1_0_0_littleendian struct {
 	MapOtherNames []MapNonCanonical_1_0_0_littleendian_MapOtherNamesEntry `arrow:"map_other_names,map"`
 }
 
-// MapNonCanonical_1_0_0_littleendian_MapOtherNamesEntry is an entry of the map map_other_names, which keeps their order and a key twice.
+// MapNonCanonical_1_0_0_littleendian_MapOtherNamesEntry is an entry of the map map_other_names: a slice of entries keeps their order and a key given twice.
 type MapNonCanonical_1_0_0_littleendian_MapOtherNamesEntry struct {
 	Key   string `arrow:"key"`
 	Value *int32 `arrow:"value"`

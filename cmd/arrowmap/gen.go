@@ -99,7 +99,7 @@ func (g *generator) declare(name string, t reflect.Type, path string) {
 	case path == "":
 		fmt.Fprintf(&b, "// %s is a row of the file", name)
 	case g.entries[path]:
-		fmt.Fprintf(&b, "// %s is an entry of the map %s, which keeps their order and a key twice", name, strings.TrimSuffix(path, "[]"))
+		fmt.Fprintf(&b, "// %s is an entry of the map %s: a slice of entries keeps their order and a key given twice", name, strings.TrimSuffix(path, "[]"))
 	default:
 		fmt.Fprintf(&b, "// %s is %s", name, describe(path))
 	}
