@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -304,4 +305,70 @@ func BenchmarkFlightSQL(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkFlightSQLRounds runs the contenders of BenchmarkFlightSQL in
+// rounds, each contender once a round in a rotated order, after a
+// collection so that none pays for another's garbage: on a machine shared
+// with other work, the load drifts less within a round than between the
+// seconds-long runs of BenchmarkFlightSQL, so the ratios are steadier. It
+// reports the median time of each contender over the rounds and the
+// median of the per-round ratios to arrowmap's; ns/op is a round's.
+//
+//	cd integration && go test -run '^$' -bench FlightSQLRounds -benchtime 9x
+func BenchmarkFlightSQLRounds(b *testing.B) {
+	for _, endpoints := range []int{1, 4} {
+		b.Run(fmt.Sprintf("endpoints=%d", endpoints), func(b *testing.B) {
+			c := startFlat(b, endpoints)
+			contenders := flatContenders(b, c)
+			ctx, cancel := context.WithTimeout(b.Context(), 30*time.Minute)
+			defer cancel()
+			for _, ct := range contenders {
+				rows, err := ct.read(ctx)
+				if err != nil {
+					b.Fatalf("%s: %v", ct.name, err)
+				}
+				if err := checkFlat(rows); err != nil && ct.name != "transport" {
+					b.Fatalf("%s: %v", ct.name, err)
+				}
+			}
+			times := make([][]float64, len(contenders)) // ms, per contender per round
+			round := 0
+			for b.Loop() {
+				for k := range contenders {
+					i := (k + round) % len(contenders)
+					runtime.GC()
+					start := time.Now()
+					if _, err := contenders[i].read(ctx); err != nil {
+						b.Fatalf("%s: %v", contenders[i].name, err)
+					}
+					times[i] = append(times[i], float64(time.Since(start).Microseconds())/1e3)
+				}
+				round++
+			}
+			for i, ct := range contenders {
+				b.ReportMetric(median(times[i]), ct.name+"-ms")
+				if i == 0 {
+					continue
+				}
+				ratios := make([]float64, len(times[i]))
+				for r := range ratios {
+					ratios[r] = times[i][r] / times[0][r]
+				}
+				b.ReportMetric(median(ratios), ct.name+"/arrowmap")
+			}
+		})
+	}
+}
+
+func median(xs []float64) float64 {
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	if len(xs) == 0 {
+		return 0
+	}
+	if len(xs)%2 == 1 {
+		return xs[len(xs)/2]
+	}
+	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
 }

@@ -111,7 +111,9 @@ func (r *Reader[T]) Read(dst []T) (int, error) {
 
 // ReadAll decodes the rest of the rows. At the end it returns them and a
 // nil error, as io.ReadAll does; on an error, the rows before the failing
-// record and the error.
+// record and the error. Each record is decoded straight into the result;
+// when the record reader is a RowsHinter (a Flight reader is), the result
+// is sized from its hint once, not grown as it goes.
 //
 // With ZeroCopy, the strings and []byte of the rows are valid until the
 // next Read or Release: every record read stays retained until then.
