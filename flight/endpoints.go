@@ -297,7 +297,7 @@ type openStream struct {
 // newOpenStream opens the DoGet stream of ticket and reads its schema.
 func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Ticket, alloc memory.Allocator) (*openStream, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	stream, err := client.DoGet(ctx, ticket)
+	stream, err := client.DoGet(ctx, ticket, callCodec...)
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("flight DoGet: %w", err)
