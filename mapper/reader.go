@@ -157,9 +157,8 @@ type RowsHinter interface {
 
 const (
 	// hintedPerReceived bounds how far ReadAll trusts a RowsHint past the
-	// rows it has: up to this many times them. A Flight server's first
-	// record is rarely below 16k rows, so a million-row result is sized at
-	// its first record.
+	// rows it has: up to this many times them. With records of 16k rows or
+	// more, a million-row result is sized at its first record.
 	hintedPerReceived = 64
 	// hintedBytes bounds the memory a RowsHint alone can make ReadAll
 	// allocate, whatever the rows received.
