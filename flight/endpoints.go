@@ -76,6 +76,11 @@ var ErrExpired = errors.New("arrowmap/flight: flight endpoint expired")
 // records wait between the streams and the caller; a record is valid until
 // the next Next. Release stops every stream: its goroutines have all
 // returned, and the connections it dialed are closed, when it returns.
+//
+// The reader is a mapper.RowsHinter of info.TotalRecords, so that
+// mapper.Reader.ReadAll sizes its result once; ReadAll trusts it only as
+// far as the rows received back it, and a server that counts wrong costs
+// no rows.
 func Records(ctx context.Context, src Source, info *flight.FlightInfo) (array.RecordReader, error) {
 	if info == nil {
 		return nil, errors.New("arrowmap/flight: nil flight info")
@@ -107,7 +112,7 @@ func Records(ctx context.Context, src Source, info *flight.FlightInfo) (array.Re
 		return nil, errors.New("arrowmap/flight: a flight info with neither a schema nor an endpoint")
 	}
 
-	r := &endpointRecords{}
+	r := &endpointRecords{rows: info.TotalRecords}
 	r.refs.Store(1)
 	r.f = newFanIn(ctx, len(info.Endpoint), streams, info.Ordered, e.read, arrow.RecordBatch.Release)
 	r.f.done = e.close
@@ -292,7 +297,7 @@ type openStream struct {
 // newOpenStream opens the DoGet stream of ticket and reads its schema.
 func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Ticket, alloc memory.Allocator) (*openStream, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	stream, err := client.DoGet(ctx, ticket)
+	stream, err := client.DoGet(ctx, ticket, callCodec...)
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("flight DoGet: %w", err)
@@ -323,6 +328,7 @@ type endpointRecords struct {
 	schema *arrow.Schema
 	f      *fanIn[arrow.RecordBatch]
 	cur    arrow.RecordBatch
+	rows   int64 // the FlightInfo's TotalRecords: -1 when unknown
 }
 
 func (r *endpointRecords) Retain() { r.refs.Add(1) }
@@ -342,6 +348,10 @@ func (r *endpointRecords) Next() bool {
 	r.cur = rec
 	return ok
 }
+
+// RowsHint is the rows the FlightInfo says the flight has: a hint for
+// mapper.Reader.ReadAll, which does not trust it past the rows received.
+func (r *endpointRecords) RowsHint() int64 { return r.rows }
 
 func (r *endpointRecords) RecordBatch() arrow.RecordBatch { return r.cur }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // closeTimeout bounds the ClosePreparedStatement action sent when a result
@@ -93,6 +94,15 @@ func (r *preparedRecords) Err() error {
 		// as well as it could be.
 		return err
 	}
+}
+
+// RowsHint hands on the hint of the records (the FlightInfo's
+// TotalRecords), which embedding alone would hide from mapper.Reader.
+func (r *preparedRecords) RowsHint() int64 {
+	if h, ok := r.RecordReader.(mapper.RowsHinter); ok {
+		return h.RowsHint()
+	}
+	return -1
 }
 
 func (r *preparedRecords) Retain() { r.refs.Add(1) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	_ "github.com/apache/arrow-go/v18/arrow/flight/flightsql/driver" // registers "flightsql" with database/sql
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	amflight "github.com/arrowmap/arrowmap/flight"
 	amflightsql "github.com/arrowmap/arrowmap/flightsql"
 	"github.com/arrowmap/arrowmap/internal/benchdata"
 )
@@ -104,7 +106,35 @@ func flatContenders(b *testing.B, c *cluster) []flatContender {
 		{name: "transport", read: func(ctx context.Context) ([]Flat, error) {
 			return nil, transportFlat(ctx, cl)
 		}},
+		{name: "records", read: func(ctx context.Context) ([]Flat, error) {
+			return nil, recordsFlat(ctx, cl)
+		}},
 	}
+}
+
+// recordsFlat is arrowmap's transport alone: the result read through
+// amflight.Records, as flightsql.Query reads it, and no record decoded.
+func recordsFlat(ctx context.Context, cl *flightsql.Client) error {
+	info, err := cl.Execute(ctx, flatQuery)
+	if err != nil {
+		return err
+	}
+	rr, err := amflight.Records(ctx, amflight.Source{Client: cl.Client}, info)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	rows := 0
+	for rr.Next() {
+		rows += int(rr.RecordBatch().NumRows())
+	}
+	if err := rr.Err(); err != nil {
+		return err
+	}
+	if rows != flatRows {
+		return fmt.Errorf("%d rows, want %d", rows, flatRows)
+	}
+	return nil
 }
 
 // transportFlat reads every record of the result as handFlat does and
@@ -272,7 +302,9 @@ func TestTheFlatReferenceMatchesItsRecords(t *testing.T) {
 // from records built once, with arrowmap's flightsql.Query, with arrow-go's
 // database/sql driver, and with a hand-written loop over the Flight
 // streams; every contender's output is checked first. transport reads the
-// same streams and decodes nothing: the floor under the three.
+// same streams with arrow-go's client and decodes nothing: the floor under
+// the three, the server's and the transport's own cost; records is the
+// same through amflight.Records, the floor under arrowmap.
 //
 //	cd integration && go test -run '^$' -bench FlightSQL -count 5 -benchmem
 func BenchmarkFlightSQL(b *testing.B) {
@@ -290,7 +322,7 @@ func BenchmarkFlightSQL(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if err := checkFlat(rows); err != nil && ct.name != "transport" {
+					if err := checkFlat(rows); err != nil && !floor(ct.name) {
 						b.Fatal(err)
 					}
 					b.ReportAllocs()
@@ -304,4 +336,87 @@ func BenchmarkFlightSQL(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkFlightSQLRounds runs the contenders of BenchmarkFlightSQL in
+// rounds, each contender once a round in a rotated order, after a
+// collection so that none pays for another's garbage: on a machine shared
+// with other work, the load drifts less within a round than between the
+// seconds-long runs of BenchmarkFlightSQL, so the ratios are steadier. It
+// reports the median wall and CPU time of each contender over the rounds
+// and the medians of the per-round ratios to arrowmap's; ns/op is a
+// round's. CPU time counts every goroutine of the process, the server's
+// too, and drifts less than wall time with the machine's other work.
+//
+//	cd integration && go test -run '^$' -bench FlightSQLRounds -benchtime 9x
+func BenchmarkFlightSQLRounds(b *testing.B) {
+	for _, endpoints := range []int{1, 4} {
+		b.Run(fmt.Sprintf("endpoints=%d", endpoints), func(b *testing.B) {
+			c := startFlat(b, endpoints)
+			contenders := flatContenders(b, c)
+			ctx, cancel := context.WithTimeout(b.Context(), 30*time.Minute)
+			defer cancel()
+			for _, ct := range contenders {
+				rows, err := ct.read(ctx)
+				if err != nil {
+					b.Fatalf("%s: %v", ct.name, err)
+				}
+				if err := checkFlat(rows); err != nil && !floor(ct.name) {
+					b.Fatalf("%s: %v", ct.name, err)
+				}
+			}
+			// ms per contender per round: wall time, and the CPU time of
+			// the process (the servers' and the readers' goroutines).
+			wall := make([][]float64, len(contenders))
+			cpu := make([][]float64, len(contenders))
+			round := 0
+			for b.Loop() {
+				for k := range contenders {
+					i := (k + round) % len(contenders)
+					runtime.GC()
+					start, startCPU := time.Now(), cpuTime()
+					if _, err := contenders[i].read(ctx); err != nil {
+						b.Fatalf("%s: %v", contenders[i].name, err)
+					}
+					wall[i] = append(wall[i], float64(time.Since(start).Microseconds())/1e3)
+					cpu[i] = append(cpu[i], float64((cpuTime()-startCPU).Microseconds())/1e3)
+				}
+				round++
+			}
+			for i, ct := range contenders {
+				b.ReportMetric(median(wall[i]), ct.name+"-ms")
+				b.ReportMetric(median(cpu[i]), ct.name+"-cpu-ms")
+				if i == 0 {
+					continue
+				}
+				b.ReportMetric(medianRatio(wall[i], wall[0]), ct.name+"/arrowmap")
+				b.ReportMetric(medianRatio(cpu[i], cpu[0]), ct.name+"/arrowmap-cpu")
+			}
+		})
+	}
+}
+
+// floor reports whether a contender is one of the floors, which read the
+// records and decode no row.
+func floor(name string) bool { return name == "transport" || name == "records" }
+
+// medianRatio is the median of xs[r] / ys[r].
+func medianRatio(xs, ys []float64) float64 {
+	ratios := make([]float64, len(xs))
+	for r := range ratios {
+		ratios[r] = xs[r] / ys[r]
+	}
+	return median(ratios)
+}
+
+func median(xs []float64) float64 {
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	if len(xs) == 0 {
+		return 0
+	}
+	if len(xs)%2 == 1 {
+		return xs[len(xs)/2]
+	}
+	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
 }

@@ -197,8 +197,7 @@ func (b Batch[T]) Append(dst []T) []T {
 	}
 	if cap(dst)-len(dst) < n {
 		// Fresh memory is zero already; grow like append, to amortise.
-		grown := make([]T, len(dst), max(len(dst)+n, 2*cap(dst)))
-		copy(grown, dst)
+		grown := growRows(dst, n, -1)
 		b.decode(unsafe.Pointer(unsafe.SliceData(grown[len(dst):len(dst)+n])), nil)
 		return grown[:len(dst)+n]
 	}

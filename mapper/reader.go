@@ -111,7 +111,9 @@ func (r *Reader[T]) Read(dst []T) (int, error) {
 
 // ReadAll decodes the rest of the rows. At the end it returns them and a
 // nil error, as io.ReadAll does; on an error, the rows before the failing
-// record and the error.
+// record and the error. Each record is decoded straight into the result;
+// when the record reader is a RowsHinter (a Flight reader is), the result
+// is sized from its hint once, not grown as it goes.
 //
 // With ZeroCopy, the strings and []byte of the rows are valid until the
 // next Read or Release: every record read stays retained until then.
@@ -120,12 +122,64 @@ func (r *Reader[T]) ReadAll() ([]T, error) {
 		return nil, r.usedAfterRelease()
 	}
 	r.releaseHeld()
+	hint := int64(-1)
+	if h, ok := r.rr.(RowsHinter); ok {
+		hint = h.RowsHint()
+	}
 	var rows []T
 	for r.batch.Len() > 0 || r.next() {
-		rows = r.batch.Append(rows)
-		r.consume(r.batch.Len())
+		n := r.batch.Len()
+		if cap(rows)-len(rows) < n {
+			rows = growRows(rows, n, hint)
+		}
+		// The tail past len(rows) is fresh memory, zero: decoded as it is.
+		tail := rows[len(rows) : len(rows)+n]
+		r.batch.decode(unsafe.Pointer(unsafe.SliceData(tail)), nil)
+		rows = rows[:len(rows)+n]
+		r.consume(n)
 	}
 	return rows, r.Err()
+}
+
+// RowsHinter is a record reader that knows about how many rows it holds in
+// all, such as a Flight reader from its FlightInfo's TotalRecords: ReadAll
+// then sizes its result once instead of growing it as it goes.
+//
+// The hint is only a hint, and a source may lie: fewer rows are no error,
+// more are appended as without a hint, and ReadAll trusts it no further
+// than the rows that have arrived back it (see growRows), so a hint far
+// too large costs a bounded multiple of the rows received, never its size.
+type RowsHinter interface {
+	// RowsHint is the rows expected in all, or a negative number when
+	// they are not known.
+	RowsHint() int64
+}
+
+const (
+	// hintedPerReceived bounds how far ReadAll trusts a RowsHint past the
+	// rows it has: up to this many times them. With records of 16k rows or
+	// more, a million-row result is sized at its first record.
+	hintedPerReceived = 64
+	// hintedBytes bounds the memory a RowsHint alone can make ReadAll
+	// allocate, whatever the rows received.
+	hintedBytes = 1 << 30
+)
+
+// growRows is rows grown to room for n more rows, fresh (zero) past its
+// length: like append, doubling, or to hint rows in all when hint says
+// more rows are coming, within hintedPerReceived times the rows in hand
+// and hintedBytes.
+func growRows[T any](rows []T, n int, hint int64) []T {
+	need := len(rows) + n
+	size := max(1, int(unsafe.Sizeof(*new(T))))
+	newCap := max(need, 2*cap(rows))
+	if hint > int64(newCap) {
+		trusted := min(hint, int64(need)*hintedPerReceived, int64(max(need, hintedBytes/size)))
+		newCap = max(newCap, int(trusted))
+	}
+	grown := make([]T, len(rows), newCap)
+	copy(grown, rows)
+	return grown
 }
 
 // All yields the rows one by one. An error ends the sequence: it is yielded
