@@ -35,7 +35,7 @@ func noLeaks(t *testing.T) *memory.CheckedAllocator {
 	return mem
 }
 
-// testContext is a context that ends with the test, or after a minute.
+// testContext is a context that ends with the test, or after five minutes.
 func testContext(t *testing.T) context.Context {
 	t.Helper()
 	// A guard against a hang, not a timing: the 1M-row tests take most of

@@ -5,10 +5,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	// The canonical extension types (arrow.uuid, arrow.json, arrow.bool8,
-	// arrow.opaque, arrow.parquet.variant, …) register themselves, so that
-	// `ext=` finds them and the IPC reader returns them as such.
-	_ "github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
@@ -21,7 +17,9 @@ const (
 )
 
 // extensionOf is the extension type `ext=` names over storage, the type
-// the level encodes to: a registered extension, which reads its metadata
+// the level encodes to: a registered extension (the mapper does not
+// import arrow-go's extensions package, which links Parquet's variant code
+// into every program: 3.5 MB; the parquet package and the CLI do), which reads its metadata
 // from `ext_metadata=`. An unregistered one has no type to write; its
 // storage with the field's metadata (`arrow-meta`, as the IPC reader
 // returns an unregistered extension) keeps it.
@@ -29,7 +27,7 @@ func extensionOf(tag tags.Tag, storage arrow.DataType, at where) (arrow.DataType
 	registered := arrow.GetExtensionType(tag.Extension)
 	if registered == nil {
 		return nil, newError(ErrUnsupported, at.path, at.column, -1,
-			"the extension %q is not registered: register it with arrow.RegisterExtensionType, or keep its storage with its name in arrow-meta", tag.Extension)
+			"the extension %q is not registered: import _ \"github.com/apache/arrow-go/v18/arrow/extensions\" for arrow-go's canonical ones, register others with arrow.RegisterExtensionType, or keep the storage with its name in arrow-meta", tag.Extension)
 	}
 	ext, err := registered.Deserialize(storage, tag.ExtensionMetadata)
 	if err != nil {
