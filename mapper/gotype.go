@@ -66,11 +66,12 @@ import (
 // decimal's precision and scale, notnull on a slice or map that is not
 // nullable, ext= and ext_metadata= for an extension, arrow-meta for field
 // metadata; on the column, in arrow-elem (with name= for an element not
-// named item, and arrow-elem-meta) for a list's elements and in arrow-key
-// and arrow-value for a map's keys and values. What no tag says is lost:
-// the pins of a level two below a list element or a map value, a decimal of negative scale (its Go type's widest comes
-// back), and the nullability of a run-end field over nullable values and
-// of a null column (they come back nullable).
+// named item, and arrow-elem-meta) for a list's elements, in elem(…)
+// inside it for the levels below, and on the Key and Value fields of a
+// map's entries. What no tag says is lost: the metadata of a field below a
+// list element's element, a decimal of negative scale (its Go type's
+// widest comes back), and the nullability of a run-end field over nullable
+// values and of a null column (they come back nullable).
 //
 // New and DecodeTo accept the type for schema with the default options,
 // and decode every value as arrow-go's accessor reads it. An Arrow type
@@ -329,6 +330,12 @@ func elemLevelOf(ef arrow.Field, at where) (goLevel, error) {
 	elem, err := levelOf(ef.Type, ef.Nullable, at.elem(ef.Name))
 	if err == nil && ef.Name != "item" {
 		elem.opts = append(elem.opts, "name="+tags.Quote(ef.Name))
+	}
+	if len(elem.elem) > 0 {
+		// The element's own element has no struct tag: its options go in
+		// elem(…), at any depth.
+		elem.opts = append(elem.opts, "elem("+strings.Join(elem.elem, ",")+")")
+		elem.elem = nil
 	}
 	elem.meta = ef.Metadata
 	return elem, err

@@ -100,7 +100,7 @@ func TestGoTypeOfGivesEachColumnTheGoTypeAUserWouldWrite(t *testing.T) {
 		{"a large_list_view is a slice pinned large_list_view", arrow.LargeListViewOf(arrow.PrimitiveTypes.Int64), false, reflect.TypeFor[[]*int64](), `arrow:"col,large_list_view,notnull" json:"col"`},
 		{"a list of uint8 is a slice of *uint8: a []uint8 reads binary", arrow.ListOfNonNullable(arrow.PrimitiveTypes.Uint8), false, reflect.TypeFor[[]*uint8](), `arrow:"col,notnull" arrow-elem:"notnull" json:"col"`},
 		{"a list's element pins go to arrow-elem", arrow.ListOfNonNullable(dict(arrow.PrimitiveTypes.Int16, arrow.BinaryTypes.LargeString)), false, reflect.TypeFor[[]string](), `arrow:"col,notnull" arrow-elem:"large_utf8,dict,index=int16" json:"col"`},
-		{"pins two levels below a list have no tag", arrow.ListOfNonNullable(arrow.LargeListOfNonNullable(arrow.BinaryTypes.LargeString)), false, reflect.TypeFor[[][]string](), `arrow:"col,notnull" arrow-elem:"large_list,notnull" json:"col"`},
+		{"pins two levels below a list go in elem(…)", arrow.ListOfNonNullable(arrow.LargeListOfNonNullable(arrow.BinaryTypes.LargeString)), false, reflect.TypeFor[[][]string](), `arrow:"col,notnull" arrow-elem:"large_list,notnull,elem(large_utf8)" json:"col"`},
 		{"a fixed_size_list(3) is an array of 3", arrow.FixedSizeListOfNonNullable(3, arrow.PrimitiveTypes.Int16), false, reflect.TypeFor[[3]int16](), `arrow:"col" json:"col"`},
 		{"a nullable fixed_size_list is a pointer to its array", arrow.FixedSizeListOf(2, arrow.PrimitiveTypes.Float64), true, reflect.TypeFor[*[2]*float64](), `arrow:"col" json:"col"`},
 		{"a fixed_size_list of uint8 is pinned: a [N]byte is fixed_size_binary", arrow.FixedSizeListOfNonNullable(2, arrow.PrimitiveTypes.Uint8), false, reflect.TypeFor[[2]uint8](), `arrow:"col,fixed_size_list" json:"col"`},
@@ -163,8 +163,6 @@ func TestGoTypeOfGivesEachColumnTheGoTypeAUserWouldWrite(t *testing.T) {
 // whose schema SchemaOf does not write back, and why.
 var gtNotPinned = map[string]string{
 	"a decimal of negative scale has no pin, which could not hold it": "decimal(p,s) takes no negative scale",
-	"pins two levels below a list have no tag":                        "arrow-elem is one level",
-	"a map's key and value pins go to arrow-key and arrow-value":      "no tag says keys_sorted",
 	"a run-end array whose values are nullable is a pointer":          "a run-end field is nullable as its values are",
 	"a non-nullable null column is a mapper.Null too":                 "a null column is nullable by nature",
 }
@@ -633,9 +631,6 @@ func TestGoTypeOfLosesOnlyWhatTagsCannotSay(t *testing.T) {
 		field     arrow.Field
 		comesBack arrow.Field
 	}{
-		{"the pins two levels below a list are lost",
-			arrow.Field{Name: "c", Type: arrow.ListOfNonNullable(arrow.LargeListOfNonNullable(arrow.BinaryTypes.LargeString)), Nullable: true},
-			arrow.Field{Name: "c", Type: arrow.ListOfNonNullable(arrow.LargeListOfNonNullable(arrow.BinaryTypes.String)), Nullable: true}},
 		{"a decimal of negative scale comes back with its Go type's maximum precision and scale 0",
 			arrow.Field{Name: "c", Type: &arrow.Decimal128Type{Precision: 10, Scale: -2}},
 			arrow.Field{Name: "c", Type: &arrow.Decimal128Type{Precision: 38, Scale: 0}}},

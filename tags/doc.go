@@ -68,6 +68,8 @@
 // `index=int8…uint64` and `ordered` (with `dict`), `run_ends=int16|int32|int64`
 // (with `ree`), `name=` (in arrow-elem, arrow-key, arrow-value: the child
 // field's name; not in the arrow tag, which names its column first),
+// `elem(…)` (the options of a list element's own element, at any depth:
+// `arrow-elem:"large_list,elem(large_utf8)"`),
 // `ext=` and `ext_metadata=` (an extension type's name and serialized
 // metadata; ext_metadata needs ext). A value with a comma, an equals sign,
 // a quote, parentheses or edge spaces is a Go string literal:

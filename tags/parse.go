@@ -153,6 +153,16 @@ func collect(options []string) (*optionSet, error) {
 			}
 			continue
 		}
+		if inner, ok := strings.CutPrefix(text, "elem("); ok {
+			inner, closed := strings.CutSuffix(inner, ")")
+			if !closed {
+				return nil, &Error{Option: text, Err: errors.New("want elem(options) with its parenthesis closed")}
+			}
+			if err := s.add("elem", inner, w); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		key, value, hasValue := strings.Cut(text, "=")
 		if !hasValue {
 			if err := s.add(text, true, w); err != nil {
@@ -211,10 +221,13 @@ func splitDecimal(text string) (precision, scale string, err error) {
 type rawOptions struct {
 	Nullable bool `mapstructure:"nullable"`
 	Inline   bool `mapstructure:"inline"`
-	View     bool `mapstructure:"view"`
-	Large    bool `mapstructure:"large"`
-	Dict     bool `mapstructure:"dict"`
-	REE      bool `mapstructure:"ree"`
+	// Elem is the text inside elem(…), the options of a list's element
+	// given where no struct tag of its own can: below another element.
+	Elem  string `mapstructure:"elem"`
+	View  bool   `mapstructure:"view"`
+	Large bool   `mapstructure:"large"`
+	Dict  bool   `mapstructure:"dict"`
+	REE   bool   `mapstructure:"ree"`
 
 	List            bool `mapstructure:"list"`
 	LargeList       bool `mapstructure:"large_list"`
@@ -502,6 +515,16 @@ func (s *optionSet) resolve(r rawOptions) (Tag, error) {
 	}
 	if err := s.resolveUnion(r, &t); err != nil {
 		return Tag{}, err
+	}
+	if w, ok := s.written["elem"]; ok {
+		elem, err := ParseOptions(r.Elem)
+		if err != nil {
+			return Tag{}, err
+		}
+		if elem.Pos != nil {
+			return Tag{}, &Error{Option: w.text, Err: fmt.Errorf("pos=%d: only a column or a struct field has a position", *elem.Pos)}
+		}
+		t.Elem = &elem
 	}
 
 	pins := chosen(s, r.encodings())

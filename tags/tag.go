@@ -170,6 +170,10 @@ func Of(f reflect.StructField) (Tag, error) {
 		if !ok {
 			continue
 		}
+		if *sub.dst != nil {
+			// elem(…) in the arrow tag said the element's options already.
+			return Tag{}, &Error{Key: keyArrow, Option: "elem(…)", Err: fmt.Errorf("conflicts with the %s struct tag", sub.key)}
+		}
 		opts, err := ParseOptions(s)
 		if err != nil {
 			return Tag{}, withKey(err, sub.key)

@@ -1,0 +1,51 @@
+package tags_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/arrowmap/arrowmap/tags"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestElemPinsTheLevelsBelowAListElement(t *testing.T) {
+	type row struct {
+		Deep [][][]string `arrow:"deep" arrow-elem:"large_list,notnull,elem(name=inner,elem(large_utf8))"`
+	}
+	got, err := tags.Of(reflect.TypeFor[row]().Field(0))
+	require.NoError(t, err)
+	require.NotNil(t, got.Elem)
+	assert.Equal(t, tags.LargeList, got.Elem.Encoding)
+	assert.True(t, got.Elem.NotNull)
+	require.NotNil(t, got.Elem.Elem, "elem( ) of arrow-elem is the element's element")
+	assert.Equal(t, "inner", got.Elem.Elem.Name)
+	require.NotNil(t, got.Elem.Elem.Elem)
+	assert.Equal(t, tags.LargeUtf8, got.Elem.Elem.Elem.Encoding)
+	assert.Nil(t, got.Elem.Elem.Elem.Elem)
+}
+
+func TestElemRejects(t *testing.T) {
+	for _, tc := range []struct{ name, opts, option string }{
+		{"an unknown option inside", "elem(nope)", "nope"},
+		{"a position inside", "elem(pos=1)", "pos=1"},
+		{"elem twice", "elem(large_utf8),elem(utf8)", "elem(utf8)"},
+		{"an unclosed elem", "elem(large_utf8", "elem(large_utf8"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tags.ParseOptions(tc.opts)
+			var te *tags.Error
+			require.ErrorAs(t, err, &te)
+			assert.Contains(t, err.Error(), tc.option)
+		})
+	}
+	t.Run("elem in the arrow tag and arrow-elem both", func(t *testing.T) {
+		type row struct {
+			L [][]int `arrow:"l,elem(list)" arrow-elem:"list"`
+		}
+		_, err := tags.Of(reflect.TypeFor[row]().Field(0))
+		var te *tags.Error
+		require.ErrorAs(t, err, &te)
+		assert.Contains(t, err.Error(), "arrow-elem")
+	})
+}
