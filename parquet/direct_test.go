@@ -239,7 +239,8 @@ func TestTheDirectWriterWritesWhatPqarrowWrites(t *testing.T) {
 			require.True(t, chunks["Few"].HasDictionaryPage())
 			require.False(t, chunks["Unique"].HasDictionaryPage())
 			require.True(t, chunks["Filling"].HasDictionaryPage())
-			require.Equal(t, []parquet.Encoding{parquet.Encodings.RLEDict, parquet.Encodings.Plain}, dataPageEncodings(chunks["Filling"]), "fell back to plain")
+			// arrow-go writes the encoding stats from a map: in any order.
+			require.ElementsMatch(t, []parquet.Encoding{parquet.Encodings.RLEDict, parquet.Encodings.Plain}, dataPageEncodings(chunks["Filling"]), "fell back to plain")
 			require.Equal(t, []parquet.Encoding{parquet.Encodings.RLEDict}, dataPageEncodings(chunks["Few"]))
 			sameAsPqarrow(t, textRows(100_000), amparquet.WriteConfig{Compression: compress.Codecs.Snappy})
 		}},
