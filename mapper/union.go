@@ -238,7 +238,9 @@ func (d *unionDecoder) decode(v views.View, dst strided, c *call) {
 			lo = min(lo, off)
 		}
 		child := n.Child(k)
-		if ordered {
+		// In order and dense enough, decode the span; else only the rows'
+		// values, which a window of few rows spanning a large child needs.
+		if ordered && hi-lo <= 2*len(rows)+sparseSlack {
 			part.pointDense(child.Slice(lo, hi), rows, offsets, lo, dst, c)
 			continue
 		}

@@ -154,11 +154,16 @@ func (w *unionWriter) prepare(s *goValues) error {
 }
 
 // nullVariant is the variant of a row with none set, at p (nil for an
-// absent row): the one its type_code field names, else the first. It
-// writes a null, so its child must take one.
+// absent row): the one its type_code field names, else the first. A row
+// set to none writes a null, so its child must take one; an absent row
+// (below a null parent) writes the child's empty value, as every absent
+// value is written.
 func (w *unionWriter) nullVariant(p unsafe.Pointer) (int, error) {
+	if p == nil {
+		return 0, nil
+	}
 	j := 0
-	if w.hasCode && p != nil {
+	if w.hasCode {
 		code := *(*int8)(unsafe.Add(p, w.code))
 		if code < 0 || w.childOf[code] < 0 {
 			return 0, &detail{kind: ErrInvalidData, msg: fmt.Sprintf("no variant set, and type code %d is none of the union's codes %s", code, w.codeList())}

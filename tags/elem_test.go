@@ -49,3 +49,19 @@ func TestElemRejects(t *testing.T) {
 		assert.Contains(t, err.Error(), "arrow-elem")
 	})
 }
+
+// TestAQuoteInsideABareValueHidesNothing: only a quote that opens a value
+// quotes; one inside a bare value is refused, and the options after it are
+// still read as options.
+func TestAQuoteInsideABareValueHidesNothing(t *testing.T) {
+	for _, opts := range []string{`name=a"b,nullable`, `ext=x"y,dict`} {
+		_, err := tags.ParseOptions(opts)
+		var te *tags.Error
+		require.ErrorAs(t, err, &te, opts)
+		assert.Contains(t, err.Error(), "Go string literal")
+	}
+	got, err := tags.ParseOptions(`name="a,\"b",nullable`)
+	require.NoError(t, err)
+	assert.Equal(t, `a,"b`, got.Name)
+	assert.True(t, got.Nullable)
+}

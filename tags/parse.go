@@ -89,7 +89,7 @@ func splitOptions(s string) []string {
 		switch c := s[i]; {
 		case quoted && c == '\\':
 			i++ // an escaped character, a quote maybe
-		case c == '"':
+		case c == '"' && (quoted || opensQuote(s[start:i])):
 			quoted = !quoted // a Go-quoted value: commas inside do not split
 		case quoted:
 		case c == '(':
@@ -107,6 +107,15 @@ func splitOptions(s string) []string {
 	}
 	appendOption(s[start:])
 	return options
+}
+
+// opensQuote reports whether a quote after before, the option so far,
+// opens a Go-quoted value: at the start of the option or of its value
+// (after "=" or "("). A quote elsewhere is a character of the value, which
+// unquote refuses, and does not hide the commas after it.
+func opensQuote(before string) bool {
+	before = strings.TrimSpace(before)
+	return before == "" || strings.HasSuffix(before, "=") || strings.HasSuffix(before, "(")
 }
 
 // written is an option as it appears in the tag, kept to name it in errors.

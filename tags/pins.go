@@ -120,6 +120,9 @@ func optionWithKey(opts, key string) (string, bool) {
 // it starts with a double quote, else as written.
 func unquote(s string) (string, error) {
 	if !strings.HasPrefix(s, `"`) {
+		if strings.Contains(s, `"`) {
+			return "", fmt.Errorf("%s holds a quote: write the value as a Go string literal", s)
+		}
 		return s, nil
 	}
 	u, err := strconv.Unquote(s)
