@@ -903,7 +903,7 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 			src, dst = page[levels:], append(dst, page[:levels]...)
 		}
 		if d.snappy {
-			data = appendSnappy(dst, src, d.codec, &lw.scratch)
+			data = appendSnappy(dst, src, &lw.scratch)
 		} else {
 			bound := int(d.codec.CompressBound(int64(len(src))))
 			dst = slices.Grow(dst, bound)

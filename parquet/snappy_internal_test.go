@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/klauspost/compress/s2"
 	"github.com/stretchr/testify/require"
 )
 
@@ -48,7 +49,7 @@ func TestAppendSnappyIsOneSnappyBlockOfTheWholePage(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			prefix := []byte("levels")
-			out := appendSnappy(append([]byte{}, prefix...), c.src, codec, &scratch)
+			out := appendSnappy(append([]byte{}, prefix...), c.src, &scratch)
 			require.Equal(t, prefix, out[:len(prefix)], "what was in dst stays")
 			got, err := codec.(interface {
 				DecodeWithError(dst, src []byte) ([]byte, error)
@@ -57,9 +58,9 @@ func TestAppendSnappyIsOneSnappyBlockOfTheWholePage(t *testing.T) {
 			require.Equal(t, len(c.src), len(got))
 			require.True(t, string(c.src) == string(got), "decodes to the page")
 			if len(c.src) > snappyPiece {
-				whole := codec.Encode(nil, c.src)
+				whole := s2.EncodeSnappy(nil, c.src)
 				require.LessOrEqual(t, len(out)-len(prefix), len(whole)+len(whole)/20+64,
-					"compresses about as well as the page in one call")
+					"compresses about as well as the encoder does the page in one call")
 			}
 		})
 	}
