@@ -211,14 +211,26 @@ func (d *unionDecoder) decode(v views.View, dst strided, c *call) {
 			*(*int8)(unsafe.Add(dst.at(i), d.code)) = code
 		}
 	}
-	rows := make([]int32, 0, len(codes)) // the rows of the window that select one child
+	// The rows of the window by the child they select, in one pass (a
+	// counting sort): child k's are byChild[start[k+1]:start[k+2]], in
+	// order; bucket 0 would hold the rows of an undeclared code, which
+	// View refuses in every slot: none, but no index is ever -1.
+	start := make([]int, len(d.parts)+2)
+	for _, code := range codes {
+		start[n.ChildOf(code)+2]++
+	}
+	for b := 1; b < len(start); b++ {
+		start[b] += start[b-1]
+	}
+	byChild := make([]int32, len(codes))
+	next := append([]int(nil), start[:len(d.parts)+1]...)
+	for i, code := range codes {
+		b := n.ChildOf(code) + 1
+		byChild[next[b]] = int32(i)
+		next[b]++
+	}
 	for k, part := range d.parts {
-		rows = rows[:0]
-		for i, code := range codes {
-			if n.ChildOf(code) == k {
-				rows = append(rows, int32(i))
-			}
-		}
+		rows := byChild[start[k+1]:start[k+2]]
 		if len(rows) == 0 {
 			continue
 		}

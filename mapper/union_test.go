@@ -527,3 +527,40 @@ func TestAUnionBelowANullParentEncodes(t *testing.T) {
 		assert.Equal(t, in, got)
 	})
 }
+
+// TestAnUndeclaredCodeIsInvalidEvenBelowANullParent: a type id no child
+// declares is invalid data in any slot, as Arrow's full validation has it,
+// even one no row reads (below a null struct row), and it is named.
+func TestAnUndeclaredCodeIsInvalidEvenBelowANullParent(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	ut := arrow.SparseUnionOf([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true}}, []arrow.UnionTypeCode{0})
+	ints := array.NewInt32Builder(mem)
+	defer ints.Release()
+	ints.AppendValues([]int32{7, 8, 9}, nil)
+	child := ints.NewArray()
+	defer child.Release()
+	codes := memory.NewBufferBytes([]byte{0, 5, 0}) // row 1: no child declares 5
+	union := array.NewSparseUnion(ut, 3, []arrow.Array{child}, codes, 0)
+	defer union.Release()
+	st := arrow.StructOf(arrow.Field{Name: "u", Type: ut, Nullable: true})
+	valid := memory.NewBufferBytes([]byte{0b101}) // row 1 of the struct is null
+	sd := array.NewData(st, 3, []*memory.Buffer{valid}, []arrow.ArrayData{union.Data()}, 1, 0)
+	defer sd.Release()
+	s := array.NewStructData(sd)
+	defer s.Release()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "s", Type: st, Nullable: true}}, nil), []arrow.Array{s}, 3)
+	defer rec.Release()
+
+	type variants struct {
+		A *int32 `arrow:"a,nullable"`
+	}
+	type row struct {
+		S *struct {
+			U variants `arrow:"u,union"`
+		} `arrow:"s"`
+	}
+	_, err := mapper.Decode[row](rec)
+	require.ErrorIs(t, err, mapper.ErrInvalidData)
+	assert.Contains(t, err.Error(), "type id 5")
+}
