@@ -55,6 +55,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/arrowmap/arrowmap/internal/benchdata"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
@@ -98,44 +99,25 @@ type benchItem struct {
 	Price float64 `arrow:"price" parquet:"price"`
 }
 
-var benchNotes = func() []string {
-	n := make([]string, 17)
-	for i := range n {
-		n[i] = strings.Repeat("n", i)
-	}
-	return n
-}()
-
-// flatBenchRows are bench's flatRecord rows as Go values.
+// flatBenchRows are benchdata's flat rows, tagged for both libraries.
 func flatBenchRows(n int) []benchFlat {
 	rows := make([]benchFlat, n)
 	for i := range rows {
-		r := benchFlat{ID: int64(i), Qty: int32(i % 1000), Price: float64(i) * 0.25, OK: i%2 == 0,
-			Name: fmt.Sprintf("customer-%06d", i), At: time.UnixMicro(1_700_000_000_000_000 + int64(i)*1_000_003).UTC(), Score: float32(i%100) / 4}
-		if i%3 != 0 {
-			r.Note = &benchNotes[i%17]
-		}
-		rows[i] = r
+		rows[i] = benchFlat(benchdata.FlatRow(i)) // the same fields, other tags
 	}
 	return rows
 }
 
-// nestedBenchRows are bench's nestedRecord rows: 0–4 tags, 0–3 items and
-// 0–5 scores a row, empty lists non-nil.
+// nestedBenchRows are benchdata's nested rows, tagged for both libraries.
 func nestedBenchRows(n int) []benchNested {
 	rows := make([]benchNested, n)
 	for i := range rows {
-		r := benchNested{ID: int64(i), Tags: make([]string, i%5), Items: make([]benchItem, i%4), Scores: make([]float32, i%6)}
-		for k := range r.Tags {
-			r.Tags[k] = fmt.Sprintf("tag-%d", k)
+		r := benchdata.NestedRow(i)
+		items := make([]benchItem, len(r.Items))
+		for k, it := range r.Items {
+			items[k] = benchItem(it)
 		}
-		for k := range r.Items {
-			r.Items[k] = benchItem{SKU: fmt.Sprintf("sku-%d-%d", i%97, k), Price: float64(k) + 0.5}
-		}
-		for k := range r.Scores {
-			r.Scores[k] = float32(k) / 2
-		}
-		rows[i] = r
+		rows[i] = benchNested{ID: r.ID, Tags: r.Tags, Items: items, Scores: r.Scores}
 	}
 	return rows
 }

@@ -116,8 +116,23 @@ func FlatRecord(mem memory.Allocator, start, end int) arrow.RecordBatch {
 	return b.NewRecordBatch()
 }
 
-// NestedRecord is a nested record of n rows with 0–4 tags, 0–3 items and
-// 0–5 scores a row.
+// NestedRow is row i of every nested record, as FlatRow is of the flat
+// ones: i%5 tags, i%4 items and i%6 scores, empty lists non-nil.
+func NestedRow(i int) Nested {
+	r := Nested{ID: int64(i), Tags: make([]string, i%5), Items: make([]Item, i%4), Scores: make([]float32, i%6)}
+	for k := range r.Tags {
+		r.Tags[k] = fmt.Sprintf("tag-%d", k)
+	}
+	for k := range r.Items {
+		r.Items[k] = Item{SKU: fmt.Sprintf("sku-%d-%d", i%97, k), Price: float64(k) + 0.5}
+	}
+	for k := range r.Scores {
+		r.Scores[k] = float32(k) / 2
+	}
+	return r
+}
+
+// NestedRecord is the nested rows [0, n) as a record of NestedSchema.
 func NestedRecord(mem memory.Allocator, n int) arrow.RecordBatch {
 	b := array.NewRecordBuilder(mem, NestedSchema)
 	defer b.Release()
@@ -131,21 +146,18 @@ func NestedRecord(mem memory.Allocator, n int) arrow.RecordBatch {
 	scores := b.Field(3).(*array.ListBuilder)
 	score := scores.ValueBuilder().(*array.Float32Builder)
 	for i := range n {
-		ids.Append(int64(i))
+		r := NestedRow(i)
+		ids.Append(r.ID)
 		tags.Append(true)
-		for k := range i % 5 {
-			tag.Append(fmt.Sprintf("tag-%d", k))
-		}
+		tag.AppendValues(r.Tags, nil)
 		items.Append(true)
-		for k := range i % 4 {
+		for _, it := range r.Items {
 			item.Append(true)
-			sku.Append(fmt.Sprintf("sku-%d-%d", i%97, k))
-			itemPrice.Append(float64(k) + 0.5)
+			sku.Append(it.SKU)
+			itemPrice.Append(it.Price)
 		}
 		scores.Append(true)
-		for k := range i % 6 {
-			score.Append(float32(k) / 2)
-		}
+		score.AppendValues(r.Scores, nil)
 	}
 	return b.NewRecordBatch()
 }
