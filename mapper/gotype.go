@@ -196,6 +196,14 @@ func fieldMetadata(md arrow.Metadata) arrow.Metadata {
 // when nullable: through extensions, dictionaries and run-end encoding to
 // the values, as the decoder reads them.
 func levelOf(dt arrow.DataType, nullable bool, at where) (goLevel, error) {
+	return nullableLevelOf(dt, nullable, true, at)
+}
+
+// nullableLevelOf is levelOf with the choice of how a nullable level that
+// is not nullable by nature says so: a pointer when pointers is set, else
+// the tag option nullable — for a union variant, whose pointer says which
+// child a row selects, not whether its value is null.
+func nullableLevelOf(dt arrow.DataType, nullable, pointers bool, at where) (goLevel, error) {
 	if dt == nil {
 		return goLevel{}, newError(ErrInvalidData, at.path, at.column, -1, "no data type")
 	}
@@ -251,13 +259,18 @@ func levelOf(dt arrow.DataType, nullable bool, at where) (goLevel, error) {
 	}
 	_, union := value.(arrow.UnionType)
 	switch {
-	case union && nullable:
-		// A pointer would be nil for a null row and lose its type code.
+	case value.ID() == arrow.NULL: // nullable by nature, and only null
+	case !nullable:
+		if nullableKind(lv.typ) {
+			lv.opts = append(lv.opts, "notnull") // nil is null otherwise
+		}
+	case nullableKind(lv.typ): // nil is null
+	case union || !pointers:
+		// A union's pointer would be nil for a null row and lose its type
+		// code; a variant's pointer is for the child it selects.
 		lv.opts = append(lv.opts, "nullable")
-	case nullable && value.ID() != arrow.NULL && !nullableKind(lv.typ):
+	default:
 		lv.typ = reflect.PointerTo(lv.typ)
-	case !nullable && nullableKind(lv.typ) && value.ID() != arrow.NULL:
-		lv.opts = append(lv.opts, "notnull") // nil is null otherwise
 	}
 	return lv, nil
 }
@@ -551,19 +564,11 @@ func unionLevelOf(dt arrow.UnionType, at where) (goLevel, error) {
 			return goLevel{}, newError(ErrUnsupported, fat.path, fat.column, -1, "a second union child named %q", f.Name)
 		}
 		columns[f.Name] = true
-		lv, err := levelOf(f.Type, false, fat)
+		lv, err := nullableLevelOf(f.Type, f.Nullable, false, fat)
 		if err != nil {
 			return goLevel{}, err
 		}
 		lv.opts = append([]string{fmt.Sprintf("code=%d", dt.TypeCodes()[i])}, lv.opts...)
-		// The variant's pointer says which child a row selects, not
-		// whether its value is null: that the child's nullability says.
-		switch {
-		case f.Nullable && nullableKind(lv.typ):
-			lv.opts = slices.DeleteFunc(lv.opts, func(o string) bool { return o == "notnull" })
-		case f.Nullable:
-			lv.opts = append(lv.opts, "nullable")
-		}
 		lv.meta = f.Metadata
 		sf = append(sf, reflect.StructField{Name: name, Type: reflect.PointerTo(lv.typ), Tag: fieldTag(f.Name, i, -1, lv)})
 	}
