@@ -100,13 +100,34 @@ type listEncoder[O int32 | int64] struct {
 
 type listWriter[O int32 | int64] struct {
 	*listEncoder[O]
-	b      columnBuilder
-	elem   writer
+	b    columnBuilder
+	elem writer
+	sliceRows
+}
+
+// sliceRows is what a writer of Go slices (lists, a map's entries) reads
+// of them: each row's length and validity, and its elements.
+type sliceRows struct {
 	sizes  []int
 	valid  []bool
 	nulls  bool
 	runs   []valueRun
-	values goValues
+	values goValues // the elements, stride apart
+}
+
+// readSlices reads the slices s holds into r, their elements stride apart,
+// failing when they would take a child of base elements past offsets of
+// type O.
+func readSlices[O int32 | int64](r *sliceRows, s *goValues, stride uintptr, base int) error {
+	r.sizes = resize(r.sizes, s.n)
+	r.valid = resize(r.valid, s.n)
+	var total int
+	r.runs, total, r.nulls = sliceRuns(s, r.sizes, r.valid, resize(r.runs, s.n)[:0])
+	if err := checkOffsets[O](base, total); err != nil {
+		return err
+	}
+	r.values = goValues{runs: r.runs, stride: stride, n: total, parent: s}
+	return nil
 }
 
 func (e *listEncoder[O]) newWriter(b columnBuilder) writer {
@@ -114,14 +135,9 @@ func (e *listEncoder[O]) newWriter(b columnBuilder) writer {
 }
 
 func (w *listWriter[O]) prepare(s *goValues) error {
-	w.sizes = resize(w.sizes, s.n)
-	w.valid = resize(w.valid, s.n)
-	var total int
-	w.runs, total, w.nulls = sliceRuns(s, w.sizes, w.valid, resize(w.runs, s.n)[:0])
-	if err := checkOffsets[O](w.b.child(0).Len(), total); err != nil {
+	if err := readSlices[O](&w.sliceRows, s, w.size, w.b.child(0).Len()); err != nil {
 		return w.fail(s, s.n-1, err)
 	}
-	w.values = goValues{runs: w.runs, stride: w.size, n: total, parent: s}
 	return w.elem.prepare(&w.values)
 }
 

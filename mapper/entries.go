@@ -132,13 +132,9 @@ type entriesEncoder struct {
 
 type entriesWriter struct {
 	*entriesEncoder
-	b       columnBuilder
-	fields  fieldWriters
-	sizes   []int
-	valid   []bool
-	nulls   bool
-	runs    []valueRun
-	values  goValues // the elements
+	b      columnBuilder
+	fields fieldWriters
+	sliceRows
 	ptrs    []unsafe.Pointer
 	entries goValues // the Es: the elements, or what they point to
 	addrs   []unsafe.Pointer
@@ -150,14 +146,9 @@ func (e *entriesEncoder) newWriter(b columnBuilder) writer {
 }
 
 func (w *entriesWriter) prepare(s *goValues) error {
-	w.sizes = resize(w.sizes, s.n)
-	w.valid = resize(w.valid, s.n)
-	var total int
-	w.runs, total, w.nulls = sliceRuns(s, w.sizes, w.valid, resize(w.runs, s.n)[:0])
-	if err := checkOffsets[int32](w.b.child(0).Len(), total); err != nil {
+	if err := readSlices[int32](&w.sliceRows, s, w.size, w.b.child(0).Len()); err != nil {
 		return w.fail(s, s.n-1, err)
 	}
-	w.values = goValues{runs: w.runs, stride: w.size, n: total, parent: s}
 	w.entries = w.values
 	if w.pointers {
 		w.entries = w.values.deref(w.ptrs)
