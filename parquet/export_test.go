@@ -28,6 +28,6 @@ func WritesDirectly[T any](cfg WriteConfig) bool {
 		panic(err)
 	}
 	defer w.Close()
-	_, ok := w.fw.(*directFile)
+	_, ok := w.out.fw.(*directFile)
 	return ok
 }

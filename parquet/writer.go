@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 
@@ -103,24 +104,14 @@ type WriteConfig struct {
 // Close writes the footer: a file without it is unreadable. A Writer is
 // not safe for concurrent use.
 type Writer[T any] struct {
-	b    *mapper.Builder[T]
-	fw   fileWriter
-	sink *sink
-	pool *pool // the allocator of a WriteConfig with no Alloc
-	// storage is the schema pqarrow writes when it differs from T's
-	// (durations as int64), nil when it does not.
-	storage *arrow.Schema
-	// Rows per row group and per record handed to pqarrow.
-	groupRows, batchRows int64
-	groupBytes           int64
-	pending              int64 // rows in the Builder
-	inGroup              int64 // rows handed to pqarrow in the current row group
-	groupArrow           int64 // their size as Arrow data, with RowGroupBytes
-	bytesPerRow          int64 // of the last batch, with RowGroupBytes
-	groupFull            bool  // the current row group is to be closed before the next rows
-	err                  error // the failure that broke the file, for every call after it
-	closed               bool
-	closeErr             error
+	b   *mapper.Builder[T]
+	out *fileOut
+	// Rows per record handed to the file.
+	batchRows   int64
+	pending     int64 // rows in the Builder
+	bytesPerRow int64 // of the last batch, with RowGroupBytes
+	closed      bool
+	closeErr    error
 }
 
 // NewWriter returns a Writer of rows of T to w. It writes Parquet's magic
@@ -128,44 +119,78 @@ type Writer[T any] struct {
 // footer at Close. Close does not close w.
 //
 // T's schema is mapper.SchemaOf[T](opts...) (SnakeCase and As apply); a
-// T that does not map, or a column of a type Parquet cannot store (a list
-// view, a string view, a run-end encoded column, a decimal32), is an error
-// naming the column, before anything is written. opts are those of
+// T that does not map, or a column of a type Parquet cannot store (a
+// union, an interval Parquet has no type for), is an error naming the
+// column, before anything is written. opts are those of
 // mapper.NewBuilder.
 func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *Writer[T], err error) {
 	if w == nil {
 		return nil, errors.New("arrowmap/parquet: NewWriter: nil io.Writer")
 	}
-	groupRows := cfg.RowGroupRows
-	switch {
-	case groupRows < 0:
-		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.RowGroupRows %d is negative", groupRows)
-	case groupRows == 0:
-		groupRows = DefaultRowGroupRows
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
-	if cfg.RowGroupBytes < 0 {
-		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.RowGroupBytes %d is negative", cfg.RowGroupBytes)
-	}
-	var mem memory.Allocator = cfg.Alloc
-	var own *pool
-	if mem == nil {
-		own = &pool{}
-		mem = own
-	}
+	mem, own := cfg.allocator()
 	opts = append([]mapper.Option{mapper.Allocator(mem)}, opts...)
 	b, err := mapper.NewBuilder[T](opts...)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err != nil {
-			b.Release()
-		}
-	}()
 	empty := b.NewRecordBatch() // the Builder's schema, with no rows
 	schema := empty.Schema()
 	empty.Release()
+	out, err := newFileOut(w, schema, cfg, mem, own)
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
+	return &Writer[T]{b: b, out: out, batchRows: min(out.groupRows, writeBatchRows)}, nil
+}
 
+// check refuses a WriteConfig whose numbers are out of range.
+func (cfg WriteConfig) check() error {
+	if cfg.RowGroupRows < 0 {
+		return fmt.Errorf("arrowmap/parquet: WriteConfig.RowGroupRows %d is negative", cfg.RowGroupRows)
+	}
+	if cfg.RowGroupBytes < 0 {
+		return fmt.Errorf("arrowmap/parquet: WriteConfig.RowGroupBytes %d is negative", cfg.RowGroupBytes)
+	}
+	return nil
+}
+
+// allocator is cfg.Alloc, or a new pool, returned as own, when it is nil.
+func (cfg WriteConfig) allocator() (memory.Allocator, *pool) {
+	if cfg.Alloc != nil {
+		return cfg.Alloc, nil
+	}
+	own := &pool{}
+	return own, own
+}
+
+// fileOut is the Parquet file a Writer or a RecordWriter writes: the
+// records of its schema go to the row group being built, and a full row
+// group to the io.Writer when the next records come.
+type fileOut struct {
+	fw   fileWriter
+	sink *sink
+	pool *pool // the allocator of a WriteConfig with no Alloc
+	// storage is the schema written when it differs from the records'
+	// (durations as int64), nil when it does not.
+	storage               *arrow.Schema
+	groupRows, groupBytes int64
+	inGroup               int64 // rows written to the current row group
+	groupArrow            int64 // their size as Arrow data, with RowGroupBytes
+	groupFull             bool  // the current row group is to be closed before the next rows
+	err                   error // the failure that broke the file, for every call after it
+}
+
+// newFileOut starts the Parquet file of records of schema on w, as cfg
+// says, its buffers from mem (own when the file owns that pool).
+func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.Allocator, own *pool) (*fileOut, error) {
+	groupRows := cfg.RowGroupRows
+	if groupRows == 0 {
+		groupRows = DefaultRowGroupRows
+	}
 	stored, retyped := storageSchema(schema)
 	props, err := writerProperties(stored, cfg, mem, groupRows)
 	if err != nil {
@@ -220,14 +245,83 @@ func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *W
 			return nil, fmt.Errorf("arrowmap/parquet: metadata %q: %w", kv[0], err)
 		}
 	}
-	var storage *arrow.Schema
+	out := &fileOut{fw: fw, sink: s, pool: own, groupRows: groupRows, groupBytes: cfg.RowGroupBytes}
 	if retyped {
-		storage = stored
+		out.storage = stored
 	}
-	return &Writer[T]{
-		b: b, fw: fw, sink: s, storage: storage, pool: own,
-		groupRows: groupRows, batchRows: min(groupRows, writeBatchRows), groupBytes: cfg.RowGroupBytes,
-	}, nil
+	return out, nil
+}
+
+// room is how many rows, and how many bytes of Arrow data with
+// RowGroupBytes, the row group that the next rows go to takes.
+func (f *fileOut) room() (rows, bytes int64) {
+	inGroup, groupArrow := f.inGroup, f.groupArrow
+	if f.groupFull { // the rows go to a new row group
+		inGroup, groupArrow = 0, 0
+	}
+	bytes = math.MaxInt64
+	if f.groupBytes > 0 {
+		bytes = f.groupBytes - groupArrow
+	}
+	return f.groupRows - inGroup, bytes
+}
+
+// write adds rec, whose rows fit in room, to the current row group, or to
+// a new one when the current is full. size is rec's Arrow size, counted
+// with RowGroupBytes.
+func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
+	if f.err != nil {
+		return f.err
+	}
+	if f.groupFull {
+		// Closing the full row group writes its pages to the io.Writer.
+		if err := f.fw.NewBufferedRowGroupChecked(); err != nil {
+			return f.fail("writing row group", err)
+		}
+		f.groupFull, f.inGroup, f.groupArrow = false, 0, 0
+	}
+	if f.storage != nil {
+		rec = retypeRecord(rec, f.storage)
+		defer rec.Release()
+	}
+	if err := f.fw.WriteBuffered(rec); err != nil {
+		return f.fail("encoding rows", err)
+	}
+	f.inGroup += rec.NumRows()
+	f.groupArrow += size
+	if f.inGroup >= f.groupRows || (f.groupBytes > 0 && f.groupArrow >= f.groupBytes) {
+		f.groupFull = true
+	}
+	return nil
+}
+
+// fail records the error that broke the file.
+func (f *fileOut) fail(doing string, err error) error {
+	if f.sink.err != nil {
+		err = f.sink.err // pqarrow's error wraps it, or says less
+	}
+	f.err = fmt.Errorf("arrowmap/parquet: %s: %w", doing, err)
+	return f.err
+}
+
+// close writes the footer, unless a failure broke the file, and frees
+// what the file holds.
+func (f *fileOut) close() error {
+	defer func() {
+		if f.pool != nil {
+			f.pool.release() // every record and page is freed by now
+		}
+	}()
+	if f.err == nil {
+		if err := f.fw.Close(); err != nil {
+			f.fail("writing the footer", err)
+		}
+	}
+	if f.err != nil {
+		f.fw.Close() // frees what pqarrow holds; the file is lost anyway
+		return fmt.Errorf("arrowmap/parquet: no footer written, the file is not readable: %w", f.err)
+	}
+	return nil
 }
 
 // throughPqarrow, set by tests, writes every file with pqarrow: what the
@@ -298,8 +392,8 @@ func (w *Writer[T]) Write(rows []T) error {
 	if w.closed {
 		return fmt.Errorf("arrowmap/parquet: Write: %w", ErrClosed)
 	}
-	if w.err != nil {
-		return w.err
+	if w.out.err != nil {
+		return w.out.err
 	}
 	for done := 0; done < len(rows); {
 		limit := w.flushAt()
@@ -319,18 +413,15 @@ func (w *Writer[T]) Write(rows []T) error {
 	return nil
 }
 
-// flushAt is the number of rows in the Builder at which they go to
-// pqarrow: a batch, or what the current row group has room for.
+// flushAt is the number of rows in the Builder at which they go to the
+// file: a batch, or what the current row group has room for.
 func (w *Writer[T]) flushAt() int64 {
-	inGroup, groupArrow := w.inGroup, w.groupArrow
-	if w.groupFull { // the rows go to a new row group
-		inGroup, groupArrow = 0, 0
-	}
-	limit := min(w.batchRows, w.groupRows-inGroup)
+	rows, bytes := w.out.room()
+	limit := min(w.batchRows, rows)
 	switch {
-	case w.groupBytes > 0 && w.bytesPerRow > 0:
-		limit = min(limit, (w.groupBytes-groupArrow)/w.bytesPerRow)
-	case w.groupBytes > 0:
+	case w.out.groupBytes > 0 && w.bytesPerRow > 0:
+		limit = min(limit, bytes/w.bytesPerRow)
+	case w.out.groupBytes > 0:
 		limit = min(limit, measureRows) // rows to measure the size of a row on
 	}
 	return max(limit, 1)
@@ -356,50 +447,20 @@ func (w *Writer[T]) appendFailed(err error, chunk []T, done int) error {
 	return &out
 }
 
-// flush hands the rows in the Builder to pqarrow, in the current row group
-// or a new one when the current is full.
+// flush hands the rows in the Builder to the file.
 func (w *Writer[T]) flush() error {
 	if w.pending == 0 {
 		return nil
 	}
-	if w.groupFull {
-		// Closing the full row group writes its pages to the io.Writer.
-		if err := w.fw.NewBufferedRowGroupChecked(); err != nil {
-			return w.fail("writing row group", err)
-		}
-		w.groupFull, w.inGroup, w.groupArrow = false, 0, 0
-	}
 	rec := w.b.NewRecordBatch()
-	if w.groupBytes > 0 {
-		size := recordBytes(rec)
-		w.groupArrow += size
+	defer rec.Release()
+	var size int64
+	if w.out.groupBytes > 0 {
+		size = recordBytes(rec)
 		w.bytesPerRow = max(1, size/w.pending)
 	}
-	if w.storage != nil {
-		stored := retypeRecord(rec, w.storage)
-		rec.Release()
-		rec = stored
-	}
-	err := w.fw.WriteBuffered(rec)
-	rec.Release()
-	if err != nil {
-		return w.fail("encoding rows", err)
-	}
-	w.inGroup += w.pending
 	w.pending = 0
-	if w.inGroup >= w.groupRows || (w.groupBytes > 0 && w.groupArrow >= w.groupBytes) {
-		w.groupFull = true
-	}
-	return nil
-}
-
-// fail records the error that broke the file.
-func (w *Writer[T]) fail(doing string, err error) error {
-	if w.sink.err != nil {
-		err = w.sink.err // pqarrow's error wraps it, or says less
-	}
-	w.err = fmt.Errorf("arrowmap/parquet: %s: %w", doing, err)
-	return w.err
+	return w.out.write(rec, size)
 }
 
 // Close writes the rows not yet written and the file's footer. It does not
@@ -415,23 +476,11 @@ func (w *Writer[T]) Close() error {
 		return w.closeErr
 	}
 	w.closed = true
-	defer func() {
-		w.b.Release()
-		if w.pool != nil {
-			w.pool.release() // every record and page is freed by now
-		}
-	}()
-	if w.err == nil {
-		if err := w.flush(); err == nil {
-			if err := w.fw.Close(); err != nil {
-				w.fail("writing the footer", err)
-			}
-		}
+	defer w.b.Release()
+	if w.out.err == nil {
+		w.flush() // a failure is the file's, which close reports
 	}
-	if w.err != nil {
-		w.fw.Close() // frees what pqarrow holds; the file is lost anyway
-		w.closeErr = fmt.Errorf("arrowmap/parquet: no footer written, the file is not readable: %w", w.err)
-	}
+	w.closeErr = w.out.close()
 	return w.closeErr
 }
 

@@ -1,0 +1,165 @@
+package parquet
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// RecordWriter writes Arrow records of one schema to a Parquet file, for
+// data whose Go type is not known when the program is built: what Writer
+// does for rows of T, through the same path (the same row groups, pages,
+// stored Arrow schema and refusals), from records instead of rows.
+// A RecordWriter is not safe for concurrent use.
+type RecordWriter struct {
+	schema   *arrow.Schema
+	out      *fileOut
+	closed   bool
+	closeErr error
+}
+
+// NewRecordWriter returns a RecordWriter of records of schema to w, as
+// cfg says. It writes Parquet's magic bytes to w at once; the rest goes to
+// w a row group at a time, and the footer at Close, which does not close
+// w. A column of a type Parquet cannot store is an error naming it, before
+// anything is written.
+func NewRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig) (*RecordWriter, error) {
+	if w == nil {
+		return nil, errors.New("arrowmap/parquet: NewRecordWriter: nil io.Writer")
+	}
+	if schema == nil {
+		return nil, errors.New("arrowmap/parquet: NewRecordWriter: nil schema")
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	mem, own := cfg.allocator()
+	out, err := newFileOut(w, schema, cfg, mem, own)
+	if err != nil {
+		return nil, err
+	}
+	return &RecordWriter{schema: schema, out: out}, nil
+}
+
+// Schema is the schema of the records the RecordWriter takes.
+func (w *RecordWriter) Schema() *arrow.Schema { return w.schema }
+
+// Write adds the rows of rec, whose schema must be the RecordWriter's, to
+// the file: to the row group being built, and to new ones as each fills.
+// The RecordWriter does not retain rec. A failure of the io.Writer breaks
+// the file: that Write and every call after it return the error.
+func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
+	if w.closed {
+		return fmt.Errorf("arrowmap/parquet: Write: %w", ErrClosed)
+	}
+	if w.out.err != nil {
+		return w.out.err
+	}
+	if !rec.Schema().Equal(w.schema) {
+		return fmt.Errorf("arrowmap/parquet: Write: the record's schema is not the RecordWriter's:\n%s\nwant:\n%s", rec.Schema(), w.schema)
+	}
+	n := rec.NumRows()
+	var perRow int64
+	if w.out.groupBytes > 0 && n > 0 {
+		perRow = max(1, recordBytes(rec)/n)
+	}
+	for done := int64(0); done < n; {
+		rows, bytes := w.out.room()
+		if perRow > 0 {
+			rows = min(rows, bytes/perRow)
+		}
+		k := max(1, min(n-done, rows))
+		part := rec
+		if done > 0 || k < n {
+			part = rec.NewSlice(done, done+k)
+		}
+		err := w.out.write(part, k*perRow)
+		if part != rec {
+			part.Release()
+		}
+		if err != nil {
+			return err
+		}
+		done += k
+	}
+	return nil
+}
+
+// Close writes the file's footer. It does not close the io.Writer. After a
+// failure of the io.Writer no footer can be written, and Close says so.
+// Close after Close returns what the first returned.
+func (w *RecordWriter) Close() error {
+	if w.closed {
+		return w.closeErr
+	}
+	w.closed = true
+	w.closeErr = w.out.close()
+	return w.closeErr
+}
+
+// RecordReader reads the records of a Parquet file, every column, with
+// the Arrow types the file stores (what Open restores for rows of T): for
+// data whose Go type is not known when the program is built. It is an
+// array.RecordReader; Release closes the file it opened.
+type RecordReader struct {
+	*fileRecords
+	rows int64
+}
+
+// NumRows is the number of rows the reader reads in all, as the footer
+// says: those of the row groups ReadConfig selects.
+func (r *RecordReader) NumRows() int64 { return r.rows }
+
+// OpenRecords returns a RecordReader of the Parquet file at path, in
+// records of cfg.BatchRows rows, of the row groups cfg selects.
+func OpenRecords(path string, cfg ReadConfig) (*RecordReader, error) {
+	src, err := openPath(path, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return src.recordReader()
+}
+
+// OpenRecordsReaderAt is OpenRecords for the size bytes of a Parquet file
+// that r reads. The RecordReader does not close r.
+func OpenRecordsReaderAt(r io.ReaderAt, size int64, cfg ReadConfig) (*RecordReader, error) {
+	src, err := openSource(r, size, nil, "the Parquet data", cfg)
+	if err != nil {
+		return nil, err
+	}
+	return src.recordReader()
+}
+
+// recordReader is the RecordReader of every column of src, which it owns.
+func (s *source) recordReader() (*RecordReader, error) {
+	var rows int64
+	for _, g := range s.rowGroups {
+		rows += s.pf.MetaData().RowGroup(g).NumRows()
+	}
+	all := make([]int, s.pf.MetaData().Schema.Root().NumFields())
+	for i := range all {
+		all[i] = i
+	}
+	rr, err := s.records(all)
+	if err != nil {
+		return nil, err
+	}
+	return &RecordReader{fileRecords: rr, rows: rows}, nil
+}
+
+// ReadSchema reads the Arrow schema of the size bytes of a Parquet file
+// that r reads from its footer alone, with the types the file stores: the
+// schema OpenRecords's records have.
+func ReadSchema(r io.ReaderAt, size int64) (*arrow.Schema, error) {
+	src, err := openSource(r, size, nil, "the Parquet data", ReadConfig{})
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	return src.schema()
+}
+
+var _ array.RecordReader = (*RecordReader)(nil)
