@@ -1,6 +1,7 @@
 // Package pages is where the Parquet and Flight readers lived before they
-// moved to packages of their own, so that a program that reads Parquet
-// links no gRPC and one that reads Flight links no Parquet:
+// moved to packages of their own, so that a program that reads Flight
+// links no Parquet (one that reads Parquet still links gRPC: pqarrow
+// imports arrow-go's flight package):
 //
 //	pages.Parquet           → parquet.NewReader
 //	pages.FlightStream      → flight.Stream

@@ -13,7 +13,7 @@ import (
 
 // Parquet is parquet.NewReader.
 //
-// Deprecated: use package parquet, which links no gRPC.
+// Deprecated: use package parquet.
 func Parquet[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...mapper.Option) (*mapper.Reader[T], error) {
 	return parquet.NewReader[T](ctx, fr, opts...)
 }
