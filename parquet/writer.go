@@ -77,8 +77,9 @@ type WriteConfig struct {
 	// on or off: nil is on. Readers skip row groups on them
 	// (ReadConfig.KeepRowGroup).
 	Statistics *bool
-	// Metadata is stored in the file's key/value metadata, in key order;
-	// a reader sees it as the metadata of the Arrow schema.
+	// Metadata is stored in the file's key/value metadata, in key order,
+	// beside the metadata of the Arrow schema written (Metadata wins for a
+	// key in both); a reader sees them as the metadata of the Arrow schema.
 	Metadata map[string]string
 	// Alloc allocates the Arrow records and the Parquet pages built; nil is
 	// Go memory that the Writer reuses from batch to batch (what arrow-go
@@ -120,8 +121,10 @@ type Writer[T any] struct {
 //
 // T's schema is mapper.SchemaOf[T](opts...) (SnakeCase and As apply); a
 // T that does not map, or a column of a type Parquet cannot store (a
-// union, an interval Parquet has no type for), is an error naming the
-// column, before anything is written. opts are those of
+// union, a day_time or month_day_nano interval: Parquet's INTERVAL is
+// unsigned, it holds no signed Arrow interval exactly), is an *mapper.Error
+// naming the column, wrapping mapper.ErrUnsupported, before anything is
+// written. opts are those of
 // mapper.NewBuilder.
 func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *Writer[T], err error) {
 	if w == nil {
