@@ -1,6 +1,8 @@
 // Package parquet writes rows of a Go struct type to Parquet files and
 // reads them back, page by page, reading only the columns the type uses.
-// It is built on arrow-go's pqarrow, and imports nothing else of its own.
+// It is built on arrow-go's pqarrow (and arrow-go's compute, for taking
+// dictionary and run-end encoded values), and of arrowmap's imports
+// mapper alone.
 //
 // Its name is arrow-go's parquet package's too; import one of them under
 // another name:
@@ -22,15 +24,26 @@
 //	}
 //
 // Writing streams: a Writer holds one row group's encoded columns however
-// many rows it is given, and stores T's Arrow schema in the file, so that
-// time zones, dictionaries, large types and durations read back as
-// written. Reading holds one row group's column chunks and a record of
+// many rows it is given. Files keep the Arrow schema written (of T, or of a
+// RecordWriter's records): every reader of this package reads back the
+// types, names and metadata written, the schema's metadata included, and
+// no PARQUET:field_id of its own (a field id another writer stored is
+// kept). Where Parquet has no type of its own, a column is stored as its
+// nearest Parquet type, which other readers see with the same values:
+// durations as INT64, the month interval as INT32, date64 as DATE (each
+// value a whole day), time32[s] and timestamp[s] in milliseconds, decimal32
+// and decimal64 as DECIMAL of the same precision and scale, string, binary
+// and list views as their offset layouts, run-end encoded columns and
+// dictionaries below the top level (or with a null entry) as their values.
+// Reading holds one row group's column chunks and a record of
 // ReadConfig.BatchRows rows; ReadConfig.RowGroups and KeepRowGroup (on the
 // footer's column statistics) skip row groups before their data is read.
 //
-// What Parquet (through pqarrow) cannot store is refused by NewWriter,
-// naming the column: decimal32 and decimal64 (use decimal.Decimal128 with
-// a decimal(p,s) tag), list views, string and binary views, run-end
-// encoded columns. Parquet has one
-// date type: a date64 column reads back as date32.
+// What Parquet cannot store is refused by NewWriter and NewRecordWriter,
+// naming the column: unions, and the day_time and month_day_nano
+// intervals (Parquet's INTERVAL is unsigned months, days and
+// milliseconds, which hold no signed Arrow interval exactly). A value the
+// Arrow spec forbids, such as a date64 that is not a whole day, is refused
+// by Write naming the column and the row, never rounded. pqarrow does not
+// write a fixed-size list with null rows.
 package parquet

@@ -4,15 +4,22 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // Retype is retype, for tests that compare arrays whose types differ only
 // in the names of list elements.
 var Retype = retype
 
+// Convert is convert, for tests that compare what pqarrow reads (the
+// storage types) with the records written.
+func Convert(a arrow.Array, to arrow.DataType) (arrow.Array, error) {
+	return convert(a, to, memory.DefaultAllocator)
+}
+
 // StorageType is storageType: what pqarrow reads a column of T back as.
 func StorageType(dt arrow.DataType) arrow.DataType {
-	st, _ := storageType(dt)
+	st, _, _ := storageType(dt)
 	return st
 }
 

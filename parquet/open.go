@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -133,10 +135,14 @@ type source struct {
 	rowGroups []int
 	closer    io.Closer // the file opened by path, nil for a caller's reader
 	ctx       context.Context
-	// restore is the types of the columns read as their storage type
-	// (durations as int64), by name.
-	restore map[string]arrow.DataType
-	pool    *pool // the allocator of a ReadConfig with no Alloc, released at close
+	// fields is the top-level fields of the file's Arrow schema, as
+	// written (goSchemaKey's, else what pqarrow reads, without its
+	// field ids), and meta the schema's metadata: what the records of
+	// every reader are converted to (fromStorage).
+	fields []arrow.Field
+	meta   arrow.Metadata
+	mem    memory.Allocator
+	pool   *pool // the allocator of a ReadConfig with no Alloc, released at close
 }
 
 func openPath(path string, cfg ReadConfig) (*source, error) {
@@ -243,16 +249,16 @@ func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name s
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w", name, err)
 	}
-	src := &source{name: name, pf: pf, fr: fr, rowGroups: groups, closer: closer, ctx: context.Background()}
-	if v := pf.MetaData().KeyValueMetadata().FindValue(goSchemaKey); v != nil {
-		fileSchema, err := fr.Schema()
-		if err != nil {
-			return nil, fmt.Errorf("arrowmap/parquet: %s: schema: %w", name, err)
-		}
-		if src.restore, err = restoredTypes(*v, fileSchema, mem); err != nil {
-			return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
-		}
+	src := &source{name: name, pf: pf, fr: fr, rowGroups: groups, closer: closer, ctx: context.Background(), mem: mem}
+	fileSchema, err := fr.Schema()
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/parquet: %s: schema: %w", name, err)
 	}
+	kv := pf.MetaData().KeyValueMetadata()
+	if src.fields, err = writtenFields(fileSchema, kv.FindValue(goSchemaKey), kv.FindValue(arrowSchemaKey), mem); err != nil {
+		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
+	}
+	src.meta = schemaMetadata(fileSchema.Metadata())
 	return src, nil
 }
 
@@ -300,12 +306,19 @@ func selectRowGroups(pf *file.Reader, cfg ReadConfig) ([]int, error) {
 // when it has one (time zones, dictionaries, large types come back as
 // written), else the one pqarrow derives.
 func (s *source) schema() (*arrow.Schema, error) {
-	sc, err := s.fr.Schema()
-	if err != nil {
-		return nil, fmt.Errorf("arrowmap/parquet: %s: schema: %w", s.name, err)
+	return arrow.NewSchema(s.fields, &s.meta), nil
+}
+
+// restored is the schema of records of the top-level columns cols as
+// written, and for each column whether pqarrow's type (of read) differs.
+func (s *source) restored(read *arrow.Schema, cols []int) (*arrow.Schema, []bool) {
+	fields := make([]arrow.Field, len(cols))
+	differ := make([]bool, len(cols))
+	for j, c := range cols {
+		fields[j] = s.fields[c]
+		differ[j] = !arrow.TypeEqual(read.Field(j).Type, fields[j].Type, arrow.CheckMetadata())
 	}
-	sc, _ = restore(sc, s.restore)
-	return sc, nil
+	return arrow.NewSchema(fields, &s.meta), differ
 }
 
 // records reads the top-level columns cols of the selected row groups.
@@ -325,14 +338,13 @@ func (s *source) records(cols []int) (_ *fileRecords, err error) {
 		if err != nil {
 			return nil, err
 		}
-		sc, _ = restore(sc, s.restore)
-		return newFileRecords(emptyRecords{sc}, s), nil
+		return newFileRecords(emptyRecords{sc}, s, s.roots(leaves)), nil
 	}
 	rr, err := s.fr.GetRecordReader(s.ctx, leaves, s.rowGroups)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: reading columns: %w", s.name, err)
 	}
-	return newFileRecords(rr, s), nil
+	return newFileRecords(rr, s, s.roots(leaves)), nil
 }
 
 // projected is the schema of the records of leaves.
@@ -342,6 +354,20 @@ func (s *source) projected(leaves []int) (*arrow.Schema, error) {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: reading columns: %w", s.name, err)
 	}
 	return sc, nil
+}
+
+// roots is the top-level columns of leaves, in order: the columns of the
+// records read.
+func (s *source) roots(leaves []int) []int {
+	descr := s.pf.MetaData().Schema
+	var cols []int
+	for _, leaf := range leaves {
+		c := descr.Root().FieldIndexByField(descr.ColumnRoot(leaf))
+		if len(cols) == 0 || cols[len(cols)-1] != c {
+			cols = append(cols, c)
+		}
+	}
+	return cols
 }
 
 // leaves is the leaf columns under the top-level columns cols.
@@ -414,9 +440,14 @@ type fileRecords struct {
 	src  *source
 	refs atomic.Int64
 	err  error
-	// With columns to retype: their schema, and the current record retyped.
+	// The schema of the records as written, which columns differ from
+	// pqarrow's, and the current record converted when any does.
 	restored *arrow.Schema
+	differ   []bool
+	convert  bool
+	rewrap   bool // the schema differs from pqarrow's but for the types
 	cur      arrow.RecordBatch
+	rows     int64 // read before the current record, for errors
 }
 
 // recordReader is what fileRecords needs of pqarrow's record reader.
@@ -428,11 +459,11 @@ type recordReader interface {
 	Release()
 }
 
-func newFileRecords(rr recordReader, src *source) *fileRecords {
+func newFileRecords(rr recordReader, src *source, cols []int) *fileRecords {
 	r := &fileRecords{rr: rr, src: src}
-	if sc, ok := restore(rr.Schema(), src.restore); ok {
-		r.restored = sc
-	}
+	r.restored, r.differ = src.restored(rr.Schema(), cols)
+	r.convert = slices.Contains(r.differ, true)
+	r.rewrap = !r.restored.Equal(rr.Schema()) || !r.restored.Metadata().Equal(rr.Schema().Metadata())
 	r.refs.Store(1)
 	return r
 }
@@ -454,12 +485,7 @@ func (r *fileRecords) releaseCurrent() {
 	}
 }
 
-func (r *fileRecords) Schema() *arrow.Schema {
-	if r.restored != nil {
-		return r.restored
-	}
-	return r.rr.Schema()
-}
+func (r *fileRecords) Schema() *arrow.Schema { return r.restored }
 
 func (r *fileRecords) Next() (ok bool) {
 	r.releaseCurrent()
@@ -474,22 +500,59 @@ func (r *fileRecords) Next() (ok bool) {
 			ok = false
 		}
 	}()
-	return r.rr.Next()
+	if !r.rr.Next() {
+		return false
+	}
+	rec := r.rr.RecordBatch()
+	if r.cur, r.err = r.fromStorage(rec); r.err != nil {
+		return false
+	}
+	r.rows += rec.NumRows()
+	return true
+}
+
+// fromStorage is rec, as pqarrow reads it, as written: the columns that
+// differ converted, the others as they are.
+func (r *fileRecords) fromStorage(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if !r.convert {
+		return nil, nil
+	}
+	cols := make([]arrow.Array, rec.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, c := range rec.Columns() {
+		if !r.differ[i] {
+			c.Retain()
+			cols[i] = c
+			continue
+		}
+		var err error
+		if cols[i], err = convert(c, r.restored.Field(i).Type, r.src.mem); err != nil {
+			return nil, fmt.Errorf("arrowmap/parquet: %s: %w", r.src.name, columnError(r.restored.Field(i).Name, r.rows, err))
+		}
+	}
+	return array.NewRecordBatch(r.restored, cols, rec.NumRows()), nil
 }
 
 func (r *fileRecords) RecordBatch() arrow.RecordBatch {
 	if r.err != nil {
 		return nil
 	}
-	if r.restored == nil {
-		return r.rr.RecordBatch()
+	if r.cur != nil {
+		return r.cur
 	}
-	if r.cur == nil {
-		if rec := r.rr.RecordBatch(); rec != nil {
-			r.cur = retypeRecord(rec, r.restored)
-		}
+	if rec := r.rr.RecordBatch(); rec != nil && r.rewrap {
+		// The same columns, pqarrow's types the same as written but for
+		// the schema's metadata.
+		r.cur = array.NewRecordBatch(r.restored, rec.Columns(), rec.NumRows())
+		return r.cur
 	}
-	return r.cur
+	return r.rr.RecordBatch()
 }
 
 // Record is RecordBatch, for the older name in array.RecordReader.

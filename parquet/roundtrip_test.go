@@ -144,12 +144,14 @@ func itemNames(dt arrow.DataType) arrow.DataType {
 	return dt
 }
 
-// asType is arr's buffers as an array of dt, which differs from arr's type
-// at most in names (requireSameFields checked it).
+// asType is arr, of the storage type of dt (requireSameFields checked
+// it), as an array of dt.
 func asType(arr arrow.Array, dt arrow.DataType) arrow.Array {
-	d := amparquet.Retype(arr.Data(), dt)
-	defer d.Release()
-	return array.MakeFromData(d)
+	out, err := amparquet.Convert(arr, dt)
+	if err != nil {
+		panic(err)
+	}
+	return out
 }
 
 type scalars struct {
@@ -459,22 +461,6 @@ func TestRowGroupBytesClosesRowGroupsByTheirSizeAsArrowData(t *testing.T) {
 	for _, n := range sizes[:len(sizes)-1] {
 		require.InEpsilon(t, sizes[0], n, 0.05, "row groups of about 64 KiB: %v", sizes)
 	}
-}
-
-func TestDate64ReadsBackAsDate32ForParquetHasOneDateType(t *testing.T) {
-	type pinned struct {
-		Day time.Time `arrow:",date64"`
-	}
-	type unpinned struct{ Day time.Time }
-	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
-	path := filepath.Join(t.TempDir(), "days.parquet")
-	require.NoError(t, amparquet.WriteFile(path, []pinned{{day}}, amparquet.WriteConfig{}))
-
-	_, err := amparquet.ReadFile[pinned](path)
-	require.ErrorIs(t, err, mapper.ErrTypeMismatch, "the pin asks for date64, the file has date32")
-	got, err := amparquet.ReadFile[unpinned](path)
-	require.NoError(t, err)
-	require.Equal(t, []unpinned{{day}}, got)
 }
 
 func TestTheDefaultDropsADictionaryThatDoesNotPay(t *testing.T) {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // arrowSchemaKey is the key of the file metadata that holds the Arrow
@@ -16,100 +18,162 @@ import (
 // Parquet schema.
 const arrowSchemaKey = "ARROW:schema"
 
-// goSchemaKey holds, beside arrowSchemaKey, the schema of T when it
-// differs from the one stored for pqarrow: what Open reads columns back as.
+// goSchemaKey holds, beside arrowSchemaKey, the Arrow schema written (of
+// T, or of a RecordWriter's records) when it differs from the one stored
+// for pqarrow (in a type, a name or metadata): what every reader of ours
+// reads columns back as.
 const goSchemaKey = "arrowmap:schema"
 
-// storageType is dt as pqarrow can write and read it: durations as their
-// int64 counts. pqarrow writes no duration column, and fails to read one
-// that a stored Arrow schema asks for, so the file's Arrow schema says
-// int64 (what other readers see), and goSchemaKey's says duration, for
-// Open to retype the int64 arrays it reads. changed reports whether
-// anything differs from dt.
-func storageType(dt arrow.DataType) (_ arrow.DataType, changed bool) {
+// storageType is dt as the file stores it: the type pqarrow writes, and
+// reads back from the file's ARROW:schema, for a column of dt. Where the
+// two differ the file keeps dt under goSchemaKey, and every reader of ours
+// converts the arrays pqarrow reads back to dt (fromStorage):
+//
+//   - duration as its int64 counts, the month interval as its int32 months;
+//   - date64 as date32 (each value a whole day), time32[s] as time32[ms],
+//     timestamp[s] as timestamp[ms] (Parquet has no seconds);
+//   - decimal32 and decimal64 as decimal128 of the same precision and scale;
+//   - utf8_view and binary_view as utf8 and binary, list_view and
+//     large_list_view as list and large_list;
+//   - a run-end encoded column as its values, decoded;
+//   - a dictionary as its values, decoded, unless it is a top-level column
+//     of numbers, text or binary (which pqarrow writes as a Parquet
+//     dictionary);
+//   - extension types as their storage.
+//
+// A type Parquet has no storage for is an error wrapping
+// mapper.ErrUnsupported: unions, and the day_time and month_day_nano
+// intervals (Parquet's INTERVAL is unsigned months, days and milliseconds:
+// it holds no signed Arrow interval exactly). changed reports whether the
+// storage type differs from dt.
+func storageType(dt arrow.DataType) (_ arrow.DataType, changed bool, err error) {
+	return storageOf(dt, true)
+}
+
+// storageOf is storageType, top when dt is a top-level column's type.
+func storageOf(dt arrow.DataType, top bool) (_ arrow.DataType, changed bool, err error) {
 	switch t := dt.(type) {
 	case *arrow.DurationType:
-		return arrow.PrimitiveTypes.Int64, true
+		return arrow.PrimitiveTypes.Int64, true, nil
+	case *arrow.MonthIntervalType:
+		return arrow.PrimitiveTypes.Int32, true, nil
+	case *arrow.DayTimeIntervalType, *arrow.MonthDayNanoIntervalType:
+		return nil, false, fmt.Errorf("%w: Parquet cannot store %s: its INTERVAL is unsigned months, days and milliseconds, which hold no signed Arrow interval exactly", mapper.ErrUnsupported, dt)
+	case arrow.UnionType:
+		return nil, false, fmt.Errorf("%w: Parquet cannot store %s: it has no union type", mapper.ErrUnsupported, dt)
+	case *arrow.Date64Type:
+		return arrow.FixedWidthTypes.Date32, true, nil
+	case *arrow.Time32Type:
+		if t.Unit == arrow.Second {
+			return arrow.FixedWidthTypes.Time32ms, true, nil
+		}
+	case *arrow.TimestampType:
+		if t.Unit == arrow.Second {
+			return &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: t.TimeZone}, true, nil
+		}
+	case *arrow.Decimal32Type:
+		return &arrow.Decimal128Type{Precision: t.Precision, Scale: t.Scale}, true, nil
+	case *arrow.Decimal64Type:
+		return &arrow.Decimal128Type{Precision: t.Precision, Scale: t.Scale}, true, nil
+	case *arrow.StringViewType:
+		return arrow.BinaryTypes.String, true, nil
+	case *arrow.BinaryViewType:
+		return arrow.BinaryTypes.Binary, true, nil
+	case *arrow.ListViewType:
+		elem, _, err := storageField(t.ElemField())
+		if err != nil {
+			return nil, false, err
+		}
+		return arrow.ListOfField(elem), true, nil
+	case *arrow.LargeListViewType:
+		elem, _, err := storageField(t.ElemField())
+		if err != nil {
+			return nil, false, err
+		}
+		return arrow.LargeListOfField(elem), true, nil
+	case *arrow.RunEndEncodedType:
+		st, _, err := storageOf(t.Encoded(), top)
+		return st, true, err
+	case arrow.ExtensionType:
+		st, _, err := storageOf(t.StorageType(), top)
+		return st, true, err
+	case *arrow.DictionaryType:
+		st, vchanged, err := storageOf(t.ValueType, false)
+		if err != nil || !top || vchanged || !flatDictionary(st) {
+			return st, true, err
+		}
 	case *arrow.ListType:
-		if elem, ok := storageField(t.ElemField()); ok {
-			return arrow.ListOfField(elem), true
+		elem, changed, err := storageField(t.ElemField())
+		if err != nil {
+			return nil, false, err
 		}
+		return arrow.ListOfField(elem), changed, nil
 	case *arrow.LargeListType:
-		if elem, ok := storageField(t.ElemField()); ok {
-			return arrow.LargeListOfField(elem), true
+		elem, changed, err := storageField(t.ElemField())
+		if err != nil {
+			return nil, false, err
 		}
+		return arrow.LargeListOfField(elem), changed, nil
 	case *arrow.FixedSizeListType:
-		if elem, ok := storageField(t.ElemField()); ok {
-			return arrow.FixedSizeListOfField(t.Len(), elem), true
+		elem, changed, err := storageField(t.ElemField())
+		if err != nil {
+			return nil, false, err
 		}
+		return arrow.FixedSizeListOfField(t.Len(), elem), changed, nil
 	case *arrow.MapType:
-		key, kok := storageField(t.KeyField())
-		item, iok := storageField(t.ItemField())
-		if kok || iok {
-			m := arrow.MapOfFields(key, item)
-			m.KeysSorted = t.KeysSorted
-			return m, true
+		key, kchanged, err := storageField(t.KeyField())
+		if err != nil {
+			return nil, false, err
 		}
+		item, ichanged, err := storageField(t.ItemField())
+		if err != nil {
+			return nil, false, err
+		}
+		m := arrow.MapOfFields(key, item)
+		m.KeysSorted = t.KeysSorted
+		return m, kchanged || ichanged, nil
 	case *arrow.StructType:
 		fields := t.Fields()
 		for i, f := range fields {
-			if sf, ok := storageField(f); ok {
-				fields[i], changed = sf, true
+			sf, fchanged, err := storageField(f)
+			if err != nil {
+				return nil, false, err
 			}
+			fields[i], changed = sf, changed || fchanged
 		}
-		if changed {
-			return arrow.StructOf(fields...), true
-		}
-	case *arrow.DictionaryType:
-		if v, ok := storageType(t.ValueType); ok {
-			return &arrow.DictionaryType{IndexType: t.IndexType, ValueType: v, Ordered: t.Ordered}, true
-		}
+		return arrow.StructOf(fields...), changed, nil
 	}
-	return dt, false
+	return dt, false, nil
 }
 
-func storageField(f arrow.Field) (arrow.Field, bool) {
-	dt, changed := storageType(f.Type)
+// flatDictionary reports whether pqarrow writes a dictionary of values of
+// dt as a Parquet dictionary: numbers, text and binary.
+func flatDictionary(dt arrow.DataType) bool {
+	id := dt.ID()
+	return arrow.IsInteger(id) || arrow.IsFloating(id) || arrow.IsBaseBinary(id)
+}
+
+func storageField(f arrow.Field) (arrow.Field, bool, error) {
+	dt, changed, err := storageOf(f.Type, false)
 	f.Type = dt
-	return f, changed
+	return f, changed, err
 }
 
-// storageSchema is schema with storageType's types, and whether it differs.
-func storageSchema(schema *arrow.Schema) (*arrow.Schema, bool) {
+// storageSchema is schema with storageType's types, and for each column
+// whether its type differs. A column Parquet cannot store is an
+// *mapper.Error naming it.
+func storageSchema(schema *arrow.Schema) (*arrow.Schema, []bool, error) {
 	fields := schema.Fields()
-	changed := false
+	changed := make([]bool, len(fields))
 	for i, f := range fields {
-		if sf, ok := storageField(f); ok {
-			fields[i], changed = sf, true
+		dt, ch, err := storageType(f.Type)
+		if err != nil {
+			return nil, nil, &mapper.Error{Column: f.Name, Row: -1, Err: err}
 		}
-	}
-	if !changed {
-		return schema, false
+		fields[i].Type, changed[i] = dt, ch
 	}
 	meta := schema.Metadata()
-	return arrow.NewSchema(fields, &meta), true
-}
-
-// retypeRecord is rec with the types of schema, which differ from rec's
-// only where one is a storageType of the other: the same buffers, retyped.
-// The caller releases it.
-func retypeRecord(rec arrow.RecordBatch, schema *arrow.Schema) arrow.RecordBatch {
-	cols := make([]arrow.Array, rec.NumCols())
-	for i, col := range rec.Columns() {
-		if dt := schema.Field(i).Type; dt == col.DataType() {
-			col.Retain()
-			cols[i] = col
-			continue
-		}
-		d := retype(col.Data(), schema.Field(i).Type)
-		cols[i] = array.MakeFromData(d)
-		d.Release()
-	}
-	out := array.NewRecordBatch(schema, cols, rec.NumRows())
-	for _, c := range cols {
-		c.Release()
-	}
-	return out
+	return arrow.NewSchema(fields, &meta), changed, nil
 }
 
 // retype is d's buffers as an array of dt, of the same layout as d's type.
@@ -147,8 +211,13 @@ func storedSchema(schema *arrow.Schema, mem memory.Allocator) (string, error) {
 		fields[i] = elementNames(f)
 	}
 	meta := schema.Metadata()
+	return encodeSchema(arrow.NewSchema(fields, &meta), mem)
+}
+
+// encodeSchema is schema as an IPC stream of the schema alone, in base64.
+func encodeSchema(schema *arrow.Schema, mem memory.Allocator) (string, error) {
 	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(arrow.NewSchema(fields, &meta)), ipc.WithAllocator(mem))
+	w := ipc.NewWriter(&buf, ipc.WithSchema(schema), ipc.WithAllocator(mem))
 	if err := w.Close(); err != nil {
 		return "", fmt.Errorf("arrowmap/parquet: storing the Arrow schema: %w", err)
 	}
@@ -199,49 +268,6 @@ func decodeSchema(value string, mem memory.Allocator) (*arrow.Schema, error) {
 	return r.Schema(), nil
 }
 
-// restoredTypes is, by name, the types of the top-level columns of the
-// file's T schema (goSchemaKey's value) that pqarrow reads as their
-// storageType: the types Open retypes them to. A schema that does not fit
-// the file is an error.
-func restoredTypes(value string, fileSchema *arrow.Schema, mem memory.Allocator) (map[string]arrow.DataType, error) {
-	goSchema, err := decodeSchema(value, mem)
-	if err != nil {
-		return nil, fmt.Errorf("the %s metadata: %w", goSchemaKey, err)
-	}
-	types := map[string]arrow.DataType{}
-	for _, f := range goSchema.Fields() {
-		st, changed := storageType(f.Type)
-		if !changed {
-			continue
-		}
-		idx := fileSchema.FieldIndices(f.Name)
-		if len(idx) != 1 || !sameLayout(st, fileSchema.Field(idx[0]).Type) {
-			return nil, fmt.Errorf("the %s metadata: column %q of type %s does not fit the file's column", goSchemaKey, f.Name, f.Type)
-		}
-		types[f.Name] = f.Type
-	}
-	return types, nil
-}
-
-// restore is schema with the columns of types retyped, and whether any is.
-func restore(schema *arrow.Schema, types map[string]arrow.DataType) (*arrow.Schema, bool) {
-	if len(types) == 0 {
-		return schema, false
-	}
-	fields := schema.Fields()
-	changed := false
-	for i, f := range fields {
-		if dt, ok := types[f.Name]; ok {
-			fields[i].Type, changed = dt, true
-		}
-	}
-	if !changed {
-		return schema, false
-	}
-	meta := schema.Metadata()
-	return arrow.NewSchema(fields, &meta), true
-}
-
 // sameLayout reports whether a and b are the same type but for the names,
 // nullability and metadata of their children: arrays of one can be
 // retyped as the other.
@@ -267,4 +293,107 @@ func sameLayout(a, b arrow.DataType) bool {
 		}
 	}
 	return true
+}
+
+// fieldIDKey is the field metadata pqarrow reads a Parquet field id into,
+// "-1" for a field with none.
+const fieldIDKey = "PARQUET:field_id"
+
+// writtenFields is the top-level fields of a file's Arrow schema as it was
+// written: goSchema's (the value of goSchemaKey) when the file has it;
+// else what pqarrow reads (read), without the field id "-1" it gives a
+// field with none (a real field id is kept), and with the types of
+// arrowSchema (the value of arrowSchemaKey, as pyarrow writes it) that
+// pqarrow reads as their storage type (date64, time32[s], timestamp[s],
+// durations, ...). A goSchema that does not fit the file is an error.
+func writtenFields(read *arrow.Schema, goSchema, arrowSchema *string, mem memory.Allocator) ([]arrow.Field, error) {
+	if goSchema != nil {
+		sc, err := decodeSchema(*goSchema, mem)
+		if err != nil {
+			return nil, fmt.Errorf("the %s metadata: %w", goSchemaKey, err)
+		}
+		if sc.NumFields() != read.NumFields() {
+			return nil, fmt.Errorf("the %s metadata has %d columns, the file %d", goSchemaKey, sc.NumFields(), read.NumFields())
+		}
+		for i, f := range sc.Fields() {
+			if !convertible(read.Field(i).Type, f.Type, mem) {
+				return nil, fmt.Errorf("the %s metadata: column %q of type %s does not fit the file's %s", goSchemaKey, f.Name, f.Type, read.Field(i).Type)
+			}
+		}
+		return sc.Fields(), nil
+	}
+	fields := read.Fields()
+	for i, f := range fields {
+		fields[i] = withoutFieldIDs(f)
+	}
+	if arrowSchema == nil {
+		return fields, nil
+	}
+	stored, err := decodeSchema(*arrowSchema, mem)
+	if err != nil || stored.NumFields() != len(fields) {
+		return fields, nil // pqarrow read it, or not, as it could
+	}
+	for i, f := range stored.Fields() {
+		if _, _, err := storageType(f.Type); err == nil && !arrow.TypeEqual(f.Type, fields[i].Type) && convertible(fields[i].Type, f.Type, mem) {
+			fields[i].Type = f.Type
+		}
+	}
+	return fields, nil
+}
+
+// convertible reports whether convert takes arrays of from to to.
+func convertible(from, to arrow.DataType, mem memory.Allocator) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	empty := array.MakeArrayOfNull(mem, from, 0)
+	defer empty.Release()
+	out, err := convert(empty, to, mem)
+	if err != nil {
+		return false
+	}
+	out.Release()
+	return true
+}
+
+// withoutFieldIDs is f without the field id "-1" pqarrow gives a field
+// with none, at every depth.
+func withoutFieldIDs(f arrow.Field) arrow.Field {
+	if i := f.Metadata.FindKey(fieldIDKey); i >= 0 && f.Metadata.Values()[i] == "-1" {
+		keys, values := slices.Delete(slices.Clone(f.Metadata.Keys()), i, i+1), slices.Delete(slices.Clone(f.Metadata.Values()), i, i+1)
+		f.Metadata = arrow.NewMetadata(keys, values)
+	}
+	switch t := f.Type.(type) {
+	case *arrow.ListType:
+		f.Type = arrow.ListOfField(withoutFieldIDs(t.ElemField()))
+	case *arrow.LargeListType:
+		f.Type = arrow.LargeListOfField(withoutFieldIDs(t.ElemField()))
+	case *arrow.FixedSizeListType:
+		f.Type = arrow.FixedSizeListOfField(t.Len(), withoutFieldIDs(t.ElemField()))
+	case *arrow.MapType:
+		m := arrow.MapOfFields(withoutFieldIDs(t.KeyField()), withoutFieldIDs(t.ItemField()))
+		m.KeysSorted = t.KeysSorted
+		f.Type = m
+	case *arrow.StructType:
+		fields := t.Fields()
+		for i, c := range fields {
+			fields[i] = withoutFieldIDs(c)
+		}
+		f.Type = arrow.StructOf(fields...)
+	}
+	return f
+}
+
+// schemaMetadata is the metadata pqarrow reads for a file's Arrow schema
+// (the file's key/value metadata) without the stored schemas.
+func schemaMetadata(m arrow.Metadata) arrow.Metadata {
+	var keys, values []string
+	for i, k := range m.Keys() {
+		if k != arrowSchemaKey && k != goSchemaKey {
+			keys, values = append(keys, k), append(values, m.Values()[i])
+		}
+	}
+	return arrow.NewMetadata(keys, values)
 }

@@ -77,8 +77,9 @@ type WriteConfig struct {
 	// on or off: nil is on. Readers skip row groups on them
 	// (ReadConfig.KeepRowGroup).
 	Statistics *bool
-	// Metadata is stored in the file's key/value metadata, in key order;
-	// a reader sees it as the metadata of the Arrow schema.
+	// Metadata is stored in the file's key/value metadata, in key order,
+	// beside the metadata of the Arrow schema written (Metadata wins for a
+	// key in both); a reader sees them as the metadata of the Arrow schema.
 	Metadata map[string]string
 	// Alloc allocates the Arrow records and the Parquet pages built; nil is
 	// Go memory that the Writer reuses from batch to batch (what arrow-go
@@ -120,8 +121,10 @@ type Writer[T any] struct {
 //
 // T's schema is mapper.SchemaOf[T](opts...) (SnakeCase and As apply); a
 // T that does not map, or a column of a type Parquet cannot store (a
-// union, an interval Parquet has no type for), is an error naming the
-// column, before anything is written. opts are those of
+// union, a day_time or month_day_nano interval: Parquet's INTERVAL is
+// unsigned, it holds no signed Arrow interval exactly), is an *mapper.Error
+// naming the column, wrapping mapper.ErrUnsupported, before anything is
+// written. opts are those of
 // mapper.NewBuilder.
 func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *Writer[T], err error) {
 	if w == nil {
@@ -174,9 +177,13 @@ type fileOut struct {
 	fw   fileWriter
 	sink *sink
 	pool *pool // the allocator of a WriteConfig with no Alloc
-	// storage is the schema written when it differs from the records'
-	// (durations as int64), nil when it does not.
+	// storage is the schema written (storageType's) when a column of the
+	// records' is converted to it, nil when none is; convert is the
+	// indexes of those columns.
 	storage               *arrow.Schema
+	convert               []int
+	mem                   memory.Allocator
+	rows                  int64 // written to the file, for the rows of errors
 	groupRows, groupBytes int64
 	inGroup               int64 // rows written to the current row group
 	groupArrow            int64 // their size as Arrow data, with RowGroupBytes
@@ -191,7 +198,10 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 	if groupRows == 0 {
 		groupRows = DefaultRowGroupRows
 	}
-	stored, retyped := storageSchema(schema)
+	stored, changed, err := storageSchema(schema)
+	if err != nil {
+		return nil, err
+	}
 	props, err := writerProperties(stored, cfg, mem, groupRows)
 	if err != nil {
 		return nil, err
@@ -201,27 +211,20 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 		return nil, err
 	}
 	meta := [][2]string{{arrowSchemaKey, arrowSchema}}
-	if retyped {
-		goSchema, err := storedSchema(schema, mem)
-		if err != nil {
-			return nil, err
-		}
-		meta = append(meta, [2]string{goSchemaKey, goSchema})
+	goSchema, err := encodeSchema(schema, mem)
+	if err != nil {
+		return nil, err
 	}
-	keys := make([]string, 0, len(cfg.Metadata))
-	for k := range cfg.Metadata {
-		keys = append(keys, k)
+	// Always: pqarrow's reading of arrowSchema does not keep every type,
+	// name and metadata of it.
+	meta = append(meta, [2]string{goSchemaKey, goSchema})
+	kv, err := fileMetadata(schema.Metadata(), cfg.Metadata)
+	if err != nil {
+		return nil, err
 	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		// Refused before anything is written: w gets no file at all.
-		if k == arrowSchemaKey || k == goSchemaKey {
-			return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.Metadata has key %q, which holds the Arrow schema", k)
-		}
-		meta = append(meta, [2]string{k, cfg.Metadata[k]})
-	}
+	meta = append(meta, kv...)
 	s := &sink{w: w}
-	if err := storable(stored, props, pqarrow.DefaultWriterProps()); err != nil {
+	if err := storable(schema, stored, props, pqarrow.DefaultWriterProps()); err != nil {
 		return nil, err
 	}
 	var fw fileWriter
@@ -245,11 +248,83 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 			return nil, fmt.Errorf("arrowmap/parquet: metadata %q: %w", kv[0], err)
 		}
 	}
-	out := &fileOut{fw: fw, sink: s, pool: own, groupRows: groupRows, groupBytes: cfg.RowGroupBytes}
-	if retyped {
-		out.storage = stored
+	out := &fileOut{fw: fw, sink: s, pool: own, groupRows: groupRows, groupBytes: cfg.RowGroupBytes, mem: mem}
+	for i, f := range schema.Fields() {
+		if changed[i] || mayNormalize(f.Type) {
+			out.storage = stored
+			out.convert = append(out.convert, i)
+		}
 	}
 	return out, nil
+}
+
+// fileMetadata is the file's key/value metadata besides the stored
+// schemas: the Arrow schema's metadata, then WriteConfig.Metadata (which
+// wins for a key in both), in key order. A key that holds a stored schema
+// is refused.
+func fileMetadata(schemaMeta arrow.Metadata, cfgMeta map[string]string) ([][2]string, error) {
+	all := map[string]string{}
+	for i, k := range schemaMeta.Keys() {
+		if k != arrowSchemaKey && k != goSchemaKey { // a schema read from a Parquet file may hold them
+			all[k] = schemaMeta.Values()[i]
+		}
+	}
+	for k, v := range cfgMeta {
+		// Refused before anything is written: w gets no file at all.
+		if k == arrowSchemaKey || k == goSchemaKey {
+			return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.Metadata has key %q, which holds the Arrow schema", k)
+		}
+		all[k] = v
+	}
+	keys := make([]string, 0, len(all))
+	for k := range all {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	kv := make([][2]string, len(keys))
+	for i, k := range keys {
+		kv[i] = [2]string{k, all[k]}
+	}
+	return kv, nil
+}
+
+// mayNormalize reports whether a column of dt may need converting for
+// pqarrow even where its storage type is dt: a list whose null rows hold
+// elements, a dictionary with a null entry.
+func mayNormalize(dt arrow.DataType) bool {
+	switch t := dt.(type) {
+	case *arrow.DictionaryType:
+		return true
+	case arrow.NestedType:
+		for _, f := range t.Fields() {
+			if mayNormalize(f.Type) {
+				return true
+			}
+		}
+		return dt.ID() == arrow.LIST || dt.ID() == arrow.LARGE_LIST || dt.ID() == arrow.MAP
+	}
+	return false
+}
+
+// toStorage is rec with the columns f converts in their storage types;
+// its rows are those from row base of the file. The caller releases it.
+func (f *fileOut) toStorage(rec arrow.RecordBatch, base int64) (arrow.RecordBatch, error) {
+	cols := slices.Clone(rec.Columns())
+	var made []arrow.Array
+	defer func() {
+		for _, c := range made {
+			c.Release()
+		}
+	}()
+	for _, i := range f.convert {
+		c, err := convert(cols[i], f.storage.Field(i).Type, f.mem)
+		if err != nil {
+			return nil, columnError(rec.Schema().Field(i).Name, base, err)
+		}
+		made = append(made, c)
+		cols[i] = c
+	}
+	return array.NewRecordBatch(f.storage, cols, rec.NumRows()), nil
 }
 
 // room is how many rows, and how many bytes of Arrow data with
@@ -281,13 +356,17 @@ func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 		f.groupFull, f.inGroup, f.groupArrow = false, 0, 0
 	}
 	if f.storage != nil {
-		rec = retypeRecord(rec, f.storage)
+		var err error
+		if rec, err = f.toStorage(rec, f.rows); err != nil {
+			return err // a value refused: the file goes on without these rows
+		}
 		defer rec.Release()
 	}
 	if err := f.fw.WriteBuffered(rec); err != nil {
 		return f.fail("encoding rows", err)
 	}
 	f.inGroup += rec.NumRows()
+	f.rows += rec.NumRows()
 	f.groupArrow += size
 	if f.inGroup >= f.groupRows || (f.groupBytes > 0 && f.groupArrow >= f.groupBytes) {
 		f.groupFull = true
@@ -353,7 +432,7 @@ func newFileWriter(schema *arrow.Schema, w io.Writer, props *parquet.WriterPrope
 			err = fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %v", p)
 		}
 	}()
-	if err := storable(schema, props, arrProps); err != nil {
+	if err := storable(schema, schema, props, arrProps); err != nil {
 		return nil, err
 	}
 	fw, err = pqarrow.NewFileWriter(schema, w, props, arrProps)
@@ -363,18 +442,18 @@ func newFileWriter(schema *arrow.Schema, w io.Writer, props *parquet.WriterPrope
 	return fw, nil
 }
 
-// storable reports the first column of schema that Parquet cannot store,
-// as an *mapper.Error naming it.
-func storable(schema *arrow.Schema, props *parquet.WriterProperties, arrProps pqarrow.ArrowWriterProperties) error {
-	if _, err := pqarrow.ToParquet(schema, props, arrProps); err == nil {
+// storable reports the first column of schema (in its storage types
+// stored) that Parquet cannot store, as an *mapper.Error naming it.
+func storable(schema, stored *arrow.Schema, props *parquet.WriterProperties, arrProps pqarrow.ArrowWriterProperties) error {
+	if _, err := pqarrow.ToParquet(stored, props, arrProps); err == nil {
 		return nil
 	}
-	for _, f := range schema.Fields() {
+	for i, f := range stored.Fields() {
 		if _, err := pqarrow.ToParquet(arrow.NewSchema([]arrow.Field{f}, nil), props, arrProps); err != nil {
-			return &mapper.Error{Column: f.Name, Row: -1, Err: fmt.Errorf("%w: Parquet cannot store %s: %w", mapper.ErrUnsupported, f.Type, err)}
+			return &mapper.Error{Column: f.Name, Row: -1, Err: fmt.Errorf("%w: Parquet cannot store %s: %w", mapper.ErrUnsupported, schema.Field(i).Type, err)}
 		}
 	}
-	_, err := pqarrow.ToParquet(schema, props, arrProps)
+	_, err := pqarrow.ToParquet(stored, props, arrProps)
 	return fmt.Errorf("arrowmap/parquet: %w", err)
 }
 

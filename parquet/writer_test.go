@@ -7,7 +7,6 @@ import (
 	"io"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/arrowmap/arrowmap/mapper"
@@ -132,42 +131,6 @@ func TestARowThatDoesNotFitIsAnErrorAndTheRowsBeforeItAreWritten(t *testing.T) {
 	r, err := amparquet.OpenReaderAt[texts](bytes.NewReader(buf.Bytes()), int64(buf.Len()), amparquet.ReadConfig{})
 	got := readAllOf(t, r, err)
 	require.Equal(t, append(append([]texts{}, rows[:23]...), rows[24:26]...), got)
-}
-
-func TestNewWriterRefusesWhatParquetCannotStore(t *testing.T) {
-	type d32 struct {
-		Amount decimal.Decimal32 `arrow:"amount,decimal(9,2)"`
-	}
-	type listView struct {
-		IDs []int64 `arrow:"ids,list_view"`
-	}
-	type runEnds struct {
-		City string `arrow:"city,ree"`
-	}
-	type stringView struct {
-		Name string `arrow:"name,utf8_view"`
-	}
-	tests := []struct {
-		name   string
-		new    func() error
-		column string
-	}{
-		{"a decimal32 column", func() error { _, err := amparquet.NewWriter[d32](io.Discard, amparquet.WriteConfig{}); return err }, "amount"},
-		{"a list view column", func() error { _, err := amparquet.NewWriter[listView](io.Discard, amparquet.WriteConfig{}); return err }, "ids"},
-		{"a run-end encoded column", func() error { _, err := amparquet.NewWriter[runEnds](io.Discard, amparquet.WriteConfig{}); return err }, "city"},
-		{"a string view column", func() error {
-			_, err := amparquet.NewWriter[stringView](io.Discard, amparquet.WriteConfig{})
-			return err
-		}, "name"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name+" is refused, naming it", func(t *testing.T) {
-			var me *mapper.Error
-			require.ErrorAs(t, tt.new(), &me)
-			require.ErrorIs(t, me, mapper.ErrUnsupported)
-			require.Equal(t, tt.column, me.Column)
-		})
-	}
 }
 
 func TestNewWriterRefusesABadConfig(t *testing.T) {
