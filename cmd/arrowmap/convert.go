@@ -228,12 +228,15 @@ func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (record
 	}
 	defer w.Close() // a writer that failed: no footer
 	defer progress.done()
-	for in.records.Next() {
+	for records := 1; in.records.Next(); records++ {
 		rec := in.records.RecordBatch()
 		if err := w.Write(rec); err != nil {
 			return fmt.Errorf("convert: writing %s: %w", out, err)
 		}
 		progress.rows(rec.NumRows())
+		if afterRecord != nil {
+			afterRecord(records)
+		}
 	}
 	if err := in.records.Err(); err != nil && err != io.EOF {
 		return fmt.Errorf("%s: %w", in.name, err)
@@ -249,6 +252,11 @@ func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (record
 	}
 	return nil
 }
+
+// afterRecord, when not nil, is called by convert after each record it
+// wrote, with their number: the tests' hook (testhooks.go), nil in the
+// command users build.
+var afterRecord func(records int)
 
 // createBeside creates a new file in the directory of path, with the
 // permissions a new file gets (0666 less the umask), to write what is to

@@ -51,7 +51,7 @@ func testMain(m *testing.M) int {
 	// Without the go command there is no binary: the tests that run it skip.
 	if _, err := exec.LookPath("go"); err == nil {
 		binaryPath = filepath.Join(dir, "arrowmap")
-		build := exec.Command("go", "build", "-o", binaryPath, ".")
+		build := exec.Command("go", "build", "-tags", "arrowmap_testhooks", "-o", binaryPath, ".")
 		if out, err := build.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building arrowmap: %v\n%s", err, out)
 			return 1
