@@ -39,10 +39,10 @@ var generatedFiles = []generatedFile{
 
 // CustomMetadata_1_0_0_littleendian is a row of the file.
 type CustomMetadata_1_0_0_littleendian struct {
-	SortOfPandas          *int8   `arrow:"sort_of_pandas" arrow-meta:"pandas={}"`
-	LotsOfMeta            *int8   `arrow:"lots_of_meta" arrow-meta:"a={},b={},c={},d={},..={},w={},x={},y={},z={}"`
-	UnregisteredExtension *int8   `arrow:"unregistered_extension" arrow-meta:"ARROW:extension:name=!nonexistent,ARROW:extension:metadata=\"\",ARROW:integration:allow_unregistered_extension=true"`
-	ListWithOddValues     []int32 `arrow:"list_with_odd_values" arrow-elem:"nullable" arrow-elem-meta:"odd_values={}"`
+	SortOfPandas          *int8    `arrow:"sort_of_pandas" arrow-meta:"pandas={}"`
+	LotsOfMeta            *int8    `arrow:"lots_of_meta" arrow-meta:"a={},b={},c={},d={},..={},w={},x={},y={},z={}"`
+	UnregisteredExtension *int8    `arrow:"unregistered_extension" arrow-meta:"ARROW:extension:name=!nonexistent,ARROW:extension:metadata=\"\",ARROW:integration:allow_unregistered_extension=true"`
+	ListWithOddValues     []*int32 `arrow:"list_with_odd_values" arrow-elem-meta:"odd_values={}"`
 }
 
 // ArrowSchemaMetadata is the file's schema metadata, which SchemaOf and
@@ -172,15 +172,15 @@ type DictionaryUnsigned_1_0_0_littleendian struct {
 
 // DuplicateFieldnames_1_0_0_littleendian is a row of the file.
 type DuplicateFieldnames_1_0_0_littleendian struct {
-	Ints   *int8                                         `arrow:"ints,pos=0"`
-	Ints2  *int32                                        `arrow:"ints,pos=1"`
-	Struct DuplicateFieldnames_1_0_0_littleendian_Struct `arrow:"struct,nullable"`
+	Ints   *int8                                          `arrow:"ints,pos=0"`
+	Ints2  *int32                                         `arrow:"ints,pos=1"`
+	Struct *DuplicateFieldnames_1_0_0_littleendian_Struct `arrow:"struct"`
 }
 
 // DuplicateFieldnames_1_0_0_littleendian_Struct is a value of column struct.
 type DuplicateFieldnames_1_0_0_littleendian_Struct struct {
-	X  int32  `arrow:"\"\",pos=0,nullable"`
-	X2 string `arrow:"\"\",pos=1,nullable"`
+	X  *int32  `arrow:"\"\",pos=0"`
+	X2 *string `arrow:"\"\",pos=1"`
 }
 
 // Extension_1_0_0_littleendian is a row of the file.
@@ -311,70 +311,70 @@ type PrimitiveLargeOffsets_1_0_0_littleendian struct {
 
 // PrimitiveNoBatches_1_0_0_littleendian is a row of the file.
 type PrimitiveNoBatches_1_0_0_littleendian struct {
-	BoolNullable                  bool      `arrow:"bool_nullable,nullable"`
-	BoolNonnullable               bool      `arrow:"bool_nonnullable"`
-	Int8Nullable                  int8      `arrow:"int8_nullable,nullable"`
-	Int8Nonnullable               int8      `arrow:"int8_nonnullable"`
-	Int16Nullable                 int16     `arrow:"int16_nullable,nullable"`
-	Int16Nonnullable              int16     `arrow:"int16_nonnullable"`
-	Int32Nullable                 int32     `arrow:"int32_nullable,nullable"`
-	Int32Nonnullable              int32     `arrow:"int32_nonnullable"`
-	Int64Nullable                 int64     `arrow:"int64_nullable,nullable"`
-	Int64Nonnullable              int64     `arrow:"int64_nonnullable"`
-	Uint8Nullable                 uint8     `arrow:"uint8_nullable,nullable"`
-	Uint8Nonnullable              uint8     `arrow:"uint8_nonnullable"`
-	Uint16Nullable                uint16    `arrow:"uint16_nullable,nullable"`
-	Uint16Nonnullable             uint16    `arrow:"uint16_nonnullable"`
-	Uint32Nullable                uint32    `arrow:"uint32_nullable,nullable"`
-	Uint32Nonnullable             uint32    `arrow:"uint32_nonnullable"`
-	Uint64Nullable                uint64    `arrow:"uint64_nullable,nullable"`
-	Uint64Nonnullable             uint64    `arrow:"uint64_nonnullable"`
-	Float32Nullable               float32   `arrow:"float32_nullable,nullable"`
-	Float32Nonnullable            float32   `arrow:"float32_nonnullable"`
-	Float64Nullable               float64   `arrow:"float64_nullable,nullable"`
-	Float64Nonnullable            float64   `arrow:"float64_nonnullable"`
-	BinaryNullable                []byte    `arrow:"binary_nullable"`
-	BinaryNonnullable             []byte    `arrow:"binary_nonnullable,notnull"`
-	UTF8Nullable                  string    `arrow:"utf8_nullable,nullable"`
-	UTF8Nonnullable               string    `arrow:"utf8_nonnullable"`
-	Fixedsizebinary19Nullable     [19]byte  `arrow:"fixedsizebinary_19_nullable,nullable"`
-	Fixedsizebinary19Nonnullable  [19]byte  `arrow:"fixedsizebinary_19_nonnullable"`
-	Fixedsizebinary120Nullable    [120]byte `arrow:"fixedsizebinary_120_nullable,nullable"`
-	Fixedsizebinary120Nonnullable [120]byte `arrow:"fixedsizebinary_120_nonnullable"`
+	BoolNullable                  *bool      `arrow:"bool_nullable"`
+	BoolNonnullable               bool       `arrow:"bool_nonnullable"`
+	Int8Nullable                  *int8      `arrow:"int8_nullable"`
+	Int8Nonnullable               int8       `arrow:"int8_nonnullable"`
+	Int16Nullable                 *int16     `arrow:"int16_nullable"`
+	Int16Nonnullable              int16      `arrow:"int16_nonnullable"`
+	Int32Nullable                 *int32     `arrow:"int32_nullable"`
+	Int32Nonnullable              int32      `arrow:"int32_nonnullable"`
+	Int64Nullable                 *int64     `arrow:"int64_nullable"`
+	Int64Nonnullable              int64      `arrow:"int64_nonnullable"`
+	Uint8Nullable                 *uint8     `arrow:"uint8_nullable"`
+	Uint8Nonnullable              uint8      `arrow:"uint8_nonnullable"`
+	Uint16Nullable                *uint16    `arrow:"uint16_nullable"`
+	Uint16Nonnullable             uint16     `arrow:"uint16_nonnullable"`
+	Uint32Nullable                *uint32    `arrow:"uint32_nullable"`
+	Uint32Nonnullable             uint32     `arrow:"uint32_nonnullable"`
+	Uint64Nullable                *uint64    `arrow:"uint64_nullable"`
+	Uint64Nonnullable             uint64     `arrow:"uint64_nonnullable"`
+	Float32Nullable               *float32   `arrow:"float32_nullable"`
+	Float32Nonnullable            float32    `arrow:"float32_nonnullable"`
+	Float64Nullable               *float64   `arrow:"float64_nullable"`
+	Float64Nonnullable            float64    `arrow:"float64_nonnullable"`
+	BinaryNullable                []byte     `arrow:"binary_nullable"`
+	BinaryNonnullable             []byte     `arrow:"binary_nonnullable,notnull"`
+	UTF8Nullable                  *string    `arrow:"utf8_nullable"`
+	UTF8Nonnullable               string     `arrow:"utf8_nonnullable"`
+	Fixedsizebinary19Nullable     *[19]byte  `arrow:"fixedsizebinary_19_nullable"`
+	Fixedsizebinary19Nonnullable  [19]byte   `arrow:"fixedsizebinary_19_nonnullable"`
+	Fixedsizebinary120Nullable    *[120]byte `arrow:"fixedsizebinary_120_nullable"`
+	Fixedsizebinary120Nonnullable [120]byte  `arrow:"fixedsizebinary_120_nonnullable"`
 }
 
 // PrimitiveZerolength_1_0_0_littleendian is a row of the file.
 type PrimitiveZerolength_1_0_0_littleendian struct {
-	BoolNullable                  bool      `arrow:"bool_nullable,nullable"`
-	BoolNonnullable               bool      `arrow:"bool_nonnullable"`
-	Int8Nullable                  int8      `arrow:"int8_nullable,nullable"`
-	Int8Nonnullable               int8      `arrow:"int8_nonnullable"`
-	Int16Nullable                 int16     `arrow:"int16_nullable,nullable"`
-	Int16Nonnullable              int16     `arrow:"int16_nonnullable"`
-	Int32Nullable                 int32     `arrow:"int32_nullable,nullable"`
-	Int32Nonnullable              int32     `arrow:"int32_nonnullable"`
-	Int64Nullable                 int64     `arrow:"int64_nullable,nullable"`
-	Int64Nonnullable              int64     `arrow:"int64_nonnullable"`
-	Uint8Nullable                 uint8     `arrow:"uint8_nullable,nullable"`
-	Uint8Nonnullable              uint8     `arrow:"uint8_nonnullable"`
-	Uint16Nullable                uint16    `arrow:"uint16_nullable,nullable"`
-	Uint16Nonnullable             uint16    `arrow:"uint16_nonnullable"`
-	Uint32Nullable                uint32    `arrow:"uint32_nullable,nullable"`
-	Uint32Nonnullable             uint32    `arrow:"uint32_nonnullable"`
-	Uint64Nullable                uint64    `arrow:"uint64_nullable,nullable"`
-	Uint64Nonnullable             uint64    `arrow:"uint64_nonnullable"`
-	Float32Nullable               float32   `arrow:"float32_nullable,nullable"`
-	Float32Nonnullable            float32   `arrow:"float32_nonnullable"`
-	Float64Nullable               float64   `arrow:"float64_nullable,nullable"`
-	Float64Nonnullable            float64   `arrow:"float64_nonnullable"`
-	BinaryNullable                []byte    `arrow:"binary_nullable"`
-	BinaryNonnullable             []byte    `arrow:"binary_nonnullable,notnull"`
-	UTF8Nullable                  string    `arrow:"utf8_nullable,nullable"`
-	UTF8Nonnullable               string    `arrow:"utf8_nonnullable"`
-	Fixedsizebinary19Nullable     [19]byte  `arrow:"fixedsizebinary_19_nullable,nullable"`
-	Fixedsizebinary19Nonnullable  [19]byte  `arrow:"fixedsizebinary_19_nonnullable"`
-	Fixedsizebinary120Nullable    [120]byte `arrow:"fixedsizebinary_120_nullable,nullable"`
-	Fixedsizebinary120Nonnullable [120]byte `arrow:"fixedsizebinary_120_nonnullable"`
+	BoolNullable                  *bool      `arrow:"bool_nullable"`
+	BoolNonnullable               bool       `arrow:"bool_nonnullable"`
+	Int8Nullable                  *int8      `arrow:"int8_nullable"`
+	Int8Nonnullable               int8       `arrow:"int8_nonnullable"`
+	Int16Nullable                 *int16     `arrow:"int16_nullable"`
+	Int16Nonnullable              int16      `arrow:"int16_nonnullable"`
+	Int32Nullable                 *int32     `arrow:"int32_nullable"`
+	Int32Nonnullable              int32      `arrow:"int32_nonnullable"`
+	Int64Nullable                 *int64     `arrow:"int64_nullable"`
+	Int64Nonnullable              int64      `arrow:"int64_nonnullable"`
+	Uint8Nullable                 *uint8     `arrow:"uint8_nullable"`
+	Uint8Nonnullable              uint8      `arrow:"uint8_nonnullable"`
+	Uint16Nullable                *uint16    `arrow:"uint16_nullable"`
+	Uint16Nonnullable             uint16     `arrow:"uint16_nonnullable"`
+	Uint32Nullable                *uint32    `arrow:"uint32_nullable"`
+	Uint32Nonnullable             uint32     `arrow:"uint32_nonnullable"`
+	Uint64Nullable                *uint64    `arrow:"uint64_nullable"`
+	Uint64Nonnullable             uint64     `arrow:"uint64_nonnullable"`
+	Float32Nullable               *float32   `arrow:"float32_nullable"`
+	Float32Nonnullable            float32    `arrow:"float32_nonnullable"`
+	Float64Nullable               *float64   `arrow:"float64_nullable"`
+	Float64Nonnullable            float64    `arrow:"float64_nonnullable"`
+	BinaryNullable                []byte     `arrow:"binary_nullable"`
+	BinaryNonnullable             []byte     `arrow:"binary_nonnullable,notnull"`
+	UTF8Nullable                  *string    `arrow:"utf8_nullable"`
+	UTF8Nonnullable               string     `arrow:"utf8_nonnullable"`
+	Fixedsizebinary19Nullable     *[19]byte  `arrow:"fixedsizebinary_19_nullable"`
+	Fixedsizebinary19Nonnullable  [19]byte   `arrow:"fixedsizebinary_19_nonnullable"`
+	Fixedsizebinary120Nullable    *[120]byte `arrow:"fixedsizebinary_120_nullable"`
+	Fixedsizebinary120Nonnullable [120]byte  `arrow:"fixedsizebinary_120_nonnullable"`
 }
 
 // RecursiveNested_1_0_0_littleendian is a row of the file.

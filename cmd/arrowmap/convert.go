@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,10 +12,9 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	amipc "github.com/arrowmap/arrowmap/ipc"
+	"github.com/arrowmap/arrowmap/parquet"
 )
 
 // fileFormat is a kind of file convert reads or writes.
@@ -58,91 +56,102 @@ func parseFormat(flagName, name string) (fileFormat, error) {
 	if f, ok := formatNames[strings.ToLower(name)]; ok {
 		return f, nil
 	}
-	return "", fmt.Errorf("convert: -%s %q: want file, stream or parquet", flagName, name)
+	return "", fmt.Errorf("-%s %q: want file, stream or parquet", flagName, name)
 }
 
-// The row groups convert writes: as many rows as pyarrow's default.
-const parquetRowGroupRows = 1 << 20
-
 // convertCommand runs `arrowmap convert [-from F] [-to F] [-compression C]
-// [IN] OUT`.
-func convertCommand(fs *flag.FlagSet, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	from := fs.String("from", "", "the format of IN: file, stream or parquet (default: told by its first bytes)")
-	to := fs.String("to", "", "the format of OUT: file, stream or parquet (default: told by its extension)")
-	codec := fs.String("compression", "", "none, lz4 or zstd, and snappy or gzip for Parquet (default: none for IPC, snappy for Parquet)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("convert: %v", err)
+// [-q] IN OUT`. What the command line alone shows wrong is a usage error,
+// before any file is opened.
+func convertCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c := newCommandLine("convert", "[-from F] [-to F] [-compression C] [-q] IN OUT", convertHelp, stderr)
+	from := c.String("from", "", "the format of IN: file, stream or parquet (default: told by its first bytes)")
+	to := c.String("to", "", "the format of OUT: file, stream or parquet (default: told by its extension)")
+	codec := c.String("compression", "", "none, lz4 or zstd, and snappy or gzip for Parquet (default: none for IPC, snappy for Parquet)")
+	quiet := c.Bool("q", false, "show no progress")
+	if err := c.parse(args); err != nil {
+		return err
 	}
-	var inName, outName string
-	switch fs.NArg() {
-	case 1:
-		outName = fs.Arg(0) // the embedded sample, converted
-	case 2:
-		inName, outName = fs.Arg(0), fs.Arg(1)
-	default:
-		return fmt.Errorf("convert: want [IN] OUT, got %d arguments", fs.NArg())
+	if c.NArg() != 2 {
+		return c.usageErrorf("want IN OUT, got %d arguments", c.NArg())
 	}
-
+	inName, outName := c.Arg(0), c.Arg(1)
 	var want fileFormat
 	if *from != "" {
 		f, err := parseFormat("from", *from)
 		if err != nil {
-			return err
+			return c.usageErrorf("%v", err)
 		}
 		want = f
 	}
 	outFormat, err := outputFormat(*to, outName)
 	if err != nil {
-		return err
+		return c.usageErrorf("%v", err)
 	}
-	write, err := writerFor(outFormat, *codec)
+	start, err := writerFor(outFormat, *codec)
 	if err != nil {
+		return c.usageErrorf("%v", err)
+	}
+	if err := checkOutput(inName, outName); err != nil {
 		return err
 	}
-	if err := checkOutput(outName); err != nil {
-		return err
-	}
-
-	in, err := open(inName, stdin)
-	if err != nil {
-		return err
-	}
-	defer in.close()
-	if want != "" && in.format != want {
-		return fmt.Errorf("%s is %s, not %s (-from %s)", in.name, in.format, want, *from)
-	}
-	return convert(in, outName, write, stdout, stderr)
+	return withSource(inName, stdin, func(src *source) error {
+		if want != "" && src.format != want {
+			return fmt.Errorf("%s is %s, not %s (-from %s)", src.name, src.format, want, *from)
+		}
+		in, err := src.records(0)
+		if err != nil {
+			return err
+		}
+		defer in.close()
+		return convert(in, outName, start, stdout, newProgress(stderr, in.rows, *quiet))
+	})
 }
 
-// outputFormat is the format of OUT: -to, else its extension.
+// outputFormat is the format of OUT: -to, else its extension. A -to that
+// disagrees with a known extension of OUT is an error: the file would
+// not be what its name says.
 func outputFormat(to, out string) (fileFormat, error) {
-	if to != "" {
-		return parseFormat("to", to)
-	}
 	ext := strings.ToLower(filepath.Ext(out))
-	if f, ok := formatExtensions[ext]; ok {
+	byExt, known := formatExtensions[ext]
+	if out == "-" {
+		known = false
+	}
+	if to != "" {
+		f, err := parseFormat("to", to)
+		if err != nil {
+			return "", err
+		}
+		if known && f != byExt {
+			return "", fmt.Errorf("-to %s writes %s, but %s names %s by its extension", to, f, out, byExt)
+		}
 		return f, nil
 	}
-	if out == "-" {
-		return "", errors.New("convert: writing to standard output needs -to file, stream or parquet")
+	switch {
+	case known:
+		return byExt, nil
+	case out == "-":
+		return "", errors.New("writing to standard output needs -to file, stream or parquet")
+	case ext == "":
+		return "", fmt.Errorf("%s has no extension to tell its format: name it .arrow, .arrows or .parquet, or give -to", out)
 	}
-	if ext == "" {
-		return "", fmt.Errorf("convert: %s has no extension to tell its format: name it .arrow, .arrows or .parquet, or give -to", out)
-	}
-	return "", fmt.Errorf("convert: unknown extension %q of %s: want .arrow, .feather or .ipc (IPC file), .arrows or .stream (IPC stream), .parquet or .pq, or give -to", ext, out)
+	return "", fmt.Errorf("unknown extension %q of %s: want .arrow, .feather or .ipc (IPC file), .arrows or .stream (IPC stream), .parquet or .pq, or give -to", ext, out)
 }
 
-// checkOutput refuses, before anything is read, an output that cannot be
-// written: a directory, or a file in a directory that does not exist.
-func checkOutput(out string) error {
+// checkOutput refuses, before anything is read or written, an output that
+// cannot be written: a directory, a file in a directory that does not
+// exist, or the input itself (the same file, by any name or link).
+func checkOutput(in, out string) error {
 	if out == "-" {
 		return nil
 	}
-	if info, err := os.Stat(out); err == nil && info.IsDir() {
+	outInfo, err := os.Stat(out)
+	if err == nil && outInfo.IsDir() {
 		return fmt.Errorf("convert: %s is a directory, not a file to write", out)
+	}
+	if err == nil && in != "" && in != "-" {
+		if inInfo, err := os.Stat(in); err == nil && os.SameFile(inInfo, outInfo) {
+			return fmt.Errorf("convert: %s is %s itself: write to another file", out, in)
+		}
 	}
 	dir := filepath.Dir(out)
 	info, err := os.Stat(dir)
@@ -155,46 +164,38 @@ func checkOutput(out string) error {
 	return nil
 }
 
-// recordWriter is what convert writes records through: our IPC writers, or
-// pqarrow's.
+// recordWriter is what convert writes records through: the library's IPC
+// and Parquet record writers.
 type recordWriter interface {
 	Write(arrow.RecordBatch) error
 	Close() error
 }
 
+// parquetCodecs are the codecs -compression names for Parquet.
+var parquetCodecs = map[string]compress.Compression{
+	"": compress.Codecs.Snappy, "snappy": compress.Codecs.Snappy, "none": compress.Codecs.Uncompressed,
+	"zstd": compress.Codecs.Zstd, "lz4": compress.Codecs.Lz4Raw, "gzip": compress.Codecs.Gzip,
+}
+
 // writerFor returns how to start a writer of the format f, compressed as
-// codec says.
+// codec says. Parquet is written by parquet.NewRecordWriter in row groups
+// of the library's default rows (parquet.DefaultRowGroupRows), as
+// parquet.WriteFile writes them: the same file the library writes, and
+// the memory of one such row group.
 func writerFor(f fileFormat, codec string) (func(io.Writer, *arrow.Schema) (recordWriter, error), error) {
 	codec = strings.ToLower(codec)
 	if f == parquetFF {
-		c, ok := map[string]compress.Compression{
-			"": compress.Codecs.Snappy, "snappy": compress.Codecs.Snappy, "none": compress.Codecs.Uncompressed,
-			"zstd": compress.Codecs.Zstd, "lz4": compress.Codecs.Lz4Raw, "gzip": compress.Codecs.Gzip,
-		}[codec]
+		c, ok := parquetCodecs[codec]
 		if !ok {
-			return nil, fmt.Errorf("convert: -compression %q: want none, snappy, zstd, lz4 or gzip for Parquet", codec)
+			return nil, fmt.Errorf("-compression %q: want none, snappy, zstd, lz4 or gzip for Parquet", codec)
 		}
 		return func(w io.Writer, schema *arrow.Schema) (recordWriter, error) {
-			props := parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithMaxRowGroupLength(parquetRowGroupRows))
-			// The Arrow schema stored in the file gives back what Parquet has
-			// no type for: time zones, dictionaries, large and view types.
-			arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
-			for _, f := range schema.Fields() {
-				// pqarrow's error does not say which column it is about.
-				if _, err := pqarrow.ToParquet(arrow.NewSchema([]arrow.Field{f}, nil), props, arrowProps); err != nil {
-					return nil, fmt.Errorf("column %q (%s) cannot be written to Parquet: %w", f.Name, f.Type, err)
-				}
-			}
-			fw, err := pqarrow.NewFileWriter(schema, w, props, arrowProps)
-			if err != nil {
-				return nil, err
-			}
-			return parquetWriter{fw}, nil
+			return parquet.NewRecordWriter(w, schema, parquet.WriteConfig{Compression: c})
 		}, nil
 	}
 	c, ok := map[string]amipc.Codec{"": amipc.None, "none": amipc.None, "lz4": amipc.LZ4, "zstd": amipc.ZSTD}[codec]
 	if !ok {
-		return nil, fmt.Errorf("convert: -compression %q: want none, lz4 or zstd for Arrow IPC", codec)
+		return nil, fmt.Errorf("-compression %q: want none, lz4 or zstd for Arrow IPC", codec)
 	}
 	cfg := amipc.WriteConfig{Compression: c, DictionaryDeltas: true}
 	return func(w io.Writer, schema *arrow.Schema) (recordWriter, error) {
@@ -205,56 +206,39 @@ func writerFor(f fileFormat, codec string) (func(io.Writer, *arrow.Schema) (reco
 	}, nil
 }
 
-// parquetWriter gathers records into row groups, rather than one a record.
-type parquetWriter struct{ fw *pqarrow.FileWriter }
-
-func (p parquetWriter) Write(rec arrow.RecordBatch) error { return p.fw.WriteBuffered(rec) }
-func (p parquetWriter) Close() error                      { return p.fw.Close() }
-
 // convert writes the records of in to out ("-": stdout) with the writer
-// start makes. A file is written beside out and renamed to it at the end,
-// so that a failed conversion leaves out as it was.
-func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (recordWriter, error), stdout, stderr io.Writer) (err error) {
+// start makes, one record at a time. A file is written beside out and
+// renamed to it at the end: on every other way out, a failure or a
+// panic, the file beside is removed and out is as it was.
+func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (recordWriter, error), stdout io.Writer, progress *progress) error {
 	var dst io.Writer = stdout
 	commit := func() error { return nil }
 	if out != "-" {
-		f, tmp, cerr := createBeside(out)
-		if cerr != nil {
-			return fmt.Errorf("convert: cannot write %s: %v", out, cerr)
+		f, commitFile, abort, err := createBeside(out)
+		if err != nil {
+			return fmt.Errorf("convert: cannot write %s: %v", out, err)
 		}
-		defer func() {
-			if err != nil {
-				f.Close()
-				os.Remove(tmp)
-			}
-		}()
-		dst = f
-		commit = func() error {
-			if err := f.Close(); err != nil {
-				return err
-			}
-			return os.Rename(tmp, out)
-		}
+		defer abort() // after commit, nothing to do
+		dst, commit = f, commitFile
 	}
 	buf := bufio.NewWriterSize(dst, 1<<20)
 	w, err := start(buf, in.schema)
 	if err != nil {
 		return fmt.Errorf("convert: writing %s: %w", out, err)
 	}
-	progress := newProgress(stderr)
+	defer w.Close() // a writer that failed: no footer
 	defer progress.done()
-	rows := 0
-	for in.records.Next() {
+	for records := 1; in.records.Next(); records++ {
 		rec := in.records.RecordBatch()
 		if err := w.Write(rec); err != nil {
-			w.Close()
 			return fmt.Errorf("convert: writing %s: %w", out, err)
 		}
-		rows += int(rec.NumRows())
-		progress.rows(rows)
+		progress.rows(rec.NumRows())
+		if afterRecord != nil {
+			afterRecord(records)
+		}
 	}
 	if err := in.records.Err(); err != nil && err != io.EOF {
-		w.Close()
 		return fmt.Errorf("%s: %w", in.name, err)
 	}
 	if err := w.Close(); err != nil {
@@ -269,17 +253,45 @@ func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (record
 	return nil
 }
 
-// createBeside creates a new file in the directory of path, to be renamed
-// to path, with the permissions a new file gets (0666 less the umask).
-func createBeside(path string) (*os.File, string, error) {
+// afterRecord, when not nil, is called by convert after each record it
+// wrote, with their number: the tests' hook (testhooks.go), nil in the
+// command users build.
+var afterRecord func(records int)
+
+// createBeside creates a new file in the directory of path, with the
+// permissions a new file gets (0666 less the umask), to write what is to
+// become path: commit closes it and renames it to path; abort, unless
+// commit succeeded, closes and removes it.
+func createBeside(path string) (f *os.File, commit func() error, abort func(), err error) {
 	var suffix [6]byte
+	var tmp string
 	for range 10 {
 		rand.Read(suffix[:])
-		tmp := path + ".tmp-" + hex.EncodeToString(suffix[:])
-		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		tmp = path + ".tmp-" + hex.EncodeToString(suffix[:])
+		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 		if err == nil || !errors.Is(err, os.ErrExist) {
-			return f, tmp, err
+			break
 		}
 	}
-	return nil, "", errors.New("no free temporary name")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	done := false
+	commit = func() error {
+		if err := f.Close(); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return err
+		}
+		done = true
+		return nil
+	}
+	abort = func() {
+		if !done {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}
+	return f, commit, abort, nil
 }

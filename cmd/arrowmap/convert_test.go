@@ -116,7 +116,7 @@ func TestConvertKeepsEveryValue(t *testing.T) {
 		file    string // "" the embedded sample
 		parquet bool   // Parquet holds its types
 	}{
-		{"the embedded sample", "", true},
+		{"the sample the command embeds", "sample.arrow", true},
 		{"an IPC file", testFiles.ipcFile, true},
 		{"an IPC stream", testFiles.stream, true},
 		{"a Parquet file", testFiles.pqt, true},
@@ -128,12 +128,7 @@ func TestConvertKeepsEveryValue(t *testing.T) {
 		t.Run(in.name, func(t *testing.T) {
 			want := everyRow(t, in.file)
 			at := func(name string) string { return filepath.Join(dir, fmt.Sprintf("%d-%s", k, name)) }
-			source := func(args ...string) []string {
-				if in.file == "" {
-					return args
-				}
-				return append([]string{in.file}, args...)
-			}
+			source := func(args ...string) []string { return append([]string{in.file}, args...) }
 			convertOK(t, source(at("out.arrow"))...)
 			convertOK(t, source(at("out.arrows"))...)
 			convertOK(t, at("out.arrows"), at("back.feather"))             // stream → file
@@ -150,7 +145,7 @@ func TestConvertKeepsEveryValue(t *testing.T) {
 				assert.Equal(t, want, everyRow(t, f), "head of %s", filepath.Base(f))
 			}
 			// Between IPC files and streams nothing changes, not even the schema.
-			if in.file != "" && !strings.HasSuffix(in.file, ".parquet") {
+			if !strings.HasSuffix(in.file, ".parquet") {
 				for _, f := range files[:5] {
 					assert.Equal(t, schemaOf(t, in.file), schemaOf(t, f), "schema of %s", filepath.Base(f))
 				}
@@ -168,12 +163,12 @@ func TestConvertWritesTheFormatAsked(t *testing.T) {
 		{[]string{filepath.Join(dir, "a.arrow")}, "ARROW1"},
 		{[]string{filepath.Join(dir, "a.ipc")}, "ARROW1"},
 		{[]string{"-compression", "lz4", filepath.Join(dir, "b.arrows")}, "\xff\xff\xff\xff"},
-		{[]string{"-to", "parquet", filepath.Join(dir, "c.arrow")}, "PAR1"},
+		{[]string{"-to", "parquet", filepath.Join(dir, "c.out")}, "PAR1"},
 		{[]string{"-to", "file", "-compression", "ZSTD", filepath.Join(dir, "d.out")}, "ARROW1"},
 		{[]string{"-compression", "gzip", filepath.Join(dir, "e.pq")}, "PAR1"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			convertOK(t, tc.args...)
+			convertOK(t, append(tc.args[:len(tc.args)-1:len(tc.args)-1], testFiles.ipcFile, tc.args[len(tc.args)-1])...)
 			data, err := os.ReadFile(tc.args[len(tc.args)-1])
 			require.NoError(t, err)
 			assert.True(t, bytes.HasPrefix(data, []byte(tc.magic)), "starts with %q: %q", tc.magic, data[:8])
@@ -189,13 +184,6 @@ func TestConvertWritesTheFormatAsked(t *testing.T) {
 		require.NoError(t, os.WriteFile(path, []byte(file), 0o600))
 		assert.Equal(t, everyRow(t, testFiles.pqt), everyRow(t, path))
 	})
-	t.Run("over the input itself", func(t *testing.T) {
-		path := filepath.Join(dir, "self.arrow")
-		convertOK(t, testFiles.stream, path)
-		want := everyRow(t, path)
-		convertOK(t, "-to", "file", path, path)
-		assert.Equal(t, want, everyRow(t, path))
-	})
 }
 
 func TestConvertFailuresAreOneLine(t *testing.T) {
@@ -210,14 +198,7 @@ func TestConvertFailuresAreOneLine(t *testing.T) {
 		args     []string
 		contains string
 	}{
-		{"an unknown extension", []string{testFiles.ipcFile, filepath.Join(dir, "out.csv")}, `unknown extension ".csv"`},
-		{"no extension", []string{testFiles.ipcFile, filepath.Join(dir, "out")}, "no extension"},
-		{"standard output without -to", []string{testFiles.ipcFile, "-"}, "needs -to"},
-		{"an unknown -to", []string{"-to", "csv", testFiles.ipcFile, out}, `-to "csv"`},
-		{"an unknown -from", []string{"-from", "csv", testFiles.ipcFile, out}, `-from "csv"`},
 		{"a -from that is not the input's format", []string{"-from", "parquet", testFiles.stream, out}, "is an Arrow IPC stream, not a Parquet file"},
-		{"an unknown compression", []string{"-compression", "brotli", testFiles.ipcFile, out}, `-compression "brotli"`},
-		{"snappy for IPC", []string{"-compression", "snappy", testFiles.ipcFile, out}, `-compression "snappy"`},
 		{"an input that does not exist", []string{filepath.Join(dir, "nope.arrow"), out}, "nope.arrow"},
 		{"an input that is a directory", []string{dir, out}, "directory"},
 		{"an input of random bytes", []string{random, out}, "random.arrow"},
@@ -229,8 +210,6 @@ func TestConvertFailuresAreOneLine(t *testing.T) {
 		{"an output that is a directory", []string{"-to", "file", testFiles.ipcFile, dir}, "is a directory"},
 		{"a column Parquet has no type for", []string{testFiles.kinds, filepath.Join(dir, "out.parquet")}, `column "runs"`},
 		{"a union to Parquet", []string{testFiles.union, filepath.Join(dir, "out.parquet")}, `column "either"`},
-		{"no OUT", []string{}, "want [IN] OUT"},
-		{"three arguments", []string{testFiles.ipcFile, out, out}, "want [IN] OUT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, status := arrowmap(t, nil, append([]string{"convert"}, tc.args...)...)

@@ -203,8 +203,9 @@ func TestGeneratedTypesCompileAndDecodeTheirFile(t *testing.T) {
 	}
 }
 
-// gen reads the fixture's types from its data: pointers where there are
-// nulls, the time zone of the timestamp, structs named after their fields.
+// gen reads the fixture's types from its schema: pointers where a level is
+// nullable, the time zone of the timestamp, structs named after their
+// fields.
 func TestGenDeclaresTheFixtureTypes(t *testing.T) {
 	for _, src := range fixtureSources {
 		t.Run(src.name, func(t *testing.T) {
@@ -267,7 +268,7 @@ func TestGenDeclaresEveryKindOfColumn(t *testing.T) {
 		"Code [2]byte `arrow:\"code\"`",
 		"UID *[16]byte `arrow:\"uid,ext=arrow.uuid\"`",
 		"Bytes []*uint8 `arrow:\"bytes,notnull\" arrow-elem:\"notnull\"`", // non-nullable list and elements
-		"Runs string `arrow:\"runs,ree,run_ends=int16,nullable\"`",
+		"Runs *string `arrow:\"runs,ree,run_ends=int16\"`",
 		"Big string `arrow:\"big,large_utf8\"`",
 		"X int32 `arrow:\"-,\"`",
 		"Deep [][]*int32 `arrow:\"deep\"`",
@@ -294,7 +295,7 @@ func TestGenKeepsSchemaAndFieldMetadata(t *testing.T) {
 	for _, want := range []string{
 		"\"github.com/apache/arrow-go/v18/arrow\"",
 		"SortOfPandas *int8 `arrow:\"sort_of_pandas\" arrow-meta:\"pandas={}\"`",
-		"ListWithOddValues []int32 `arrow:\"list_with_odd_values\" arrow-elem:\"nullable\" arrow-elem-meta:\"odd_values={}\"`",
+		"ListWithOddValues []*int32 `arrow:\"list_with_odd_values\" arrow-elem-meta:\"odd_values={}\"`",
 		"func (Row) ArrowSchemaMetadata() arrow.Metadata {",
 		"[]string{\n\"schema_custom_0\",\n\"schema_custom_1\",\n},\n[]string{\n\"{}\",\n\"{}\",\n},",
 	} {

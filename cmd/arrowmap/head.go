@@ -12,18 +12,14 @@ import (
 // head prints the first n rows of in as JSON lines, decoded through the
 // mapper into the struct type GoTypeOf builds for the schema as head reads
 // it (jsonSchema), and written by appendJSON, which follows the file's own
-// schema for the names and for what JSON has no number for.
-func head(in *input, n int, stdout, stderr io.Writer) error {
-	if n < 0 {
-		return fmt.Errorf("head: -n %d is negative", n)
-	}
+// schema for the names and for what JSON has no number for. It reads no
+// record past the one that holds the n-th row.
+func head(in *input, n int, stdout io.Writer) error {
 	typ, err := mapper.GoTypeOf(jsonSchema(in.schema))
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", in.name, err)
 	}
 	out := bufio.NewWriter(stdout)
-	progress := newProgress(stderr)
-	defer progress.done()
 	printed := 0
 	var line []byte
 	for printed < n && in.records.Next() {
@@ -35,19 +31,18 @@ func head(in *input, n int, stdout, stderr io.Writer) error {
 		rows, err := mapper.DecodeTo(typ, rec)
 		if err != nil {
 			out.Flush() // the rows before the bad record are good
-			return err
+			return fmt.Errorf("%s: %w", in.name, err)
 		}
 		row := arrow.StructOf(in.schema.Fields()...)
 		for i := range rows.Len() {
 			if line, err = appendJSON(line[:0], rows.Index(i), row); err != nil {
 				out.Flush()
-				return fmt.Errorf("row %d: %w", printed+i, err)
+				return fmt.Errorf("%s: row %d: %w", in.name, printed+i, err)
 			}
 			out.Write(line)
 			out.WriteByte('\n')
 		}
 		printed += rows.Len()
-		progress.rows(printed)
 	}
 	if err := in.records.Err(); err != nil && err != io.EOF {
 		out.Flush()

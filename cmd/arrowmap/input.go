@@ -1,32 +1,24 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
-	"context"
 	_ "embed"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	amipc "github.com/arrowmap/arrowmap/ipc"
+	"github.com/arrowmap/arrowmap/parquet"
 )
 
 //go:embed sample.arrow
 var sampleFile []byte
-
-// input is an opened file: its schema and its records.
-type input struct {
-	name    string
-	format  fileFormat // as its first bytes tell
-	schema  *arrow.Schema
-	records array.RecordReader
-	close   func()
-}
 
 // The first bytes of each format.
 var (
@@ -34,98 +26,179 @@ var (
 	parquetMagic   = []byte("PAR1")
 )
 
-// maxInput bounds what is read into memory, so that a huge or endless
-// standard input is an error, not an exhausted machine.
-const maxInput = 4 << 30
+// ipcFilePrefix is what an IPC file has before its stream: the magic,
+// padded to 8 bytes.
+const ipcFilePrefix = "ARROW1\x00\x00"
 
-// open reads name ("-" for stdin, "" for the embedded sample) and opens it
-// as an IPC file, a Parquet file or an IPC stream, by its first bytes.
-func open(name string, stdin io.Reader) (*input, error) {
-	name, data, err := readInput(name, stdin)
-	if err != nil {
-		return nil, err
-	}
-	in, err := openBytes(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	in.name = name
-	return in, nil
+// source is an input to read, never read whole: an IPC file or a Parquet
+// file through an io.ReaderAt, each read taking the bytes it needs, or an
+// IPC stream read as it comes.
+type source struct {
+	name   string // how errors name it
+	format fileFormat
+	at     io.ReaderAt // an IPC file or a Parquet file
+	size   int64
+	stream io.Reader // an IPC stream
+	read   *atomic.Int64
+	close  func() // closes the file, removes a spooled copy
 }
 
-// openSchema is open for the schema alone: it reads no dictionary and no
-// record, so a file whose data is damaged still shows its schema. The
-// input has no records.
-func openSchema(name string, stdin io.Reader) (*input, error) {
-	name, data, err := readInput(name, stdin)
-	if err != nil {
-		return nil, err
-	}
-	schema, err := schemaOnly(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return &input{name: name, schema: schema, close: func() {}}, nil
-}
-
-// readInput reads name ("-" for stdin, "" for the embedded sample) and
-// returns how errors name it, and its bytes.
-func readInput(name string, stdin io.Reader) (string, []byte, error) {
-	var data []byte
+// openSource opens name: "-" is standard input, "" the embedded sample.
+// An IPC file or a Parquet file on standard input (told by its magic) is
+// copied to a temporary file, which close removes, and read from there:
+// both are read from their footer.
+func openSource(name string, stdin io.Reader) (*source, error) {
 	switch name {
 	case "":
-		name, data = "the embedded sample", sampleFile
+		return fileSource("the embedded sample", bytes.NewReader(sampleFile), int64(len(sampleFile)), func() {})
 	case "-":
-		b, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
-		if err != nil {
-			return "", nil, fmt.Errorf("reading standard input: %w", err)
+		if f, ok := stdin.(*os.File); ok {
+			// Standard input redirected from a file is read in place.
+			if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+				if at, err := f.Seek(0, io.SeekCurrent); err == nil && at <= info.Size() {
+					return fileSource("standard input", io.NewSectionReader(f, at, info.Size()-at), info.Size()-at, func() {})
+				}
+			}
 		}
-		name, data = "standard input", b
-	default:
-		info, err := os.Stat(name)
-		if err != nil {
-			return "", nil, err
-		}
-		if info.IsDir() {
-			return "", nil, fmt.Errorf("%s is a directory, not a file", name)
-		}
-		if data, err = os.ReadFile(name); err != nil {
-			return "", nil, err
-		}
+		return streamSource("standard input", stdin, func() {})
 	}
-	if len(data) > maxInput {
-		return "", nil, fmt.Errorf("%s is larger than %d bytes", name, maxInput)
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
 	}
-	return name, data, nil
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	switch {
+	case info.IsDir():
+		f.Close()
+		return nil, fmt.Errorf("%s is a directory, not a file", name)
+	case !info.Mode().IsRegular(): // a pipe, a device
+		return streamSource(name, f, func() { f.Close() })
+	}
+	src, err := fileSource(name, f, info.Size(), func() { f.Close() })
+	if err != nil {
+		f.Close()
+	}
+	return src, err
 }
 
-// schemaOnly reads the schema of data alone. An IPC file begins with the
-// stream of its schema message (after the magic and its padding), which
-// is read as a stream's is, without arrow-go's file reader, which reads
-// every dictionary when it opens; the schema in the footer, read by it,
-// is the way left when that message does not read. Parquet keeps the
-// schema in its footer.
-func schemaOnly(data []byte) (*arrow.Schema, error) {
-	mem := boundedFor(len(data))
+// fileSource is the source of the size bytes at reads, whose format its
+// first bytes tell; close is called at the source's close.
+func fileSource(name string, at io.ReaderAt, size int64, close func()) (*source, error) {
+	head := make([]byte, len(ipcFilePrefix))
+	n, err := at.ReadAt(head, 0)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	src := &source{name: name, at: at, size: size, read: new(atomic.Int64), close: close}
+	switch head = head[:n]; {
+	case n == 0:
+		return nil, fmt.Errorf("%s: empty input: not an Arrow or Parquet file", name)
+	case bytes.HasPrefix(head, arrowFileMagic):
+		src.format = ipcFile
+	case bytes.HasPrefix(head, parquetMagic):
+		src.format = parquetFF
+	default:
+		src.format = ipcStream
+		src.stream = io.NewSectionReader(at, 0, size)
+		src.at = nil
+	}
+	return src, nil
+}
+
+// streamSource is the source of r, read once from its start: an IPC
+// stream as it comes, an IPC or Parquet file spooled to a temporary file.
+func streamSource(name string, r io.Reader, close func()) (*source, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(len(ipcFilePrefix))
+	if err != nil && !errors.Is(err, io.EOF) {
+		close()
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
 	switch {
-	case bytes.HasPrefix(data, arrowFileMagic) && len(data) > len(ipcFilePrefix):
-		if r, err := amipc.NewRecordStreamReader(bytes.NewReader(data[len(ipcFilePrefix):]), mem); err == nil {
+	case len(head) == 0:
+		close()
+		return nil, fmt.Errorf("%s: empty input: not an Arrow or Parquet file", name)
+	case bytes.HasPrefix(head, arrowFileMagic), bytes.HasPrefix(head, parquetMagic):
+		return spool(name, br, close)
+	}
+	return &source{name: name, format: ipcStream, stream: br, read: new(atomic.Int64), close: close}, nil
+}
+
+// spool copies r to a temporary file and returns the source of that file,
+// whose close removes it.
+func spool(name string, r io.Reader, close func()) (*source, error) {
+	tmp, err := os.CreateTemp("", "arrowmap-input-*")
+	if err != nil {
+		close()
+		return nil, fmt.Errorf("%s: spooling to a temporary file: %w", name, err)
+	}
+	remove := func() {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		close()
+	}
+	size, err := io.Copy(tmp, r)
+	if err != nil {
+		remove()
+		return nil, fmt.Errorf("%s: spooling to a temporary file: %w", name, err)
+	}
+	src, err := fileSource(name, tmp, size, remove)
+	if err != nil {
+		remove()
+	}
+	return src, err
+}
+
+// alloc is the allocator of the source's records: one allocation at most
+// what its bytes could need (see boundedAllocator).
+func (s *source) alloc() memory.Allocator {
+	if s.at != nil {
+		size := s.size
+		return &boundedAllocator{Allocator: memory.DefaultAllocator, read: func() int64 { return size }}
+	}
+	return &boundedAllocator{Allocator: memory.DefaultAllocator, read: s.read.Load}
+}
+
+// countedStream is the stream, counting the bytes read from it.
+func (s *source) countedStream() io.Reader { return &countingReader{r: s.stream, n: s.read} }
+
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// schema reads the schema of the source alone, no dictionary and no
+// record, so that a file whose data is damaged still shows its schema: a
+// Parquet file's from its footer, a stream's from its schema message, and
+// an IPC file's from the schema message at its start (read as a stream's
+// is: arrow-go's file reader reads every dictionary when it opens), or
+// from its footer when that message does not read.
+func (s *source) schema() (*arrow.Schema, error) {
+	switch s.format {
+	case parquetFF:
+		schema, err := parquet.ReadSchema(s.at, s.size)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.name, err)
+		}
+		return schema, nil
+	case ipcFile:
+		start := io.NewSectionReader(s.at, int64(len(ipcFilePrefix)), s.size-int64(len(ipcFilePrefix)))
+		if r, err := amipc.NewRecordStreamReader(start, s.alloc()); err == nil {
 			defer r.Release()
 			return r.Schema(), nil
 		}
-	case bytes.HasPrefix(data, parquetMagic):
-		pf, err := file.NewParquetReader(bytes.NewReader(data))
-		if err != nil {
-			return nil, fmt.Errorf("not a valid Parquet file: %w", err)
-		}
-		defer pf.Close()
-		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
-		if err != nil {
-			return nil, fmt.Errorf("reading Parquet: %w", err)
-		}
-		return fr.Schema()
 	}
-	in, err := openBytes(data)
+	in, err := s.records(0)
 	if err != nil {
 		return nil, err
 	}
@@ -133,47 +206,46 @@ func schemaOnly(data []byte) (*arrow.Schema, error) {
 	return in.schema, nil
 }
 
-// ipcFilePrefix is what an IPC file has before its stream: the magic,
-// padded to 8 bytes.
-const ipcFilePrefix = "ARROW1\x00\x00"
+// input is the records of a source.
+type input struct {
+	name    string
+	format  fileFormat
+	schema  *arrow.Schema
+	records array.RecordReader
+	// rows is the number of rows in all, as a Parquet footer says; -1 when
+	// the input does not say (an IPC file's footer has its records'
+	// places, not their lengths).
+	rows int64
+}
 
-func openBytes(data []byte) (*input, error) {
-	mem := boundedFor(len(data))
-	switch {
-	case len(data) == 0:
-		return nil, errors.New("empty input: not an Arrow or Parquet file")
-	case bytes.HasPrefix(data, arrowFileMagic):
-		// Our readers check what arrow-go trusts: a corrupt length in a
-		// schema would make it allocate terabytes.
-		rr, err := amipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), mem)
-		if err != nil {
-			return nil, err
+func (in *input) close() { in.records.Release() }
+
+// records opens the records of s. rows, when positive, is the most rows
+// the caller reads: a Parquet file is read in records of no more.
+func (s *source) records(rows int) (*input, error) {
+	in := &input{name: s.name, format: s.format, rows: -1}
+	var err error
+	switch s.format {
+	case ipcFile:
+		in.records, err = amipc.NewRecordFileReader(s.at, s.size, s.alloc())
+	case parquetFF:
+		cfg := parquet.ReadConfig{Alloc: s.alloc()}
+		if rows > 0 {
+			cfg.BatchRows = min(rows, parquet.DefaultBatchRows)
 		}
-		return &input{format: ipcFile, schema: rr.Schema(), records: rr, close: rr.Release}, nil
-	case bytes.HasPrefix(data, parquetMagic):
-		pf, err := file.NewParquetReader(bytes.NewReader(data))
-		if err != nil {
-			return nil, fmt.Errorf("not a valid Parquet file: %w", err)
+		var rr *parquet.RecordReader
+		if rr, err = parquet.OpenRecordsReaderAt(s.at, s.size, cfg); err == nil {
+			in.records, in.rows = rr, rr.NumRows()
 		}
-		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 4096}, mem)
-		if err != nil {
-			pf.Close()
-			return nil, fmt.Errorf("reading Parquet: %w", err)
-		}
-		rr, err := fr.GetRecordReader(context.Background(), nil, nil)
-		if err != nil {
-			pf.Close()
-			return nil, fmt.Errorf("reading Parquet: %w", err)
-		}
-		return &input{format: parquetFF, schema: rr.Schema(), records: rr, close: func() { rr.Release(); pf.Close() }}, nil
 	default:
-		r, err := amipc.NewRecordStreamReader(bytes.NewReader(data), mem)
+		in.records, err = amipc.NewRecordStreamReader(s.countedStream(), s.alloc())
 		if errors.Is(err, amipc.ErrNotIPC) {
-			return nil, errors.New("not an Arrow IPC file or stream, nor a Parquet file")
+			return nil, fmt.Errorf("%s: not an Arrow IPC file or stream, nor a Parquet file", s.name)
 		}
-		if err != nil {
-			return nil, err
-		}
-		return &input{format: ipcStream, schema: r.Schema(), records: r, close: r.Release}, nil
 	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.name, err)
+	}
+	in.schema = in.records.Schema()
+	return in, nil
 }

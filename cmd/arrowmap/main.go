@@ -2,16 +2,31 @@
 // its rows decoded through the mapper, its schema, and Go struct types that
 // decode it; and converts between Arrow IPC files and streams and Parquet.
 //
-//	arrowmap head [-n N] [FILE]     rows as JSON lines
-//	arrowmap schema [FILE]          the Arrow schema
-//	arrowmap gen [-package P] [-type T] [FILE]   Go types with arrow tags
-//	arrowmap convert [-from F] [-to F] [-compression C] [IN] OUT
+//	arrowmap head [-n N] [FILE]                      rows as JSON lines
+//	arrowmap schema [FILE]                           the Arrow schema
+//	arrowmap gen [-package P] [-type T] [FILE]       Go types with arrow tags
+//	arrowmap convert [-from F] [-to F] [-compression C] [-q] IN OUT
 //
 // FILE is an Arrow IPC file, an IPC stream or a Parquet file, told apart by
 // its first bytes; "-" reads standard input. Without FILE, a sample
-// embedded in the command is used. convert writes OUT in the format its
-// extension names (.arrow, .feather, .ipc: IPC file; .arrows, .stream: IPC
-// stream; .parquet, .pq) or -to names; "-" writes standard output.
+// embedded in the command is used. Files are read through the library's
+// readers (package ipc's record readers, parquet.OpenRecordsReaderAt and
+// parquet.ReadSchema), never whole: schema and gen read the schema alone
+// (a Parquet or IPC footer, or a stream's schema message), head the
+// records its rows need, and convert one record or row group at a time.
+// An IPC stream on standard input streams; an IPC or Parquet file there is
+// copied to a temporary file, removed at exit, and read from it.
+//
+// convert writes OUT in the format its extension names (.arrow, .feather,
+// .ipc: IPC file; .arrows, .stream: IPC stream; .parquet, .pq) or -to
+// names, through the library's writers (parquet.NewRecordWriter, package
+// ipc's record writers); "-" writes standard output. A file is written
+// beside OUT and renamed to it once complete. On a terminal, convert
+// shows its progress on standard error.
+//
+// Every subcommand takes -h for its usage. A usage error exits with status
+// 2, a failure with status 1 and one line on standard error naming the
+// file.
 package main
 
 //go:generate go run gen_sample.go
@@ -34,89 +49,251 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-const usage = `usage:
-  arrowmap head [-n N] [FILE]                  print rows as JSON lines
-  arrowmap schema [FILE]                       print the Arrow schema
-  arrowmap gen [-package P] [-type T] [FILE]   print Go types that decode FILE
-  arrowmap convert [-from F] [-to F] [-compression C] [IN] OUT
-                                               convert IN to OUT: IPC file, IPC
-                                               stream or Parquet (F: file, stream,
-                                               parquet), by OUT's extension (.arrow,
-                                               .arrows, .parquet) or -to
-FILE is an Arrow IPC file or stream, or a Parquet file; "-" is standard input;
-without FILE, an embedded sample is used.
-head prints NaN and infinities as "NaN", "+Inf", "-Inf"; timestamps and dates
-as RFC 3339 text in the column's zone, a year outside 0-9999 signed
+const usage = `usage: arrowmap COMMAND [FLAGS] [ARGS]
+
+commands:
+  head [-n N] [FILE]                 print the first rows as JSON lines
+  schema [FILE]                      print the Arrow schema
+  gen [-package P] [-type T] [FILE]  print Go types that decode FILE
+  convert [-from F] [-to F] [-compression C] [-q] IN OUT
+                                     convert IN to OUT: IPC file, IPC stream
+                                     or Parquet
+
+FILE is an Arrow IPC file or stream, or a Parquet file, told by its first
+bytes; "-" is standard input; without FILE, an embedded sample is used.
+"arrowmap COMMAND -h" prints the usage of COMMAND and its flags.
+Exit status: 0 done, 1 failed (one line on standard error), 2 usage error.`
+
+// The usage of each subcommand after its synopsis: what it does.
+const (
+	inputHelp = `FILE is an Arrow IPC file or stream, or a Parquet file, told by its first
+bytes; "-" is standard input (an IPC or Parquet file there is copied to a
+temporary file, removed at exit); without FILE, an embedded sample.`
+	headHelp = `Prints the first N rows of FILE as JSON lines, decoded through the mapper
+into the Go type of its schema; reads only the records those rows need.
+NaN and infinities print as "NaN", "+Inf", "-Inf"; timestamps and dates as
+RFC 3339 text in the column's zone, a year outside 0-9999 signed
 ("+10000-01-01T00:00:00Z"); times and durations as nanoseconds, or as the
 column's number and unit when that overflows ("-9223372036854775808s").
-schema reads the schema alone.`
+` + inputHelp
+	schemaHelp = `Prints the Arrow schema of FILE, as the library reads it (the Arrow types a
+Parquet file stores). Reads the schema alone: a Parquet or IPC footer, or
+the schema message of a stream; no dictionary, no record.
+` + inputHelp
+	genHelp = `Prints Go source declaring the struct types that decode FILE, as
+mapper.GoTypeOf types its schema, with their arrow tags: a nullable level
+is a pointer (or the tag option nullable), whatever the data holds. Reads
+the schema alone, as schema does.
+` + inputHelp
+	convertHelp = `Converts IN to OUT, holding about one record or row group at a time. The
+format of OUT is -to, else its extension: .arrow, .feather, .ipc (IPC
+file), .arrows, .stream (IPC stream), .parquet, .pq (Parquet); -to that
+names another format than a known extension of OUT is an error. "-" as
+IN reads standard input (an IPC or Parquet file there is copied to a
+temporary file, removed at exit), as OUT writes standard output (with
+-to). OUT is written beside itself and renamed once complete: a failure
+leaves it as it was. OUT may not be IN (nor a link to it). Parquet is
+written in row groups of the library's default size, with the Arrow
+schema stored, snappy-compressed by default.
+On a terminal, standard error shows the rows converted, their rate and,
+when IN says its rows in all (a Parquet footer), the percentage and the
+time left.`
+)
 
-// run runs the command line and returns its exit status. A failure is one
-// line on stderr and status 1, never a panic.
+// run runs the command line and returns its exit status: 0, 1 for a
+// failure (one line on stderr, never a panic), 2 for a usage error.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
 	defer func() {
+		// The commands recover what they read and name the file; this is
+		// the last guard.
 		if p := recover(); p != nil {
-			if e, ok := p.(tooLarge); ok {
-				fmt.Fprintln(stderr, message(e))
-			} else {
-				fmt.Fprintln(stderr, message(fmt.Errorf("reading the input failed: %v", p)))
-			}
+			fmt.Fprintln(stderr, message(fmt.Errorf("%v", p)))
 			status = 1
 		}
 	}()
-	if err := dispatch(args, stdin, stdout, stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, usage)
-			return 0
-		}
+	err := dispatch(args, stdin, stdout, stderr)
+	var usageErr *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &usageErr):
 		fmt.Fprintln(stderr, message(err))
-		return 1
+		fmt.Fprintln(stderr)
+		usageErr.usage()
+		return 2
 	}
-	return 0
+	fmt.Fprintln(stderr, message(err))
+	return 1
 }
 
+// usageError is a command line the command cannot take: an unknown
+// command or flag, a flag's value out of its range, arguments too many or
+// too few.
+type usageError struct {
+	err   error
+	usage func() // prints the usage of the command
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
 func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	globalUsage := func() { fmt.Fprintln(stderr, usage) }
 	if len(args) == 0 {
-		return errors.New("missing command: want head, schema, gen or convert (arrowmap -h for help)")
+		return &usageError{errors.New("missing command: want head, schema, gen or convert"), globalUsage}
 	}
 	cmd, args := args[0], args[1:]
-	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var run func(in *input) error
-	opener := open
 	switch cmd {
 	case "-h", "-help", "--help", "help":
+		globalUsage()
 		return flag.ErrHelp
 	case "head":
-		n := fs.Int("n", 10, "number of rows")
-		run = func(in *input) error { return head(in, *n, stdout, stderr) }
+		return headCommand(args, stdin, stdout, stderr)
 	case "schema":
-		opener = openSchema // the data may be damaged where the schema is not
-		run = func(in *input) error { _, err := fmt.Fprintln(stdout, in.schema); return err }
-	case "convert":
-		return convertCommand(fs, args, stdin, stdout, stderr)
+		return schemaCommand(args, stdin, stdout, stderr)
 	case "gen":
-		pkg := fs.String("package", "main", "package name")
-		typ := fs.String("type", "Row", "name of the row type")
-		run = func(in *input) error { return gen(in, *pkg, *typ, stdout) }
-	default:
-		return fmt.Errorf("unknown command %q: want head, schema, gen or convert", cmd)
+		return genCommand(args, stdin, stdout, stderr)
+	case "convert":
+		return convertCommand(args, stdin, stdout, stderr)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%s: %v", cmd, err)
+	return &usageError{fmt.Errorf("unknown command %q: want head, schema, gen or convert", cmd), globalUsage}
+}
+
+// commandLine is the flags and arguments of a subcommand.
+type commandLine struct {
+	*flag.FlagSet
+	synopsis, help string
+	stderr         io.Writer
+}
+
+func newCommandLine(name, synopsis, help string, stderr io.Writer) *commandLine {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are run's to print, usage is ours
+	fs.Usage = func() {}
+	return &commandLine{FlagSet: fs, synopsis: synopsis, help: help, stderr: stderr}
+}
+
+// usage prints the usage of the subcommand, with its flags.
+func (c *commandLine) usage() {
+	fmt.Fprintf(c.stderr, "usage: arrowmap %s %s\n\n%s\n", c.Name(), c.synopsis, c.help)
+	hasFlags := false
+	c.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		fmt.Fprintln(c.stderr, "\nflags:")
+		c.SetOutput(c.stderr)
+		c.PrintDefaults()
+		c.SetOutput(io.Discard)
 	}
-	if fs.NArg() > 1 {
-		return fmt.Errorf("%s: one FILE at most, got %d", cmd, fs.NArg())
+}
+
+// parse parses args; -h prints the usage and is flag.ErrHelp.
+func (c *commandLine) parse(args []string) error {
+	err := c.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		c.usage()
+		return err
+	case err != nil:
+		return c.usageErrorf("%v", err)
 	}
-	in, err := opener(fs.Arg(0), stdin)
+	return nil
+}
+
+// usageErrorf is a usage error of the subcommand.
+func (c *commandLine) usageErrorf(format string, args ...any) error {
+	return &usageError{fmt.Errorf(c.Name()+": "+format, args...), c.usage}
+}
+
+// file parses args, which name one FILE at most, and returns it ("" when
+// none: the embedded sample).
+func (c *commandLine) file(args []string) (string, error) {
+	if err := c.parse(args); err != nil {
+		return "", err
+	}
+	if c.NArg() > 1 {
+		return "", c.usageErrorf("one FILE at most, got %d", c.NArg())
+	}
+	return c.Arg(0), nil
+}
+
+// withSource opens name and calls f with it, then closes it. A panic of
+// what f reads (arrow-go's, a refused allocation) is an error naming the
+// input, after the source is closed (a spooled copy removed).
+func withSource(name string, stdin io.Reader, f func(*source) error) (err error) {
+	src, err := openSource(name, stdin)
 	if err != nil {
 		return err
 	}
-	defer in.close()
-	return run(in)
+	defer src.close()
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: reading failed: %v", src.name, p)
+		}
+	}()
+	return f(src)
+}
+
+func headCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c := newCommandLine("head", "[-n N] [FILE]", headHelp, stderr)
+	n := c.Int("n", 10, "the number of rows to print")
+	name, err := c.file(args)
+	if err != nil {
+		return err
+	}
+	if *n < 0 {
+		return c.usageErrorf("-n %d is negative", *n)
+	}
+	return withSource(name, stdin, func(src *source) error {
+		if *n == 0 {
+			// No row to print: only the input's schema is read, and checked.
+			_, err := src.schema()
+			return err
+		}
+		in, err := src.records(*n)
+		if err != nil {
+			return err
+		}
+		defer in.close()
+		return head(in, *n, stdout)
+	})
+}
+
+func schemaCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c := newCommandLine("schema", "[FILE]", schemaHelp, stderr)
+	name, err := c.file(args)
+	if err != nil {
+		return err
+	}
+	return withSource(name, stdin, func(src *source) error {
+		schema, err := src.schema()
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(stdout, schema)
+		return err
+	})
+}
+
+func genCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c := newCommandLine("gen", "[-package P] [-type T] [FILE]", genHelp, stderr)
+	pkg := c.String("package", "main", "the package of the source")
+	typ := c.String("type", "Row", "the name of the row type")
+	name, err := c.file(args)
+	if err != nil {
+		return err
+	}
+	if err := checkNames(*pkg, *typ); err != nil {
+		return c.usageErrorf("%v", err)
+	}
+	return withSource(name, stdin, func(src *source) error {
+		schema, err := src.schema()
+		if err != nil {
+			return err
+		}
+		return gen(schema, src.name, *pkg, *typ, stdout)
+	})
 }
 
 // message is the one line run prints for err: "arrowmap: " once, then

@@ -57,15 +57,20 @@ func TestSchemaReadsOnlyTheSchema(t *testing.T) {
 		require.Equal(t, 0, status, "stderr: %s", stderr)
 		assert.Equal(t, want, stdout)
 	})
-	for _, cmd := range []string{"head", "gen"} {
-		t.Run(cmd+" fails with an error naming the file", func(t *testing.T) {
-			stdout, stderr, status := arrowmap(t, nil, cmd, path)
-			assert.Equal(t, 1, status)
-			assert.Empty(t, stdout)
-			assert.True(t, strings.HasPrefix(stderr, "arrowmap: "+path+": "), "stderr: %s", stderr)
-			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
-		})
-	}
+	t.Run("head fails with an error naming the file", func(t *testing.T) {
+		stdout, stderr, status := arrowmap(t, nil, "head", path)
+		assert.Equal(t, 1, status)
+		assert.Empty(t, stdout)
+		assert.True(t, strings.HasPrefix(stderr, "arrowmap: "+path+": "), "stderr: %s", stderr)
+		assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+	})
+	t.Run("gen reads the schema alone too, and prints its type", func(t *testing.T) {
+		want, _, status := arrowmap(t, nil, "gen", testFiles.kinds)
+		require.Equal(t, 0, status)
+		stdout, stderr, status := arrowmap(t, nil, "gen", path)
+		require.Equal(t, 0, status, "stderr: %s", stderr)
+		assert.Equal(t, strings.ReplaceAll(want, testFiles.kinds, path), stdout)
+	})
 	t.Run("schema of a Parquet and a stream file is their schema", func(t *testing.T) {
 		for _, f := range []string{testFiles.pqt, testFiles.stream} {
 			stdout, stderr, status := arrowmap(t, nil, "schema", f)
