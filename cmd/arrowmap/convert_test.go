@@ -9,10 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,34 +43,6 @@ func schemaOf(t *testing.T, file string) string {
 	stdout, stderr, status := arrowmap(t, nil, "schema", file)
 	require.Equal(t, 0, status, stderr)
 	return stdout
-}
-
-// parquetKindsFile is the kinds fixture without its run-end encoded
-// column, which Parquet has no type for.
-func parquetKindsFile(t *testing.T, dir string) string {
-	data, err := os.ReadFile(testFiles.kinds)
-	require.NoError(t, err)
-	fr, err := ipc.NewFileReader(bytes.NewReader(data))
-	require.NoError(t, err)
-	defer fr.Close()
-	rec, err := fr.RecordBatchAt(0)
-	require.NoError(t, err)
-	defer rec.Release()
-	var fields []arrow.Field
-	var cols []arrow.Array
-	for i, f := range rec.Schema().Fields() {
-		if f.Name != "runs" {
-			fields = append(fields, f)
-			cols = append(cols, rec.Column(i))
-		}
-	}
-	kept := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())
-	defer kept.Release()
-	out, err := ipcFileOf(memory.DefaultAllocator, kept)
-	require.NoError(t, err)
-	path := filepath.Join(dir, "kinds-for-parquet.arrow")
-	require.NoError(t, os.WriteFile(path, out, 0o600))
-	return path
 }
 
 // changingDictionaries is an IPC stream, written by arrow-go, of records
@@ -112,17 +81,15 @@ func changingDictionaries(t *testing.T, dir string) string {
 func TestConvertKeepsEveryValue(t *testing.T) {
 	dir := t.TempDir()
 	inputs := []struct {
-		name    string
-		file    string // "" the embedded sample
-		parquet bool   // Parquet holds its types
+		name string
+		file string // "" the embedded sample
 	}{
-		{"the sample the command embeds", "sample.arrow", true},
-		{"an IPC file", testFiles.ipcFile, true},
-		{"an IPC stream", testFiles.stream, true},
-		{"a Parquet file", testFiles.pqt, true},
-		{"the file of every kind of column", testFiles.kinds, false},
-		{"the kinds Parquet holds", parquetKindsFile(t, dir), true},
-		{"a stream whose dictionaries replace one another", changingDictionaries(t, dir), true},
+		{"the sample the command embeds", "sample.arrow"},
+		{"an IPC file", testFiles.ipcFile},
+		{"an IPC stream", testFiles.stream},
+		{"a Parquet file", testFiles.pqt},
+		{"the file of every kind of column", testFiles.kinds},
+		{"a stream whose dictionaries replace one another", changingDictionaries(t, dir)},
 	}
 	for k, in := range inputs {
 		t.Run(in.name, func(t *testing.T) {
@@ -134,13 +101,11 @@ func TestConvertKeepsEveryValue(t *testing.T) {
 			convertOK(t, at("out.arrows"), at("back.feather"))             // stream → file
 			convertOK(t, at("out.arrow"), at("back.stream"))               // file → stream
 			convertOK(t, "-to", "stream", at("out.arrow"), at("out.data")) // -to over the extension
-			files := []string{at("out.arrow"), at("out.arrows"), at("back.feather"), at("back.stream"), at("out.data")}
-			if in.parquet {
-				convertOK(t, source(at("out.parquet"))...)
-				convertOK(t, "-compression", "zstd", at("out.parquet"), at("again.arrow")) // Parquet → IPC
-				convertOK(t, "-compression", "none", at("again.arrow"), at("again.pq"))
-				files = append(files, at("out.parquet"), at("again.arrow"), at("again.pq"))
-			}
+			convertOK(t, source(at("out.parquet"))...)
+			convertOK(t, "-compression", "zstd", at("out.parquet"), at("again.arrow")) // Parquet → IPC
+			convertOK(t, "-compression", "none", at("again.arrow"), at("again.pq"))
+			files := []string{at("out.arrow"), at("out.arrows"), at("back.feather"), at("back.stream"), at("out.data"),
+				at("out.parquet"), at("again.arrow"), at("again.pq")}
 			for _, f := range files {
 				assert.Equal(t, want, everyRow(t, f), "head of %s", filepath.Base(f))
 			}
@@ -208,7 +173,6 @@ func TestConvertFailuresAreOneLine(t *testing.T) {
 		{"an output in a directory that does not exist", []string{testFiles.ipcFile, filepath.Join(dir, "no", "out.arrow")}, "cannot write"},
 		{"an output under a file", []string{testFiles.ipcFile, filepath.Join(notDir, "out.arrow")}, "not a directory"},
 		{"an output that is a directory", []string{"-to", "file", testFiles.ipcFile, dir}, "is a directory"},
-		{"a column Parquet has no type for", []string{testFiles.kinds, filepath.Join(dir, "out.parquet")}, `column "runs"`},
 		{"a union to Parquet", []string{testFiles.union, filepath.Join(dir, "out.parquet")}, `column "either"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
