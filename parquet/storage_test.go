@@ -364,5 +364,3 @@ func TestEveryArrowIntegrationFileRoundTripsOrIsRefusedNamingTheColumn(t *testin
 		})
 	}
 }
-
-
