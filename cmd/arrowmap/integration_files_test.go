@@ -19,7 +19,7 @@ func TestEveryIntegrationFileConvertsToParquetAndBack(t *testing.T) {
 	require.NotEmpty(t, files)
 	refused := map[string][]string{
 		// Parquet has no union type, and no signed interval.
-		"generated_union.arrow_file":    {`column "sparse"`, "union"},
+		"generated_union.arrow_file": {`column "sparse"`, "union"},
 		// f1, interval[months], is kept (an int32 on disk); f6 is not.
 		"generated_interval.arrow_file": {`column "f6"`, "day_time_interval"},
 		// The generator writes date64 values that are not whole days, which
