@@ -192,9 +192,13 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	// buffer, and a page larger than the buffer into its page buffer.
 	props.BufferedStreamEnabled = true
 	props.BufferSize = readBufferBytes
+	boundPages(props, size)
 	pf, err := file.NewParquetReader(io.NewSectionReader(r, 0, size), file.WithReadProps(props))
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
+	}
+	if err := checkFooter(pf, size, name); err != nil {
+		return nil, err
 	}
 	batch := cfg.BatchRows
 	if batch == 0 {
@@ -328,7 +332,7 @@ func (s *source) records(cols []int) (_ *fileRecords, err error) {
 		sc, _ = restore(sc, s.restore)
 		return newFileRecords(emptyRecords{sc}, s), nil
 	}
-	rr, err := s.fr.GetRecordReader(s.ctx, leaves, s.rowGroups)
+	rr, err := s.recordReader(leaves)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: reading columns: %w", s.name, err)
 	}
@@ -414,6 +418,7 @@ type fileRecords struct {
 	src  *source
 	refs atomic.Int64
 	err  error
+	rows int64 // read so far, against the footer's count at the end
 	// With columns to retype: their schema, and the current record retyped.
 	restored *arrow.Schema
 	cur      arrow.RecordBatch
@@ -474,7 +479,12 @@ func (r *fileRecords) Next() (ok bool) {
 			ok = false
 		}
 	}()
-	return r.rr.Next()
+	if ok = r.rr.Next(); ok {
+		r.rows += r.rr.RecordBatch().NumRows()
+	} else {
+		r.err = r.src.checkRowsRead(r.rows, r.rr.Err())
+	}
+	return ok
 }
 
 func (r *fileRecords) RecordBatch() arrow.RecordBatch {

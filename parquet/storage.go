@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/ipcschema"
 )
 
 // arrowSchemaKey is the key of the file metadata that holds the Arrow
@@ -191,12 +192,7 @@ func decodeSchema(value string, mem memory.Allocator) (*arrow.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := ipc.NewReader(bytes.NewReader(raw), ipc.WithAllocator(mem))
-	if err != nil {
-		return nil, err
-	}
-	defer r.Release()
-	return r.Schema(), nil
+	return ipcschema.Decode(raw, mem)
 }
 
 // restoredTypes is, by name, the types of the top-level columns of the
