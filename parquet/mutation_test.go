@@ -88,6 +88,20 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 	require.GreaterOrEqual(t, kinds["records"], 10, "integration files converted")
 	t.Logf("%d seeds: %v", len(originals), kinds)
 
+	// The seeds themselves read fine through every path: what the
+	// mutants' errors are told from.
+	for _, o := range originals {
+		out, how, detail := runChild(helper, o.Path, o.Kind)
+		require.Equal(t, readFine, how, "%s: %s", o.Path, detail)
+		var v mutant.Verdict
+		require.NoError(t, json.Unmarshal(out, &v))
+		for _, p := range v.Paths {
+			require.Empty(t, p.Err, "%s: %s", o.Path, p.Path)
+			require.Empty(t, p.Panic, "%s: %s", o.Path, p.Path)
+			require.Equal(t, v.FooterRows, p.Rows, "%s: %s", o.Path, p.Path)
+		}
+	}
+
 	type job struct {
 		path, kind, what string
 	}
