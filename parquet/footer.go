@@ -2,8 +2,10 @@ package parquet
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -204,4 +206,20 @@ func (s *source) checkRowsRead(rows int64, err error) error {
 		return nil
 	}
 	return fmt.Errorf("arrowmap/parquet: %s: %w: %d rows read, where the footer counts %d", s.name, mapper.ErrInvalidData, rows, want)
+}
+
+// readError is err, of pqarrow's reading the column chunks, naming the
+// file: what arrow-go found malformed wraps mapper.ErrInvalidData; a
+// failure to read the file is itself; the end of the records is io.EOF or
+// nil, as pqarrow says.
+func (s *source) readError(err error) error {
+	var pathErr *fs.PathError
+	switch {
+	case err == nil || err == io.EOF:
+		return err
+	case errors.As(err, &pathErr) || errors.Is(err, mapper.ErrInvalidData):
+		return fmt.Errorf("arrowmap/parquet: %s: %w", s.name, err)
+	default:
+		return fmt.Errorf("arrowmap/parquet: %s: %w: %w", s.name, mapper.ErrInvalidData, err)
+	}
 }

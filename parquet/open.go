@@ -509,11 +509,7 @@ func (r *fileRecords) Err() error {
 	if r.err != nil {
 		return r.err
 	}
-	err := r.rr.Err()
-	if err != nil && err != io.EOF {
-		return fmt.Errorf("arrowmap/parquet: %s: %w", r.src.name, err)
-	}
-	return err
+	return r.src.readError(r.rr.Err())
 }
 
 // emptyRecords is a record reader of no records.
