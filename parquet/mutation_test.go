@@ -35,12 +35,12 @@ const (
 type outcome int
 
 const (
-	readFine outcome = iota // no error, the footer's rows
-	errored                 // an error, no panic
-	panicked                // a panic escaped: exit 2 and a goroutine trace
-	outOfMemory             // fatal out of memory, or killed
-	hung                    // past childTimeout
-	shortRead               // no error, but not the footer's rows
+	readFine    outcome = iota // no error, the footer's rows
+	errored                    // an error, no panic
+	panicked                   // a panic escaped: exit 2 and a goroutine trace
+	outOfMemory                // fatal out of memory, or killed
+	hung                       // past childTimeout
+	shortRead                  // no error, but not the footer's rows
 	numOutcomes
 )
 
