@@ -135,7 +135,11 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 	for range children {
 		wg.Go(func() {
 			for j := range work {
+				began := time.Now()
 				out, o, detail := runChild(helper, j.path, j.kind)
+				if took := time.Since(began); took > time.Second {
+					t.Logf("%s (%s) took %s", filepath.Base(j.path), j.what, took.Round(time.Millisecond))
+				}
 				if o != readFine {
 					for _, p := range []string{"ReadFile", "Open+Pages", "OpenColumns", "NewRecordFileReader"} {
 						record(j, p, o, detail)
