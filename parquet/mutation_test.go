@@ -25,7 +25,7 @@ import (
 // The mutation test's bounds: mutants, the address space and time of each
 // child, and the children run at once (the machine's two cores).
 const (
-	mutants      = 1200
+	mutants      = 2000
 	childMemory  = 2 << 30
 	childTimeout = 30 * time.Second
 	children     = 2
@@ -189,7 +189,18 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 	}
 	t.Logf("%d mutants of %d seeds in %s (seed %d):\n%s", count, len(originals), time.Since(start).Round(time.Second), seed, table.String())
 	sort.Strings(failures)
-	assert.Empty(t, failures, "mutants that panicked, ran out of memory, hung or read short")
+	var library, command []string
+	for _, f := range failures {
+		if strings.Contains(f, ") arrowmap head: ") {
+			command = append(command, f)
+		} else {
+			library = append(library, f)
+		}
+	}
+	assert.Empty(t, library, "mutants that panicked, ran out of memory, hung or read short in the library")
+	// The command reads Parquet through this package's NewRecordFileReader,
+	// or it is as exposed as pqarrow is.
+	assert.Empty(t, command, "mutants that panicked, ran out of memory or hung in arrowmap head")
 }
 
 // runChild runs name with args under prlimit's memory bound and
