@@ -24,9 +24,10 @@ import (
 // no recover of ours can help; and they decode the stored Arrow schema
 // trusting its lengths, where one flipped byte asks for gigabytes.
 
-// pageSlack is what a page may claim past pageGrowth times the file's
-// size, uncompressed: a page of constant values compresses far better than
-// that, but never to a page header.
+// A page may uncompress to pageSlack + pageGrowth × the file's size at
+// most: past any page a writer makes of real data (pages are about a MiB,
+// and a file holds its compressed bytes), and a bound on what one damaged
+// header can make the reader allocate.
 const (
 	pageSlack  = 64 << 20
 	pageGrowth = 64
