@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/apache/arrow-adbc/go/adbc v1.9.0
 	github.com/apache/arrow-go/v18 v18.8.0
+	github.com/apache/thrift v0.24.0
 	github.com/go-viper/mapstructure/v2 v2.5.0
 	github.com/google/flatbuffers v25.12.19+incompatible
 	github.com/klauspost/compress v1.19.2
@@ -18,7 +19,6 @@ require (
 
 require (
 	github.com/andybalholm/brotli v1.2.3 // indirect
-	github.com/apache/thrift v0.24.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/goccy/go-json v0.10.6 // indirect
 	github.com/google/uuid v1.6.0 // indirect

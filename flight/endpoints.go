@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/ipcschema"
 	"github.com/arrowmap/arrowmap/mapper"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -103,7 +104,7 @@ func Records(ctx context.Context, src Source, info *flight.FlightInfo) (array.Re
 	}
 	e := &endpoints{src: src, info: info, alloc: alloc, pool: newPool(src.Dial)}
 	if len(info.Schema) > 0 {
-		schema, err := flight.DeserializeSchema(info.Schema, alloc)
+		schema, err := ipcschema.Decode(info.Schema, alloc)
 		if err != nil {
 			return nil, fmt.Errorf("arrowmap/flight: the flight info's schema: %w", err)
 		}
@@ -306,7 +307,7 @@ func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Tic
 	if alloc != nil {
 		opts = append(opts, ipc.WithAllocator(alloc))
 	}
-	fr, err := flight.NewRecordReader(stream, opts...)
+	fr, err := flight.NewRecordReader(&verifiedStream{DataStreamReader: stream}, opts...)
 	if err != nil {
 		cancel()
 		// io.EOF here is a stream without even a schema: wrapped, it is
@@ -314,6 +315,26 @@ func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Tic
 		return nil, fmt.Errorf("flight stream: %w", err)
 	}
 	return &openStream{Reader: fr, cancel: cancel}, nil
+}
+
+// verifiedStream is a DoGet stream whose first message, the schema, is
+// checked (see ipcschema.CheckSchemaMessage) before arrow-go's reader
+// parses it trusting its lengths.
+type verifiedStream struct {
+	flight.DataStreamReader
+	started bool
+}
+
+func (s *verifiedStream) Recv() (*flight.FlightData, error) {
+	fd, err := s.DataStreamReader.Recv()
+	if err != nil || s.started {
+		return fd, err
+	}
+	s.started = true
+	if err := ipcschema.CheckSchemaMessage(fd.GetDataHeader()); err != nil {
+		return nil, fmt.Errorf("the stream's schema: %w", err)
+	}
+	return fd, nil
 }
 
 // close releases the reader and ends its stream, read to its end or not.

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/ipcschema"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -21,9 +22,6 @@ var ErrNotIPC = errors.New("not Arrow IPC data")
 
 // fileMagic starts and ends an IPC file.
 var fileMagic = []byte("ARROW1")
-
-// continuation starts every message of a stream written since Arrow 0.15.
-const continuation = 0xFFFFFFFF
 
 // OpenFile opens the IPC file at path and returns a Reader of its rows as
 // values of T. The schema is checked against T, as mapper.NewReader does,
@@ -252,7 +250,7 @@ func checkFileEnds(f io.ReaderAt, name string, size int64) error {
 }
 
 // checkFileFooter checks the structure of the footer of the IPC file f of
-// size bytes (see checkFooter), which checkFileEnds found ends with magic.
+// size bytes (see ipcschema.CheckFooter), which checkFileEnds found ends with magic.
 func checkFileFooter(f io.ReaderAt, size int64) error {
 	// The file ends with the footer, its length (int32) and the magic.
 	var length [4]byte
@@ -262,13 +260,13 @@ func checkFileFooter(f io.ReaderAt, size int64) error {
 	n := int64(int32(binary.LittleEndian.Uint32(length[:])))
 	start := size - int64(len(fileMagic)) - 4 - n
 	if n <= 0 || start < int64(len(fileMagic)) {
-		return fmt.Errorf("%w: a footer of %d bytes in a file of %d", errBadFlatbuffer, n, size)
+		return fmt.Errorf("%w: a footer of %d bytes in a file of %d", ipcschema.ErrMalformed, n, size)
 	}
 	footer := make([]byte, n)
 	if _, err := f.ReadAt(footer, start); err != nil {
 		return err
 	}
-	return checkFooter(footer)
+	return ipcschema.CheckFooter(footer)
 }
 
 // isStreamStart reports whether b, the first bytes of some data, can start
@@ -281,11 +279,8 @@ func isStreamStart(b []byte) bool {
 		return false
 	}
 	word := binary.LittleEndian.Uint32(b)
-	return word == continuation || (word > 0 && word < 1<<20)
+	return word == ipcschema.Continuation || (word > 0 && word < 1<<20)
 }
-
-// maxMetadata is the longest metadata of a message, arrow-go's limit.
-const maxMetadata = 64 << 20
 
 // openStreamRecords reads the schema of the stream r. closeFn, when not
 // nil, is called by the last Release of the records, not on an error.
@@ -312,7 +307,7 @@ func openStreamRecords(r io.Reader, name string, mem memory.Allocator, closeFn f
 	err = guard(func() error {
 		var err error
 		// sr takes mr over, and releases it even when it fails.
-		mr := newMessageReader(io.MultiReader(bytes.NewReader(head[:n]), r))
+		mr := ipcschema.NewMessageReader(io.MultiReader(bytes.NewReader(head[:n]), r))
 		sr, err = arrowipc.NewReaderFromMessageReader(mr, arrowipc.WithAllocator(mem))
 		return err
 	})

@@ -178,6 +178,9 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	if err := checkMagic(r, size, name); err != nil {
 		return nil, err
 	}
+	if err := checkThrift(r, size, name); err != nil {
+		return nil, err
+	}
 	var mem memory.Allocator = cfg.Alloc
 	var own *pool
 	if mem == nil {
@@ -198,9 +201,13 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	// buffer, and a page larger than the buffer into its page buffer.
 	props.BufferedStreamEnabled = true
 	props.BufferSize = readBufferBytes
+	boundPages(props, size)
 	pf, err := file.NewParquetReader(io.NewSectionReader(r, 0, size), file.WithReadProps(props))
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
+	}
+	if err := checkFooter(pf, size, name); err != nil {
+		return nil, err
 	}
 	batch := cfg.BatchRows
 	if batch == 0 {
@@ -340,7 +347,7 @@ func (s *source) records(cols []int) (_ *fileRecords, err error) {
 		}
 		return newFileRecords(emptyRecords{sc}, s, s.roots(leaves)), nil
 	}
-	rr, err := s.fr.GetRecordReader(s.ctx, leaves, s.rowGroups)
+	rr, err := s.recordReader(leaves)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: reading columns: %w", s.name, err)
 	}
@@ -447,7 +454,9 @@ type fileRecords struct {
 	convert  bool
 	rewrap   bool // the schema differs from pqarrow's but for the types
 	cur      arrow.RecordBatch
-	rows     int64 // read before the current record, for errors
+	// rows read before the current record, for errors, and in all at
+	// the end, against the footer's count.
+	rows int64
 }
 
 // recordReader is what fileRecords needs of pqarrow's record reader.
@@ -501,6 +510,7 @@ func (r *fileRecords) Next() (ok bool) {
 		}
 	}()
 	if !r.rr.Next() {
+		r.err = r.src.checkRowsRead(r.rows, r.rr.Err())
 		return false
 	}
 	rec := r.rr.RecordBatch()
@@ -562,11 +572,7 @@ func (r *fileRecords) Err() error {
 	if r.err != nil {
 		return r.err
 	}
-	err := r.rr.Err()
-	if err != nil && err != io.EOF {
-		return fmt.Errorf("arrowmap/parquet: %s: %w", r.src.name, err)
-	}
-	return err
+	return r.src.readError(r.rr.Err())
 }
 
 // emptyRecords is a record reader of no records.

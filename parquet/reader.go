@@ -12,16 +12,22 @@ import (
 // T. Only the columns T uses are read: the leaf columns under each
 // top-level field that a field of T maps to, in every row group in order.
 // The schema is checked against T, as mapper.New does, before any data is
-// read. Release the Reader when done.
+// read, and the footer is checked as Open checks it (the Arrow schema it
+// stores pqarrow.NewFileReader has decoded already). Release the Reader
+// when done.
 //
 // Records have fr.Props.BatchSize rows; when it is not set, one record
 // holds the whole file, so set it to bound memory. Open and OpenReaderAt
 // open the file themselves, with a bounded record size and row-group
 // selection.
 func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...mapper.Option) (*mapper.Reader[T], error) {
+	pf := fr.ParquetReader()
+	if err := checkFooter(pf, pf.MetaData().GetSourceFileSize(), "the Parquet data"); err != nil {
+		return nil, err
+	}
 	// Through a source, as Open reads: columns the Writer stored as their
 	// storage type (durations as int64) read back as T's.
-	src, err := newSource(fr.ParquetReader(), fr, nil, "the Parquet data", ReadConfig{}, memory.DefaultAllocator)
+	src, err := newSource(pf, fr, nil, "the Parquet data", ReadConfig{}, memory.DefaultAllocator)
 	if err != nil {
 		return nil, err
 	}

@@ -120,7 +120,7 @@ func OpenRecords(path string, cfg ReadConfig) (*RecordReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return src.recordReader()
+	return src.everyColumn()
 }
 
 // OpenRecordsReaderAt is OpenRecords for the size bytes of a Parquet file
@@ -130,11 +130,11 @@ func OpenRecordsReaderAt(r io.ReaderAt, size int64, cfg ReadConfig) (*RecordRead
 	if err != nil {
 		return nil, err
 	}
-	return src.recordReader()
+	return src.everyColumn()
 }
 
-// recordReader is the RecordReader of every column of src, which it owns.
-func (s *source) recordReader() (*RecordReader, error) {
+// everyColumn is the RecordReader of every column of src, which it owns.
+func (s *source) everyColumn() (*RecordReader, error) {
 	var rows int64
 	for _, g := range s.rowGroups {
 		rows += s.pf.MetaData().RowGroup(g).NumRows()

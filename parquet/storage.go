@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/ipcschema"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -260,12 +261,7 @@ func decodeSchema(value string, mem memory.Allocator) (*arrow.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := ipc.NewReader(bytes.NewReader(raw), ipc.WithAllocator(mem))
-	if err != nil {
-		return nil, err
-	}
-	defer r.Release()
-	return r.Schema(), nil
+	return ipcschema.Decode(raw, mem)
 }
 
 // sameLayout reports whether a and b are the same type but for the names,

@@ -1,4 +1,4 @@
-package ipc
+package ipcschema
 
 import (
 	"bytes"
@@ -11,36 +11,40 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// messageReader reads the messages of a stream for arrow-go's stream
-// reader. arrow-go's own, as its NewReader makes it in v18.8.0, takes none
+// MessageReader reads the messages of a stream for arrow-go's stream
+// reader (arrowipc.NewReaderFromMessageReader). arrow-go's own, as its NewReader makes it in v18.8.0, takes none
 // of the size limits and allocates a body at the length its metadata
 // claims before reading it: one corrupt length asks for terabytes, which
 // ends the process. This one reads a large body as its bytes arrive, so
 // that memory follows what the input holds, not what it claims; and it
 // checks the structure of the first message, the schema, before arrow-go
-// parses it (see checkSchemaMessage).
-type messageReader struct {
+// parses it (see CheckSchemaMessage).
+type MessageReader struct {
 	r     io.Reader
 	refs  atomic.Int64
 	msg   *arrowipc.Message
 	first bool // the next message is the first
 }
 
-func newMessageReader(r io.Reader) *messageReader {
-	m := &messageReader{r: r, first: true}
+// NewMessageReader is the MessageReader of the stream r, whose first
+// message must be a schema.
+func NewMessageReader(r io.Reader) *MessageReader {
+	m := &MessageReader{r: r, first: true}
 	m.refs.Store(1)
 	return m
 }
 
-func (m *messageReader) Retain() { m.refs.Add(1) }
+// Retain adds a reference.
+func (m *MessageReader) Retain() { m.refs.Add(1) }
 
-func (m *messageReader) Release() {
+// Release drops a reference; the last releases the current message.
+func (m *MessageReader) Release() {
 	if m.refs.Add(-1) == 0 {
 		m.releaseMessage()
 	}
 }
 
-func (m *messageReader) releaseMessage() {
+func (m *MessageReader) releaseMessage() {
 	if m.msg != nil {
 		m.msg.Release()
 		m.msg = nil
@@ -50,7 +54,7 @@ func (m *messageReader) releaseMessage() {
 // Message reads the next message, valid until the next call. The end of
 // the stream, an end-of-stream marker or no byte more, is io.EOF itself; a
 // stream cut inside a message is an io.ErrUnexpectedEOF error.
-func (m *messageReader) Message() (*arrowipc.Message, error) {
+func (m *MessageReader) Message() (*arrowipc.Message, error) {
 	m.releaseMessage()
 	first := m.first
 	m.first = false
@@ -62,7 +66,7 @@ func (m *messageReader) Message() (*arrowipc.Message, error) {
 		return nil, fmt.Errorf("reading a message: %w", err)
 	}
 	length := binary.LittleEndian.Uint32(word[:])
-	if length == continuation {
+	if length == Continuation {
 		if _, err := io.ReadFull(m.r, word[:]); err != nil {
 			return nil, fmt.Errorf("reading the length of a message: %w", cut(err))
 		}
@@ -71,15 +75,15 @@ func (m *messageReader) Message() (*arrowipc.Message, error) {
 	switch {
 	case length == 0:
 		return nil, io.EOF
-	case length < 8 || length > maxMetadata:
-		return nil, fmt.Errorf("%w: a message of %d bytes of metadata", errBadFlatbuffer, length)
+	case length < 8 || length > MaxMetadata:
+		return nil, fmt.Errorf("%w: a message of %d bytes of metadata", ErrMalformed, length)
 	}
 	meta, err := readBytes(m.r, int64(length))
 	if err != nil {
 		return nil, fmt.Errorf("reading the metadata of a message: %w", err)
 	}
 	if first {
-		if err := checkSchemaMessage(meta); err != nil {
+		if err := CheckSchemaMessage(meta); err != nil {
 			return nil, err
 		}
 	}

@@ -1,4 +1,4 @@
-package ipc
+package ipcschema
 
 import (
 	"encoding/binary"
@@ -25,7 +25,10 @@ const (
 // The Type union's member of a Union, whose table holds a vector.
 const typeUnion = 14
 
-var errBadFlatbuffer = errors.New("malformed IPC metadata")
+// ErrMalformed is wrapped by the error of IPC metadata whose structure
+// does not hold: a table, vector or string out of its buffer, fields
+// nested too deep or too many.
+var ErrMalformed = errors.New("malformed IPC metadata")
 
 // flatbuffer checks the structure of one flatbuffer.
 type flatbuffer struct {
@@ -43,7 +46,7 @@ type fbTable struct {
 }
 
 func (fb *flatbuffer) fail(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errBadFlatbuffer, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
 }
 
 // fits reports whether n bytes from pos lie in the buffer.
@@ -225,9 +228,10 @@ func checkField(f fbTable, depth int) error {
 	return keyValues(f, 6)
 }
 
-// checkFooter checks a Footer flatbuffer: schema 1, dictionaries 2 and
-// recordBatches 3 (structs of 24 bytes), custom_metadata 4.
-func checkFooter(buf []byte) error {
+// CheckFooter checks the structure of the Footer flatbuffer of an IPC
+// file, buf: schema 1, dictionaries 2 and recordBatches 3 (structs of 24
+// bytes), custom_metadata 4. An error wraps ErrMalformed.
+func CheckFooter(buf []byte) error {
 	fb := &flatbuffer{buf: buf}
 	footer, err := fb.root()
 	if err != nil {
@@ -251,9 +255,10 @@ func checkFooter(buf []byte) error {
 	return keyValues(footer, 4)
 }
 
-// checkSchemaMessage checks a Message flatbuffer that must hold a schema:
-// header_type 1, header 2, custom_metadata 4.
-func checkSchemaMessage(buf []byte) error {
+// CheckSchemaMessage checks the structure of buf, a Message flatbuffer
+// that must hold a schema: header_type 1, header 2, custom_metadata 4.
+// An error wraps ErrMalformed.
+func CheckSchemaMessage(buf []byte) error {
 	fb := &flatbuffer{buf: buf}
 	msg, err := fb.root()
 	if err != nil {
@@ -263,7 +268,7 @@ func checkSchemaMessage(buf []byte) error {
 	if err != nil {
 		return err
 	}
-	if kind != headerSchema {
+	if kind != HeaderSchema {
 		return fb.fail("the first message of a stream is of type %d, not a schema", kind)
 	}
 	schema, ok, err := msg.subtable(2)

@@ -1,0 +1,329 @@
+// Package mutant is the mutation test of the Parquet readers: seed files
+// of every shape the Writer and pqarrow write, their damaged copies, and
+// the check a child process runs on one of them (cmd/mutant), so that a
+// panic on any goroutine or a fatal allocation shows in its exit, not in
+// the test's process.
+package mutant
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/arrowmap/arrowmap/ipc"
+	amparquet "github.com/arrowmap/arrowmap/parquet"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+// Flat, Nested, Lists, Maps and Dict are the rows of the seed files our
+// Writer writes: flat columns, a struct, lists, a map, a dictionary.
+type (
+	Flat struct {
+		ID    int64    `arrow:"id"`
+		Name  string   `arrow:"name"`
+		Score *float64 `arrow:"score"`
+		Ok    bool     `arrow:"ok"`
+	}
+	Nested struct {
+		ID    int64 `arrow:"id"`
+		Point struct {
+			X     float64 `arrow:"x"`
+			Y     float64 `arrow:"y"`
+			Label string  `arrow:"label"`
+		} `arrow:"point"`
+	}
+	Lists struct {
+		ID   int64    `arrow:"id"`
+		Tags []string `arrow:"tags"`
+		Nums []int32  `arrow:"nums"`
+	}
+	Maps struct {
+		ID    int64            `arrow:"id"`
+		Attrs map[string]int64 `arrow:"attrs"`
+	}
+	Dict struct {
+		ID   int64  `arrow:"id"`
+		City string `arrow:"city,dict"`
+	}
+)
+
+// idColumns is the columns every typed seed has: what OpenColumns reads.
+type idColumns struct {
+	ID views.PrimitiveColumn[int64] `arrow:"id"`
+}
+
+// Kinds are the kinds of seed, by the name cmd/mutant takes: each a row
+// type, or "records" for a file of any schema, read as records.
+var Kinds = []string{"flat", "nested", "lists", "maps", "dict", "records"}
+
+// Seed is a seed file and the kind of its rows.
+type Seed struct {
+	Path string
+	Kind string
+}
+
+// seedRows is the rows of each seed our Writer writes: in row groups of
+// rowGroupRows, so a footer has several to damage.
+const (
+	seedRows     = 300
+	rowGroupRows = 100
+)
+
+// WriteSeeds writes the seed files into dir: one of each row type by our
+// Writer, the flat one also through pqarrow, and each IPC file of
+// integrationDir that pqarrow converts, as kind "records".
+func WriteSeeds(dir, integrationDir string) ([]Seed, error) {
+	var seeds []Seed
+	cfg := amparquet.WriteConfig{RowGroupRows: rowGroupRows}
+	write := func(kind string, f func(path string) error) error {
+		path := filepath.Join(dir, kind+".parquet")
+		if err := f(path); err != nil {
+			return fmt.Errorf("writing the %s seed: %w", kind, err)
+		}
+		seeds = append(seeds, Seed{path, kind})
+		return nil
+	}
+	errs := []error{
+		write("flat", func(p string) error { return amparquet.WriteFile(p, rows(flat), cfg) }),
+		write("nested", func(p string) error { return amparquet.WriteFile(p, rows(nested), cfg) }),
+		write("lists", func(p string) error { return amparquet.WriteFile(p, rows(lists), cfg) }),
+		write("maps", func(p string) error { return amparquet.WriteFile(p, rows(maps), cfg) }),
+		write("dict", func(p string) error { return amparquet.WriteFile(p, rows(dict), cfg) }),
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	files, err := filepath.Glob(filepath.Join(integrationDir, "*.arrow_file"))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		path := filepath.Join(dir, filepath.Base(f)+".parquet")
+		if convert(f, path) == nil {
+			seeds = append(seeds, Seed{path, "records"})
+		}
+	}
+	return seeds, nil
+}
+
+func rows[T any](row func(i int) T) []T {
+	out := make([]T, seedRows)
+	for i := range out {
+		out[i] = row(i)
+	}
+	return out
+}
+
+func flat(i int) Flat {
+	r := Flat{ID: int64(i), Name: fmt.Sprintf("name-%d", i%17), Ok: i%3 == 0}
+	if i%5 != 0 {
+		s := float64(i) / 4
+		r.Score = &s
+	}
+	return r
+}
+
+func nested(i int) Nested {
+	var r Nested
+	r.ID = int64(i)
+	r.Point.X, r.Point.Y, r.Point.Label = float64(i), -float64(i), fmt.Sprintf("p%d", i%7)
+	return r
+}
+
+func lists(i int) Lists {
+	r := Lists{ID: int64(i)}
+	for k := range i % 4 {
+		r.Tags = append(r.Tags, fmt.Sprintf("t%d", k))
+		r.Nums = append(r.Nums, int32(i*k))
+	}
+	return r
+}
+
+func maps(i int) Maps {
+	r := Maps{ID: int64(i), Attrs: map[string]int64{}}
+	for k := range i % 3 {
+		r.Attrs[fmt.Sprintf("k%d", k)] = int64(i + k)
+	}
+	return r
+}
+
+func dict(i int) Dict {
+	return Dict{ID: int64(i), City: []string{"Oslo", "Lima", "Pune"}[i%3]}
+}
+
+// convert writes the records of the IPC file in as the Parquet file out,
+// through pqarrow with the Arrow schema stored.
+func convert(in, out string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	data, err := os.ReadFile(in)
+	if err != nil {
+		return err
+	}
+	rr, err := ipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), nil)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	var buf bytes.Buffer
+	w, err := pqarrow.NewFileWriter(rr.Schema(), &buf, nil, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		return err
+	}
+	for rr.Next() {
+		if err := w.WriteBuffered(rr.RecordBatch()); err != nil {
+			w.Close()
+			return err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if rr.Err() != nil {
+		return rr.Err()
+	}
+	return os.WriteFile(out, buf.Bytes(), 0o644)
+}
+
+// Verdict is what cmd/mutant prints for one file: the row count its
+// footer states (-1 when arrow-go cannot read the footer) and the outcome
+// of each path read.
+type Verdict struct {
+	FooterRows int64     `json:"footer_rows"`
+	Paths      []Outcome `json:"paths"`
+}
+
+// Outcome is the result of one path: the rows it read and its error.
+type Outcome struct {
+	Path  string `json:"path"`
+	Rows  int64  `json:"rows"`
+	Err   string `json:"err,omitempty"`
+	Panic string `json:"panic,omitempty"` // a panic that escaped on the calling goroutine
+}
+
+// Check reads the file at path, of the kind of rows kind, through every
+// path: ReadFile, Open with Pages, OpenColumns and OpenRecordsReaderAt for
+// a typed kind; ReadFile and Open of a row type with no fields and
+// OpenRecordsReaderAt for "records".
+func Check(path, kind string) (Verdict, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Verdict{}, err
+	}
+	v := Verdict{FooterRows: footerRows(data)}
+	run := func(name string, f func() (int64, error)) {
+		o := Outcome{Path: name}
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					o.Panic = fmt.Sprintf("%v\n%s", p, debug.Stack())
+				}
+			}()
+			n, err := f()
+			o.Rows = n
+			if err != nil {
+				o.Err = err.Error()
+			}
+		}()
+		v.Paths = append(v.Paths, o)
+	}
+	switch kind {
+	case "flat":
+		checkRows[Flat](run, path)
+	case "nested":
+		checkRows[Nested](run, path)
+	case "lists":
+		checkRows[Lists](run, path)
+	case "maps":
+		checkRows[Maps](run, path)
+	case "dict":
+		checkRows[Dict](run, path)
+	case "records":
+		checkRows[struct{}](run, path)
+	default:
+		return Verdict{}, fmt.Errorf("no kind of seed %q", kind)
+	}
+	run("OpenRecordsReaderAt", func() (int64, error) {
+		rr, err := amparquet.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)), amparquet.ReadConfig{BatchRows: 64})
+		if err != nil {
+			return 0, err
+		}
+		defer rr.Release()
+		var n int64
+		for rr.Next() {
+			n += rr.RecordBatch().NumRows()
+		}
+		return n, rr.Err()
+	})
+	return v, nil
+}
+
+// checkRows runs the paths of a row type T.
+func checkRows[T any](run func(string, func() (int64, error)), path string) {
+	run("ReadFile", func() (int64, error) {
+		rows, err := amparquet.ReadFile[T](path)
+		return int64(len(rows)), err
+	})
+	run("Open+Pages", func() (int64, error) {
+		r, err := amparquet.Open[T](path, amparquet.ReadConfig{BatchRows: 64})
+		if err != nil {
+			return 0, err
+		}
+		defer r.Release()
+		var n int64
+		for page, err := range r.Pages(50) {
+			if err != nil {
+				return n, err
+			}
+			n += int64(len(page))
+		}
+		return n, nil
+	})
+	var zero T
+	if _, ok := any(zero).(struct{}); ok {
+		return
+	}
+	run("OpenColumns", func() (int64, error) {
+		r, err := amparquet.OpenColumns[idColumns](path, amparquet.ReadConfig{BatchRows: 64})
+		if err != nil {
+			return 0, err
+		}
+		defer r.Release()
+		var n int64
+		for r.Next() {
+			n += int64(r.Columns().ID.Len())
+		}
+		return n, r.Err()
+	})
+}
+
+// footerRows is the row count of the footer of data, or -1 when the
+// footer does not read. It is read through this package's checks: arrow-go
+// alone allocates what a damaged footer claims, and one mutant's claim
+// ends the process.
+func footerRows(data []byte) int64 {
+	rr, err := amparquet.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)), amparquet.ReadConfig{})
+	if err != nil {
+		return -1
+	}
+	defer rr.Release()
+	return rr.NumRows()
+}
+
+// Print writes v as one line of JSON.
+func Print(v Verdict) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Println(string(b))
+	return err
+}
