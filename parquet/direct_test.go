@@ -257,8 +257,12 @@ func TestColumnsTheDirectWriterDoesNotCoverGoThroughPqarrow(t *testing.T) {
 	type dict struct {
 		S string `arrow:",dict"`
 	}
+	type numberDict struct {
+		N int64 `arrow:",dict"`
+	}
 	require.False(t, amparquet.WritesDirectly[small](amparquet.WriteConfig{}), "int8 is widened to int32: pqarrow's")
-	require.False(t, amparquet.WritesDirectly[dict](amparquet.WriteConfig{}), "an Arrow dictionary: pqarrow's")
+	require.True(t, amparquet.WritesDirectly[dict](amparquet.WriteConfig{}), "an Arrow dictionary of text")
+	require.False(t, amparquet.WritesDirectly[numberDict](amparquet.WriteConfig{}), "an Arrow dictionary of numbers: pqarrow's")
 	require.False(t, amparquet.WritesDirectly[directFlat](amparquet.WriteConfig{Dictionary: &on}), "dictionaries of numbers: pqarrow's")
 	require.True(t, amparquet.WritesDirectly[directNested](amparquet.WriteConfig{}))
 }
