@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -13,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/arrowmap/arrowmap/internal/atomicfile"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -435,22 +435,18 @@ func (w *Writer[T]) Close() error {
 	return w.closeErr
 }
 
-// WriteFile writes rows to a new Parquet file at path (truncating one that
-// exists), as NewWriter, Write and Close do. On an error it removes the
-// file.
-func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Option) (err error) {
-	f, err := os.Create(path)
+// WriteFile writes rows to a Parquet file at path, as NewWriter, Write and
+// Close do, replacing the file there whole or not at all: the file is
+// written beside path (path's name, ".tmp-" and a random suffix), synced
+// and renamed onto path at the end, with the permissions of the file it
+// replaces, or of a new file. On an error, or a panic, the temporary file
+// is removed and a file at path is left as it was.
+func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Option) error {
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("arrowmap/parquet: %w", err)
 	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("arrowmap/parquet: %w", cerr)
-		}
-		if err != nil {
-			os.Remove(path)
-		}
-	}()
+	defer f.Abort() // after Commit, nothing
 	w, err := NewWriter[T](f, cfg, opts...)
 	if err != nil {
 		return err
@@ -459,7 +455,13 @@ func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Opt
 		w.Close()
 		return err
 	}
-	return w.Close()
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("arrowmap/parquet: writing %s: %w", path, err)
+	}
+	return nil
 }
 
 // writerProperties is the Parquet writer properties cfg asks for, with the
