@@ -79,21 +79,20 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 		lw.signed = col.SortOrder() == schema.SortSIGNED
 		lw.stats = props.StatisticsEnabledFor(col.Path())
 		lw.maxStats = int(props.MaxStatsSizeFor(col.Path()))
-		if lw.kind == leafBinary || lw.kind == leafLargeBinary {
-			if props.DictionaryEnabledFor(col.Path()) {
-				if spare, ok := spareDicts.Get().(*byteDict); ok {
-					lw.dict = spare // reset by startChunk
-				} else {
-					lw.dict = newByteDict()
-				}
-				lw.dictLimit = int(props.DictionaryPageSizeLimit())
+		// Booleans have no dictionary encoding (pqarrow writes them plain
+		// too). An Arrow dictionary column keeps one Parquet dictionary per
+		// column chunk (or none, when dictionaries are off): its values are
+		// looked up through each record's dictionary, which the Builder
+		// makes anew for every record.
+		if lw.kind != leafBool && props.DictionaryEnabledFor(col.Path()) {
+			if spare, ok := spareDicts.Get().(*byteDict); ok {
+				lw.dict = spare // reset by startChunk
+			} else {
+				lw.dict = newByteDict()
 			}
-			// An Arrow dictionary column keeps one Parquet dictionary per
-			// column chunk (or none, when dictionaries are off): its values
-			// are looked up through each record's dictionary, which the
-			// Builder makes anew for every record.
-		} else if props.DictionaryEnabledFor(col.Path()) {
-			return nil, nil // a dictionary of numbers: pqarrow's
+			lw.dict.width = lw.width()
+			lw.dictLimit = int(props.DictionaryPageSizeLimit())
+			lw.costFallback = props.DictionaryCostFallbackEnabledFor(col.Path())
 		}
 	}
 	var codec compress.Codec
@@ -301,9 +300,13 @@ type leafWriter struct {
 
 	dict      *byteDict // nil: plain
 	dictLimit int
-	dictState dictState
-	dictPage  bool // a dictionary page was written in this chunk
-	fallback  bool
+	// costFallback drops the dictionary of a chunk whose first page shows
+	// it does not pay, as pqarrow's cost fallback does; without it (and
+	// for an Arrow dictionary column) the dictionary is kept until full.
+	costFallback bool
+	dictState    dictState
+	dictPage     bool // a dictionary page was written in this chunk
+	fallback     bool
 }
 
 // pageBuffers are the buffers a leafWriter builds its pages in, grown to
@@ -408,6 +411,17 @@ func leafPaths(f arrow.Field, top int, steps []step, out *[]*leafWriter) bool {
 	}
 	*out = append(*out, lw)
 	return true
+}
+
+// width is the size of a fixed-width plain value, 0 for byte arrays.
+func (lw *leafWriter) width() int {
+	switch lw.kind {
+	case leafFixed4:
+		return 4
+	case leafFixed8:
+		return 8
+	}
+	return 0
 }
 
 // leafKindOf is the layout and order of the Arrow leaf types whose buffers
@@ -553,7 +567,7 @@ func (lw *leafWriter) startChunk(pager file.PageWriter) {
 	if lw.dict != nil {
 		lw.dict.reset()
 		lw.dictState = dictUndecided
-		if lw.arrowDict {
+		if lw.arrowDict || !lw.costFallback {
 			lw.dictState = dictOn // the dict tag asks for it: no cost fallback
 		}
 	}
@@ -629,14 +643,13 @@ func (lw *leafWriter) cost(a, b int) (page, dict int) {
 	}
 	page = levels * max(n, b-a)
 	switch lw.kind {
-	case leafFixed4:
-		page += 4 * n
-	case leafFixed8:
-		page += 8 * n
 	case leafBool:
 		page += n/8 + 1
 	default:
-		plain := lw.byteSpan(s, e) + 4*n
+		plain := lw.width() * n
+		if plain == 0 {
+			plain = lw.byteSpan(s, e) + 4*n
+		}
 		switch lw.dictState {
 		case dictOn:
 			page, dict = page+4*n, plain
@@ -662,6 +675,9 @@ func (lw *leafWriter) slots(a, b int) (s, e int) {
 
 // byteSpan is the size of the byte-array values of leaf slots [s, e).
 func (lw *leafWriter) byteSpan(s, e int) int {
+	if s == e {
+		return 0 // an empty array may have no offsets
+	}
 	if lw.codes == nil {
 		if lw.kind == leafBinary {
 			return int(lw.offs32[lw.off+e] - lw.offs32[lw.off+s])
@@ -821,6 +837,9 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 		if lw.stats {
 			lw.fixedStats(lw.values[start:])
 		}
+		if lw.dictState != dictOff {
+			lw.fixedIndices(start, w)
+		}
 	case leafBool:
 		for k := range n {
 			i := a + k
@@ -848,6 +867,21 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 			lw.byteValue(lw.binValue(i))
 		}
 	}
+}
+
+// fixedIndices adds the dictionary indices of the plain values from start
+// on, just added, which the page keeps only while the dictionary is
+// undecided.
+func (lw *leafWriter) fixedIndices(start, w int) {
+	vals := lw.values[start:]
+	for k := 0; k < len(vals); k += w {
+		lw.indices = append(lw.indices, lw.dict.index(vals[k:k+w]))
+	}
+	if lw.dictState == dictOn {
+		lw.values = lw.values[:start]
+		return
+	}
+	lw.plain += len(vals)
 }
 
 func (lw *leafWriter) byteValue(v []byte) {
