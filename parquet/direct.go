@@ -338,10 +338,15 @@ func (lw *leafWriter) takeBuffers() {
 	}
 }
 
-// releaseBuffers hands lw's buffers to the next file's leafWriters.
+// releaseBuffers hands lw's buffers to the next file's leafWriters, empty:
+// a file closed after its io.Writer failed leaves a page built and pages
+// held, which are not the next file's.
 func (lw *leafWriter) releaseBuffers() {
 	b := lw.pageBuffers
 	clear(b.held)
+	b.defs, b.reps, b.idx, b.values, b.indices = b.defs[:0], b.reps[:0], b.idx[:0], b.values[:0], b.indices[:0]
+	b.loB, b.hiB, b.held, b.heldData = b.loB[:0], b.hiB[:0], b.held[:0], b.heldData[:0]
+	b.page, b.compressed, b.scratch = b.page[:0], b.compressed[:0], b.scratch[:0]
 	spareBuffers.Put(&b)
 	lw.pageBuffers = pageBuffers{}
 	if lw.dict != nil {
