@@ -58,7 +58,10 @@ type WriteConfig struct {
 	CompressionLevel int
 	// Dictionary turns dictionary encoding on (true) or off (false) for
 	// every column. nil decides per column: on for Arrow dictionary columns
-	// (the dict tag); for text and binary columns, on until the first page
+	// (the dict tag), one Parquet dictionary for each column chunk
+	// whatever the records' dictionaries, kept until it reaches the
+	// dictionary page size limit (1 MiB), then plain for the rest of the
+	// chunk; for text and binary columns, on until the first page
 	// of each column chunk shows whether it pays (the dictionary and its
 	// indices smaller than the plain values), else plain for that chunk;
 	// off for numbers, booleans and temporal columns, whose values rarely
@@ -94,11 +97,14 @@ type WriteConfig struct {
 // read back as written). Rows are encoded a few thousand at a time with one
 // reused mapper.Builder, and the records' column chunks written straight
 // from their buffers (numbers, booleans, text and binary, temporal types,
-// under structs and lists), or by pqarrow when a column is of another type
-// or a dictionary of numbers is asked for; either buffers the encoded,
-// compressed pages of the row group being built: the memory a Writer holds
-// is one row group's encoded columns and one batch of rows, whatever the
-// number of rows written.
+// under structs and lists, Arrow dictionaries of text and binary), or by
+// pqarrow when a column is of another type or an Arrow dictionary of
+// numbers; either buffers the encoded, compressed pages of the row group
+// being built: the memory a Writer holds is one row group's encoded columns
+// and one batch of rows, whatever the number of rows written. The direct
+// writer ends a data page at 256 KiB of values before compression, and a
+// dictionary page at the dictionary page size limit, each exceeded by at
+// most one row's values however long they are.
 //
 // Close writes the footer: a file without it is unreadable. A Writer is
 // not safe for concurrent use.
