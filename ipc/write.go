@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/arrowmap/arrowmap/internal/atomicfile"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -160,23 +160,20 @@ func (w *Writer[T]) Close() error {
 	return w.closeErr
 }
 
-// WriteFile writes rows as an IPC file at path, created or truncated, in
-// records of cfg.BatchRows rows. On an error the file is removed.
+// WriteFile writes rows as an IPC file at path, in records of
+// cfg.BatchRows rows, replacing the file there whole or not at all: the
+// file is written beside path (path's name, ".tmp-" and a random suffix),
+// synced and renamed onto path at the end, with the permissions of the
+// file it replaces, or of a new file. On an error, or a panic, the
+// temporary file is removed and a file at path is left as it was.
 //
 // opts are mapper.NewBuilder's options (SnakeCase, As, Allocator).
-func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Option) (err error) {
-	f, err := os.Create(path)
+func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Option) error {
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("arrowmap/ipc: %w", err)
 	}
-	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(path)
-		}
-	}()
+	defer f.Abort() // after Commit, nothing
 	// arrow-go writes a message in many small pieces: buffer them.
 	buf := bufio.NewWriterSize(f, 1<<20)
 	w, err := NewFileWriter[T](buf, cfg, opts...)
@@ -191,6 +188,9 @@ func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Opt
 		return err
 	}
 	if err := buf.Flush(); err != nil {
+		return fmt.Errorf("arrowmap/ipc: writing %s: %w", path, err)
+	}
+	if err := f.Commit(); err != nil {
 		return fmt.Errorf("arrowmap/ipc: writing %s: %w", path, err)
 	}
 	return nil

@@ -7,11 +7,13 @@ import (
 	"math/bits"
 )
 
-// byteDict is the dictionary of one byte-array column chunk: the distinct
-// values in the order first seen, found again through an open-addressing
+// byteDict is the dictionary of one column chunk: the distinct values (byte
+// arrays, or the plain bytes of fixed-width values) in the order first
+// seen, found again through an open-addressing
 // table of their indices, so that a value costs a hash and a comparison,
 // never an allocation.
 type byteDict struct {
+	width int // of a fixed-width value, plain encoded without a length; 0 for byte arrays
 	seed  maphash.Seed
 	data  []byte   // the values, end to end
 	ends  []int32  // ends[i] is where value i ends in data
@@ -34,7 +36,12 @@ func (d *byteDict) value(i int) []byte {
 }
 
 // plainBytes is the size of the dictionary page: each value plain encoded.
-func (d *byteDict) plainBytes() int { return len(d.data) + 4*len(d.ends) }
+func (d *byteDict) plainBytes() int {
+	if d.width > 0 {
+		return len(d.data)
+	}
+	return len(d.data) + 4*len(d.ends)
+}
 
 // index is v's index, v added when new.
 func (d *byteDict) index(v []byte) uint32 {
@@ -81,6 +88,9 @@ func indexWidth(n int) int { return max(1, bits.Len(uint(max(n, 1)-1))) }
 
 // appendPlain appends the dictionary page's values, plain encoded.
 func (d *byteDict) appendPlain(dst []byte) []byte {
+	if d.width > 0 {
+		return append(dst, d.data...)
+	}
 	for i := range d.ends {
 		v := d.value(i)
 		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(v)))

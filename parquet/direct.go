@@ -54,7 +54,8 @@ type directFile struct {
 
 // newDirectFile is the directFile of records of arrowSchema, or nil when
 // a column is not one it writes (pqarrow writes those): a type of no
-// leafKind, a dictionary of numbers. The caller writes the magic bytes.
+// leafKind, a Parquet dictionary of numbers, an Arrow dictionary of
+// anything but text or binary. The caller writes the magic bytes.
 func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProperties) (*directFile, error) {
 	pq, err := pqarrow.ToParquet(arrowSchema, props, pqarrow.DefaultWriterProps())
 	if err != nil {
@@ -78,17 +79,20 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 		lw.signed = col.SortOrder() == schema.SortSIGNED
 		lw.stats = props.StatisticsEnabledFor(col.Path())
 		lw.maxStats = int(props.MaxStatsSizeFor(col.Path()))
-		if lw.kind == leafBinary || lw.kind == leafLargeBinary {
-			if props.DictionaryEnabledFor(col.Path()) {
-				if spare, ok := spareDicts.Get().(*byteDict); ok {
-					lw.dict = spare // reset by startChunk
-				} else {
-					lw.dict = newByteDict()
-				}
-				lw.dictLimit = int(props.DictionaryPageSizeLimit())
+		// Booleans have no dictionary encoding (pqarrow writes them plain
+		// too). An Arrow dictionary column keeps one Parquet dictionary per
+		// column chunk (or none, when dictionaries are off): its values are
+		// looked up through each record's dictionary, which the Builder
+		// makes anew for every record.
+		if lw.kind != leafBool && props.DictionaryEnabledFor(col.Path()) {
+			if spare, ok := spareDicts.Get().(*byteDict); ok {
+				lw.dict = spare // reset by startChunk
+			} else {
+				lw.dict = newByteDict()
 			}
-		} else if props.DictionaryEnabledFor(col.Path()) {
-			return nil, nil // a dictionary of numbers: pqarrow's
+			lw.dict.width = lw.width()
+			lw.dictLimit = int(props.DictionaryPageSizeLimit())
+			lw.costFallback = props.DictionaryCostFallbackEnabledFor(col.Path())
 		}
 	}
 	var codec compress.Codec
@@ -124,7 +128,9 @@ func (d *directFile) WriteBuffered(rec arrow.RecordBatch) error {
 		}
 	}
 	for _, lw := range d.leaves {
-		lw.bind(rec.Column(lw.top))
+		if err := lw.bind(rec.Column(lw.top)); err != nil {
+			return err
+		}
 		if err := lw.writeRows(d, int(rec.NumRows())); err != nil {
 			return err
 		}
@@ -252,10 +258,16 @@ type leafWriter struct {
 	steps    []step
 	kind     leafKind
 	stat     statKind
-	dt       arrow.DataType
+	dt       arrow.DataType // of the values: an Arrow dictionary's value type
 	nullable bool
-	maxDef   int16
-	maxRep   int16
+	// arrowDict is a leaf of Arrow dictionary arrays: codes are the
+	// current record's indices, whose values are in data and offs32 or
+	// offs64 from slot voff on.
+	arrowDict bool
+	codes     *array.Dictionary
+	voff      int
+	maxDef    int16
+	maxRep    int16
 
 	descr    *schema.Column
 	signed   bool
@@ -288,9 +300,13 @@ type leafWriter struct {
 
 	dict      *byteDict // nil: plain
 	dictLimit int
-	dictState dictState
-	dictPage  bool // a dictionary page was written in this chunk
-	fallback  bool
+	// costFallback drops the dictionary of a chunk whose first page shows
+	// it does not pay, as pqarrow's cost fallback does; without it (and
+	// for an Arrow dictionary column) the dictionary is kept until full.
+	costFallback bool
+	dictState    dictState
+	dictPage     bool // a dictionary page was written in this chunk
+	fallback     bool
 }
 
 // pageBuffers are the buffers a leafWriter builds its pages in, grown to
@@ -322,10 +338,15 @@ func (lw *leafWriter) takeBuffers() {
 	}
 }
 
-// releaseBuffers hands lw's buffers to the next file's leafWriters.
+// releaseBuffers hands lw's buffers to the next file's leafWriters, empty:
+// a file closed after its io.Writer failed leaves a page built and pages
+// held, which are not the next file's.
 func (lw *leafWriter) releaseBuffers() {
 	b := lw.pageBuffers
 	clear(b.held)
+	b.defs, b.reps, b.idx, b.values, b.indices = b.defs[:0], b.reps[:0], b.idx[:0], b.values[:0], b.indices[:0]
+	b.loB, b.hiB, b.held, b.heldData = b.loB[:0], b.hiB[:0], b.held[:0], b.heldData[:0]
+	b.page, b.compressed, b.scratch = b.page[:0], b.compressed[:0], b.scratch[:0]
 	spareBuffers.Put(&b)
 	lw.pageBuffers = pageBuffers{}
 	if lw.dict != nil {
@@ -372,11 +393,15 @@ func leafPaths(f arrow.Field, top int, steps []step, out *[]*leafWriter) bool {
 		s := append(steps[:len(steps):len(steps)], step{kind: stepList, nullable: f.Nullable, rep: rep})
 		return leafPaths(t.ElemField(), top, s, out)
 	}
-	kind, stat, ok := leafKindOf(f.Type)
-	if !ok {
+	dt, arrowDict := f.Type, false
+	if t, ok := dt.(*arrow.DictionaryType); ok {
+		dt, arrowDict = t.ValueType, true
+	}
+	kind, stat, ok := leafKindOf(dt)
+	if !ok || (arrowDict && kind != leafBinary && kind != leafLargeBinary) {
 		return false
 	}
-	lw := &leafWriter{top: top, steps: steps, kind: kind, stat: stat, dt: f.Type, nullable: f.Nullable}
+	lw := &leafWriter{top: top, steps: steps, kind: kind, stat: stat, dt: dt, nullable: f.Nullable, arrowDict: arrowDict}
 	for _, s := range steps {
 		if s.nullable {
 			lw.maxDef++
@@ -391,6 +416,17 @@ func leafPaths(f arrow.Field, top int, steps []step, out *[]*leafWriter) bool {
 	}
 	*out = append(*out, lw)
 	return true
+}
+
+// width is the size of a fixed-width plain value, 0 for byte arrays.
+func (lw *leafWriter) width() int {
+	switch lw.kind {
+	case leafFixed4:
+		return 4
+	case leafFixed8:
+		return 8
+	}
+	return 0
 }
 
 // leafKindOf is the layout and order of the Arrow leaf types whose buffers
@@ -454,8 +490,9 @@ func (lw *leafWriter) fits(col *schema.Column) bool {
 }
 
 // bind points the steps and the leaf at their arrays in col, a column of
-// the current record.
-func (lw *leafWriter) bind(col arrow.Array) {
+// the current record. A dictionary holding a null is refused: the Builder
+// makes none, and its slots would be null values with valid indices.
+func (lw *leafWriter) bind(col arrow.Array) error {
 	a := col
 	for k := range lw.steps {
 		s := &lw.steps[k]
@@ -473,6 +510,15 @@ func (lw *leafWriter) bind(col arrow.Array) {
 		}
 	}
 	lw.valid, lw.off = validity(a)
+	lw.codes, lw.voff = nil, 0
+	if lw.arrowDict {
+		lw.codes = a.(*array.Dictionary)
+		a = lw.codes.Dictionary()
+		if a.NullN() > 0 {
+			return fmt.Errorf("column %s: a dictionary holding a null", lw.descr.Path())
+		}
+		lw.voff = a.Data().Offset()
+	}
 	buf := a.Data().Buffers()
 	switch lw.kind {
 	case leafFixed4, leafFixed8, leafBool:
@@ -497,6 +543,7 @@ func (lw *leafWriter) bind(col arrow.Array) {
 			lw.data = buf[2].Bytes()
 		}
 	}
+	return nil
 }
 
 // validity is a's validity bitmap and offset, a nil bitmap when a has no
@@ -510,7 +557,9 @@ func validity(a arrow.Array) ([]byte, int) {
 
 func bitSet(b []byte, i int) bool { return b[i>>3]&(1<<(i&7)) != 0 }
 
-// rowsPerStep is how many rows go to a page between checks of its size.
+// rowsPerStep is the most rows that go to a page between checks of its
+// size; fewer when their values would overfill the page or the dictionary
+// (stepEnd).
 const rowsPerStep = 1024
 
 func (lw *leafWriter) startChunk(pager file.PageWriter) {
@@ -523,14 +572,17 @@ func (lw *leafWriter) startChunk(pager file.PageWriter) {
 	if lw.dict != nil {
 		lw.dict.reset()
 		lw.dictState = dictUndecided
+		if lw.arrowDict || !lw.costFallback {
+			lw.dictState = dictOn // the dict tag asks for it: no cost fallback
+		}
 	}
 }
 
 // writeRows adds the n rows of the bound arrays to the chunk, a page at
 // a time.
 func (lw *leafWriter) writeRows(d *directFile, n int) error {
-	for a := 0; a < n; a += rowsPerStep {
-		b := min(n, a+rowsPerStep)
+	for a := 0; a < n; {
+		b := lw.stepEnd(d, a, n)
 		if len(lw.steps) == 0 {
 			lw.flatRows(a, b)
 		} else {
@@ -546,13 +598,116 @@ func (lw *leafWriter) writeRows(d *directFile, n int) error {
 			lw.dict.reset()
 			lw.indices = lw.indices[:0]
 		}
-		if lw.pageBytes() >= d.pageCap || (lw.dictState == dictOn && lw.dict.plainBytes() >= lw.dictLimit) {
+		if lw.pageBytes() >= d.pageCap || (lw.dictState != dictOff && lw.dict.plainBytes() >= lw.dictLimit) {
 			if err := lw.flushPage(d); err != nil {
 				return err
 			}
 		}
+		a = b
 	}
 	return nil
+}
+
+// stepEnd is the end of the step of rows from a (of the bound n): at most
+// rowsPerStep rows, and no more than the page being built and the
+// dictionary have room for, but at least one row. So a data page exceeds
+// the page size, and a dictionary page the dictionary page size limit, by
+// at most the values of one row, however long the values.
+func (lw *leafWriter) stepEnd(d *directFile, a, n int) int {
+	b := min(n, a+rowsPerStep)
+	pageRoom, dictRoom := d.pageCap-lw.pageBytes(), math.MaxInt
+	if lw.dictState != dictOff {
+		dictRoom = lw.dictLimit - lw.dict.plainBytes()
+	}
+	if page, dict := lw.cost(a, b); page < pageRoom && dict < dictRoom {
+		return b
+	}
+	for i := a; i < b; i++ {
+		page, dict := lw.cost(i, i+1)
+		pageRoom -= page
+		dictRoom -= dict
+		if pageRoom <= 0 || dictRoom <= 0 {
+			return i + 1
+		}
+	}
+	return b
+}
+
+// cost is at most what rows [a, b) add to pageBytes and to the
+// dictionary's plainBytes: every value counted, null or not, and every
+// value as new to the dictionary.
+func (lw *leafWriter) cost(a, b int) (page, dict int) {
+	s, e := lw.slots(a, b)
+	n := e - s
+	levels := 0
+	if lw.maxDef > 0 {
+		levels += 2
+	}
+	if lw.maxRep > 0 {
+		levels += 2
+	}
+	page = levels * max(n, b-a)
+	switch lw.kind {
+	case leafBool:
+		page += n/8 + 1
+	default:
+		plain := lw.width() * n
+		if plain == 0 {
+			plain = lw.byteSpan(s, e) + 4*n
+		}
+		switch lw.dictState {
+		case dictOn:
+			page, dict = page+4*n, plain
+		case dictUndecided:
+			page, dict = page+4*n+plain, plain
+		default:
+			page += plain
+		}
+	}
+	return page, dict
+}
+
+// slots is the leaf slots [s, e) under rows [a, b) of the bound arrays.
+func (lw *leafWriter) slots(a, b int) (s, e int) {
+	for k := range lw.steps {
+		st := &lw.steps[k]
+		if st.kind == stepList {
+			a, b = int(st.offsets[st.off+a]), int(st.offsets[st.off+b])
+		}
+	}
+	return a, b
+}
+
+// byteSpan is the size of the byte-array values of leaf slots [s, e).
+func (lw *leafWriter) byteSpan(s, e int) int {
+	if s == e {
+		return 0 // an empty array may have no offsets
+	}
+	if lw.codes == nil {
+		if lw.kind == leafBinary {
+			return int(lw.offs32[lw.off+e] - lw.offs32[lw.off+s])
+		}
+		return int(lw.offs64[lw.off+e] - lw.offs64[lw.off+s])
+	}
+	n := 0
+	for i := s; i < e; i++ {
+		if !lw.codes.IsNull(i) {
+			n += len(lw.binValue(i))
+		}
+	}
+	return n
+}
+
+// binValue is the byte-array value of leaf slot i.
+func (lw *leafWriter) binValue(i int) []byte {
+	j := lw.off + i
+	if lw.codes != nil {
+		j = lw.voff + lw.codes.GetValueIndex(i)
+	}
+	if lw.kind == leafBinary {
+		return lw.data[lw.offs32[j]:lw.offs32[j+1]]
+	}
+	return lw.data[lw.offs64[j]:lw.offs64[j+1]]
 }
 
 // dictPays reports whether the dictionary and the indices of the chunk's
@@ -687,6 +842,9 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 		if lw.stats {
 			lw.fixedStats(lw.values[start:])
 		}
+		if lw.dictState != dictOff {
+			lw.fixedIndices(start, w)
+		}
 	case leafBool:
 		for k := range n {
 			i := a + k
@@ -711,15 +869,24 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 			if idx != nil {
 				i = int(idx[k])
 			}
-			var v []byte
-			if lw.kind == leafBinary {
-				v = lw.data[lw.offs32[lw.off+i]:lw.offs32[lw.off+i+1]]
-			} else {
-				v = lw.data[lw.offs64[lw.off+i]:lw.offs64[lw.off+i+1]]
-			}
-			lw.byteValue(v)
+			lw.byteValue(lw.binValue(i))
 		}
 	}
+}
+
+// fixedIndices adds the dictionary indices of the plain values from start
+// on, just added, which the page keeps only while the dictionary is
+// undecided.
+func (lw *leafWriter) fixedIndices(start, w int) {
+	vals := lw.values[start:]
+	for k := 0; k < len(vals); k += w {
+		lw.indices = append(lw.indices, lw.dict.index(vals[k:k+w]))
+	}
+	if lw.dictState == dictOn {
+		lw.values = lw.values[:start]
+		return
+	}
+	lw.plain += len(vals)
 }
 
 func (lw *leafWriter) byteValue(v []byte) {

@@ -207,7 +207,7 @@ func TestTheDirectWriterWritesWhatPqarrowWrites(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 17))
-	off := false
+	off, on := false, true
 	flat := directFlatRows(r, 30_000)
 	nested := directNestedRows(r, 30_000)
 	for _, c := range []struct {
@@ -244,6 +244,15 @@ func TestTheDirectWriterWritesWhatPqarrowWrites(t *testing.T) {
 			require.Equal(t, []parquet.Encoding{parquet.Encodings.RLEDict}, dataPageEncodings(chunks["Few"]))
 			sameAsPqarrow(t, textRows(100_000), amparquet.WriteConfig{Compression: compress.Codecs.Snappy})
 		}},
+		{"every column a dictionary, numbers too, uncompressed: dropped where it does not pay", func(t *testing.T) {
+			sameAsPqarrow(t, flat, amparquet.WriteConfig{Dictionary: &on, RowGroupRows: 12_000})
+		}},
+		{"every column a dictionary, snappy: kept until full, then plain", func(t *testing.T) {
+			sameAsPqarrow(t, flat, amparquet.WriteConfig{Dictionary: &on, Compression: compress.Codecs.Snappy})
+		}},
+		{"nested columns each a dictionary", func(t *testing.T) {
+			sameAsPqarrow(t, nested, amparquet.WriteConfig{Dictionary: &on, Compression: compress.Codecs.Snappy})
+		}},
 		{"one row", func(t *testing.T) { sameAsPqarrow(t, nested[:1], amparquet.WriteConfig{}) }},
 		{"no rows", func(t *testing.T) { sameAsPqarrow(t, []directNested{}, amparquet.WriteConfig{}) }},
 	} {
@@ -257,9 +266,13 @@ func TestColumnsTheDirectWriterDoesNotCoverGoThroughPqarrow(t *testing.T) {
 	type dict struct {
 		S string `arrow:",dict"`
 	}
+	type numberDict struct {
+		N int64 `arrow:",dict"`
+	}
 	require.False(t, amparquet.WritesDirectly[small](amparquet.WriteConfig{}), "int8 is widened to int32: pqarrow's")
-	require.False(t, amparquet.WritesDirectly[dict](amparquet.WriteConfig{}), "an Arrow dictionary: pqarrow's")
-	require.False(t, amparquet.WritesDirectly[directFlat](amparquet.WriteConfig{Dictionary: &on}), "dictionaries of numbers: pqarrow's")
+	require.True(t, amparquet.WritesDirectly[dict](amparquet.WriteConfig{}), "an Arrow dictionary of text")
+	require.False(t, amparquet.WritesDirectly[numberDict](amparquet.WriteConfig{}), "an Arrow dictionary of numbers: pqarrow's")
+	require.True(t, amparquet.WritesDirectly[directFlat](amparquet.WriteConfig{Dictionary: &on}), "Parquet dictionaries of numbers")
 	require.True(t, amparquet.WritesDirectly[directNested](amparquet.WriteConfig{}))
 }
 

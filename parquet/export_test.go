@@ -38,3 +38,7 @@ func WritesDirectly[T any](cfg WriteConfig) bool {
 	_, ok := w.out.fw.(*directFile)
 	return ok
 }
+
+// PageBytes is the size of a data page before compression that a Writer
+// aims at.
+const PageBytes = defaultPageBytes

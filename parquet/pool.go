@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"sync"
 	"unsafe"
+	"weak"
 )
 
 // pool is the allocator of a Writer with no WriteConfig.Alloc: Go memory,
@@ -16,7 +17,12 @@ import (
 //
 // Buffers come in powers of two from 64 bytes, 64-byte aligned like
 // memory.GoAllocator's, zeroed as make zeroes them; at most poolKeep of a
-// size are kept.
+// size are kept. A buffer is handed out with its capacity equal to its
+// length, as memory.GoAllocator's: arrow-go's builders take cap() as room
+// they may append to without Reallocate, but write within len(), so a
+// buffer with more capacity than length is overrun (the Take kernel of a
+// dictionary cast panics on one). The pool finds the size class of a buffer
+// it is handed back through out, by the buffer's first byte.
 //
 // A pool let go (release) hands its buffers to spare, where the next
 // Writer's pool finds them: a program writing file after file allocates
@@ -24,7 +30,21 @@ import (
 // stays unused (spare is sync.Pools).
 type pool struct {
 	mu   sync.Mutex
-	free [64][][]byte // by size class: buffers of 1<<class bytes
+	free [64][][]byte // by size class: buffers of 1<<class bytes, their full capacity
+	// out is each buffer handed out and not yet freed, by the address of
+	// its first byte. Its weak pointer tells one of the pool's buffers from
+	// another's at the same address (once the collector took a buffer that
+	// arrow-go dropped without freeing it, its weak pointer is nil), and
+	// keeps no buffer alive.
+	out     map[uintptr]lent
+	sweepAt int // the size of out at which the entries of collected buffers are dropped
+}
+
+// lent is a buffer handed out: a weak pointer to its first byte, and its
+// size class.
+type lent struct {
+	first weak.Pointer[byte]
+	class uint8
 }
 
 // spare holds, by size class, the buffers of released pools.
@@ -34,6 +54,7 @@ const (
 	poolAlign = 64
 	poolMin   = 6 // the smallest class: 64 bytes
 	poolKeep  = 16
+	poolSweep = 1024 // the least size of out that is swept
 )
 
 func class(size int) int {
@@ -43,47 +64,82 @@ func class(size int) int {
 	return bits.Len(uint(size - 1))
 }
 
-// Allocate returns size zeroed bytes.
+// Allocate returns size zeroed bytes, with a capacity of size.
 func (p *pool) Allocate(size int) []byte {
 	if size < 0 {
 		panic("arrowmap/parquet: negative allocation")
 	}
 	c := class(size)
+	var full []byte
 	p.mu.Lock()
 	if n := len(p.free[c]); n > 0 {
-		b := p.free[c][n-1]
+		full = p.free[c][n-1]
 		p.free[c][n-1] = nil
 		p.free[c] = p.free[c][:n-1]
-		p.mu.Unlock()
-		b = b[:size]
-		clear(b)
-		return b
 	}
 	p.mu.Unlock()
-	if b, ok := spare[c].Get().(*[]byte); ok {
-		buf := (*b)[:size]
-		clear(buf)
-		return buf
+	if full == nil {
+		if b, ok := spare[c].Get().(*[]byte); ok {
+			full = *b
+		}
 	}
-	full := 1 << c
-	raw := make([]byte, full+poolAlign)
-	off := 0
-	if rem := int(uintptr(unsafe.Pointer(unsafe.SliceData(raw))) % poolAlign); rem != 0 {
-		off = poolAlign - rem
+	if full == nil {
+		raw := make([]byte, 1<<c+poolAlign)
+		off := 0
+		if rem := int(uintptr(unsafe.Pointer(unsafe.SliceData(raw))) % poolAlign); rem != 0 {
+			off = poolAlign - rem
+		}
+		full = raw[off : off+1<<c : off+1<<c]
+	} else {
+		clear(full[:size])
 	}
-	return raw[off : off+size : off+full]
+	p.lend(full, c)
+	return full[:size:size]
+}
+
+// lend records full, a buffer of class c, as handed out.
+func (p *pool) lend(full []byte, c int) {
+	first := unsafe.SliceData(full)
+	wp := weak.Make(first)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.out == nil {
+		p.out = make(map[uintptr]lent)
+	}
+	p.out[uintptr(unsafe.Pointer(first))] = lent{first: wp, class: uint8(c)}
+	if len(p.out) >= max(p.sweepAt, poolSweep) {
+		for k, l := range p.out {
+			if l.first.Value() == nil {
+				delete(p.out, k)
+			}
+		}
+		p.sweepAt = 2 * len(p.out)
+	}
+}
+
+// classOf is the size class of b, a buffer handed out and not freed, and
+// whether b is one. The caller holds p.mu.
+func (p *pool) classOf(b []byte) (int, bool) {
+	first := unsafe.SliceData(b)
+	l, ok := p.out[uintptr(unsafe.Pointer(first))]
+	if !ok || l.first.Value() != first {
+		return 0, false
+	}
+	return int(l.class), true
 }
 
 // Reallocate returns b grown or shrunk to size bytes, its contents kept
-// and any new bytes zeroed.
+// and any new bytes zeroed, with a capacity of size.
 func (p *pool) Reallocate(size int, b []byte) []byte {
-	if size <= cap(b) && class(size) == class(cap(b)) {
-		old := len(b)
-		b = b[:size]
-		if size > old {
-			clear(b[old:])
+	p.mu.Lock()
+	c, ok := p.classOf(b)
+	p.mu.Unlock()
+	if ok && class(size) == c {
+		full := unsafe.Slice(unsafe.SliceData(b), 1<<c)
+		if size > len(b) {
+			clear(full[len(b):size])
 		}
-		return b
+		return full[:size:size]
 	}
 	nb := p.Allocate(size)
 	copy(nb, b)
@@ -91,18 +147,19 @@ func (p *pool) Reallocate(size int, b []byte) []byte {
 	return nb
 }
 
-// Free keeps b for a later Allocate of its size class.
+// Free keeps b for a later Allocate of its size class. A buffer the pool
+// did not hand out, or freed already, is left to the garbage collector.
 func (p *pool) Free(b []byte) {
-	c := cap(b)
-	if c < 1<<poolMin || c&(c-1) != 0 {
-		return // not one of ours: left to the garbage collector
-	}
-	k := bits.Len(uint(c)) - 1
 	p.mu.Lock()
-	if len(p.free[k]) < poolKeep {
-		p.free[k] = append(p.free[k], b[:0])
+	defer p.mu.Unlock()
+	c, ok := p.classOf(b)
+	if !ok {
+		return
 	}
-	p.mu.Unlock()
+	delete(p.out, uintptr(unsafe.Pointer(unsafe.SliceData(b))))
+	if len(p.free[c]) < poolKeep {
+		p.free[c] = append(p.free[c], unsafe.Slice(unsafe.SliceData(b), 1<<c))
+	}
 }
 
 // release hands the buffers kept to spare: the caller allocates no more
@@ -118,4 +175,6 @@ func (p *pool) release() {
 		}
 		p.free[c] = p.free[c][:0]
 	}
+	clear(p.out)
+	p.sweepAt = 0
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -14,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/arrowmap/arrowmap/internal/atomicfile"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -59,7 +59,10 @@ type WriteConfig struct {
 	CompressionLevel int
 	// Dictionary turns dictionary encoding on (true) or off (false) for
 	// every column. nil decides per column: on for Arrow dictionary columns
-	// (the dict tag); for text and binary columns, on until the first page
+	// (the dict tag), one Parquet dictionary for each column chunk
+	// whatever the records' dictionaries, kept until it reaches the
+	// dictionary page size limit (1 MiB), then plain for the rest of the
+	// chunk; for text and binary columns, on until the first page
 	// of each column chunk shows whether it pays (the dictionary and its
 	// indices smaller than the plain values), else plain for that chunk;
 	// off for numbers, booleans and temporal columns, whose values rarely
@@ -96,11 +99,14 @@ type WriteConfig struct {
 // read back as written). Rows are encoded a few thousand at a time with one
 // reused mapper.Builder, and the records' column chunks written straight
 // from their buffers (numbers, booleans, text and binary, temporal types,
-// under structs and lists), or by pqarrow when a column is of another type
-// or a dictionary of numbers is asked for; either buffers the encoded,
-// compressed pages of the row group being built: the memory a Writer holds
-// is one row group's encoded columns and one batch of rows, whatever the
-// number of rows written.
+// under structs and lists, Arrow dictionaries of text and binary), or by
+// pqarrow when a column is of another type or an Arrow dictionary of
+// numbers; either buffers the encoded, compressed pages of the row group
+// being built: the memory a Writer holds is one row group's encoded columns
+// and one batch of rows, whatever the number of rows written. The direct
+// writer ends a data page at 256 KiB of values before compression, and a
+// dictionary page at the dictionary page size limit, each exceeded by at
+// most one row's values however long they are.
 //
 // Close writes the footer: a file without it is unreadable. A Writer is
 // not safe for concurrent use.
@@ -563,22 +569,18 @@ func (w *Writer[T]) Close() error {
 	return w.closeErr
 }
 
-// WriteFile writes rows to a new Parquet file at path (truncating one that
-// exists), as NewWriter, Write and Close do. On an error it removes the
-// file.
-func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Option) (err error) {
-	f, err := os.Create(path)
+// WriteFile writes rows to a Parquet file at path, as NewWriter, Write and
+// Close do, replacing the file there whole or not at all: the file is
+// written beside path (path's name, ".tmp-" and a random suffix), synced
+// and renamed onto path at the end, with the permissions of the file it
+// replaces, or of a new file. On an error, or a panic, the temporary file
+// is removed and a file at path is left as it was.
+func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Option) error {
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("arrowmap/parquet: %w", err)
 	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("arrowmap/parquet: %w", cerr)
-		}
-		if err != nil {
-			os.Remove(path)
-		}
-	}()
+	defer f.Abort() // after Commit, nothing
 	w, err := NewWriter[T](f, cfg, opts...)
 	if err != nil {
 		return err
@@ -587,7 +589,13 @@ func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Opt
 		w.Close()
 		return err
 	}
-	return w.Close()
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("arrowmap/parquet: writing %s: %w", path, err)
+	}
+	return nil
 }
 
 // writerProperties is the Parquet writer properties cfg asks for, with the

@@ -158,3 +158,17 @@ func TestNewWriterRefusesABadConfig(t *testing.T) {
 	_, err = amparquet.NewWriter[order](io.Discard, amparquet.WriteConfig{}, mapper.ZeroCopy())
 	require.ErrorIs(t, err, mapper.ErrUnsupported, "a decode option")
 }
+
+func TestAFileWrittenAfterAFailedOneIsWhole(t *testing.T) {
+	// A Writer whose io.Writer failed mid row group leaves pages built and
+	// dictionary pages held; the next Writer takes its leaves' buffers.
+	for range 5 {
+		var whole bytes.Buffer
+		require.NoError(t, writeTo(&whole, 1000))
+		failing := &failingWriter{n: whole.Len() / 2}
+		require.ErrorIs(t, writeTo(failing, 1000), errDiskFull)
+		var next bytes.Buffer
+		require.NoError(t, writeTo(&next, 1000))
+		require.Equal(t, whole.Bytes(), next.Bytes(), "the same file as before the failure")
+	}
+}
