@@ -129,6 +129,8 @@ func convertArray(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow
 		}
 	case isBinaryLike(fid) && isBinaryLike(tid) && fid != tid:
 		return convertBinary(a, to, mem)
+	case fid == arrow.FIXED_SIZE_LIST && (tid == arrow.LIST || tid == arrow.LARGE_LIST):
+		return fixedAsList(a.(*array.FixedSizeList), to, mem)
 	case isListLike(fid) && isListLike(tid):
 		return convertList(a, to, mem)
 	case fid == arrow.STRUCT && tid == arrow.STRUCT, fid == arrow.FIXED_SIZE_LIST && tid == arrow.FIXED_SIZE_LIST:
@@ -435,6 +437,46 @@ func convertList(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.
 	d := array.NewData(to, n, []*memory.Buffer{valid, offBuf}, []arrow.ArrayData{child.Data()}, a.NullN(), 0)
 	defer d.Release()
 	return array.MakeFromData(d), nil
+}
+
+// fixedAsList is the fixed-size list a as the list (or large list) to:
+// each row's elements the same, a null row's dropped (convertList).
+func fixedAsList(a *array.FixedSizeList, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	n, size := a.Len(), int64(a.DataType().(*arrow.FixedSizeListType).Len())
+	start := int64(a.Data().Offset()) * size // a's rows are child rows [start, start+n*size)
+	large := to.ID() == arrow.LARGE_LIST
+	if !large && start+int64(n)*size > math.MaxInt32 {
+		return nil, fmt.Errorf("%w: a fixed-size list of more than 2^31 elements", mapper.ErrUnsupported)
+	}
+	// The same rows as a list whose null rows hold their elements, which
+	// convertList drops.
+	elem := a.DataType().(*arrow.FixedSizeListType).ElemField()
+	var through arrow.DataType = arrow.ListOfField(elem)
+	offBuf := memory.NewResizableBuffer(mem)
+	defer offBuf.Release()
+	if large {
+		through = arrow.LargeListOfField(elem)
+		offBuf.Resize((n + 1) * 8)
+		offs := arrow.Int64Traits.CastFromBytes(offBuf.Bytes())
+		for i := range offs {
+			offs[i] = start + int64(i)*size
+		}
+	} else {
+		offBuf.Resize((n + 1) * 4)
+		offs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
+		for i := range offs {
+			offs[i] = int32(start + int64(i)*size)
+		}
+	}
+	valid := copyValidity(a, mem)
+	if valid != nil {
+		defer valid.Release()
+	}
+	d := array.NewData(through, n, []*memory.Buffer{valid, offBuf}, []arrow.ArrayData{a.ListValues().Data()}, a.NullN(), 0)
+	defer d.Release()
+	list := array.MakeFromData(d)
+	defer list.Release()
+	return convertList(list, to, mem)
 }
 
 // listToView is the list a as the list view to, its elements converted

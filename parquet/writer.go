@@ -177,12 +177,13 @@ type fileOut struct {
 	fw   fileWriter
 	sink *sink
 	pool *pool // the allocator of a WriteConfig with no Alloc
-	// storage is the schema written (storageType's) when a column of the
-	// records' is converted to it, nil when none is; convert is the
-	// indexes of those columns.
+	// storage is the schema encoded (storageType's, with encodingType's
+	// lists) when a column of the records' is converted to it, nil when
+	// none is; convert is the indexes of those columns.
 	storage               *arrow.Schema
 	convert               []int
 	mem                   memory.Allocator
+	props                 *parquet.WriterProperties // what the encoder writes with, for failingColumn
 	rows                  int64 // written to the file, for the rows of errors
 	groupRows, groupBytes int64
 	inGroup               int64 // rows written to the current row group
@@ -202,7 +203,8 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 	if err != nil {
 		return nil, err
 	}
-	props, err := writerProperties(stored, cfg, mem, groupRows)
+	encoded, reshaped := encodingSchema(stored)
+	props, err := writerProperties(encoded, cfg, mem, groupRows)
 	if err != nil {
 		return nil, err
 	}
@@ -224,11 +226,11 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 	}
 	meta = append(meta, kv...)
 	s := &sink{w: w}
-	if err := storable(schema, stored, props, pqarrow.DefaultWriterProps()); err != nil {
+	if err := storable(schema, encoded, props, pqarrow.DefaultWriterProps()); err != nil {
 		return nil, err
 	}
 	var fw fileWriter
-	direct, err := newDirectFile(stored, s, props)
+	direct, err := newDirectFile(encoded, s, props)
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
@@ -238,7 +240,7 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 		}
 		fw = direct
 	default:
-		if fw, err = newFileWriter(stored, s, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))); err != nil {
+		if fw, err = newFileWriter(encoded, s, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))); err != nil {
 			return nil, err
 		}
 	}
@@ -248,10 +250,10 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 			return nil, fmt.Errorf("arrowmap/parquet: metadata %q: %w", kv[0], err)
 		}
 	}
-	out := &fileOut{fw: fw, sink: s, pool: own, groupRows: groupRows, groupBytes: cfg.RowGroupBytes, mem: mem}
+	out := &fileOut{fw: fw, sink: s, pool: own, groupRows: groupRows, groupBytes: cfg.RowGroupBytes, mem: mem, props: props}
 	for i, f := range schema.Fields() {
-		if changed[i] || mayNormalize(f.Type) {
-			out.storage = stored
+		if changed[i] || reshaped[i] || mayNormalize(f.Type) {
+			out.storage = encoded
 			out.convert = append(out.convert, i)
 		}
 	}
