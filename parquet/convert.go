@@ -546,7 +546,14 @@ func convertChildren(a arrow.Array, to arrow.DataType, mem memory.Allocator) (ar
 			c.Release()
 		}
 	}()
+	masks := to.ID() == arrow.STRUCT && a.NullN() > 0
 	for i, c := range d.Children() {
+		if masks {
+			if m := underNulls(a, c, mem); m != nil {
+				defer m.Release()
+				c = m
+			}
+		}
 		ca := array.MakeFromData(c)
 		keep = append(keep, ca)
 		cc, err := convertArray(ca, fields[i].Type, mem)
@@ -570,6 +577,36 @@ func convertChildren(a arrow.Array, to arrow.DataType, mem memory.Allocator) (ar
 		return a, nil
 	}
 	return rebuild(a, to, children), nil
+}
+
+// underNulls is c, a child of the struct a of a nested type, null too in
+// the rows where a is null, nil when c is not nested: a list (or a
+// fixed-size list, a map) under a null struct row may hold elements,
+// which pqarrow refuses (it visits none of them); null, they are dropped
+// like a null list row's (convertList).
+func underNulls(a arrow.Array, c arrow.ArrayData, mem memory.Allocator) arrow.ArrayData {
+	if _, nested := c.DataType().(arrow.NestedType); !nested || a.Data().Offset()+a.Len() > c.Len() {
+		return nil
+	}
+	// Bits in c's coordinates: bit c.Offset()+j is c's row j, which is
+	// a's row j-a.Offset().
+	bits := c.Offset() + c.Len()
+	valid := memory.NewResizableBuffer(mem)
+	valid.Resize(int(bitutil.BytesForBits(int64(bits))))
+	if b := c.Buffers()[0]; b != nil {
+		copy(valid.Bytes(), b.Bytes())
+	} else {
+		bitutil.SetBitsTo(valid.Bytes(), 0, int64(bits), true)
+	}
+	for i := range a.Len() {
+		if a.IsNull(i) {
+			bitutil.ClearBit(valid.Bytes(), c.Offset()+a.Data().Offset()+i)
+		}
+	}
+	nulls := c.Len() - bitutil.CountSetBits(valid.Bytes(), c.Offset(), c.Len())
+	bufs := append([]*memory.Buffer{valid}, c.Buffers()[1:]...)
+	defer valid.Release()
+	return array.NewData(c.DataType(), c.Len(), bufs, c.Children(), nulls, c.Offset())
 }
 
 // rebuild is a's buffers, as an array of to with children.

@@ -184,7 +184,7 @@ type fileOut struct {
 	convert               []int
 	mem                   memory.Allocator
 	props                 *parquet.WriterProperties // what the encoder writes with, for failingColumn
-	rows                  int64 // written to the file, for the rows of errors
+	rows                  int64                     // written to the file, for the rows of errors
 	groupRows, groupBytes int64
 	inGroup               int64 // rows written to the current row group
 	groupArrow            int64 // their size as Arrow data, with RowGroupBytes
@@ -364,7 +364,10 @@ func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 		}
 		defer rec.Release()
 	}
-	if err := f.fw.WriteBuffered(rec); err != nil {
+	if err := f.encode(rec); err != nil {
+		if f.sink.err == nil {
+			err = f.failingColumn(rec, err)
+		}
 		return f.fail("encoding rows", err)
 	}
 	f.inGroup += rec.NumRows()
@@ -374,6 +377,58 @@ func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 		f.groupFull = true
 	}
 	return nil
+}
+
+// encode hands rec, of the encoded schema, to the file's encoder: a panic
+// of pqarrow's is an error like its others.
+func (f *fileOut) encode(rec arrow.RecordBatch) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	return f.fw.WriteBuffered(rec)
+}
+
+// failingColumn is err, the encoder's failure on rec, as an *mapper.Error
+// naming the first column of rec that pqarrow fails to encode alone (its
+// errors name none), wrapping mapper.ErrInvalidData for a value it
+// refuses (a decimal past its precision) and mapper.ErrUnsupported for
+// what it cannot write; err itself when every column encodes alone.
+func (f *fileOut) failingColumn(rec arrow.RecordBatch, err error) error {
+	for i, field := range rec.Schema().Fields() {
+		one := arrow.NewSchema([]arrow.Field{field}, nil)
+		col := array.NewRecordBatch(one, []arrow.Array{rec.Column(i)}, rec.NumRows())
+		cerr := encodeAlone(col, f.props, f.mem)
+		col.Release()
+		if cerr == nil {
+			continue
+		}
+		kind := mapper.ErrUnsupported
+		if errors.Is(cerr, arrow.ErrInvalid) {
+			kind = mapper.ErrInvalidData
+		}
+		return &mapper.Error{Column: field.Name, Row: -1, Err: fmt.Errorf("%w: Parquet cannot store the column's values: %w", kind, cerr)}
+	}
+	return err
+}
+
+// encodeAlone writes rec with pqarrow to no file: its error, if any.
+func encodeAlone(rec arrow.RecordBatch, props *parquet.WriterProperties, mem memory.Allocator) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), io.Discard, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
+	if err != nil {
+		return err
+	}
+	err = fw.WriteBuffered(rec)
+	if cerr := fw.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // fail records the error that broke the file.
