@@ -38,3 +38,9 @@ func WritesDirectly[T any](cfg WriteConfig) bool {
 	_, ok := w.out.fw.(*directFile)
 	return ok
 }
+
+// CheckUTF8 is checkUTF8 over every column that holds text, for its
+// benchmark.
+func CheckUTF8(rec arrow.RecordBatch) error {
+	return checkUTF8(rec, textColumns(rec.Schema()), 0)
+}

@@ -36,8 +36,8 @@ func notUTF8(t *testing.T, a arrow.Array) arrow.Array {
 }
 
 // writeTwo writes a good record of 2 rows of schema, then rec, and
-// returns the second Write's error and the file's bytes after Close.
-func writeTwo(t *testing.T, schema *arrow.Schema, good, rec arrow.RecordBatch) (error, []byte) {
+// returns the file's bytes after Close and the second Write's error.
+func writeTwo(t *testing.T, schema *arrow.Schema, good, rec arrow.RecordBatch) ([]byte, error) {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := amparquet.NewRecordWriter(&buf, schema, amparquet.WriteConfig{})
@@ -45,7 +45,7 @@ func writeTwo(t *testing.T, schema *arrow.Schema, good, rec arrow.RecordBatch) (
 	require.NoError(t, w.Write(good))
 	err = w.Write(rec)
 	require.NoError(t, w.Close(), "a refused record does not break the file")
-	return err, buf.Bytes()
+	return buf.Bytes(), err
 }
 
 func TestRecordWriterRefusesTextThatIsNotUTF8AtEveryDepth(t *testing.T) {
@@ -87,7 +87,7 @@ func TestRecordWriterRefusesTextThatIsNotUTF8AtEveryDepth(t *testing.T) {
 			rec := array.NewRecordBatch(schema, []arrow.Array{ids, bad}, int64(bad.Len()))
 			defer rec.Release()
 
-			err, data := writeTwo(t, schema, good, rec)
+			data, err := writeTwo(t, schema, good, rec)
 			var me *mapper.Error
 			require.ErrorAs(t, err, &me)
 			require.ErrorIs(t, err, mapper.ErrInvalidData)
