@@ -129,6 +129,8 @@ func convertArray(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow
 		}
 	case isBinaryLike(fid) && isBinaryLike(tid) && fid != tid:
 		return convertBinary(a, to, mem)
+	case fid == arrow.FIXED_SIZE_LIST && (tid == arrow.LIST || tid == arrow.LARGE_LIST):
+		return fixedAsList(a.(*array.FixedSizeList), to, mem)
 	case isListLike(fid) && isListLike(tid):
 		return convertList(a, to, mem)
 	case fid == arrow.STRUCT && tid == arrow.STRUCT, fid == arrow.FIXED_SIZE_LIST && tid == arrow.FIXED_SIZE_LIST:
@@ -437,6 +439,46 @@ func convertList(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.
 	return array.MakeFromData(d), nil
 }
 
+// fixedAsList is the fixed-size list a as the list (or large list) to:
+// each row's elements the same, a null row's dropped (convertList).
+func fixedAsList(a *array.FixedSizeList, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	n, size := a.Len(), int64(a.DataType().(*arrow.FixedSizeListType).Len())
+	start := int64(a.Data().Offset()) * size // a's rows are child rows [start, start+n*size)
+	large := to.ID() == arrow.LARGE_LIST
+	if !large && start+int64(n)*size > math.MaxInt32 {
+		return nil, fmt.Errorf("%w: a fixed-size list of more than 2^31 elements", mapper.ErrUnsupported)
+	}
+	// The same rows as a list whose null rows hold their elements, which
+	// convertList drops.
+	elem := a.DataType().(*arrow.FixedSizeListType).ElemField()
+	var through arrow.DataType = arrow.ListOfField(elem)
+	offBuf := memory.NewResizableBuffer(mem)
+	defer offBuf.Release()
+	if large {
+		through = arrow.LargeListOfField(elem)
+		offBuf.Resize((n + 1) * 8)
+		offs := arrow.Int64Traits.CastFromBytes(offBuf.Bytes())
+		for i := range offs {
+			offs[i] = start + int64(i)*size
+		}
+	} else {
+		offBuf.Resize((n + 1) * 4)
+		offs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
+		for i := range offs {
+			offs[i] = int32(start + int64(i)*size)
+		}
+	}
+	valid := copyValidity(a, mem)
+	if valid != nil {
+		defer valid.Release()
+	}
+	d := array.NewData(through, n, []*memory.Buffer{valid, offBuf}, []arrow.ArrayData{a.ListValues().Data()}, a.NullN(), 0)
+	defer d.Release()
+	list := array.MakeFromData(d)
+	defer list.Release()
+	return convertList(list, to, mem)
+}
+
 // listToView is the list a as the list view to, its elements converted
 // to elemType.
 func listToView(a arrow.Array, to arrow.DataType, elemType arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
@@ -504,7 +546,14 @@ func convertChildren(a arrow.Array, to arrow.DataType, mem memory.Allocator) (ar
 			c.Release()
 		}
 	}()
+	masks := to.ID() == arrow.STRUCT && a.NullN() > 0
 	for i, c := range d.Children() {
+		if masks {
+			if m := underNulls(a, c, mem); m != nil {
+				defer m.Release()
+				c = m
+			}
+		}
 		ca := array.MakeFromData(c)
 		keep = append(keep, ca)
 		cc, err := convertArray(ca, fields[i].Type, mem)
@@ -528,6 +577,36 @@ func convertChildren(a arrow.Array, to arrow.DataType, mem memory.Allocator) (ar
 		return a, nil
 	}
 	return rebuild(a, to, children), nil
+}
+
+// underNulls is c, a child of the struct a of a nested type, null too in
+// the rows where a is null, nil when c is not nested: a list (or a
+// fixed-size list, a map) under a null struct row may hold elements,
+// which pqarrow refuses (it visits none of them); null, they are dropped
+// like a null list row's (convertList).
+func underNulls(a arrow.Array, c arrow.ArrayData, mem memory.Allocator) arrow.ArrayData {
+	if _, nested := c.DataType().(arrow.NestedType); !nested || a.Data().Offset()+a.Len() > c.Len() {
+		return nil
+	}
+	// Bits in c's coordinates: bit c.Offset()+j is c's row j, which is
+	// a's row j-a.Offset().
+	bits := c.Offset() + c.Len()
+	valid := memory.NewResizableBuffer(mem)
+	valid.Resize(int(bitutil.BytesForBits(int64(bits))))
+	if b := c.Buffers()[0]; b != nil {
+		copy(valid.Bytes(), b.Bytes())
+	} else {
+		bitutil.SetBitsTo(valid.Bytes(), 0, int64(bits), true)
+	}
+	for i := range a.Len() {
+		if a.IsNull(i) {
+			bitutil.ClearBit(valid.Bytes(), c.Offset()+a.Data().Offset()+i)
+		}
+	}
+	nulls := c.Len() - bitutil.CountSetBits(valid.Bytes(), c.Offset(), c.Len())
+	bufs := append([]*memory.Buffer{valid}, c.Buffers()[1:]...)
+	defer valid.Release()
+	return array.NewData(c.DataType(), c.Len(), bufs, c.Children(), nulls, c.Offset())
 }
 
 // rebuild is a's buffers, as an array of to with children.

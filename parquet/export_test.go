@@ -42,3 +42,9 @@ func WritesDirectly[T any](cfg WriteConfig) bool {
 // PageBytes is the size of a data page before compression that a Writer
 // aims at.
 const PageBytes = defaultPageBytes
+
+// CheckUTF8 is checkUTF8 over every column that holds text, for its
+// benchmark.
+func CheckUTF8(rec arrow.RecordBatch) error {
+	return checkUTF8(rec, textColumns(rec.Schema()), 0)
+}

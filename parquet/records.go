@@ -17,6 +17,7 @@ import (
 type RecordWriter struct {
 	schema   *arrow.Schema
 	out      *fileOut
+	text     []int // the columns that hold text, checked for UTF-8
 	closed   bool
 	closeErr error
 }
@@ -41,7 +42,7 @@ func NewRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig) (*Recor
 	if err != nil {
 		return nil, err
 	}
-	return &RecordWriter{schema: schema, out: out}, nil
+	return &RecordWriter{schema: schema, out: out, text: textColumns(schema)}, nil
 }
 
 // Schema is the schema of the records the RecordWriter takes.
@@ -49,8 +50,17 @@ func (w *RecordWriter) Schema() *arrow.Schema { return w.schema }
 
 // Write adds the rows of rec, whose schema must be the RecordWriter's, to
 // the file: to the row group being built, and to new ones as each fills.
-// The RecordWriter does not retain rec. A failure of the io.Writer breaks
-// the file: that Write and every call after it return the error.
+// The RecordWriter does not retain rec.
+//
+// A record with a text value (utf8, large_utf8 or utf8_view, at any depth,
+// in a dictionary's values that a row refers to) that is not UTF-8, which
+// the Arrow spec forbids, is refused before any of its rows is written: an
+// *mapper.Error wrapping mapper.ErrInvalidData that names the column's
+// path to the value ("tags.item") and the row, counted from the first row
+// written. What a null row holds beneath it is not a value, and is not
+// checked. The file goes on, holding the rows written before.
+// A failure of the io.Writer breaks the file: that Write and every call
+// after it return the error.
 func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
 	if w.closed {
 		return fmt.Errorf("arrowmap/parquet: Write: %w", ErrClosed)
@@ -60,6 +70,9 @@ func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
 	}
 	if !rec.Schema().Equal(w.schema) {
 		return fmt.Errorf("arrowmap/parquet: Write: the record's schema is not the RecordWriter's:\n%s\nwant:\n%s", rec.Schema(), w.schema)
+	}
+	if err := checkUTF8(rec, w.text, w.out.rows); err != nil {
+		return err
 	}
 	n := rec.NumRows()
 	var perRow int64

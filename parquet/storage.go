@@ -177,6 +177,71 @@ func storageSchema(schema *arrow.Schema) (*arrow.Schema, []bool, error) {
 	return arrow.NewSchema(fields, &meta), changed, nil
 }
 
+// encodingType is the type of the arrays the file's encoder (pqarrow's or
+// the direct writer) takes for a column stored as dt: dt with every
+// fixed-size list a list of the same element. pqarrow writes no null row
+// of a fixed-size list (the elements such a row holds are a gap in what
+// it visits, which it refuses), and a list with the null rows emptied is
+// the same Parquet column, a LIST group with the same levels. The file's
+// ARROW:schema keeps dt, so readers restore the fixed-size lists (pqarrow
+// with the null rows' elements null). changed reports whether it differs
+// from dt.
+func encodingType(dt arrow.DataType) (_ arrow.DataType, changed bool) {
+	switch t := dt.(type) {
+	case *arrow.FixedSizeListType:
+		elem, _ := encodingField(t.ElemField())
+		return arrow.ListOfField(elem), true
+	case *arrow.ListType:
+		elem, changed := encodingField(t.ElemField())
+		return arrow.ListOfField(elem), changed
+	case *arrow.LargeListType:
+		elem, changed := encodingField(t.ElemField())
+		return arrow.LargeListOfField(elem), changed
+	case *arrow.MapType:
+		key, kchanged := encodingField(t.KeyField())
+		item, ichanged := encodingField(t.ItemField())
+		if !kchanged && !ichanged {
+			return dt, false
+		}
+		m := arrow.MapOfFields(key, item)
+		m.KeysSorted = t.KeysSorted
+		return m, true
+	case *arrow.StructType:
+		fields := t.Fields()
+		for i, f := range fields {
+			var fchanged bool
+			fields[i], fchanged = encodingField(f)
+			changed = changed || fchanged
+		}
+		if !changed {
+			return dt, false
+		}
+		return arrow.StructOf(fields...), true
+	}
+	return dt, false
+}
+
+func encodingField(f arrow.Field) (arrow.Field, bool) {
+	dt, changed := encodingType(f.Type)
+	f.Type = dt
+	return f, changed
+}
+
+// encodingSchema is stored, a schema of storage types, with encodingType's
+// types, and for each column whether its type differs.
+func encodingSchema(stored *arrow.Schema) (*arrow.Schema, []bool) {
+	fields := stored.Fields()
+	changed := make([]bool, len(fields))
+	for i, f := range fields {
+		fields[i].Type, changed[i] = encodingType(f.Type)
+	}
+	if !slices.Contains(changed, true) {
+		return stored, changed
+	}
+	meta := stored.Metadata()
+	return arrow.NewSchema(fields, &meta), changed
+}
+
 // retype is d's buffers as an array of dt, of the same layout as d's type.
 func retype(d arrow.ArrayData, dt arrow.DataType) arrow.ArrayData {
 	var children []arrow.ArrayData

@@ -315,13 +315,11 @@ func TestWriteFileReadFileRoundTripsPinnedTypes(t *testing.T) {
 // refusedFiles are the Arrow integration files that Parquet cannot hold,
 // by the column the writer names: unions and signed intervals have no
 // Parquet type, and the generator's date64 values are not whole days
-// (which the Arrow spec forbids); the fixed-size list with null rows is
-// one pqarrow cannot write.
+// (which the Arrow spec forbids).
 var refusedFiles = map[string]string{
 	"generated_union.arrow_file":    "sparse",
 	"generated_interval.arrow_file": "f6",
 	"generated_datetime.arrow_file": "f1",
-	"generated_nested.arrow_file":   "",
 }
 
 func TestEveryArrowIntegrationFileRoundTripsOrIsRefusedNamingTheColumn(t *testing.T) {

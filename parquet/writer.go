@@ -183,13 +183,14 @@ type fileOut struct {
 	fw   fileWriter
 	sink *sink
 	pool *pool // the allocator of a WriteConfig with no Alloc
-	// storage is the schema written (storageType's) when a column of the
-	// records' is converted to it, nil when none is; convert is the
-	// indexes of those columns.
+	// storage is the schema encoded (storageType's, with encodingType's
+	// lists) when a column of the records' is converted to it, nil when
+	// none is; convert is the indexes of those columns.
 	storage               *arrow.Schema
 	convert               []int
 	mem                   memory.Allocator
-	rows                  int64 // written to the file, for the rows of errors
+	props                 *parquet.WriterProperties // what the encoder writes with, for failingColumn
+	rows                  int64                     // written to the file, for the rows of errors
 	groupRows, groupBytes int64
 	inGroup               int64 // rows written to the current row group
 	groupArrow            int64 // their size as Arrow data, with RowGroupBytes
@@ -208,7 +209,8 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 	if err != nil {
 		return nil, err
 	}
-	props, err := writerProperties(stored, cfg, mem, groupRows)
+	encoded, reshaped := encodingSchema(stored)
+	props, err := writerProperties(encoded, cfg, mem, groupRows)
 	if err != nil {
 		return nil, err
 	}
@@ -230,11 +232,11 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 	}
 	meta = append(meta, kv...)
 	s := &sink{w: w}
-	if err := storable(schema, stored, props, pqarrow.DefaultWriterProps()); err != nil {
+	if err := storable(schema, encoded, props, pqarrow.DefaultWriterProps()); err != nil {
 		return nil, err
 	}
 	var fw fileWriter
-	direct, err := newDirectFile(stored, s, props)
+	direct, err := newDirectFile(encoded, s, props)
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
@@ -244,7 +246,7 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 		}
 		fw = direct
 	default:
-		if fw, err = newFileWriter(stored, s, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))); err != nil {
+		if fw, err = newFileWriter(encoded, s, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))); err != nil {
 			return nil, err
 		}
 	}
@@ -254,10 +256,10 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 			return nil, fmt.Errorf("arrowmap/parquet: metadata %q: %w", kv[0], err)
 		}
 	}
-	out := &fileOut{fw: fw, sink: s, pool: own, groupRows: groupRows, groupBytes: cfg.RowGroupBytes, mem: mem}
+	out := &fileOut{fw: fw, sink: s, pool: own, groupRows: groupRows, groupBytes: cfg.RowGroupBytes, mem: mem, props: props}
 	for i, f := range schema.Fields() {
-		if changed[i] || mayNormalize(f.Type) {
-			out.storage = stored
+		if changed[i] || reshaped[i] || mayNormalize(f.Type) {
+			out.storage = encoded
 			out.convert = append(out.convert, i)
 		}
 	}
@@ -368,7 +370,10 @@ func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 		}
 		defer rec.Release()
 	}
-	if err := f.fw.WriteBuffered(rec); err != nil {
+	if err := f.encode(rec); err != nil {
+		if f.sink.err == nil {
+			err = f.failingColumn(rec, err)
+		}
 		return f.fail("encoding rows", err)
 	}
 	f.inGroup += rec.NumRows()
@@ -378,6 +383,58 @@ func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 		f.groupFull = true
 	}
 	return nil
+}
+
+// encode hands rec, of the encoded schema, to the file's encoder: a panic
+// of pqarrow's is an error like its others.
+func (f *fileOut) encode(rec arrow.RecordBatch) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	return f.fw.WriteBuffered(rec)
+}
+
+// failingColumn is err, the encoder's failure on rec, as an *mapper.Error
+// naming the first column of rec that pqarrow fails to encode alone (its
+// errors name none), wrapping mapper.ErrInvalidData for a value it
+// refuses (a decimal past its precision) and mapper.ErrUnsupported for
+// what it cannot write; err itself when every column encodes alone.
+func (f *fileOut) failingColumn(rec arrow.RecordBatch, err error) error {
+	for i, field := range rec.Schema().Fields() {
+		one := arrow.NewSchema([]arrow.Field{field}, nil)
+		col := array.NewRecordBatch(one, []arrow.Array{rec.Column(i)}, rec.NumRows())
+		cerr := encodeAlone(col, f.props, f.mem)
+		col.Release()
+		if cerr == nil {
+			continue
+		}
+		kind := mapper.ErrUnsupported
+		if errors.Is(cerr, arrow.ErrInvalid) {
+			kind = mapper.ErrInvalidData
+		}
+		return &mapper.Error{Column: field.Name, Row: -1, Err: fmt.Errorf("%w: Parquet cannot store the column's values: %w", kind, cerr)}
+	}
+	return err
+}
+
+// encodeAlone writes rec with pqarrow to no file: its error, if any.
+func encodeAlone(rec arrow.RecordBatch, props *parquet.WriterProperties, mem memory.Allocator) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), io.Discard, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
+	if err != nil {
+		return err
+	}
+	err = fw.WriteBuffered(rec)
+	if cerr := fw.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // fail records the error that broke the file.
