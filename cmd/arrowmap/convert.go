@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/arrowmap/arrowmap/internal/atomicfile"
 	amipc "github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/parquet"
 )
@@ -258,40 +257,23 @@ func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (record
 // command users build.
 var afterRecord func(records int)
 
-// createBeside creates a new file in the directory of path, with the
-// permissions a new file gets (0666 less the umask), to write what is to
-// become path: commit closes it and renames it to path; abort, unless
-// commit succeeded, closes and removes it.
+// createBeside creates a new file in the directory of path, to write what
+// is to become path (see atomicfile): commit syncs it and renames it to
+// path; abort, unless commit succeeded, removes it; an interrupt in
+// between removes it too.
 func createBeside(path string) (f *os.File, commit func() error, abort func(), err error) {
-	var suffix [6]byte
-	var tmp string
-	for range 10 {
-		rand.Read(suffix[:])
-		tmp = path + ".tmp-" + hex.EncodeToString(suffix[:])
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if err == nil || !errors.Is(err, os.ErrExist) {
-			break
-		}
-	}
+	tmp, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	done := false
+	forget := removeOnInterrupt(tmp.Name())
 	commit = func() error {
-		if err := f.Close(); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, path); err != nil {
-			return err
-		}
-		done = true
-		return nil
+		defer forget()
+		return tmp.Commit()
 	}
 	abort = func() {
-		if !done {
-			f.Close()
-			os.Remove(tmp)
-		}
+		tmp.Abort()
+		forget()
 	}
-	return f, commit, abort, nil
+	return tmp.File, commit, abort, nil
 }

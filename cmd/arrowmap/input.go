@@ -136,9 +136,11 @@ func spool(name string, r io.Reader, close func()) (*source, error) {
 		close()
 		return nil, fmt.Errorf("%s: spooling to a temporary file: %w", name, err)
 	}
+	forget := removeOnInterrupt(tmp.Name())
 	remove := func() {
 		tmp.Close()
 		os.Remove(tmp.Name())
+		forget()
 		close()
 	}
 	size, err := io.Copy(tmp, r)

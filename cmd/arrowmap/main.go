@@ -46,7 +46,10 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	stop := exitOnInterrupt()
+	status := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(status)
 }
 
 const usage = `usage: arrowmap COMMAND [FLAGS] [ARGS]
