@@ -29,6 +29,9 @@ import (
 //		use(cols)
 //	}
 //
+// An *Error of a record counts its Row from the first row of the stream,
+// and its Record is the index of the record in the stream, as a Reader's.
+//
 // After Release, every read reports ErrClosed: the iterators yield it,
 // Next reports false and Err returns it.
 //

@@ -28,6 +28,10 @@ import (
 //	for row, err := range r.All() { … }   // err: the error that ended reading
 //	n, err := r.Read(buf); if err == io.EOF { … } // or errors.Is(err, io.EOF)
 //
+// An *Error of a record counts its Row from the first row of the stream,
+// the rows of every record before included, and its Record is the index
+// of the record in the stream (from 0, records without rows counted).
+//
 // After Release, every read reports ErrClosed.
 //
 // A Reader is not safe for concurrent use.
