@@ -41,8 +41,8 @@ var (
 // Row counts from the start of what the call was given: for a Reader or a
 // ColumnsReader (and so every reader of the IO packages), the first row of
 // the file or stream, not of the record; for Mapper.Decode, Columns or
-// Encode, the record or the rows given; for Builder.Append, the rows of
-// that call. Record is the index of the record the error is in, counted
+// Encode, the record or the rows given; for a Builder, the rows of the
+// record it is building. Record is the index of the record the error is in, counted
 // from 0 at the start of the stream: it is 0 where no reader is involved
 // (the one record given) and in the first record of a stream, and the text
 // of the error names it only past the first ("row 150000 (record 8)").
