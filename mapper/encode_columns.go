@@ -3,6 +3,7 @@ package mapper
 import (
 	"fmt"
 	"math"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -39,12 +40,13 @@ type columnBuilder interface {
 	// stageFixed is room for n more fixed-width values of width bytes each
 	// (a bool is one byte, as in Go), past the end, for the caller to fill.
 	stageFixed(n, width int) []byte
-	// stageBytes writes the strings (text) or []byte of s past the end: an
-	// absent value is null where nullable, else empty, and a nil []byte is
-	// null. valid[k], for each value k of s, says whether k is valid, and
-	// nulls whether any is not. bad is -1, or the first value that does not
-	// fit the layout's offsets.
-	stageBytes(s *goValues, text, nullable bool, valid []bool) (nulls bool, bad int)
+	// stageBytes writes the strings or []byte of s (as b says) past the
+	// end: an absent value is null where nullable, else empty, and a nil
+	// []byte is null. valid[k], for each value k of s, says whether k is
+	// valid, and nulls whether any is not. bad is -1, or the first value
+	// that does not fit the layout's offsets or, in a utf8 column, is not
+	// UTF-8, and err says which.
+	stageBytes(s *goValues, b bytesOf, valid []bool) (nulls bool, bad int, err error)
 	// appendSlots appends n values: the n staged, or those the children
 	// are given (struct, fixed-size list, dictionary). valid[k] says
 	// whether value k is valid, nil when all are; a dictionary's nulls are
@@ -64,13 +66,13 @@ type columnBuilder interface {
 // it does not build, which panic.
 type layout struct{ dt arrow.DataType }
 
-func (l layout) child(int) columnBuilder                              { panic(l.hasNo("children")) }
-func (l layout) stageFixed(int, int) []byte                           { panic(l.hasNo("fixed-width values")) }
-func (l layout) stageBytes(*goValues, bool, bool, []bool) (bool, int) { panic(l.hasNo("bytes")) }
-func (l layout) appendSlots(int, []bool)                              { panic(l.hasNo("slots")) }
-func (l layout) appendLists([]int, []bool)                            { panic(l.hasNo("lists")) }
-func (l layout) appendRuns([]uint64)                                  { panic(l.hasNo("runs")) }
-func (l layout) appendUnion([]int8)                                   { panic(l.hasNo("union rows")) }
+func (l layout) child(int) columnBuilder                                  { panic(l.hasNo("children")) }
+func (l layout) stageFixed(int, int) []byte                               { panic(l.hasNo("fixed-width values")) }
+func (l layout) stageBytes(*goValues, bytesOf, []bool) (bool, int, error) { panic(l.hasNo("bytes")) }
+func (l layout) appendSlots(int, []bool)                                  { panic(l.hasNo("slots")) }
+func (l layout) appendLists([]int, []bool)                                { panic(l.hasNo("lists")) }
+func (l layout) appendRuns([]uint64)                                      { panic(l.hasNo("runs")) }
+func (l layout) appendUnion([]int8)                                       { panic(l.hasNo("union rows")) }
 
 func (l layout) hasNo(what string) string {
 	return fmt.Sprintf("arrowmap: a builder of %s takes no %s", l.dt, what)
@@ -343,13 +345,13 @@ func (b *binaryBuilder[O]) offsetsFor(n int) []O {
 	return unsafe.Slice((*O)(unsafe.Pointer(unsafe.SliceData(buf))), n+1)
 }
 
-func (b *binaryBuilder[O]) stageBytes(s *goValues, text, nullable bool, valid []bool) (nulls bool, bad int) {
+func (b *binaryBuilder[O]) stageBytes(s *goValues, how bytesOf, valid []bool) (nulls bool, bad int, err error) {
 	room := math.MaxInt
 	if unsafe.Sizeof(O(0)) == 4 {
 		room = maxOffset32 - b.size
 	}
-	b.staged, nulls, bad = stage(b, s, text, nullable, room, valid)
-	return nulls, bad
+	b.staged, nulls, bad, err = stage(b, s, how, room, valid)
+	return nulls, bad, err
 }
 
 func (b *binaryBuilder[O]) appendSlots(n int, valid []bool) {
@@ -373,11 +375,19 @@ func (b *binaryBuilder[O]) Release() {
 	b.data.release()
 }
 
-// stage writes the strings (text) or []byte of s past the end of b, as
+// bytesOf says what stageBytes reads and what the column takes.
+type bytesOf struct {
+	text     bool // the values are strings, else []byte
+	utf8     bool // the column is utf8 (large_utf8, utf8_view): every value must be UTF-8
+	nullable bool // an absent value is null, else empty
+}
+
+// stage writes the strings or []byte of s past the end of b, as
 // stageBytes: offsets and bytes straight from the Go values, no more than
-// room bytes. It returns the end of the data, whether a value is null, and
-// -1 or the first value past room.
-func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable bool, room int, valid []bool) (end int, nulls bool, bad int) {
+// room bytes, each value checked to be UTF-8 as it is copied when the
+// column is utf8. It returns the end of the data, whether a value is null,
+// and -1 or the first value past room or not UTF-8, with why.
+func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, how bytesOf, room int, valid []bool) (end int, nulls bool, bad int, err error) {
 	offsets := b.offsetsFor(b.n + s.n)[b.n:]
 	data := b.data.grow(b.size)
 	at, k := b.size, 0
@@ -392,16 +402,19 @@ func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable boo
 		case p == nil:
 			for j := range n {
 				offsets[k+j] = O(at)
-				valid[k+j] = !nullable
+				valid[k+j] = !how.nullable
 			}
-			nulls = nulls || nullable && n > 0
-		case text:
+			nulls = nulls || how.nullable && n > 0
+		case how.text:
 			for j := range n {
 				v := *(*string)(s.at(p, j))
 				offsets[k+j] = O(at)
 				valid[k+j] = true
 				if len(v) > limit-at {
-					return at, nulls, k + j
+					return at, nulls, k + j, offsetsOverflow(how)
+				}
+				if how.utf8 && !utf8.ValidString(v) {
+					return at, nulls, k + j, notUTF8(v)
 				}
 				if len(v) > len(data)-at {
 					data = b.data.grow(at + len(v))
@@ -415,7 +428,10 @@ func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable boo
 				valid[k+j] = v != nil
 				nulls = nulls || v == nil
 				if len(v) > limit-at {
-					return at, nulls, k + j
+					return at, nulls, k + j, offsetsOverflow(how)
+				}
+				if how.utf8 && !utf8.Valid(v) {
+					return at, nulls, k + j, notUTF8(string(v))
 				}
 				if len(v) > len(data)-at {
 					data = b.data.grow(at + len(v))
@@ -426,7 +442,33 @@ func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable boo
 		k += n
 	}
 	offsets[k] = O(at)
-	return at, nulls, -1
+	return at, nulls, -1, nil
+}
+
+// offsetsOverflow is the ErrOverflow of a value past 32-bit offsets.
+func offsetsOverflow(how bytesOf) error {
+	if how.utf8 {
+		return overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8", maxOffset32)
+	}
+	return overflow("more than %d bytes do not fit 32-bit offsets: use large_binary", maxOffset32)
+}
+
+// notUTF8 is the ErrInvalidData of v, a value of a utf8 column that is not
+// UTF-8, which the Arrow spec forbids: it says where, and shows a few
+// bytes there.
+func notUTF8(v string) error {
+	at := 0
+	for at < len(v) {
+		r, size := utf8.DecodeRuneInString(v[at:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		at += size
+	}
+	from, to := max(0, at-8), min(len(v), at+8)
+	return &detail{kind: ErrInvalidData, msg: fmt.Sprintf(
+		"byte %d of %d is not UTF-8 (%q at %d), which a utf8 column must hold: write other bytes as []byte to a binary column",
+		at, len(v), v[from:to], from)}
 }
 
 // listBuilder builds list and large_list arrays.

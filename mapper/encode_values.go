@@ -325,10 +325,12 @@ func isDigits(s string) bool {
 
 // binaryEncoder writes strings and []byte (and the named types of them)
 // in any utf8 or binary layout, staged straight from the Go values. A nil
-// []byte is null.
+// []byte is null; a value of a utf8 layout that is not UTF-8 is
+// ErrInvalidData.
 type binaryEncoder struct {
 	encLevel
 	text bool // strings, else []byte
+	utf8 bool // into utf8, large_utf8 or utf8_view: the values must be UTF-8
 }
 
 type binaryWriter struct {
@@ -349,8 +351,9 @@ func (w *binaryWriter) prepare(s *goValues) error {
 	w.n = s.n
 	w.valid = resize(w.valid, s.n)
 	var bad int
-	if w.nulls, bad = w.b.stageBytes(s, w.text, w.nullable, w.valid); bad >= 0 {
-		return w.fail(s, bad, overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8 or large_binary", maxOffset32))
+	var err error
+	if w.nulls, bad, err = w.b.stageBytes(s, bytesOf{text: w.text, utf8: w.utf8, nullable: w.nullable}, w.valid); bad >= 0 {
+		return w.fail(s, bad, err)
 	}
 	return nil
 }
@@ -411,7 +414,7 @@ func (w *byteArrayWriter) prepare(s *goValues) error {
 func (w *byteArrayWriter) write() { w.b.appendSlots(w.n, w.validity(w.present)) }
 
 // textEncoder writes a type that implements encoding.TextMarshaler as its
-// text.
+// text, which must be UTF-8 (ErrInvalidData).
 type textEncoder struct {
 	encLevel
 	typ reflect.Type
@@ -464,8 +467,9 @@ func (w *textWriter) prepare(s *goValues) error {
 	texts := goValues{ptrs: w.ptrs, n: s.n, parent: s}
 	w.valid = resize(w.valid, s.n)
 	var bad int
-	if w.nulls, bad = w.b.stageBytes(&texts, true, w.nullable, w.valid); bad >= 0 {
-		return w.fail(s, bad, overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8", maxOffset32))
+	var err error
+	if w.nulls, bad, err = w.b.stageBytes(&texts, bytesOf{text: true, utf8: true, nullable: w.nullable}, w.valid); bad >= 0 {
+		return w.fail(s, bad, err)
 	}
 	return nil
 }

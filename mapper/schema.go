@@ -296,7 +296,7 @@ func (c *compiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (ar
 			l = stringLayouts // JSON text in bytes, as json.RawMessage holds it
 		}
 		dt, err := layoutOf(l, t, tag, lv.at)
-		return dt, &binaryEncoder{encLevel: lv}, err
+		return dt, &binaryEncoder{encLevel: lv, utf8: l == stringLayouts}, err
 	case kindByteArray:
 		return byteArrayEncoderOf(t, tag, lv)
 	case kindBool:
@@ -335,7 +335,7 @@ func stringEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType,
 		return decimalTextEncoderOf(tag.Decimal, lv)
 	}
 	dt, err := layoutOf(stringLayouts, t, tag, lv.at)
-	return dt, &binaryEncoder{encLevel: lv, text: true}, err
+	return dt, &binaryEncoder{encLevel: lv, text: true, utf8: true}, err
 }
 
 // byteArrayEncoderOf maps [N]byte to fixed_size_binary(N).
