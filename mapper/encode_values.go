@@ -168,15 +168,34 @@ func date32Of(t *time.Time) (arrow.Date32, error) {
 	return arrow.Date32(days), nil
 }
 
-// date64Of is the UTC midnight of an instant's day, in milliseconds since
-// the epoch.
+const msPerDay = secondsPerDayInt64 * 1000
+
+// date64Of is an instant that is a UTC midnight, in milliseconds since the
+// epoch. Any other instant is ErrInvalidData: date64 holds whole days
+// only, as the Arrow format says, and rounding would change the value.
 func date64Of(t *time.Time) (arrow.Date64, error) {
-	const msPerDay = secondsPerDayInt64 * 1000
-	days := floorDiv(t.Unix(), secondsPerDayInt64)
+	sec := t.Unix()
+	days := floorDiv(sec, secondsPerDayInt64)
+	if sec != days*secondsPerDayInt64 || t.Nanosecond() != 0 {
+		return 0, &detail{kind: ErrInvalidData, msg: fmt.Sprintf(
+			"%s is not a whole day in UTC, which date64 holds: truncate it to its UTC midnight, or tag it date32 (its day)", t.Format(time.RFC3339Nano))}
+	}
 	if days < math.MinInt64/msPerDay || days > math.MaxInt64/msPerDay {
 		return 0, overflow("%s does not fit date64", t.Format(time.RFC3339))
 	}
 	return arrow.Date64(days * msPerDay), nil
+}
+
+// wholeDayMillis checks that the int64 values of a date64 column are whole
+// days in milliseconds, as the Arrow format says; it returns the first
+// that is not, or -1.
+func wholeDayMillis(values []int64) (int, error) {
+	for k, ms := range values {
+		if ms%msPerDay != 0 {
+			return k, &detail{kind: ErrInvalidData, msg: fmt.Sprintf("date64 %d ms is not a whole number of days (%d ms)", ms, msPerDay)}
+		}
+	}
+	return -1, nil
 }
 
 // clockTimeIn is the time of day of an instant in UTC, in unit, truncated,
