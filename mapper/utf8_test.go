@@ -3,7 +3,10 @@ package mapper_test
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -213,8 +216,12 @@ func TestValidUTF8AndAnyBinaryRoundTrip(t *testing.T) {
 	assert.Equal(t, rows, got)
 
 	for _, layout := range []func() (arrow.RecordBatch, error){
-		func() (arrow.RecordBatch, error) { return encodeOf(t, mem, []utf8View{{texts[2]}, {texts[2] + texts[2]}}) },
-		func() (arrow.RecordBatch, error) { return encodeOf(t, mem, []utf8Dict{{texts[2]}, {texts[2]}, {texts[4]}}) },
+		func() (arrow.RecordBatch, error) {
+			return encodeOf(t, mem, []utf8View{{texts[2]}, {texts[2] + texts[2]}})
+		},
+		func() (arrow.RecordBatch, error) {
+			return encodeOf(t, mem, []utf8Dict{{texts[2]}, {texts[2]}, {texts[4]}})
+		},
 		func() (arrow.RecordBatch, error) {
 			return encodeOf(t, mem, []utf8MapValue{{map[string]string{texts[2]: texts[3]}}})
 		},
@@ -241,4 +248,43 @@ func TestTheUTF8ErrorSaysWhere(t *testing.T) {
 	require.ErrorIs(t, err, mapper.ErrInvalidData)
 	assert.Contains(t, err.Error(), "byte 100 of 202")
 	assert.Less(t, len(err.Error()), 300, "a long value is not quoted whole")
+}
+
+func TestEncodeFindsTheFirstStringThatIsNotUTF8(t *testing.T) {
+	const seed = 20261201
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, seed))
+	pieces := []string{"a", "plain ascii text", "é", "世界", "🙂", "", "\x80", "\xe4\xb8", "\xff", "\xed\xa0\x80"}
+	for trial := range 300 {
+		rows := make([]utf8List, 1+r.IntN(40))
+		wantRow := -1
+		for i := range rows {
+			tags := make([]string, r.IntN(4))
+			for j := range tags {
+				var b strings.Builder
+				for range r.IntN(5) {
+					// Mostly valid pieces; an invalid one now and then.
+					p := pieces[r.IntN(6)]
+					if r.IntN(30) == 0 {
+						p = pieces[6+r.IntN(4)]
+					}
+					b.WriteString(p)
+				}
+				tags[j] = b.String()
+				if wantRow < 0 && !utf8.ValidString(tags[j]) {
+					wantRow = i
+				}
+			}
+			rows[i].Tags = tags
+		}
+		err := encodeErr(rows, memory.DefaultAllocator)
+		if wantRow < 0 {
+			require.NoError(t, err, "trial %d", trial)
+			continue
+		}
+		require.ErrorIs(t, err, mapper.ErrInvalidData, "trial %d", trial)
+		var me *mapper.Error
+		require.ErrorAs(t, err, &me)
+		require.Equal(t, wantRow, me.Row, "trial %d: the first row with a string that is not UTF-8", trial)
+	}
 }
