@@ -111,7 +111,7 @@ func (s *eventServer) DoGet(tkt *flight.Ticket, fs flight.FlightService_DoGetSer
 		if st.nullName != nil {
 			nullAt = *st.nullName - int(id-int64(e)*1_000_000)
 		}
-		rec := eventRecordWithNull(s.mem, e, id, n, nullAt)
+		rec := eventRecord(s.mem, e, id, n, nullAt)
 		err := w.Write(rec)
 		rec.Release()
 		if err != nil {
@@ -127,13 +127,9 @@ func (s *eventServer) DoGet(tkt *flight.Ticket, fs flight.FlightService_DoGetSer
 	return st.err
 }
 
-func eventRecord(mem memory.Allocator, endpoint int, first int64, n int) arrow.RecordBatch {
-	return eventRecordWithNull(mem, endpoint, first, n, -1)
-}
-
-// eventRecordWithNull is eventRecord with a null name at its row nullAt,
-// if that is one of its rows.
-func eventRecordWithNull(mem memory.Allocator, endpoint int, first int64, n, nullAt int) arrow.RecordBatch {
+// eventRecord is n events of endpoint from id first, with a null name at
+// its row nullAt, if that is one of its rows.
+func eventRecord(mem memory.Allocator, endpoint int, first int64, n, nullAt int) arrow.RecordBatch {
 	b := array.NewRecordBuilder(mem, eventSchema)
 	defer b.Release()
 	for i := range int64(n) {
