@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -207,4 +208,71 @@ func retype(d arrow.ArrayData, dt arrow.DataType) arrow.ArrayData {
 		child.Release()
 	}
 	return out
+}
+
+// textRow is a string-heavy row: the strings are most of the bytes a
+// Builder copies, and every one of them is checked to be UTF-8.
+type textRow struct {
+	ID   int64    `arrow:"id"`
+	Name string   `arrow:"name"`
+	Text string   `arrow:"text"`
+	Tags []string `arrow:"tags"`
+}
+
+// textRows is n rows whose text is ASCII, or, with wide, mostly runes of
+// two to four bytes.
+func textRows(n int, wide bool) []textRow {
+	words := []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"}
+	if wide {
+		words = []string{"héllo", "wörld", "世界", "日本語", "🙂🙃", "Ωμέγα"}
+	}
+	rows := make([]textRow, n)
+	for i := range rows {
+		w := words[i%len(words)]
+		rows[i] = textRow{
+			ID:   int64(i),
+			Name: fmt.Sprintf("%s-%d", w, i),
+			Text: w + " " + words[(i+1)%len(words)] + " " + words[(i+2)%len(words)] + " " + w,
+			Tags: []string{w, words[(i+3)%len(words)]},
+		}
+	}
+	return rows
+}
+
+// BenchmarkEncodeStrings measures a reused Builder on string-heavy rows:
+// the cost of the UTF-8 check of every value of a utf8 column.
+func BenchmarkEncodeStrings(b *testing.B) {
+	const n = 20_000
+	for _, wide := range []bool{false, true} {
+		name := "ascii"
+		if wide {
+			name = "multibyte"
+		}
+		b.Run(fmt.Sprintf("%s_%s", name, rows(n)), func(b *testing.B) {
+			data := textRows(n, wide)
+			builder, err := mapper.NewBuilder[textRow]()
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer builder.Release()
+			// The record holds the rows: they decode back as they were.
+			if err := builder.Append(data...); err != nil {
+				b.Fatal(err)
+			}
+			rec := builder.NewRecordBatch()
+			back, err := mapper.Decode[textRow](rec)
+			rec.Release()
+			if err != nil || !reflect.DeepEqual(back, data) {
+				b.Fatalf("the rows do not decode back as they were (%v)", err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := builder.Append(data...); err != nil {
+					b.Fatal(err)
+				}
+				builder.NewRecordBatch().Release()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/row")
+		})
+	}
 }

@@ -50,6 +50,8 @@ type stream struct {
 	delay     time.Duration
 	stall     bool
 	schema    *arrow.Schema
+	// nullName, when set, is the row of the stream whose name is null.
+	nullName *int
 }
 
 // eventServer serves one stream per endpoint; the rows of endpoint e have
@@ -105,7 +107,11 @@ func (s *eventServer) DoGet(tkt *flight.Ticket, fs flight.FlightService_DoGetSer
 				return fs.Context().Err()
 			}
 		}
-		rec := eventRecord(s.mem, e, id, n)
+		nullAt := -1
+		if st.nullName != nil {
+			nullAt = *st.nullName - int(id-int64(e)*1_000_000)
+		}
+		rec := eventRecord(s.mem, e, id, n, nullAt)
 		err := w.Write(rec)
 		rec.Release()
 		if err != nil {
@@ -121,12 +127,18 @@ func (s *eventServer) DoGet(tkt *flight.Ticket, fs flight.FlightService_DoGetSer
 	return st.err
 }
 
-func eventRecord(mem memory.Allocator, endpoint int, first int64, n int) arrow.RecordBatch {
+// eventRecord is n events of endpoint from id first, with a null name at
+// its row nullAt, if that is one of its rows.
+func eventRecord(mem memory.Allocator, endpoint int, first int64, n, nullAt int) arrow.RecordBatch {
 	b := array.NewRecordBuilder(mem, eventSchema)
 	defer b.Release()
 	for i := range int64(n) {
 		b.Field(0).(*array.Int64Builder).Append(first + i)
 		b.Field(1).(*array.Int32Builder).Append(int32(endpoint))
+		if int(i) == nullAt {
+			b.Field(2).(*array.StringBuilder).AppendNull()
+			continue
+		}
 		b.Field(2).(*array.StringBuilder).Append(fmt.Sprintf("event-%d", first+i))
 	}
 	return b.NewRecordBatch()

@@ -29,6 +29,9 @@ import (
 //		use(cols)
 //	}
 //
+// An *Error of a record counts its Row from the first row of the stream,
+// and its Record is the index of the record in the stream, as a Reader's.
+//
 // After Release, every read reports ErrClosed: the iterators yield it,
 // Next reports false and Err returns it.
 //
@@ -42,6 +45,10 @@ type ColumnsReader[C any] struct {
 	done bool
 	// The arrow.Array fields of the window last yielded, sliced from rec's.
 	pageArrays []arrow.Array
+	// Where the stream is, for its errors: the records reached and the rows
+	// of those before the current one.
+	records int
+	rows    int64
 }
 
 // NewColumnsReader checks rr's schema against C (as Columns does) before
@@ -84,12 +91,15 @@ func (r *ColumnsReader[C]) Next() bool {
 		return false
 	}
 	rec := r.rr.RecordBatch()
+	record, first := r.records, r.rows
+	r.records++
 	if err := r.plan.bind(rec, reflect.ValueOf(&r.cols).Elem()); err != nil {
-		r.err, r.done = err, true
+		r.err, r.done = inStream(err, record, first), true
 		var zero C
 		r.cols = zero
 		return false
 	}
+	r.rows += rec.NumRows()
 	rec.Retain()
 	r.rec = rec
 	return true

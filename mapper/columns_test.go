@@ -285,7 +285,7 @@ func TestColumnsReaderErrors(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	good := columnsBatch(t, mem, 0, 4, 0)
 	defer good.Release()
-	bad := columnsBatch(t, mem, 0, 4, 2)
+	bad := columnsBatch(t, mem, 1, 4, 2) // a null price at its row 1
 	defer bad.Release()
 
 	t.Run("a schema without the column fails before any batch is read", func(t *testing.T) {
@@ -310,7 +310,8 @@ func TestColumnsReaderErrors(t *testing.T) {
 		require.ErrorAs(t, r.Err(), &me)
 		assert.ErrorIs(t, me, mapper.ErrNull)
 		assert.Equal(t, "Price", me.Path)
-		assert.Equal(t, 0, me.Row)
+		assert.Equal(t, 5, me.Row, "row 1 of the second record of 4 rows: row 5 of the stream")
+		assert.Equal(t, 1, me.Record)
 		assert.False(t, r.Next())
 		assert.Zero(t, r.Columns().Price.Len())
 		assert.Nil(t, r.Columns().Units)

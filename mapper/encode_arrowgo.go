@@ -257,13 +257,13 @@ func newBytesAdapter(mem memory.Allocator, base arrowGoBuilder, values interface
 	return a
 }
 
-func (a *bytesAdapter) stageBytes(s *goValues, text, nullable bool, valid []bool) (nulls bool, bad int) {
+func (a *bytesAdapter) stageBytes(s *goValues, how bytesOf, valid []bool) (nulls bool, bad int, err error) {
 	room := math.MaxInt
 	if a.dataLen != nil {
 		room = maxOffset32 - a.dataLen()
 	}
-	_, nulls, bad = stage(a.staging, s, text, nullable, room, valid)
-	return nulls, bad
+	_, nulls, bad, err = stage(a.staging, s, how, room, valid)
+	return nulls, bad, err
 }
 
 func (a *bytesAdapter) appendSlots(n int, valid []bool) {

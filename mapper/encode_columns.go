@@ -1,8 +1,11 @@
 package mapper
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -39,12 +42,13 @@ type columnBuilder interface {
 	// stageFixed is room for n more fixed-width values of width bytes each
 	// (a bool is one byte, as in Go), past the end, for the caller to fill.
 	stageFixed(n, width int) []byte
-	// stageBytes writes the strings (text) or []byte of s past the end: an
-	// absent value is null where nullable, else empty, and a nil []byte is
-	// null. valid[k], for each value k of s, says whether k is valid, and
-	// nulls whether any is not. bad is -1, or the first value that does not
-	// fit the layout's offsets.
-	stageBytes(s *goValues, text, nullable bool, valid []bool) (nulls bool, bad int)
+	// stageBytes writes the strings or []byte of s (as b says) past the
+	// end: an absent value is null where nullable, else empty, and a nil
+	// []byte is null. valid[k], for each value k of s, says whether k is
+	// valid, and nulls whether any is not. bad is -1, or the first value
+	// that does not fit the layout's offsets or, in a utf8 column, is not
+	// UTF-8, and err says which.
+	stageBytes(s *goValues, b bytesOf, valid []bool) (nulls bool, bad int, err error)
 	// appendSlots appends n values: the n staged, or those the children
 	// are given (struct, fixed-size list, dictionary). valid[k] says
 	// whether value k is valid, nil when all are; a dictionary's nulls are
@@ -64,13 +68,13 @@ type columnBuilder interface {
 // it does not build, which panic.
 type layout struct{ dt arrow.DataType }
 
-func (l layout) child(int) columnBuilder                              { panic(l.hasNo("children")) }
-func (l layout) stageFixed(int, int) []byte                           { panic(l.hasNo("fixed-width values")) }
-func (l layout) stageBytes(*goValues, bool, bool, []bool) (bool, int) { panic(l.hasNo("bytes")) }
-func (l layout) appendSlots(int, []bool)                              { panic(l.hasNo("slots")) }
-func (l layout) appendLists([]int, []bool)                            { panic(l.hasNo("lists")) }
-func (l layout) appendRuns([]uint64)                                  { panic(l.hasNo("runs")) }
-func (l layout) appendUnion([]int8)                                   { panic(l.hasNo("union rows")) }
+func (l layout) child(int) columnBuilder                                  { panic(l.hasNo("children")) }
+func (l layout) stageFixed(int, int) []byte                               { panic(l.hasNo("fixed-width values")) }
+func (l layout) stageBytes(*goValues, bytesOf, []bool) (bool, int, error) { panic(l.hasNo("bytes")) }
+func (l layout) appendSlots(int, []bool)                                  { panic(l.hasNo("slots")) }
+func (l layout) appendLists([]int, []bool)                                { panic(l.hasNo("lists")) }
+func (l layout) appendRuns([]uint64)                                      { panic(l.hasNo("runs")) }
+func (l layout) appendUnion([]int8)                                       { panic(l.hasNo("union rows")) }
 
 func (l layout) hasNo(what string) string {
 	return fmt.Sprintf("arrowmap: a builder of %s takes no %s", l.dt, what)
@@ -343,13 +347,13 @@ func (b *binaryBuilder[O]) offsetsFor(n int) []O {
 	return unsafe.Slice((*O)(unsafe.Pointer(unsafe.SliceData(buf))), n+1)
 }
 
-func (b *binaryBuilder[O]) stageBytes(s *goValues, text, nullable bool, valid []bool) (nulls bool, bad int) {
+func (b *binaryBuilder[O]) stageBytes(s *goValues, how bytesOf, valid []bool) (nulls bool, bad int, err error) {
 	room := math.MaxInt
 	if unsafe.Sizeof(O(0)) == 4 {
 		room = maxOffset32 - b.size
 	}
-	b.staged, nulls, bad = stage(b, s, text, nullable, room, valid)
-	return nulls, bad
+	b.staged, nulls, bad, err = stage(b, s, how, room, valid)
+	return nulls, bad, err
 }
 
 func (b *binaryBuilder[O]) appendSlots(n int, valid []bool) {
@@ -373,11 +377,20 @@ func (b *binaryBuilder[O]) Release() {
 	b.data.release()
 }
 
-// stage writes the strings (text) or []byte of s past the end of b, as
+// bytesOf says what stageBytes reads and what the column takes.
+type bytesOf struct {
+	text     bool // the values are strings, else []byte
+	utf8     bool // the column is utf8 (large_utf8, utf8_view): every value must be UTF-8
+	nullable bool // an absent value is null, else empty
+}
+
+// stage writes the strings or []byte of s past the end of b, as
 // stageBytes: offsets and bytes straight from the Go values, no more than
-// room bytes. It returns the end of the data, whether a value is null, and
-// -1 or the first value past room.
-func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable bool, room int, valid []bool) (end int, nulls bool, bad int) {
+// room bytes; in a utf8 column, the bytes copied are then checked to be
+// UTF-8 while they are in cache. It returns the end of the data, whether a
+// value is null, and -1 or the first value past room or not UTF-8, with
+// why.
+func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, how bytesOf, room int, valid []bool) (end int, nulls bool, bad int, err error) {
 	offsets := b.offsetsFor(b.n + s.n)[b.n:]
 	data := b.data.grow(b.size)
 	at, k := b.size, 0
@@ -392,16 +405,17 @@ func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable boo
 		case p == nil:
 			for j := range n {
 				offsets[k+j] = O(at)
-				valid[k+j] = !nullable
+				valid[k+j] = !how.nullable
 			}
-			nulls = nulls || nullable && n > 0
-		case text:
+			nulls = nulls || how.nullable && n > 0
+		case how.text:
 			for j := range n {
 				v := *(*string)(s.at(p, j))
 				offsets[k+j] = O(at)
 				valid[k+j] = true
 				if len(v) > limit-at {
-					return at, nulls, k + j
+					bad, err := pastRoom(offsets[:k+j+1], data, how)
+					return at, nulls, bad, err
 				}
 				if len(v) > len(data)-at {
 					data = b.data.grow(at + len(v))
@@ -415,7 +429,8 @@ func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable boo
 				valid[k+j] = v != nil
 				nulls = nulls || v == nil
 				if len(v) > limit-at {
-					return at, nulls, k + j
+					bad, err := pastRoom(offsets[:k+j+1], data, how)
+					return at, nulls, bad, err
 				}
 				if len(v) > len(data)-at {
 					data = b.data.grow(at + len(v))
@@ -426,7 +441,96 @@ func stage[O int32 | int64](b *binaryBuilder[O], s *goValues, text, nullable boo
 		k += n
 	}
 	offsets[k] = O(at)
-	return at, nulls, -1
+	if how.utf8 {
+		if bad := firstNotUTF8(offsets[:k+1], data); bad >= 0 {
+			return at, nulls, bad, notUTF8(string(data[offsets[bad]:offsets[bad+1]]))
+		}
+	}
+	return at, nulls, -1, nil
+}
+
+// pastRoom is the value stage stops at when the value after those of
+// offsets does not fit the room left: a value before it that is not UTF-8,
+// in a utf8 column, else that value.
+func pastRoom[O int32 | int64](offsets []O, data []byte, how bytesOf) (int, error) {
+	if how.utf8 {
+		if bad := firstNotUTF8(offsets, data); bad >= 0 {
+			return bad, notUTF8(string(data[offsets[bad]:offsets[bad+1]]))
+		}
+	}
+	return len(offsets) - 1, offsetsOverflow(how)
+}
+
+// firstNotUTF8 is the first value of data, cut at offsets, that is not
+// UTF-8, or -1. The values are scanned as one text for their first byte
+// past ASCII, 32 bytes at a time: the values before it are UTF-8, the
+// one holding it is checked alone, and the scan goes on after it. ASCII
+// costs one pass at memory speed, whatever the values' sizes.
+func firstNotUTF8[O int32 | int64](offsets []O, data []byte) int {
+	n := len(offsets) - 1
+	end := int(offsets[n])
+	for k := 0; k < n; k++ {
+		at := int(offsets[k])
+		at += asciiPrefix(data[at:end])
+		if at == end {
+			return -1
+		}
+		for int(offsets[k+1]) <= at { // the value holding byte at
+			k++
+		}
+		// Its bytes before at are ASCII, whole runes: the rest decides.
+		if !validUTF8(data[at:offsets[k+1]]) {
+			return k
+		}
+	}
+	return -1
+}
+
+// asciiPrefix is the length of the ASCII bytes b starts with, read 32
+// then eight at a time.
+func asciiPrefix(b []byte) int {
+	const high = 0x8080808080808080
+	i := 0
+	for ; i+32 <= len(b); i += 32 {
+		if (binary.LittleEndian.Uint64(b[i:])|binary.LittleEndian.Uint64(b[i+8:])|
+			binary.LittleEndian.Uint64(b[i+16:])|binary.LittleEndian.Uint64(b[i+24:]))&high != 0 {
+			break
+		}
+	}
+	for ; i+8 <= len(b); i += 8 {
+		if w := binary.LittleEndian.Uint64(b[i:]) & high; w != 0 {
+			return i + bits.TrailingZeros64(w)/8
+		}
+	}
+	for ; i < len(b) && b[i] < utf8.RuneSelf; i++ {
+	}
+	return i
+}
+
+// offsetsOverflow is the ErrOverflow of a value past 32-bit offsets.
+func offsetsOverflow(how bytesOf) error {
+	if how.utf8 {
+		return overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8", maxOffset32)
+	}
+	return overflow("more than %d bytes do not fit 32-bit offsets: use large_binary", maxOffset32)
+}
+
+// notUTF8 is the ErrInvalidData of v, a value of a utf8 column that is not
+// UTF-8, which the Arrow spec forbids: it says where, and shows a few
+// bytes there.
+func notUTF8(v string) error {
+	at := 0
+	for at < len(v) {
+		r, size := utf8.DecodeRuneInString(v[at:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		at += size
+	}
+	from, to := max(0, at-8), min(len(v), at+8)
+	return &detail{kind: ErrInvalidData, msg: fmt.Sprintf(
+		"byte %d of %d is not UTF-8 (%q at %d), which a utf8 column must hold: write other bytes as []byte to a binary column",
+		at, len(v), v[from:to], from)}
 }
 
 // listBuilder builds list and large_list arrays.
@@ -504,3 +608,54 @@ func (b *structBuilder) Release() {
 		f.Release()
 	}
 }
+
+// validUTF8 reports whether b is UTF-8, as utf8.Valid does, through a
+// shift-based DFA: one table load and one shift a byte, no branch, which
+// checks text of multi-byte runes about twice as fast.
+func validUTF8(b []byte) bool {
+	s := uint64(dfaAccept)
+	for _, c := range b {
+		s = utf8DFA[c] >> (s & 63)
+	}
+	return s&63 == dfaAccept
+}
+
+// The states of utf8DFA, each the shift of its row in the table's words:
+// the error state, 0, leads to itself.
+const (
+	dfaError  = 6 * iota
+	dfaAccept // between runes
+	dfaCont1  // one continuation byte to go
+	dfaCont2  // two
+	dfaCont3  // three
+	dfaE0     // after E0: A0…BF, not an overlong form
+	dfaED     // after ED: 80…9F, not a surrogate
+	dfaF0     // after F0: 90…BF, not an overlong form
+	dfaF4     // after F4: 80…8F, not past U+10FFFF
+)
+
+// utf8DFA[c] holds, at bit s, the state after byte c in state s.
+var utf8DFA = func() (t [256]uint64) {
+	to := func(from, next uint64, lo, hi int) {
+		for c := lo; c <= hi; c++ {
+			t[c] |= next << from
+		}
+	}
+	to(dfaAccept, dfaAccept, 0x00, 0x7f)
+	to(dfaAccept, dfaCont1, 0xc2, 0xdf)
+	to(dfaAccept, dfaE0, 0xe0, 0xe0)
+	to(dfaAccept, dfaCont2, 0xe1, 0xec)
+	to(dfaAccept, dfaED, 0xed, 0xed)
+	to(dfaAccept, dfaCont2, 0xee, 0xef)
+	to(dfaAccept, dfaF0, 0xf0, 0xf0)
+	to(dfaAccept, dfaCont3, 0xf1, 0xf3)
+	to(dfaAccept, dfaF4, 0xf4, 0xf4)
+	to(dfaCont1, dfaAccept, 0x80, 0xbf)
+	to(dfaCont2, dfaCont1, 0x80, 0xbf)
+	to(dfaCont3, dfaCont2, 0x80, 0xbf)
+	to(dfaE0, dfaCont1, 0xa0, 0xbf)
+	to(dfaED, dfaCont1, 0x80, 0x9f)
+	to(dfaF0, dfaCont2, 0x90, 0xbf)
+	to(dfaF4, dfaCont2, 0x80, 0x8f)
+	return t
+}()

@@ -132,6 +132,13 @@ func TestEncodeOverflowsThirtyTwoBitOffsets(t *testing.T) {
 			assert.Equal(t, tc.row, me.Row)
 		})
 	}
+	t.Run("a string that is not UTF-8 before the one past the offsets is the error", func(t *testing.T) {
+		_, err := mapper.Encode([]row{{S: "ab"}, {S: "c\xff"}, {S: "defghijk"}}, mapper.Allocator(mem))
+		require.ErrorIs(t, err, mapper.ErrInvalidData)
+		var me *mapper.Error
+		require.ErrorAs(t, err, &me)
+		assert.Equal(t, 1, me.Row)
+	})
 	t.Run("a large layout holds them", func(t *testing.T) {
 		rec, err := mapper.Encode([]row{{Big: "abcdefgh"}, {Big: "ijklmnop"}}, mapper.Allocator(mem))
 		require.NoError(t, err)

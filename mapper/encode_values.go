@@ -168,15 +168,34 @@ func date32Of(t *time.Time) (arrow.Date32, error) {
 	return arrow.Date32(days), nil
 }
 
-// date64Of is the UTC midnight of an instant's day, in milliseconds since
-// the epoch.
+const msPerDay = secondsPerDayInt64 * 1000
+
+// date64Of is an instant that is a UTC midnight, in milliseconds since the
+// epoch. Any other instant is ErrInvalidData: date64 holds whole days
+// only, as the Arrow format says, and rounding would change the value.
 func date64Of(t *time.Time) (arrow.Date64, error) {
-	const msPerDay = secondsPerDayInt64 * 1000
-	days := floorDiv(t.Unix(), secondsPerDayInt64)
+	sec := t.Unix()
+	days := floorDiv(sec, secondsPerDayInt64)
+	if sec != days*secondsPerDayInt64 || t.Nanosecond() != 0 {
+		return 0, &detail{kind: ErrInvalidData, msg: fmt.Sprintf(
+			"%s is not a whole day in UTC, which date64 holds: truncate it to its UTC midnight, or tag it date32 (its day)", t.Format(time.RFC3339Nano))}
+	}
 	if days < math.MinInt64/msPerDay || days > math.MaxInt64/msPerDay {
 		return 0, overflow("%s does not fit date64", t.Format(time.RFC3339))
 	}
 	return arrow.Date64(days * msPerDay), nil
+}
+
+// wholeDayMillis checks that the int64 values of a date64 column are whole
+// days in milliseconds, as the Arrow format says; it returns the first
+// that is not, or -1.
+func wholeDayMillis(values []int64) (int, error) {
+	for k, ms := range values {
+		if ms%msPerDay != 0 {
+			return k, &detail{kind: ErrInvalidData, msg: fmt.Sprintf("date64 %d ms is not a whole number of days (%d ms)", ms, msPerDay)}
+		}
+	}
+	return -1, nil
 }
 
 // clockTimeIn is the time of day of an instant in UTC, in unit, truncated,
@@ -325,10 +344,12 @@ func isDigits(s string) bool {
 
 // binaryEncoder writes strings and []byte (and the named types of them)
 // in any utf8 or binary layout, staged straight from the Go values. A nil
-// []byte is null.
+// []byte is null; a value of a utf8 layout that is not UTF-8 is
+// ErrInvalidData.
 type binaryEncoder struct {
 	encLevel
 	text bool // strings, else []byte
+	utf8 bool // into utf8, large_utf8 or utf8_view: the values must be UTF-8
 }
 
 type binaryWriter struct {
@@ -349,8 +370,9 @@ func (w *binaryWriter) prepare(s *goValues) error {
 	w.n = s.n
 	w.valid = resize(w.valid, s.n)
 	var bad int
-	if w.nulls, bad = w.b.stageBytes(s, w.text, w.nullable, w.valid); bad >= 0 {
-		return w.fail(s, bad, overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8 or large_binary", maxOffset32))
+	var err error
+	if w.nulls, bad, err = w.b.stageBytes(s, bytesOf{text: w.text, utf8: w.utf8, nullable: w.nullable}, w.valid); bad >= 0 {
+		return w.fail(s, bad, err)
 	}
 	return nil
 }
@@ -411,7 +433,7 @@ func (w *byteArrayWriter) prepare(s *goValues) error {
 func (w *byteArrayWriter) write() { w.b.appendSlots(w.n, w.validity(w.present)) }
 
 // textEncoder writes a type that implements encoding.TextMarshaler as its
-// text.
+// text, which must be UTF-8 (ErrInvalidData).
 type textEncoder struct {
 	encLevel
 	typ reflect.Type
@@ -464,8 +486,9 @@ func (w *textWriter) prepare(s *goValues) error {
 	texts := goValues{ptrs: w.ptrs, n: s.n, parent: s}
 	w.valid = resize(w.valid, s.n)
 	var bad int
-	if w.nulls, bad = w.b.stageBytes(&texts, true, w.nullable, w.valid); bad >= 0 {
-		return w.fail(s, bad, overflow("more than %d bytes do not fit 32-bit offsets: use large_utf8", maxOffset32))
+	var err error
+	if w.nulls, bad, err = w.b.stageBytes(&texts, bytesOf{text: true, utf8: true, nullable: w.nullable}, w.valid); bad >= 0 {
+		return w.fail(s, bad, err)
 	}
 	return nil
 }

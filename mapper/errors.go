@@ -37,13 +37,26 @@ var (
 )
 
 // Error is a failure to map a Go field to or from an Arrow column.
+//
+// Row counts from the start of what the call was given: for a Reader or a
+// ColumnsReader (and so every reader of the IO packages), the first row of
+// the file or stream, not of the record; for Mapper.Decode, Columns or
+// Encode, the record or the rows given; for a Builder, the rows of the
+// record it is building. Record is the index of the record the error is in, counted
+// from 0 at the start of the stream: it is 0 where no reader is involved
+// (the one record given) and in the first record of a stream, and the text
+// of the error names it only past the first ("row 150000 (record 8)").
 type Error struct {
 	Path   string // Go field path: "Items[].SKU", "Attrs[value]", "Meta.Owner"
 	Column string // Arrow column path: "items.item.sku"
-	Row    int    // row of the record, -1 when not about one row
+	Row    int    // row from the start of the stream (see above), -1 when not about one row
+	Record int    // index of the record of the stream, from 0; 0 without a reader
 	Err    error  // one of the sentinels above, possibly wrapping a detail
 }
 
+// Error is the text of e: "arrowmap: field P, column "c", row R: detail",
+// with " (record N)" after the row when Record > 0, and "record N" alone
+// when the error is about a record but not one row.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("arrowmap: ")
@@ -61,15 +74,41 @@ func (e *Error) Error() string {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "row %d", e.Row)
+		if e.Record > 0 {
+			fmt.Fprintf(&b, " (record %d)", e.Record)
+		}
+	} else if e.Record > 0 {
+		if e.Path != "" || e.Column != "" {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "record %d", e.Record)
 	}
-	if e.Path != "" || e.Column != "" || e.Row >= 0 {
+	if e.Path != "" || e.Column != "" || e.Row >= 0 || e.Record > 0 {
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Err.Error())
 	return b.String()
 }
 
+// Unwrap is e.Err, so that errors.Is finds the sentinel.
 func (e *Error) Unwrap() error { return e.Err }
+
+// inStream is err, an error of the record numbered record of a stream
+// whose first row is the stream's row first, as the reader reports it:
+// an *Error moves to the stream's rows and names its record; any other
+// error is returned as it is.
+func inStream(err error, record int, first int64) error {
+	e, ok := err.(*Error)
+	if !ok {
+		return err
+	}
+	moved := *e
+	moved.Record = record
+	if moved.Row >= 0 {
+		moved.Row += int(first)
+	}
+	return &moved
+}
 
 // detail wraps a sentinel with what exactly went wrong, keeping errors.Is.
 type detail struct {

@@ -399,8 +399,17 @@ func TestErrorMessage(t *testing.T) {
 	require.ErrorIs(t, err, mapper.ErrNull)
 	err = &mapper.Error{Row: -1, Err: mapper.ErrUnsupported}
 	require.Equal(t, "arrowmap: unsupported Go type", err.Error())
+	err = &mapper.Error{Path: "Name", Column: "name", Row: 150000, Record: 8, Err: mapper.ErrNull}
+	require.Equal(t, `arrowmap: field Name, column "name", row 150000 (record 8): unexpected null`, err.Error(),
+		"a reader's error names the record past the first")
+	err = &mapper.Error{Column: "name", Row: -1, Record: 2, Err: mapper.ErrInvalidData}
+	require.Equal(t, `arrowmap: column "name", record 2: invalid data`, err.Error(), "a record but no row")
+	err = &mapper.Error{Row: -1, Record: 2, Err: mapper.ErrTypeMismatch}
+	require.Equal(t, `arrowmap: record 2: type mismatch`, err.Error())
+	err = &mapper.Error{Row: 7, Record: 0, Err: mapper.ErrNull}
+	require.Equal(t, `arrowmap: row 7: unexpected null`, err.Error(), "the first record goes unnamed: its rows are the stream's")
 	wrapped := errors.Join(errors.New("context"), err)
 	var me *mapper.Error
 	require.ErrorAs(t, wrapped, &me)
-	require.ErrorIs(t, wrapped, mapper.ErrUnsupported)
+	require.ErrorIs(t, wrapped, mapper.ErrNull)
 }

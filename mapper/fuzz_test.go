@@ -151,13 +151,23 @@ func FuzzReader(f *testing.F) {
 			"decoding %d rows (%d values) from %d bytes allocated %d bytes", len(rows), src.logical, len(data), ours)
 
 		// The pages are, row for row, what Decode makes of each record,
-		// up to the first record Decode rejects; the Reader fails there.
+		// up to the first record Decode rejects; the Reader fails there,
+		// with Decode's error at the row of the stream, naming the record.
 		var want []fuzzOrder
 		var wantErr error
 		m, err := mapper.New[fuzzOrder](rr.Schema(), mapper.AllowMissing())
 		require.NoError(t, err)
-		for _, rec := range src.recs {
+		for k, rec := range src.recs {
+			before := len(want)
 			if want, wantErr = m.Append(want, rec); wantErr != nil {
+				if me, ok := wantErr.(*mapper.Error); ok {
+					moved := *me
+					moved.Record = k
+					if moved.Row >= 0 {
+						moved.Row += before
+					}
+					wantErr = &moved
+				}
 				break
 			}
 		}

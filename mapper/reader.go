@@ -28,6 +28,10 @@ import (
 //	for row, err := range r.All() { … }   // err: the error that ended reading
 //	n, err := r.Read(buf); if err == io.EOF { … } // or errors.Is(err, io.EOF)
 //
+// An *Error of a record counts its Row from the first row of the stream,
+// the rows of every record before included, and its Record is the index
+// of the record in the stream (from 0, records without rows counted).
+//
 // After Release, every read reports ErrClosed.
 //
 // A Reader is not safe for concurrent use.
@@ -39,6 +43,10 @@ type Reader[T any] struct {
 	held   []arrow.RecordBatch
 	err    error // the error after the rows read so far; io.EOF at the end
 	closed bool
+	// Where the stream is, for its errors: the records reached and the rows
+	// of those before the current one.
+	records int
+	rows    int64
 }
 
 // NewReader checks rr's schema against T (as New does) before any row is
@@ -273,15 +281,18 @@ func (r *Reader[T]) next() bool {
 			return false
 		}
 		rec := r.rr.RecordBatch()
+		record, first := r.records, r.rows
+		r.records++
 		if !rec.Schema().Equal(r.m.Schema()) {
-			r.err = newError(ErrTypeMismatch, "", "", -1, "the stream's schema changed from %s to %s", r.m.Schema(), rec.Schema())
+			r.err = inStream(newError(ErrTypeMismatch, "", "", -1, "the stream's schema changed from %s to %s", r.m.Schema(), rec.Schema()), record, first)
 			return false
 		}
 		batch, err := r.m.View(rec)
 		if err != nil {
-			r.err = err
+			r.err = inStream(err, record, first)
 			return false
 		}
+		r.rows += int64(batch.Len())
 		if batch.Len() == 0 {
 			continue
 		}

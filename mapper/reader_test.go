@@ -20,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/arrowmap/arrowmap/views"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -454,8 +455,10 @@ func TestReaderErrorsMidStreamComeAfterEveryRowBefore(t *testing.T) {
 		// open is the source, and the rows it delivers before failing.
 		open    func(t *testing.T, mem memory.Allocator) (array.RecordReader, func(), []readerRow)
 		wantErr error
-		// wantRow is the record row of the *mapper.Error, or nil.
-		wantRow *int
+		// wantRow is the stream row of the *mapper.Error, or nil; wantRecord
+		// the index of its record in the stream, empty records counted.
+		wantRow    *int
+		wantRecord int
 	}{
 		{
 			name: "a null in a non-nullable field of an IPC stream is ErrNull",
@@ -466,8 +469,9 @@ func TestReaderErrorsMidStreamComeAfterEveryRowBefore(t *testing.T) {
 				releaseAll(recs)
 				return rr, done, want
 			},
-			wantErr: mapper.ErrNull,
-			wantRow: new(3),
+			wantErr:    mapper.ErrNull,
+			wantRow:    new(11),
+			wantRecord: 3,
 		},
 		{
 			name: "a null in a non-nullable field of an IPC file is ErrNull",
@@ -478,8 +482,9 @@ func TestReaderErrorsMidStreamComeAfterEveryRowBefore(t *testing.T) {
 				releaseAll(recs)
 				return rr, done, want
 			},
-			wantErr: mapper.ErrNull,
-			wantRow: new(0),
+			wantErr:    mapper.ErrNull,
+			wantRow:    new(8),
+			wantRecord: 2,
 		},
 		{
 			name: "a schema that changes mid-stream is ErrTypeMismatch",
@@ -522,8 +527,10 @@ func TestReaderErrorsMidStreamComeAfterEveryRowBefore(t *testing.T) {
 					if c.wantRow != nil {
 						var me *mapper.Error
 						require.ErrorAs(t, err, &me)
-						require.Equal(t, *c.wantRow, me.Row)
+						require.Equal(t, *c.wantRow, me.Row, "the row counts from the start of the stream")
+						require.Equal(t, c.wantRecord, me.Record)
 						require.Equal(t, "name", me.Column)
+						require.Contains(t, me.Error(), fmt.Sprintf("row %d (record %d)", *c.wantRow, c.wantRecord))
 					}
 
 					n, again := r.Read(make([]readerRow, size))
@@ -1516,4 +1523,105 @@ func checkedAllocator(t *testing.T) *memory.CheckedAllocator {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	return mem
+}
+
+func TestReaderErrorsCountRowsFromTheStartOfTheStream(t *testing.T) {
+	// Three records of 1,000 rows; row 2,345 of the stream, row 345 of the
+	// third record, has a null name. Pages of 300 and 7 rows start
+	// mid-record, so the failing record is reached inside a page.
+	const nullAt = 2345
+	modes := []struct {
+		name string
+		read func(r *mapper.Reader[readerRow]) (int, error) // the rows before the error, and the error
+	}{
+		{"Read into 300 rows", func(r *mapper.Reader[readerRow]) (int, error) {
+			got, _, err := readAll(t, r, 300)
+			return len(got), err
+		}},
+		{"Pages of 300", func(r *mapper.Reader[readerRow]) (int, error) {
+			got, _, err := pagesAll(t, r, 300)
+			return len(got), err
+		}},
+		{"Pages of 7", func(r *mapper.Reader[readerRow]) (int, error) {
+			got, _, err := pagesAll(t, r, 7)
+			return len(got), err
+		}},
+		{"All", func(r *mapper.Reader[readerRow]) (int, error) {
+			n := 0
+			for _, err := range r.All() {
+				if err != nil {
+					return n, err
+				}
+				n++
+			}
+			return n, nil
+		}},
+		{"ReadAll", func(r *mapper.Reader[readerRow]) (int, error) {
+			rows, err := r.ReadAll()
+			return len(rows), err
+		}},
+	}
+	for _, format := range []string{"stream", "file"} {
+		for _, mode := range modes {
+			t.Run(fmt.Sprintf("an IPC %s read with %s", format, mode.name), func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				recs := readerBatches(mem, nullAt, 1000, 1000, 1000)
+				rr, done := openRecords(t, mem, format, recs)
+				releaseAll(recs)
+				defer done()
+				r, err := mapper.NewReader[readerRow](rr)
+				require.NoError(t, err)
+				defer r.Release()
+
+				n, err := mode.read(r)
+				require.ErrorIs(t, err, mapper.ErrNull)
+				var me *mapper.Error
+				require.ErrorAs(t, err, &me)
+				assert.Equal(t, nullAt, me.Row, "the row of the stream, not of the record")
+				assert.Equal(t, 2, me.Record)
+				assert.Equal(t, "Name", me.Path)
+				assert.Equal(t, "name", me.Column)
+				assert.Contains(t, me.Error(), "row 2345 (record 2)")
+				if mode.name != "ReadAll" { // ReadAll returns the rows only at the end
+					assert.Equal(t, 2000, n, "every row of the records before")
+				}
+			})
+		}
+	}
+}
+
+func TestColumnsReaderErrorsCountRowsFromTheStartOfTheStream(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	// Prices are null at rows 1,001, 1,003, … of the third record, whose
+	// rows are 2,000 to 2,999 of the stream.
+	recs := []arrow.RecordBatch{
+		columnsBatch(t, mem, 0, 1000, 0),
+		columnsBatch(t, mem, 1000, 1000, 0),
+		columnsBatch(t, mem, 1001, 1000, 2),
+	}
+	rr, err := array.NewRecordReader(columnsSchema, recs)
+	require.NoError(t, err)
+	releaseAll(recs)
+	defer rr.Release()
+	r, err := mapper.NewColumnsReader[productColumns](rr)
+	require.NoError(t, err)
+	defer r.Release()
+
+	windows := 0
+	var last error
+	for cols, err := range r.Windows(300) {
+		if err != nil {
+			last = err
+			break
+		}
+		windows += cols.Price.Len()
+	}
+	assert.Equal(t, 2000, windows, "every row of the records before")
+	var me *mapper.Error
+	require.ErrorAs(t, last, &me)
+	assert.ErrorIs(t, me, mapper.ErrNull)
+	assert.Equal(t, 2001, me.Row, "row 1 of the third record")
+	assert.Equal(t, 2, me.Record)
 }

@@ -27,9 +27,10 @@ import (
 //     large and view choose another layout. A string tagged decimal(p,s)
 //     holds decimal text and is decimal128(p,s) (decimal256 past 38 digits).
 //   - time.Time is timestamp[ns, UTC], or as tagged: timestamp with unit=
-//     and tz=, date32 or date64 (its day in UTC), time32 or time64 (its
-//     time of day in UTC, as arreflect writes it; Decode reads times of day
-//     into time.Duration only); time.Duration is duration[ns], or duration
+//     and tz=, date32 (its day in UTC) or date64 (a UTC midnight; another
+//     instant is ErrInvalidData), time32 or time64 (its time of day in
+//     UTC, as arreflect writes it; Decode reads times of day into
+//     time.Duration only); time.Duration is duration[ns], or duration
 //     with unit=, time32 or time64 (a time of day, in [0, 24h)).
 //   - decimal.Decimal32, 64, 128 and 256 are decimal32(9,0), decimal64(18,0),
 //     decimal128(38,0) and decimal256(76,0), or decimal(p,s) as tagged, p at
@@ -296,7 +297,7 @@ func (c *compiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (ar
 			l = stringLayouts // JSON text in bytes, as json.RawMessage holds it
 		}
 		dt, err := layoutOf(l, t, tag, lv.at)
-		return dt, &binaryEncoder{encLevel: lv}, err
+		return dt, &binaryEncoder{encLevel: lv, utf8: l == stringLayouts}, err
 	case kindByteArray:
 		return byteArrayEncoderOf(t, tag, lv)
 	case kindBool:
@@ -335,7 +336,7 @@ func stringEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType,
 		return decimalTextEncoderOf(tag.Decimal, lv)
 	}
 	dt, err := layoutOf(stringLayouts, t, tag, lv.at)
-	return dt, &binaryEncoder{encLevel: lv, text: true}, err
+	return dt, &binaryEncoder{encLevel: lv, text: true, utf8: true}, err
 }
 
 // byteArrayEncoderOf maps [N]byte to fixed_size_binary(N).
@@ -544,6 +545,9 @@ func temporalStorageOf(t reflect.Type, tag tags.Tag, w integerWidth, lv encLevel
 	}
 	if bits := dt.(arrow.FixedWidthDataType).BitWidth(); !w.signed || int(w.size)*8 != bits {
 		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to %s: its storage is int%d", tag.Temporal, t, bits)
+	}
+	if tag.Temporal == tags.Date64 {
+		return dt, &valuesEncoder[int64]{encLevel: lv, check: wholeDayMillis}, nil
 	}
 	return dt, w.encoder(lv), nil
 }
