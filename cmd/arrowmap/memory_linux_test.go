@@ -247,7 +247,8 @@ func flatRecord(from, rows int) arrow.RecordBatch {
 
 // convert holds about one record or row group, whatever the number of
 // rows: converting 10M rows peaks within 1.2 times what 1M rows peak at,
-// from an IPC file to Parquet and back.
+// from an IPC file to Parquet and back. Each peak is the least of three
+// runs: the collector's timing on a loaded machine moves one run's.
 func TestConvertMemoryDoesNotGrowWithTheRows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("converts 22M rows")
@@ -280,14 +281,18 @@ func TestConvertMemoryDoesNotGrowWithTheRows(t *testing.T) {
 			{"IPC file to Parquet", in, pq},
 			{"Parquet to IPC stream", pq, back},
 		} {
-			start := time.Now()
-			u := measured(t, "convert", step.in, step.out)
-			require.Equal(t, 0, u.status, u.stderr)
-			t.Logf("%s, %d rows: %v, peak RSS %d MiB", step.name, rows, time.Since(start).Round(time.Millisecond), u.peakRSS>>20)
 			if peaks[step.name] == nil {
 				peaks[step.name] = map[int]int64{}
 			}
-			peaks[step.name][rows] = u.peakRSS
+			for range 3 {
+				start := time.Now()
+				u := measured(t, "convert", step.in, step.out)
+				require.Equal(t, 0, u.status, u.stderr)
+				t.Logf("%s, %d rows: %v, peak RSS %d MiB", step.name, rows, time.Since(start).Round(time.Millisecond), u.peakRSS>>20)
+				if least, ok := peaks[step.name][rows]; !ok || u.peakRSS < least {
+					peaks[step.name][rows] = u.peakRSS
+				}
+			}
 		}
 		require.NoError(t, os.Remove(in))
 		require.NoError(t, os.Remove(pq))
