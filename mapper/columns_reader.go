@@ -94,7 +94,7 @@ func (r *ColumnsReader[C]) Next() bool {
 	record, first := r.records, r.rows
 	r.records++
 	if err := r.plan.bind(rec, reflect.ValueOf(&r.cols).Elem()); err != nil {
-		r.err, r.done = inStream(err, record, first), true
+		r.err, r.done = InStream(err, record, first), true
 		var zero C
 		r.cols = zero
 		return false

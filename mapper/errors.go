@@ -97,7 +97,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // whose first row is the stream's row first, as the reader reports it:
 // an *Error moves to the stream's rows and names its record; any other
 // error is returned as it is.
-func inStream(err error, record int, first int64) error {
+func InStream(err error, record int, first int64) error {
 	e, ok := err.(*Error)
 	if !ok {
 		return err

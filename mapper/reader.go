@@ -284,12 +284,12 @@ func (r *Reader[T]) next() bool {
 		record, first := r.records, r.rows
 		r.records++
 		if !rec.Schema().Equal(r.m.Schema()) {
-			r.err = inStream(newError(ErrTypeMismatch, "", "", -1, "the stream's schema changed from %s to %s", r.m.Schema(), rec.Schema()), record, first)
+			r.err = InStream(newError(ErrTypeMismatch, "", "", -1, "the stream's schema changed from %s to %s", r.m.Schema(), rec.Schema()), record, first)
 			return false
 		}
 		batch, err := r.m.View(rec)
 		if err != nil {
-			r.err = inStream(err, record, first)
+			r.err = InStream(err, record, first)
 			return false
 		}
 		r.rows += int64(batch.Len())

@@ -22,7 +22,7 @@ func head(in *input, n int, stdout io.Writer) error {
 	out := bufio.NewWriter(stdout)
 	printed := 0
 	var line []byte
-	for printed < n && in.records.Next() {
+	for record := 0; printed < n && in.records.Next(); record++ {
 		rec := in.records.RecordBatch()
 		if rows := int(rec.NumRows()); rows > n-printed {
 			rec = rec.NewSlice(0, int64(n-printed))
@@ -31,7 +31,7 @@ func head(in *input, n int, stdout io.Writer) error {
 		rows, err := mapper.DecodeTo(typ, rec)
 		if err != nil {
 			out.Flush() // the rows before the bad record are good
-			return fmt.Errorf("%s: %w", in.name, err)
+			return fmt.Errorf("%s: %w", in.name, mapper.InStream(err, record, int64(printed)))
 		}
 		row := arrow.StructOf(in.schema.Fields()...)
 		for i := range rows.Len() {

@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -76,4 +83,38 @@ func parquetFilesIn(t *testing.T, dir, out string) []string {
 // refusalOf is what stderr says past the name of file.
 func refusalOf(stderr, file string) string {
 	return strings.ReplaceAll(stderr, file, "FILE")
+}
+
+// head names the row of the file a value it cannot print is at, and the
+// record: not the row within that record.
+func TestHeadNamesTheRowOfTheFile(t *testing.T) {
+	dt := &arrow.Decimal128Type{Precision: 3, Scale: 2}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "price", Type: dt}}, nil)
+	var buf bytes.Buffer
+	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
+	require.NoError(t, err)
+	for r := range 3 {
+		b := array.NewDecimal128Builder(memory.DefaultAllocator, dt)
+		for i := range 1000 {
+			v := int64(i % 999)
+			if r == 2 && i == 7 {
+				v = 12345 // five digits in a decimal(3, 2): past the spec
+			}
+			b.Append(decimal128.FromI64(v))
+		}
+		col := b.NewArray()
+		rec := array.NewRecordBatch(schema, []arrow.Array{col}, 1000)
+		require.NoError(t, w.Write(rec))
+		rec.Release()
+		col.Release()
+		b.Release()
+	}
+	require.NoError(t, w.Close())
+	path := filepath.Join(t.TempDir(), "prices.arrow")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o600))
+
+	stdout, stderr, status := arrowmap(t, nil, "head", "-n", "5000", path)
+	assert.Equal(t, 1, status)
+	assert.Equal(t, 2000, strings.Count(stdout, "\n"), "every record before it printed")
+	assert.Contains(t, stderr, `column "price", row 2007 (record 2)`)
 }
