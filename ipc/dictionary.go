@@ -2,13 +2,13 @@ package ipc
 
 import (
 	"fmt"
-	"math"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/dictindex"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -179,7 +179,7 @@ func (d *dictionaries) unifyDictionary(k int, dt *arrow.DictionaryType, data arr
 		identity = identity && int(j) == i
 		size = max(size, int(j)+1) // the unifier numbers new values from before on
 	}
-	if uint64(size) > maxIndex(dt.IndexType)+1 {
+	if uint64(size) > dictindex.Max(dt.IndexType)+1 {
 		if err := dict.restore(d.mem, dt.ValueType); err != nil {
 			return nil, fmt.Errorf("column %q: merging its dictionaries: %w", column, err)
 		}
@@ -226,28 +226,6 @@ func (dict *dictionary) restore(mem memory.Allocator, valueType arrow.DataType) 
 		return nil
 	}
 	return u.Unify(dict.values)
-}
-
-// maxIndex is the largest value of an integer index type.
-func maxIndex(dt arrow.DataType) uint64 {
-	switch dt.ID() {
-	case arrow.INT8:
-		return math.MaxInt8
-	case arrow.UINT8:
-		return math.MaxUint8
-	case arrow.INT16:
-		return math.MaxInt16
-	case arrow.UINT16:
-		return math.MaxUint16
-	case arrow.INT32:
-		return math.MaxInt32
-	case arrow.UINT32:
-		return math.MaxUint32
-	case arrow.INT64:
-		return math.MaxInt64
-	default:
-		return math.MaxUint64
-	}
 }
 
 // transposeIndices maps the indices of data through to, into a new buffer

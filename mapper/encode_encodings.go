@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/dictindex"
 	"github.com/arrowmap/arrowmap/tags"
 )
 
@@ -99,17 +100,7 @@ type valueAt struct {
 }
 
 func newDictionaryBuilder(mem memory.Allocator, dt *arrow.DictionaryType, newValues func(memory.Allocator, arrow.DataType) columnBuilder) *dictionaryBuilder {
-	maxIndex := math.MaxInt32
-	switch dt.IndexType.ID() {
-	case arrow.INT8:
-		maxIndex = math.MaxInt8
-	case arrow.UINT8:
-		maxIndex = math.MaxUint8
-	case arrow.INT16:
-		maxIndex = math.MaxInt16
-	case arrow.UINT16:
-		maxIndex = math.MaxUint16
-	}
+	maxIndex := int(min(dictindex.Max(dt.IndexType), math.MaxInt32))
 	return &dictionaryBuilder{layout: layout{dt}, mem: mem, values: newValues(mem, dt.ValueType), maxIndex: maxIndex, seen: map[string]int{}}
 }
 
@@ -193,7 +184,7 @@ func (b *dictionaryBuilder) NewArray() arrow.Array {
 	for _, s := range slices {
 		s.Release()
 	}
-	indices := indexArray(b.mem, dt.IndexType, b.indices)
+	indices := dictindex.Array(b.mem, dt.IndexType, b.indices)
 	arr := array.NewDictionaryArray(dt, indices, dict)
 	indices.Release()
 	dict.Release()
@@ -219,53 +210,6 @@ func (b *dictionaryBuilder) Release() {
 	b.dropPending()
 	b.releaseValues()
 	b.values.Release()
-}
-
-// indexArray is an array of dt holding indices, -1 being null.
-func indexArray(mem memory.Allocator, dt arrow.DataType, indices []int) arrow.Array {
-	switch dt.ID() {
-	case arrow.INT8:
-		return indexArrayOf[int8](mem, dt, indices)
-	case arrow.UINT8:
-		return indexArrayOf[uint8](mem, dt, indices)
-	case arrow.INT16:
-		return indexArrayOf[int16](mem, dt, indices)
-	case arrow.UINT16:
-		return indexArrayOf[uint16](mem, dt, indices)
-	case arrow.INT32:
-		return indexArrayOf[int32](mem, dt, indices)
-	case arrow.UINT32:
-		return indexArrayOf[uint32](mem, dt, indices)
-	case arrow.UINT64:
-		return indexArrayOf[uint64](mem, dt, indices)
-	}
-	return indexArrayOf[int64](mem, dt, indices)
-}
-
-func indexArrayOf[I int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](mem memory.Allocator, dt arrow.DataType, indices []int) arrow.Array {
-	n := len(indices)
-	values := memory.NewResizableBuffer(mem)
-	values.Resize(n * int(unsafe.Sizeof(I(0))))
-	out := unsafe.Slice((*I)(unsafe.Pointer(unsafe.SliceData(values.Bytes()))), n)
-	var bitmap *memory.Buffer
-	nulls := 0
-	for i, idx := range indices {
-		if idx < 0 {
-			if bitmap == nil {
-				bitmap = memory.NewResizableBuffer(mem)
-				bitmap.Resize(bitBytes(n))
-				bits := bitmap.Bytes()
-				for j := range bits {
-					bits[j] = 0xff
-				}
-			}
-			setBit(bitmap.Bytes(), i, false)
-			nulls++
-			idx = 0
-		}
-		out[i] = I(idx)
-	}
-	return arrayOf(dt, n, nulls, []*memory.Buffer{bitmap, values}, nil)
 }
 
 // reeEncoder writes a level run-end encoded: consecutive equal values are

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/dictindex"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -766,55 +767,17 @@ func encodeDictionary(a arrow.Array, to *arrow.DictionaryType, mem memory.Alloca
 
 // indexArray is n indices of dt, index(i) for each (null when not ok).
 func indexArray(dt arrow.DataType, n int, index func(int) (int, bool), mem memory.Allocator) (arrow.Array, error) {
-	b := array.NewBuilder(mem, dt)
-	defer b.Release()
-	b.Reserve(n)
-	var limit uint64
-	switch dt.ID() {
-	case arrow.INT8:
-		limit = math.MaxInt8
-	case arrow.UINT8:
-		limit = math.MaxUint8
-	case arrow.INT16:
-		limit = math.MaxInt16
-	case arrow.UINT16:
-		limit = math.MaxUint16
-	case arrow.INT32:
-		limit = math.MaxInt32
-	case arrow.UINT32:
-		limit = math.MaxUint32
-	default:
-		limit = math.MaxInt64
-	}
-	for i := range n {
+	limit := dictindex.Max(dt)
+	indices := make([]int, n)
+	for i := range indices {
 		v, ok := index(i)
-		if !ok {
-			b.AppendNull()
-			continue
-		}
-		if uint64(v) > limit {
+		switch {
+		case !ok:
+			v = -1
+		case uint64(v) > limit:
 			return nil, &rowError{i, fmt.Errorf("%w: dictionary index %d overflows %s", mapper.ErrInvalidData, v, dt)}
 		}
-		switch b := b.(type) {
-		case *array.Int8Builder:
-			b.Append(int8(v))
-		case *array.Uint8Builder:
-			b.Append(uint8(v))
-		case *array.Int16Builder:
-			b.Append(int16(v))
-		case *array.Uint16Builder:
-			b.Append(uint16(v))
-		case *array.Int32Builder:
-			b.Append(int32(v))
-		case *array.Uint32Builder:
-			b.Append(uint32(v))
-		case *array.Int64Builder:
-			b.Append(int64(v))
-		case *array.Uint64Builder:
-			b.Append(uint64(v))
-		default:
-			return nil, fmt.Errorf("%w: dictionary index type %s", mapper.ErrInvalidData, dt)
-		}
+		indices[i] = v
 	}
-	return b.NewArray(), nil
+	return dictindex.Array(mem, dt, indices), nil
 }

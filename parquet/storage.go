@@ -293,30 +293,38 @@ func encodeSchema(schema *arrow.Schema, mem memory.Allocator) (string, error) {
 // elementNames is f with the elements of its lists named "element", at
 // every depth.
 func elementNames(f arrow.Field) arrow.Field {
+	switch f.Type.ID() {
+	case arrow.LIST, arrow.LARGE_LIST, arrow.FIXED_SIZE_LIST:
+		return withChildren(f, func(c arrow.Field) arrow.Field {
+			c = elementNames(c)
+			c.Name = "element"
+			return c
+		})
+	}
+	return withChildren(f, elementNames)
+}
+
+// withChildren is f with each child field of its list, map or struct type
+// replaced by fn's of it.
+func withChildren(f arrow.Field, fn func(arrow.Field) arrow.Field) arrow.Field {
 	switch t := f.Type.(type) {
 	case *arrow.ListType:
-		f.Type = arrow.ListOfField(element(t.ElemField()))
+		f.Type = arrow.ListOfField(fn(t.ElemField()))
 	case *arrow.LargeListType:
-		f.Type = arrow.LargeListOfField(element(t.ElemField()))
+		f.Type = arrow.LargeListOfField(fn(t.ElemField()))
 	case *arrow.FixedSizeListType:
-		f.Type = arrow.FixedSizeListOfField(t.Len(), element(t.ElemField()))
+		f.Type = arrow.FixedSizeListOfField(t.Len(), fn(t.ElemField()))
 	case *arrow.MapType:
-		m := arrow.MapOfFields(elementNames(t.KeyField()), elementNames(t.ItemField()))
+		m := arrow.MapOfFields(fn(t.KeyField()), fn(t.ItemField()))
 		m.KeysSorted = t.KeysSorted
 		f.Type = m
 	case *arrow.StructType:
 		fields := t.Fields()
 		for i, c := range fields {
-			fields[i] = elementNames(c)
+			fields[i] = fn(c)
 		}
 		f.Type = arrow.StructOf(fields...)
 	}
-	return f
-}
-
-func element(f arrow.Field) arrow.Field {
-	f = elementNames(f)
-	f.Name = "element"
 	return f
 }
 
@@ -426,25 +434,7 @@ func withoutFieldIDs(f arrow.Field) arrow.Field {
 		keys, values := slices.Delete(slices.Clone(f.Metadata.Keys()), i, i+1), slices.Delete(slices.Clone(f.Metadata.Values()), i, i+1)
 		f.Metadata = arrow.NewMetadata(keys, values)
 	}
-	switch t := f.Type.(type) {
-	case *arrow.ListType:
-		f.Type = arrow.ListOfField(withoutFieldIDs(t.ElemField()))
-	case *arrow.LargeListType:
-		f.Type = arrow.LargeListOfField(withoutFieldIDs(t.ElemField()))
-	case *arrow.FixedSizeListType:
-		f.Type = arrow.FixedSizeListOfField(t.Len(), withoutFieldIDs(t.ElemField()))
-	case *arrow.MapType:
-		m := arrow.MapOfFields(withoutFieldIDs(t.KeyField()), withoutFieldIDs(t.ItemField()))
-		m.KeysSorted = t.KeysSorted
-		f.Type = m
-	case *arrow.StructType:
-		fields := t.Fields()
-		for i, c := range fields {
-			fields[i] = withoutFieldIDs(c)
-		}
-		f.Type = arrow.StructOf(fields...)
-	}
-	return f
+	return withChildren(f, withoutFieldIDs)
 }
 
 // schemaMetadata is the metadata pqarrow reads for a file's Arrow schema

@@ -1,0 +1,88 @@
+// Package dictindex is what arrowmap knows of dictionary index types: the
+// largest index each holds, and the array of indices of each, written
+// once for the encoders of mapper, the IPC dictionary code and the Parquet
+// reader's restored dictionaries.
+package dictindex
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Max is the largest index of the integer index type dt.
+func Max(dt arrow.DataType) uint64 {
+	switch dt.ID() {
+	case arrow.INT8:
+		return math.MaxInt8
+	case arrow.UINT8:
+		return math.MaxUint8
+	case arrow.INT16:
+		return math.MaxInt16
+	case arrow.UINT16:
+		return math.MaxUint16
+	case arrow.INT32:
+		return math.MaxInt32
+	case arrow.UINT32:
+		return math.MaxUint32
+	case arrow.INT64:
+		return math.MaxInt64
+	default:
+		return math.MaxUint64
+	}
+}
+
+// Array is an array of the integer index type dt holding indices, each at
+// most Max(dt), a negative one null.
+func Array(mem memory.Allocator, dt arrow.DataType, indices []int) arrow.Array {
+	switch dt.ID() {
+	case arrow.INT8:
+		return arrayOf[int8](mem, dt, indices)
+	case arrow.UINT8:
+		return arrayOf[uint8](mem, dt, indices)
+	case arrow.INT16:
+		return arrayOf[int16](mem, dt, indices)
+	case arrow.UINT16:
+		return arrayOf[uint16](mem, dt, indices)
+	case arrow.INT32:
+		return arrayOf[int32](mem, dt, indices)
+	case arrow.UINT32:
+		return arrayOf[uint32](mem, dt, indices)
+	case arrow.UINT64:
+		return arrayOf[uint64](mem, dt, indices)
+	}
+	return arrayOf[int64](mem, dt, indices)
+}
+
+func arrayOf[I int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](mem memory.Allocator, dt arrow.DataType, indices []int) arrow.Array {
+	n := len(indices)
+	values := memory.NewResizableBuffer(mem)
+	values.Resize(n * int(unsafe.Sizeof(I(0))))
+	out := unsafe.Slice((*I)(unsafe.Pointer(unsafe.SliceData(values.Bytes()))), n)
+	var bitmap *memory.Buffer
+	nulls := 0
+	for i, idx := range indices {
+		if idx < 0 {
+			if bitmap == nil {
+				bitmap = memory.NewResizableBuffer(mem)
+				bitmap.Resize(int(bitutil.BytesForBits(int64(n))))
+				bitutil.SetBitsTo(bitmap.Bytes(), 0, int64(n), true)
+			}
+			bitutil.ClearBit(bitmap.Bytes(), i)
+			nulls++
+			idx = 0
+		}
+		out[i] = I(idx)
+	}
+	data := array.NewData(dt, n, []*memory.Buffer{bitmap, values}, nil, nulls, 0)
+	defer data.Release()
+	values.Release()
+	if bitmap != nil {
+		bitmap.Release()
+	}
+	return array.MakeFromData(data)
+}
