@@ -171,13 +171,25 @@ func allowed(a arrow.Array, nullable bool) bool {
 		}
 		return true
 	case *array.Decimal32:
-		return decimalsFit(a.Values(), a.DataType().(arrow.DecimalType).GetPrecision())
+		return integersFit(a.Values(), a.DataType().(arrow.DecimalType).GetPrecision())
 	case *array.Decimal64:
-		return decimalsFit(a.Values(), a.DataType().(arrow.DecimalType).GetPrecision())
+		return integersFit(a.Values(), a.DataType().(arrow.DecimalType).GetPrecision())
 	case *array.Decimal128:
-		return decimalsFit(a.Values(), a.DataType().(arrow.DecimalType).GetPrecision())
+		low, high := DecimalBounds[decimal128.Num](a.DataType().(arrow.DecimalType).GetPrecision())
+		for _, d := range a.Values() {
+			if !d.Less(high) || !low.Less(d) {
+				return false
+			}
+		}
+		return true
 	case *array.Decimal256:
-		return decimalsFit(a.Values(), a.DataType().(arrow.DecimalType).GetPrecision())
+		low, high := DecimalBounds[decimal256.Num](a.DataType().(arrow.DecimalType).GetPrecision())
+		for _, d := range a.Values() {
+			if !d.Less(high) || !low.Less(d) {
+				return false
+			}
+		}
+		return true
 	case *array.Date64:
 		var rem int64 // any value's remainder, without a branch per value
 		for _, x := range a.Date64Values() {
@@ -286,10 +298,19 @@ func DecimalBounds[D decimalNum[D]](precision int32) (low, high D) {
 	return high.Negate(), high
 }
 
-func decimalsFit[D decimalNum[D]](values []D, precision int32) bool {
-	low, high := DecimalBounds[D](precision)
+// integersFit is the fast path of decimal32 and decimal64 values: plain
+// comparisons of integers, where decimal.Num's Cmp is a call per value.
+func integersFit[D decimal.Decimal32 | decimal.Decimal64](values []D, precision int32) bool {
+	var low, high D
+	switch p := any(&high).(type) { // the bounds as D, without a method set
+	case *decimal.Decimal32:
+		_, *p = DecimalBounds[decimal.Decimal32](precision)
+	case *decimal.Decimal64:
+		_, *p = DecimalBounds[decimal.Decimal64](precision)
+	}
+	low = -high
 	for _, d := range values {
-		if d.Cmp(high) >= 0 || d.Cmp(low) <= 0 {
+		if d >= high || d <= low {
 			return false
 		}
 	}
