@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 )
 
 // RecordWriter writes record batches of one schema as an IPC file or
@@ -26,7 +27,9 @@ type RecordWriter struct {
 	schema   *arrow.Schema
 	dicts    *dictionaries // nil when no dictionary is unified
 	format   string        // "file" or "stream", for errors
+	checked  []int         // the columns that may hold a value the spec forbids
 	written  int           // records written
+	rows     int64         // rows written
 	err      error         // the error that stopped writing
 	closed   bool
 	closeErr error
@@ -60,10 +63,11 @@ func newRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig, file bo
 	unify := file || cfg.DictionaryDeltas
 	out := &payloadWriter{w: w, file: file}
 	rw := &RecordWriter{
-		out:    out,
-		w:      arrowipc.NewWriterWithPayloadWriter(out, cfg.writerOptions(schema, unify)...),
-		schema: schema,
-		format: "stream",
+		out:     out,
+		w:       arrowipc.NewWriterWithPayloadWriter(out, cfg.writerOptions(schema, unify)...),
+		schema:  schema,
+		checked: arrowcheck.Columns(schema),
+		format:  "stream",
 	}
 	if file {
 		rw.format = "file"
@@ -83,6 +87,18 @@ func (w *RecordWriter) Schema() *arrow.Schema { return w.schema }
 // Write writes rec, whose fields must be the writer's schema's. A record
 // of another schema, or whose dictionaries cannot be merged with the ones
 // written, is an error and nothing of it is written; the writer goes on.
+//
+// So is a record with a value the Arrow spec forbids that a row reaches,
+// at any depth (in a dictionary's values that a row refers to, a run-end
+// encoded array's runs): text (utf8, large_utf8, utf8_view) that is not
+// UTF-8, a decimal with more digits than its precision, a date64 that is
+// not a whole day, each an *mapper.Error wrapping mapper.ErrInvalidData;
+// a null where the field (a struct's child, a list's element, a map's key
+// or value) is not nullable, wrapping mapper.ErrNull. The error names the
+// column's path to the value ("tags.item") and the row, counted from the
+// first row written. What a null row holds beneath it is not a value, and
+// is not checked.
+//
 // A failure to encode or of the output stops the writer: every Write
 // after it returns the same error.
 func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
@@ -95,6 +111,9 @@ func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
 		return errors.New("arrowmap/ipc: Write of a nil record")
 	case !rec.Schema().Equal(w.schema):
 		return fmt.Errorf("arrowmap/ipc: a record of schema %s, not the writer's %s", rec.Schema(), w.schema)
+	}
+	if err := refuseForbidden(rec, w.checked, w.rows); err != nil {
+		return err
 	}
 	if w.dicts != nil {
 		var unified arrow.RecordBatch
@@ -109,6 +128,7 @@ func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
 		return w.err
 	}
 	w.written++
+	w.rows += rec.NumRows()
 	return nil
 }
 

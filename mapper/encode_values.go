@@ -14,6 +14,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 )
 
 // valuesEncoder writes Go values without pointers whose memory is the
@@ -253,14 +254,14 @@ func decimalsFit[D interface {
 }
 
 // decimalBounds are the exclusive bounds -10^precision and 10^precision of
-// the unscaled values of a decimal of precision: the one rule by which
-// encoding and decoding refuse a value past the declared precision.
+// the unscaled values of a decimal of precision: arrowcheck's, the one
+// rule by which encoding, decoding and the record writers refuse a value
+// past the declared precision.
 func decimalBounds[D interface {
 	decimal.DecimalTypes
 	decimal.Num[D]
 }](precision int32) (low, high D) {
-	high = fromInt64[D](1).IncreaseScaleBy(precision) // D holds 10^p up to its maximum precision
-	return high.Negate(), high
+	return arrowcheck.DecimalBounds[D](precision)
 }
 
 // decimalFromText converts decimal text to a decimal of precision and

@@ -1,6 +1,7 @@
 package mapper
 
 import (
+	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 	"github.com/arrowmap/arrowmap/internal/zone"
 	"math"
 	"time"
@@ -98,10 +99,9 @@ func (p wholeDays) prepare(v views.View, c *call) (unsafe.Pointer, error) {
 	if !ok {
 		return nil, nil
 	}
-	const day = secondsPerDay * 1000
 	w, nulls := v.Window(), v.Nulls()
 	for i, x := range n.Values()[w.Offset:w.End()] {
-		if x%day != 0 && nulls.IsValid(i) {
+		if x%arrowcheck.MsPerDay != 0 && nulls.IsValid(i) {
 			return nil, p.cd.rowError(ErrInvalidData, c, i, "date64 %d ms is not a whole number of days", x)
 		}
 	}

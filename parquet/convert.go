@@ -13,12 +13,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 	"github.com/arrowmap/arrowmap/internal/dictindex"
 	"github.com/arrowmap/arrowmap/mapper"
 )
-
-// msPerDay is the milliseconds of a day: a date64 is a whole number of them.
-const msPerDay = 86_400_000
 
 // rowError is a value convert refuses, at row (of the array converted).
 type rowError struct {
@@ -104,9 +102,9 @@ func convertArray(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow
 	}
 	switch fid, tid := from.ID(), to.ID(); {
 	case fid == arrow.DATE64 && tid == arrow.DATE32:
-		return rescale[int64, int32](a, to, mem, 1, msPerDay, "date64 %d ms is not a whole day")
+		return rescale[int64, int32](a, to, mem, 1, arrowcheck.MsPerDay, "date64 %d ms is not a whole day")
 	case fid == arrow.DATE32 && tid == arrow.DATE64:
-		return rescale[int32, int64](a, to, mem, msPerDay, 1, "")
+		return rescale[int32, int64](a, to, mem, arrowcheck.MsPerDay, 1, "")
 	case fid == arrow.TIME32 && tid == arrow.TIME32, fid == arrow.TIMESTAMP && tid == arrow.TIMESTAMP:
 		fu, tu := unitOf(from), unitOf(to)
 		switch {

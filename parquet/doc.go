@@ -43,7 +43,9 @@
 // naming the column: unions, and the day_time and month_day_nano
 // intervals (Parquet's INTERVAL is unsigned months, days and
 // milliseconds, which hold no signed Arrow interval exactly). A value the
-// Arrow spec forbids, such as a date64 that is not a whole day, is refused
-// by Write naming the column and the row, never rounded. pqarrow does not
-// write a fixed-size list with null rows.
+// Arrow spec forbids that a row reaches (text that is not UTF-8, a decimal
+// past its precision, a date64 that is not a whole day, a null where the
+// field is not nullable, which a REQUIRED column would store as a value)
+// is refused by Write naming the column and the row, never rounded.
+// pqarrow does not write a fixed-size list with null rows.
 package parquet

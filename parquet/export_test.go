@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 )
 
 // Retype is retype, for tests that compare arrays whose types differ only
@@ -43,8 +44,8 @@ func WritesDirectly[T any](cfg WriteConfig) bool {
 // aims at.
 const PageBytes = defaultPageBytes
 
-// CheckUTF8 is checkUTF8 over every column that holds text, for its
-// benchmark.
-func CheckUTF8(rec arrow.RecordBatch) error {
-	return checkUTF8(rec, textColumns(rec.Schema()), 0)
+// RefuseForbidden is refuseForbidden over every column that may hold a
+// forbidden value, for its benchmark.
+func RefuseForbidden(rec arrow.RecordBatch) error {
+	return refuseForbidden(rec, arrowcheck.Columns(rec.Schema()), 0)
 }

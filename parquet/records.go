@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 )
 
 // RecordWriter writes Arrow records of one schema to a Parquet file, for
@@ -17,7 +18,7 @@ import (
 type RecordWriter struct {
 	schema   *arrow.Schema
 	out      *fileOut
-	text     []int // the columns that hold text, checked for UTF-8
+	checked  []int // the columns that may hold a value the spec forbids
 	closed   bool
 	closeErr error
 }
@@ -42,7 +43,7 @@ func NewRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig) (*Recor
 	if err != nil {
 		return nil, err
 	}
-	return &RecordWriter{schema: schema, out: out, text: textColumns(schema)}, nil
+	return &RecordWriter{schema: schema, out: out, checked: arrowcheck.Columns(schema)}, nil
 }
 
 // Schema is the schema of the records the RecordWriter takes.
@@ -52,13 +53,17 @@ func (w *RecordWriter) Schema() *arrow.Schema { return w.schema }
 // the file: to the row group being built, and to new ones as each fills.
 // The RecordWriter does not retain rec.
 //
-// A record with a text value (utf8, large_utf8 or utf8_view, at any depth,
-// in a dictionary's values that a row refers to) that is not UTF-8, which
-// the Arrow spec forbids, is refused before any of its rows is written: an
-// *mapper.Error wrapping mapper.ErrInvalidData that names the column's
-// path to the value ("tags.item") and the row, counted from the first row
-// written. What a null row holds beneath it is not a value, and is not
-// checked. The file goes on, holding the rows written before.
+// A record with a value the Arrow spec forbids that a row reaches, at any
+// depth (in a dictionary's values that a row refers to, a run-end encoded
+// array's runs), is refused before any of its rows is written: text
+// (utf8, large_utf8, utf8_view) that is not UTF-8, a decimal with more
+// digits than its precision, a date64 that is not a whole day, each an
+// *mapper.Error wrapping mapper.ErrInvalidData; a null where the field (a
+// struct's child, a list's element, a map's key or value) is not nullable,
+// wrapping mapper.ErrNull. The error names the column's path to the value
+// ("tags.item") and the row, counted from the first row written. What a
+// null row holds beneath it is not a value, and is not checked. The file
+// goes on, holding the rows written before.
 // A failure of the io.Writer breaks the file: that Write and every call
 // after it return the error.
 func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
@@ -71,7 +76,7 @@ func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
 	if !rec.Schema().Equal(w.schema) {
 		return fmt.Errorf("arrowmap/parquet: Write: the record's schema is not the RecordWriter's:\n%s\nwant:\n%s", rec.Schema(), w.schema)
 	}
-	if err := checkUTF8(rec, w.text, w.out.rows); err != nil {
+	if err := refuseForbidden(rec, w.checked, w.out.rows); err != nil {
 		return err
 	}
 	n := rec.NumRows()

@@ -313,13 +313,19 @@ func TestWriteFileReadFileRoundTripsPinnedTypes(t *testing.T) {
 }
 
 // refusedFiles are the Arrow integration files that Parquet cannot hold,
-// by the column the writer names: unions and signed intervals have no
-// Parquet type, and the generator's date64 values are not whole days
-// (which the Arrow spec forbids).
-var refusedFiles = map[string]string{
-	"generated_union.arrow_file":    "sparse",
-	"generated_interval.arrow_file": "f6",
-	"generated_datetime.arrow_file": "f1",
+// by the column the writer names and the row (-1 when the schema is
+// refused): unions and signed intervals have no Parquet type, and the
+// generator's date64 values are not whole days and its decimals have more
+// digits than their precision (which the Arrow spec forbids).
+var refusedFiles = map[string]struct {
+	column string
+	row    int
+}{
+	"generated_union.arrow_file":      {"sparse", -1},
+	"generated_interval.arrow_file":   {"f6", -1},
+	"generated_datetime.arrow_file":   {"f1", 2},
+	"generated_decimal.arrow_file":    {"f0", 0},
+	"generated_decimal256.arrow_file": {"f0", 1},
 }
 
 func TestEveryArrowIntegrationFileRoundTripsOrIsRefusedNamingTheColumn(t *testing.T) {
@@ -343,15 +349,14 @@ func TestEveryArrowIntegrationFileRoundTripsOrIsRefusedNamingTheColumn(t *testin
 				recs = append(recs, rec)
 			}
 			data, err := writeRecords(r.Schema(), recs...)
-			column, refused := refusedFiles[name]
+			want, refused := refusedFiles[name]
 			if refused {
 				require.Error(t, err, "a refused file now converts: take it out of refusedFiles")
 				var me *mapper.Error
-				if column != "" {
-					require.ErrorAs(t, err, &me)
-					require.Equal(t, column, me.Column)
-					require.True(t, errors.Is(err, mapper.ErrUnsupported) || errors.Is(err, mapper.ErrInvalidData), "%v", err)
-				}
+				require.ErrorAs(t, err, &me)
+				require.Equal(t, want.column, me.Column)
+				require.Equal(t, want.row, me.Row)
+				require.True(t, errors.Is(err, mapper.ErrUnsupported) || errors.Is(err, mapper.ErrInvalidData), "%v", err)
 				return
 			}
 			require.NoError(t, err)

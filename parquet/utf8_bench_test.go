@@ -74,7 +74,7 @@ func BenchmarkWriteText(b *testing.B) {
 	b.Run("the UTF-8 check alone", func(b *testing.B) {
 		for b.Loop() {
 			for _, rec := range recs {
-				if err := amparquet.CheckUTF8(rec); err != nil {
+				if err := amparquet.RefuseForbidden(rec); err != nil {
 					b.Fatal(err)
 				}
 			}

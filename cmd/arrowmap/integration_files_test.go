@@ -32,6 +32,9 @@ func TestEveryIntegrationFileConvertsToParquetAndBack(t *testing.T) {
 		// The generator writes date64 values that are not whole days, which
 		// the spec forbids: refused rather than rounded.
 		"generated_datetime.arrow_file": {`column "f1"`, "row 2"},
+		// Its decimals have more digits than their precision.
+		"generated_decimal.arrow_file":    {`column "f0"`, "row 0", "has more digits than decimal(3, 2) holds"},
+		"generated_decimal256.arrow_file": {`column "f0"`, "row 1", "has more digits than decimal256(37, 5) holds"},
 	}
 	dir := t.TempDir()
 	for _, path := range files {

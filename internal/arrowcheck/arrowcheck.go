@@ -1,0 +1,404 @@
+// Package arrowcheck finds, in a record, the values the Arrow spec forbids
+// that a row reaches: text that is not UTF-8, a decimal with more digits
+// than its precision, a date64 that is not a whole day, and a null where
+// the field, or a child field, list element, map key or value on the way,
+// is not nullable. The record writers of the IO packages call it before
+// they write anything of a record, and wrap what it finds into their own
+// errors:
+//
+//	cols := arrowcheck.Columns(schema) // once
+//	if e := arrowcheck.Record(rec, cols); e != nil { ... }
+//
+// What a null row holds beneath it, a dictionary entry no row refers to
+// and the rows a slice leaves out are no values, and are not checked.
+package arrowcheck
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/decimal256"
+)
+
+// MsPerDay is the milliseconds of a day: a date64 is a whole number of
+// them.
+const MsPerDay = 86_400_000
+
+// Problem is what is wrong with the value an Error names.
+type Problem uint8
+
+const (
+	// Malformed is a column whose buffers are not what its type says: no
+	// row can be named.
+	Malformed Problem = iota
+	// NotUTF8 is a utf8, large_utf8 or utf8_view value that is not UTF-8.
+	NotUTF8
+	// PastPrecision is a decimal with more digits than its type's precision.
+	PastPrecision
+	// NotWholeDay is a date64 that is not a whole number of days.
+	NotWholeDay
+	// Null is a null where the field is not nullable.
+	Null
+)
+
+// Error is the first forbidden value Record or Array found.
+type Error struct {
+	Column  string  // the path to the value: field names from the column's down, "tags.item"
+	Row     int     // the row of the record (or array) that reaches it, -1 for Malformed
+	Problem Problem // what is wrong
+	Detail  string  // what is wrong, in words: "1234.5 has more digits than decimal(4, 1) holds"
+}
+
+func (e *Error) Error() string {
+	if e.Row < 0 {
+		return fmt.Sprintf("column %q: %s", e.Column, e.Detail)
+	}
+	return fmt.Sprintf("column %q, row %d: %s", e.Column, e.Row, e.Detail)
+}
+
+// Columns is the indexes of the fields of schema that may hold a value the
+// spec forbids: those Record looks at.
+func Columns(schema *arrow.Schema) []int {
+	var cols []int
+	for i, f := range schema.Fields() {
+		if mayForbid(f.Type, f.Nullable) {
+			cols = append(cols, i)
+		}
+	}
+	return cols
+}
+
+func mayForbid(dt arrow.DataType, nullable bool) bool {
+	if !nullable && dt.ID() != arrow.NULL {
+		return true
+	}
+	switch t := dt.(type) {
+	case *arrow.StringType, *arrow.LargeStringType, *arrow.StringViewType,
+		*arrow.Decimal32Type, *arrow.Decimal64Type, *arrow.Decimal128Type, *arrow.Decimal256Type,
+		*arrow.Date64Type:
+		return true
+	case *arrow.DictionaryType:
+		return mayForbid(t.ValueType, nullable)
+	case *arrow.RunEndEncodedType:
+		return mayForbid(t.Encoded(), nullable)
+	case arrow.ExtensionType:
+		return mayForbid(t.StorageType(), nullable)
+	case arrow.NestedType:
+		for _, f := range t.Fields() {
+			if mayForbid(f.Type, f.Nullable) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Record returns the first value of rec's columns cols (Columns of its
+// schema) that the spec forbids and a row reaches, column by column, or
+// nil when there is none.
+func Record(rec arrow.RecordBatch, cols []int) *Error {
+	for _, c := range cols {
+		if e := Array(rec.Column(c), rec.Schema().Field(c)); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// Array returns the first row of a, the values of field, that reaches a
+// value the spec forbids, or nil when no row does. Error.Column starts
+// with field's name.
+func Array(a arrow.Array, field arrow.Field) (e *Error) {
+	defer func() {
+		if p := recover(); p != nil { // arrow-go's accessors panic on offsets or indexes out of bounds
+			e = &Error{Column: field.Name, Row: -1, Problem: Malformed, Detail: fmt.Sprintf("reading the column's values: %v", p)}
+		}
+	}()
+	if allowed(a, field.Nullable) {
+		return nil
+	}
+	for i := range a.Len() {
+		if e := find(a, field.Nullable, i); e != nil {
+			e.Column, e.Row = join(field.Name, e.Column), i
+			return e
+		}
+	}
+	return nil
+}
+
+func join(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + "." + b
+}
+
+// hasNulls reports whether a's validity bitmap says a null. Run-end
+// encoded arrays and unions have none: their children say.
+func hasNulls(a arrow.Array) bool {
+	switch a.DataType().ID() {
+	case arrow.NULL, arrow.RUN_END_ENCODED, arrow.SPARSE_UNION, arrow.DENSE_UNION:
+		return false
+	}
+	return a.NullN() > 0
+}
+
+// allowed reports whether every value under a, reached by a row or not, is
+// allowed, nulls where nullable is false aside: the fast path, a loop over
+// each buffer with no call per value. false says a value may be forbidden:
+// find then looks for the row that reaches it.
+func allowed(a arrow.Array, nullable bool) bool {
+	if a.Len() == 0 {
+		return true
+	}
+	if !nullable && hasNulls(a) {
+		return false
+	}
+	switch a := a.(type) {
+	case *array.String:
+		return offsetsUTF8(a.ValueBytes(), a.ValueOffsets())
+	case *array.LargeString:
+		return offsetsUTF8(a.ValueBytes(), a.ValueOffsets())
+	case *array.StringView:
+		for i := range a.Len() {
+			if a.IsValid(i) && !utf8.ValidString(a.Value(i)) {
+				return false
+			}
+		}
+		return true
+	case *array.Decimal32:
+		return integersFit(a.Values(), a.DataType().(arrow.DecimalType).GetPrecision())
+	case *array.Decimal64:
+		return integersFit(a.Values(), a.DataType().(arrow.DecimalType).GetPrecision())
+	case *array.Decimal128:
+		low, high := DecimalBounds[decimal128.Num](a.DataType().(arrow.DecimalType).GetPrecision())
+		for _, d := range a.Values() {
+			if !d.Less(high) || !low.Less(d) {
+				return false
+			}
+		}
+		return true
+	case *array.Decimal256:
+		low, high := DecimalBounds[decimal256.Num](a.DataType().(arrow.DecimalType).GetPrecision())
+		for _, d := range a.Values() {
+			if !d.Less(high) || !low.Less(d) {
+				return false
+			}
+		}
+		return true
+	case *array.Date64:
+		var rem int64 // any value's remainder, without a branch per value
+		for _, x := range a.Date64Values() {
+			rem |= int64(x) % MsPerDay
+		}
+		return rem == 0
+	case *array.Struct:
+		fields := a.DataType().(*arrow.StructType).Fields()
+		for j := range a.NumField() {
+			child := a.Field(j)
+			if !fields[j].Nullable && hasNulls(child) && !nullsUnderNulls(a, child) {
+				return false
+			}
+			if !allowed(child, true) {
+				return false
+			}
+		}
+		return true
+	case *array.Dictionary:
+		return allowed(a.Dictionary(), nullable)
+	case *array.RunEndEncoded:
+		return allowed(a.Values(), nullable)
+	case array.ExtensionArray:
+		return allowed(a.Storage(), nullable)
+	case array.ListLike:
+		elem := a.DataType().(arrow.ListLikeType).ElemField()
+		values := a.ListValues()
+		if id := a.DataType().ID(); id == arrow.LIST_VIEW || id == arrow.LARGE_LIST_VIEW {
+			return allowed(values, elem.Nullable) // a view's rows may be anywhere in its child
+		}
+		// The child rows of a's window, contiguous.
+		start, _ := a.ValueOffsets(0)
+		_, end := a.ValueOffsets(a.Len() - 1)
+		if start == 0 && end == int64(values.Len()) {
+			return allowed(values, elem.Nullable)
+		}
+		window := array.NewSlice(values, start, end)
+		defer window.Release()
+		return allowed(window, elem.Nullable)
+	case array.Union:
+		fields := a.DataType().(arrow.UnionType).Fields()
+		for j := range a.NumFields() {
+			if !allowed(a.Field(j), fields[j].Nullable) {
+				return false
+			}
+		}
+		return true
+	}
+	return true
+}
+
+// nullsUnderNulls reports whether every null of child, a struct's child,
+// is in a null row of the struct s, where no row reaches it.
+func nullsUnderNulls(s *array.Struct, child arrow.Array) bool {
+	if !hasNulls(s) {
+		return false
+	}
+	for i := range s.Len() {
+		if child.IsNull(i) && s.IsValid(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// offsetsUTF8 reports whether the values of data, at offsets (of the
+// array's window, relative to data's start at offsets[0]), are all UTF-8.
+// Valid as a whole, the bytes split into valid values where no value
+// starts inside a character (on a continuation byte).
+func offsetsUTF8[O int32 | int64](data []byte, offsets []O) bool {
+	if !utf8.Valid(data) {
+		return false
+	}
+	base := offsets[0]
+	for _, o := range offsets[:len(offsets)-1] {
+		if k := o - base; k < O(len(data)) && !utf8.RuneStart(data[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+type decimalNum[D decimal.DecimalTypes] interface {
+	decimal.DecimalTypes
+	decimal.Num[D]
+}
+
+// DecimalBounds are the exclusive bounds -10^precision and 10^precision
+// of the unscaled values of a decimal of precision: the one rule by which
+// a value past the declared precision is refused, both ways. A precision
+// past D's maximum is D's maximum.
+func DecimalBounds[D decimalNum[D]](precision int32) (low, high D) {
+	precision = min(precision, int32(decimal.MaxPrecision[D]()))
+	var one D
+	switch p := any(&one).(type) {
+	case *decimal.Decimal32:
+		*p = 1
+	case *decimal.Decimal64:
+		*p = 1
+	case *decimal.Decimal128:
+		*p = decimal128.FromI64(1)
+	case *decimal.Decimal256:
+		*p = decimal256.FromI64(1)
+	}
+	high = one.IncreaseScaleBy(precision) // D holds 10^p up to its maximum precision
+	return high.Negate(), high
+}
+
+// integersFit is the fast path of decimal32 and decimal64 values: plain
+// comparisons of integers, where decimal.Num's Cmp is a call per value.
+func integersFit[D decimal.Decimal32 | decimal.Decimal64](values []D, precision int32) bool {
+	var low, high D
+	switch p := any(&high).(type) { // the bounds as D, without a method set
+	case *decimal.Decimal32:
+		_, *p = DecimalBounds[decimal.Decimal32](precision)
+	case *decimal.Decimal64:
+		_, *p = DecimalBounds[decimal.Decimal64](precision)
+	}
+	low = -high
+	for _, d := range values {
+		if d >= high || d <= low {
+			return false
+		}
+	}
+	return true
+}
+
+func decimalFits[D decimalNum[D]](d D, dt arrow.DataType) *Error {
+	t := dt.(arrow.DecimalType)
+	if low, high := DecimalBounds[D](t.GetPrecision()); d.Cmp(high) < 0 && d.Cmp(low) > 0 {
+		return nil
+	}
+	return &Error{Problem: PastPrecision, Detail: fmt.Sprintf("%s has more digits than %s holds", d.ToString(t.GetScale()), dt)}
+}
+
+// find returns the forbidden value that row i of a reaches, with the path
+// below a's column to it (the names of the fields on the way, "" for a's
+// own value), or nil. nullable says whether a's field takes a null.
+func find(a arrow.Array, nullable bool, i int) *Error {
+	if a.IsNull(i) {
+		if nullable || a.DataType().ID() == arrow.NULL {
+			return nil
+		}
+		return &Error{Problem: Null, Detail: "a null where the field is not nullable"}
+	}
+	switch a := a.(type) {
+	case *array.String:
+		return validText(a.Value(i))
+	case *array.LargeString:
+		return validText(a.Value(i))
+	case *array.StringView:
+		return validText(a.Value(i))
+	case *array.Decimal32:
+		return decimalFits(a.Value(i), a.DataType())
+	case *array.Decimal64:
+		return decimalFits(a.Value(i), a.DataType())
+	case *array.Decimal128:
+		return decimalFits(a.Value(i), a.DataType())
+	case *array.Decimal256:
+		return decimalFits(a.Value(i), a.DataType())
+	case *array.Date64:
+		if x := a.Value(i); x%MsPerDay != 0 {
+			return &Error{Problem: NotWholeDay, Detail: fmt.Sprintf("date64 %d ms is not a whole number of days", x)}
+		}
+	case *array.Struct:
+		fields := a.DataType().(*arrow.StructType).Fields()
+		for j := range a.NumField() {
+			if e := find(a.Field(j), fields[j].Nullable, i); e != nil {
+				e.Column = join(fields[j].Name, e.Column)
+				return e
+			}
+		}
+	case *array.Dictionary:
+		return find(a.Dictionary(), nullable, a.GetValueIndex(i))
+	case *array.RunEndEncoded:
+		return find(a.Values(), nullable, a.GetPhysicalIndex(i))
+	case array.ExtensionArray:
+		return find(a.Storage(), nullable, i)
+	case array.ListLike:
+		elem := a.DataType().(arrow.ListLikeType).ElemField() // a map's entries
+		values := a.ListValues()
+		start, end := a.ValueOffsets(i)
+		for k := start; k < end; k++ {
+			if e := find(values, elem.Nullable, int(k)); e != nil {
+				e.Column = join(elem.Name, e.Column)
+				return e
+			}
+		}
+	case *array.SparseUnion:
+		return findInUnion(a, a.ChildID(i), i)
+	case *array.DenseUnion:
+		return findInUnion(a, a.ChildID(i), int(a.ValueOffset(i)))
+	}
+	return nil
+}
+
+// findInUnion is find in child j of the union u, at row k of the child.
+func findInUnion(u array.Union, j, k int) *Error {
+	f := u.DataType().(arrow.UnionType).Fields()[j]
+	e := find(u.Field(j), f.Nullable, k)
+	if e != nil {
+		e.Column = join(f.Name, e.Column)
+	}
+	return e
+}
+
+func validText(s string) *Error {
+	if utf8.ValidString(s) {
+		return nil
+	}
+	return &Error{Problem: NotUTF8, Detail: "a text value that is not UTF-8"}
+}
