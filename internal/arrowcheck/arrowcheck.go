@@ -165,7 +165,7 @@ func allowed(a arrow.Array, nullable bool) bool {
 		return offsetsUTF8(a.ValueBytes(), a.ValueOffsets())
 	case *array.StringView:
 		for i := range a.Len() {
-			if a.IsValid(i) && !utf8.ValidString(a.Value(i)) {
+			if a.IsValid(i) && !validString(a.Value(i)) {
 				return false
 			}
 		}
@@ -260,7 +260,7 @@ func nullsUnderNulls(s *array.Struct, child arrow.Array) bool {
 // Valid as a whole, the bytes split into valid values where no value
 // starts inside a character (on a continuation byte).
 func offsetsUTF8[O int32 | int64](data []byte, offsets []O) bool {
-	if !utf8.Valid(data) {
+	if !ValidUTF8(data) {
 		return false
 	}
 	base := offsets[0]
@@ -397,7 +397,7 @@ func findInUnion(u array.Union, j, k int) *Error {
 }
 
 func validText(s string) *Error {
-	if utf8.ValidString(s) {
+	if validString(s) {
 		return nil
 	}
 	return &Error{Problem: NotUTF8, Detail: "a text value that is not UTF-8"}
