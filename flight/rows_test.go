@@ -52,7 +52,7 @@ func TestFlightReadersNameTheRowOfTheStreamAndItsRecord(t *testing.T) {
 	for _, rd := range reads {
 		t.Run(rd.name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-			defer mem.AssertSize(t, 0)
+			t.Cleanup(func() { mem.AssertSize(t, 0) }) // after the server stops
 			client := serve(t, &eventServer{mem: mem, streams: rd.streams})
 			ctx := testContext(t)
 			err := rd.read(ctx, client, flightInfo(t, ctx, client))

@@ -65,7 +65,11 @@ func TestAnInterruptLeavesNoTemporaryFile(t *testing.T) {
 			for !made() && time.Now().Before(deadline) {
 				time.Sleep(10 * time.Millisecond)
 			}
-			require.True(t, made(), "the command made its temporary file: %s", stderr.String())
+			if !made() {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("the command made no temporary file: %s", stderr.String())
+			}
 			require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 			err = cmd.Wait()
 			stdin.Close()
