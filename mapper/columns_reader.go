@@ -39,11 +39,11 @@ import (
 type ColumnsReader[C any] struct {
 	rr     array.RecordReader // nil after Release
 	plan   *columnsPlan
-	schema *arrow.Schema // rr's, which plan binds
-	rec  arrow.RecordBatch // the current record, retained
-	cols C
-	err  error
-	done bool
+	schema *arrow.Schema     // rr's, which plan binds
+	rec    arrow.RecordBatch // the current record, retained
+	cols   C
+	err    error
+	done   bool
 	// The arrow.Array fields of the window last yielded, sliced from rec's.
 	pageArrays []arrow.Array
 	// Where the stream is, for its errors: the records reached and the rows
