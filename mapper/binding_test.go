@@ -208,3 +208,71 @@ func TestPlanCacheIsBoundedInPlansAndKeys(t *testing.T) {
 		})
 	}
 }
+
+func TestPlanCacheServesConcurrentDecodesOfMoreSchemasThanItHolds(t *testing.T) {
+	type pair struct {
+		A int64 `arrow:",pos=0"`
+		B int64 `arrow:",pos=1"`
+	}
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	// Each goroutine decodes records of schemas of its own, more in all than
+	// the cache holds, half of them into one type (plans under one key),
+	// half into a GoTypeOf type per schema (a key per plan): every decode
+	// must get a plan for its own columns, whatever the others drop
+	// meanwhile.
+	const goroutines, perGoroutine = 4, mapper.MaxCachedPlans
+	record := func(g, i int) arrow.RecordBatch {
+		a, b := fmt.Sprintf("a%d_%d", g, i), fmt.Sprintf("b%d_%d", g, i)
+		return fxRecord(t,
+			fxCol{a, fxJSON(t, mem, arrow.PrimitiveTypes.Int64, fmt.Sprintf("[%d]", i))},
+			fxCol{b, fxJSON(t, mem, arrow.PrimitiveTypes.Int64, fmt.Sprintf("[%d]", -i))})
+	}
+	errs := make(chan error, goroutines)
+	for g := range goroutines {
+		recs := make([]arrow.RecordBatch, perGoroutine)
+		types := make([]reflect.Type, perGoroutine)
+		for i := range recs {
+			recs[i] = record(g, i)
+			types[i] = reflect.TypeFor[pair]()
+			if g%2 == 1 {
+				typ, err := mapper.GoTypeOf(recs[i].Schema())
+				require.NoError(t, err)
+				types[i] = typ
+			}
+		}
+		go func() {
+			defer func() {
+				for _, rec := range recs {
+					rec.Release()
+				}
+			}()
+			for round := range 3 {
+				for i, rec := range recs {
+					rows, err := mapper.DecodeTo(types[i], rec)
+					if err != nil {
+						errs <- err
+						return
+					}
+					var got pair
+					if g%2 == 1 {
+						got = pair{rows.Index(0).Field(0).Elem().Int(), rows.Index(0).Field(1).Elem().Int()}
+					} else {
+						got = rows.Index(0).Interface().(pair)
+					}
+					if rows.Len() != 1 || got != (pair{int64(i), int64(-i)}) {
+						errs <- fmt.Errorf("goroutine %d, round %d, schema %d: %v", g, round, i, got)
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range goroutines {
+		require.NoError(t, <-errs)
+	}
+	plans, keys := mapper.PlanCacheSize()
+	assert.LessOrEqual(t, plans, mapper.MaxCachedPlans)
+	assert.LessOrEqual(t, keys, plans)
+}
