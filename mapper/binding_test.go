@@ -241,18 +241,12 @@ func TestPlanCacheServesConcurrentDecodesOfMoreSchemasThanItHolds(t *testing.T) 
 				types[i] = typ
 			}
 		}
-		go func() {
-			defer func() {
-				for _, rec := range recs {
-					rec.Release()
-				}
-			}()
+		decodeAll := func() error {
 			for round := range 3 {
 				for i, rec := range recs {
 					rows, err := mapper.DecodeTo(types[i], rec)
 					if err != nil {
-						errs <- err
-						return
+						return err
 					}
 					var got pair
 					if g%2 == 1 {
@@ -261,12 +255,18 @@ func TestPlanCacheServesConcurrentDecodesOfMoreSchemasThanItHolds(t *testing.T) 
 						got = rows.Index(0).Interface().(pair)
 					}
 					if rows.Len() != 1 || got != (pair{int64(i), int64(-i)}) {
-						errs <- fmt.Errorf("goroutine %d, round %d, schema %d: %v", g, round, i, got)
-						return
+						return fmt.Errorf("goroutine %d, round %d, schema %d: %v", g, round, i, got)
 					}
 				}
 			}
-			errs <- nil
+			return nil
+		}
+		go func() {
+			err := decodeAll()
+			for _, rec := range recs {
+				rec.Release()
+			}
+			errs <- err
 		}()
 	}
 	for range goroutines {
