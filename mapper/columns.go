@@ -53,16 +53,18 @@ func Columns[C any](rec arrow.RecordBatch, opts ...Option) (C, error) {
 	if err != nil {
 		return cols, err
 	}
-	if err := p.bind(rec, reflect.ValueOf(&cols).Elem()); err != nil {
+	if err := p.bind(rec, rec.Schema(), reflect.ValueOf(&cols).Elem()); err != nil {
 		var zero C
 		return zero, err
 	}
 	return cols, nil
 }
 
-// columnsPlan binds the fields of a struct of columns to a schema.
+// columnsPlan binds the fields of a struct of columns to the columns of a
+// schema they read. It holds no schema: a ColumnsReader holds the one it
+// reads beside it, which may be another than the plan was compiled for,
+// with the same planned columns.
 type columnsPlan struct {
-	schema *arrow.Schema
 	fields []boundColumn
 }
 
@@ -116,7 +118,7 @@ func compileColumns(t reflect.Type, schema *arrow.Schema, o *options) (*columnsP
 	if err != nil {
 		return nil, err
 	}
-	return &columnsPlan{schema: schema, fields: fields}, nil
+	return &columnsPlan{fields: fields}, nil
 }
 
 // compileColumnFields binds the fields of struct type t to the columns (or
@@ -140,7 +142,7 @@ func compileColumnFields(t reflect.Type, columns []arrow.Field, at where, o *opt
 		if err := settable(t, gf); err != nil {
 			return nil, err
 		}
-		b := boundColumn{index: gf.index, col: column{index: i, name: joinPath(at.column, columns[i].Name), codec: &codec{path: gf.path}}}
+		b := boundColumn{index: gf.index, col: column{index: i, name: joinPath(at.column, columns[i].Name), typ: columns[i].Type, codec: &codec{path: gf.path}}}
 		switch {
 		case gf.typ == arrowArrayType:
 		case isColumnType(gf.typ):
@@ -289,7 +291,9 @@ func settable(t reflect.Type, gf goField) error {
 }
 
 // bind validates the planned columns of rec and sets the fields of dst.
-func (p *columnsPlan) bind(rec arrow.RecordBatch, dst reflect.Value) error {
+// schema is the one p was found for, which rec's may be another object
+// than, but must agree with on every planned column.
+func (p *columnsPlan) bind(rec arrow.RecordBatch, schema *arrow.Schema, dst reflect.Value) error {
 	rows := rec.NumRows()
 	if rows < 0 || rows > maxRecordRows {
 		return newError(ErrInvalidData, "", "", -1, "a record of %d rows", rows)
@@ -298,11 +302,8 @@ func (p *columnsPlan) bind(rec arrow.RecordBatch, dst reflect.Value) error {
 	for k := range p.fields {
 		b := &p.fields[k]
 		col := &b.col
-		if recSchema != p.schema {
-			if col.index >= len(recSchema.Fields()) || recSchema.Field(col.index).Name != col.name ||
-				!arrow.TypeEqual(recSchema.Field(col.index).Type, p.schema.Field(col.index).Type) {
-				return newError(ErrTypeMismatch, col.codec.path, col.name, -1, "the record's schema differs from the one the columns were bound to")
-			}
+		if recSchema != schema && !col.in(recSchema) { // schema's was checked when the plan was found for it
+			return newError(ErrTypeMismatch, col.codec.path, col.name, -1, "the record's schema differs from the one the columns were bound to")
 		}
 		arr := rec.Column(col.index)
 		if arr == nil || int64(arr.Len()) != rows {
@@ -399,7 +400,6 @@ func cutPage(fields []pageField, i, j int, held []arrow.Array) []arrow.Array {
 	return held
 }
 
-// columnsKey is what a columns plan depends on besides the schema.
 // cachedColumnsPlan is the columns plan for t and schema, from the plan
 // cache.
 func cachedColumnsPlan(t reflect.Type, schema *arrow.Schema, o *options) (*columnsPlan, error) {

@@ -37,12 +37,13 @@ import (
 //
 // A ColumnsReader is not safe for concurrent use.
 type ColumnsReader[C any] struct {
-	rr   array.RecordReader // nil after Release
-	plan *columnsPlan
-	rec  arrow.RecordBatch // the current record, retained
-	cols C
-	err  error
-	done bool
+	rr     array.RecordReader // nil after Release
+	plan   *columnsPlan
+	schema *arrow.Schema     // rr's, which plan binds
+	rec    arrow.RecordBatch // the current record, retained
+	cols   C
+	err    error
+	done   bool
 	// The arrow.Array fields of the window last yielded, sliced from rec's.
 	pageArrays []arrow.Array
 	// Where the stream is, for its errors: the records reached and the rows
@@ -66,11 +67,11 @@ func NewColumnsReader[C any](rr array.RecordReader, opts ...Option) (*ColumnsRea
 		return nil, err
 	}
 	rr.Retain()
-	return &ColumnsReader[C]{rr: rr, plan: p}, nil
+	return &ColumnsReader[C]{rr: rr, plan: p, schema: rr.Schema()}, nil
 }
 
 // Schema is the schema of the records read.
-func (r *ColumnsReader[C]) Schema() *arrow.Schema { return r.plan.schema }
+func (r *ColumnsReader[C]) Schema() *arrow.Schema { return r.schema }
 
 // Next moves to the next record and binds its columns. It reports false at
 // the end of the records, on an error, or after Release: see Err.
@@ -93,7 +94,7 @@ func (r *ColumnsReader[C]) Next() bool {
 	rec := r.rr.RecordBatch()
 	record, first := r.records, r.rows
 	r.records++
-	if err := r.plan.bind(rec, reflect.ValueOf(&r.cols).Elem()); err != nil {
+	if err := r.plan.bind(rec, r.schema, reflect.ValueOf(&r.cols).Elem()); err != nil {
 		r.err, r.done = InStream(err, record, first), true
 		var zero C
 		r.cols = zero

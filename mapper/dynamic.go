@@ -16,9 +16,8 @@ import (
 // Tags, options and semantics are those of Decode: give the fields of typ
 // a reflect.StructField.Tag such as `arrow:"column,nullable"`. GoTypeOf
 // builds such a type from a schema, with the Go types a user would write.
-// The plan is compiled once per (typ, schema fingerprint, options) and
-// cached, as Decode caches its Mappers; plans built with As are not
-// cached.
+// The plan is compiled once per (typ, the columns it reads, plan options)
+// and cached, as Decode's are; plans built with As are not cached.
 //
 //	typ, err := mapper.GoTypeOf(rec.Schema())
 //	if err != nil {

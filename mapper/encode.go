@@ -8,9 +8,9 @@ import (
 )
 
 // Encode writes rows into a new record batch whose schema is SchemaOf[T]:
-// one column per field, through a plan compiled once per (T, options) and
-// cached, as Decode caches its Mappers; plans built with As are not
-// cached. The record must be released by the caller.
+// one column per field, through a plan compiled once per (T, plan options)
+// and cached, as Decode's are; plans built with As are not cached. The
+// record must be released by the caller.
 //
 // A value that does not fit its column (a time.Time out of range for the
 // unit, a decimal over its precision, decimal text that is not a number) is

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -40,14 +41,28 @@ func structFields(t reflect.Type) ([]goField, *Error) {
 		return c.(cachedFields).get()
 	}
 	fields, err := listStructFields(t)
-	c, _ := fieldCache.LoadOrStore(t, cachedFields{fields, err})
+	c, loaded := fieldCache.LoadOrStore(t, cachedFields{fields, err})
+	if !loaded && fieldTypes.Add(1) > maxFieldTypes {
+		// Only types made at run time (GoTypeOf's, one per new schema) come
+		// in such numbers: start again rather than hold them all.
+		fieldTypes.Store(0)
+		fieldCache.Clear()
+	}
 	return c.(cachedFields).get()
 }
 
 // fieldCache holds, per struct type, its fields with their parsed tags, as
 // encoding/json's cachedTypeFields: a type's tags are parsed once, however
-// many plans are built for it. Types are few; the cache is not bounded.
+// many plans are built for it. A program's own types are few; past
+// maxFieldTypes types the cache is emptied, so that a stream of types made
+// with reflect.StructOf does not grow it without bound.
 var fieldCache sync.Map // reflect.Type → cachedFields
+
+// fieldTypes counts the types added to fieldCache since it was last
+// emptied.
+var fieldTypes atomic.Int64
+
+const maxFieldTypes = 4096
 
 type cachedFields struct {
 	fields []goField

@@ -73,6 +73,13 @@ import (
 // widest comes back), and the nullability of a run-end field over nullable
 // values and of a null column (they come back nullable).
 //
+// Every call makes a new type with reflect.StructOf, and DecodeTo its slice
+// type with reflect.SliceOf: reflect keeps each type it makes for the life
+// of the program (some hundreds of bytes for a small struct), so a program
+// that meets ever new schemas grows by that much for each, though the plan
+// cache it fills holds a bounded number of plans. A program that decodes
+// many files of one schema calls GoTypeOf once.
+//
 // New and DecodeTo accept the type for schema with the default options,
 // and decode every value as arrow-go's accessor reads it. An Arrow type
 // with no Go type (a dictionary of run-end encoded values, …) or a time

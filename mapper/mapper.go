@@ -16,9 +16,9 @@ import (
 // immutable after New and safe for concurrent use.
 type Mapper[T any] struct{ mapping }
 
-// mapping is a plan as one entry point applies it: to records of a schema
-// (which the plan may have been compiled for another of, with the same
-// planned columns) with call options.
+// mapping is a binding: a plan as one entry point applies it, to records
+// of its schema (which the plan may have been compiled for another of,
+// with the same planned columns) with call options.
 type mapping struct {
 	plan   *plan
 	schema *arrow.Schema
@@ -68,8 +68,7 @@ func (m *Mapper[T]) View(rec arrow.RecordBatch) (Batch[T], error) {
 }
 
 // view is View without the row type. rec's schema may be another object
-// than the one the plan was compiled for, or m's, but must agree with them
-// on every planned column.
+// than m's, but must agree with it on every planned column.
 func (m mapping) view(rec arrow.RecordBatch) (batch, error) {
 	p := m.plan
 	if rec == nil {
@@ -83,12 +82,9 @@ func (m mapping) view(rec arrow.RecordBatch) (batch, error) {
 	cols := make([]views.View, len(p.columns))
 	for k := range p.columns {
 		col := &p.columns[k]
-		if recSchema != p.schema && recSchema != m.schema { // m's was checked when m was made
-			if col.index >= len(recSchema.Fields()) || recSchema.Field(col.index).Name != col.name ||
-				!arrow.TypeEqual(recSchema.Field(col.index).Type, p.schema.Field(col.index).Type) {
-				return batch{}, newError(ErrTypeMismatch, col.codec.path, col.name, -1,
-					"the record's schema differs from the Mapper's: build a Mapper for it")
-			}
+		if recSchema != m.schema && !col.in(recSchema) { // m's was checked when m was made
+			return batch{}, newError(ErrTypeMismatch, col.codec.path, col.name, -1,
+				"the record's schema differs from the Mapper's: build a Mapper for it")
 		}
 		v, err := views.Of(rec.Column(col.index), col.vt)
 		if err != nil {

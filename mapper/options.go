@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/tags"
 )
 
 // Option configures a Mapper, a Reader, Decode, Columns and the encoders.
@@ -78,18 +77,6 @@ type runOptions struct {
 }
 
 func (o *options) run() runOptions { return runOptions{o.zeroCopy, o.parallelism} }
-
-// planKey is the options a plan depends on, comparable: a plan cache key.
-type planKey struct {
-	strict, allowMissing, snakeCase, rejectExtra, lastKeyWins bool
-	schemaMeta                                                string // SchemaMetadata's, as tags.FormatMetadata writes it
-}
-
-// key is what of the options a compiled plan depends on; ok is false when
-// the options cannot be compared (As conversions), so the plan is not cached.
-func (o *options) key() (planKey, bool) {
-	return planKey{o.strict, o.allowMissing, o.snakeCase, o.rejectExtra, o.lastKeyWins, tags.FormatMetadata(o.schemaMeta)}, len(o.conversions) == 0
-}
 
 // optionsFor applies opts for entry point entry, which takes the options
 // in accepted: any other is an ErrUnsupported *Error naming it.

@@ -9,11 +9,13 @@ import (
 	"github.com/arrowmap/arrowmap/views"
 )
 
-// plan is what New compiles once for a Go struct type and a schema: for
-// each field, the column it reads, the views type that column is validated
-// against and the codec that decodes it.
+// plan is what New compiles once for a Go struct type and the columns of a
+// schema its fields read: for each field, the column it reads, the views
+// type that column is validated against and the codec that decodes it. A
+// plan holds no schema: the entry point that uses it holds the one it
+// reads (a mapping), which may be another than the plan was compiled for,
+// with the same planned columns.
 type plan struct {
-	schema  *arrow.Schema // the schema compiled against
 	rowType reflect.Type
 	columns []column // the planned columns, in the order members refer to them
 	// The struct's fields, by column: those decoded a block of rows at a
@@ -34,7 +36,7 @@ func (p *plan) decodesInPlace(m member) bool {
 	}
 	cd := m.codec
 	_, ok := cd.dec.(inPlace)
-	switch views.Storage(p.schema.Field(p.columns[m.k].index).Type).ID() {
+	switch views.Storage(p.columns[m.k].typ).ID() {
 	case arrow.DICTIONARY, arrow.RUN_END_ENCODED:
 		return false
 	}
@@ -45,8 +47,16 @@ func (p *plan) decodesInPlace(m member) bool {
 type column struct {
 	index int // in the schema
 	name  string
+	typ   arrow.DataType // the column's, in the schema planned
 	vt    *views.Type
 	codec *codec
+}
+
+// in reports whether schema has col where it was planned: at its index,
+// with its name and type.
+func (col *column) in(schema *arrow.Schema) bool {
+	return col.index < schema.NumFields() && schema.Field(col.index).Name == col.name &&
+		arrow.TypeEqual(schema.Field(col.index).Type, col.typ)
 }
 
 // where is the Go and Arrow path of the level being compiled.
@@ -78,9 +88,9 @@ func compilePlan(t reflect.Type, schema *arrow.Schema, opts *options) (*plan, er
 	}
 	c := &compiler{opts: opts, stack: map[reflect.Type]bool{t: true}}
 	fields := schema.Fields()
-	p := &plan{schema: schema, rowType: t, opts: opts}
+	p := &plan{rowType: t, opts: opts}
 	members, err := c.compileMembers(t, fields, where{}, func(f arrow.Field, i int, cd *codec, vt *views.Type) int {
-		p.columns = append(p.columns, column{index: i, name: f.Name, vt: vt, codec: cd})
+		p.columns = append(p.columns, column{index: i, name: f.Name, typ: f.Type, vt: vt, codec: cd})
 		return len(p.columns) - 1
 	})
 	if err != nil {
