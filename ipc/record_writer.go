@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
+	"github.com/arrowmap/arrowmap/internal/forbidden"
 )
 
 // RecordWriter writes record batches of one schema as an IPC file or
@@ -112,7 +113,7 @@ func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
 	case !rec.Schema().Equal(w.schema):
 		return fmt.Errorf("arrowmap/ipc: a record of schema %s, not the writer's %s", rec.Schema(), w.schema)
 	}
-	if err := refuseForbidden(rec, w.checked, w.rows); err != nil {
+	if err := forbidden.Refuse(rec, w.checked, w.rows); err != nil {
 		return err
 	}
 	if w.dicts != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
+	"github.com/arrowmap/arrowmap/internal/forbidden"
 )
 
 // Retype is retype, for tests that compare arrays whose types differ only
@@ -44,8 +45,8 @@ func WritesDirectly[T any](cfg WriteConfig) bool {
 // aims at.
 const PageBytes = defaultPageBytes
 
-// RefuseForbidden is refuseForbidden over every column that may hold a
+// RefuseForbidden is forbidden.Refuse over every column that may hold a
 // forbidden value, for its benchmark.
 func RefuseForbidden(rec arrow.RecordBatch) error {
-	return refuseForbidden(rec, arrowcheck.Columns(rec.Schema()), 0)
+	return forbidden.Refuse(rec, arrowcheck.Columns(rec.Schema()), 0)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
+	"github.com/arrowmap/arrowmap/internal/forbidden"
 )
 
 // RecordWriter writes Arrow records of one schema to a Parquet file, for
@@ -76,7 +77,7 @@ func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
 	if !rec.Schema().Equal(w.schema) {
 		return fmt.Errorf("arrowmap/parquet: Write: the record's schema is not the RecordWriter's:\n%s\nwant:\n%s", rec.Schema(), w.schema)
 	}
-	if err := refuseForbidden(rec, w.checked, w.out.rows); err != nil {
+	if err := forbidden.Refuse(rec, w.checked, w.out.rows); err != nil {
 		return err
 	}
 	n := rec.NumRows()
