@@ -231,7 +231,10 @@ func (s *source) records(rows int) (*input, error) {
 	case ipcFile:
 		in.records, err = amipc.NewRecordFileReader(s.at, s.size, s.alloc())
 	case parquetFF:
-		cfg := parquet.ReadConfig{Alloc: s.alloc()}
+		// The library bounds what a page header may make it allocate, and
+		// its reader's own allocator reuses buffers: a bounded allocator
+		// here would panic on pqarrow's goroutines, out of reach.
+		var cfg parquet.ReadConfig
 		if rows > 0 {
 			cfg.BatchRows = min(rows, parquet.DefaultBatchRows)
 		}
