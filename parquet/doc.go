@@ -2,7 +2,8 @@
 // reads them back, page by page, reading only the columns the type uses.
 // It is built on arrow-go's pqarrow (and arrow-go's compute, for taking
 // dictionary and run-end encoded values), and of arrowmap's imports
-// mapper alone.
+// mapper and the internal packages the IO packages share (the verified
+// schema decoding, the atomic file, the check of forbidden values).
 //
 // Its name is arrow-go's parquet package's too; import one of them under
 // another name:
@@ -33,8 +34,9 @@
 // durations as INT64, the month interval as INT32, date64 as DATE (each
 // value a whole day), time32[s] and timestamp[s] in milliseconds, decimal32
 // and decimal64 as DECIMAL of the same precision and scale, string, binary
-// and list views as their offset layouts, run-end encoded columns and
-// dictionaries below the top level (or with a null entry) as their values.
+// and list views as their offset layouts, a fixed-size list as a LIST (a
+// null row without elements), run-end encoded columns and dictionaries
+// below the top level (or with a null entry) as their values.
 // Reading holds one row group's column chunks and a record of
 // ReadConfig.BatchRows rows; ReadConfig.RowGroups and KeepRowGroup (on the
 // footer's column statistics) skip row groups before their data is read.
@@ -47,5 +49,4 @@
 // past its precision, a date64 that is not a whole day, a null where the
 // field is not nullable, which a REQUIRED column would store as a value)
 // is refused by Write naming the column and the row, never rounded.
-// pqarrow does not write a fixed-size list with null rows.
 package parquet
