@@ -25,5 +25,9 @@
 //
 // Writers take the encode options of mapper.NewBuilder. RecordWriter writes
 // records of any schema, for data whose Go type is not known when the
-// program is built.
+// program is built, and refuses a record holding a value the Arrow spec
+// forbids (text that is not UTF-8, a decimal past its precision, a date64
+// that is not a whole day, a null where the field is not nullable), naming
+// the column and the row. WriteFile writes beside the path and renames, so
+// a failed write leaves an existing file as it was.
 package ipc
