@@ -24,6 +24,7 @@ import (
 
 	"github.com/apache/arrow-adbc/go/adbc"
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/internal/optsplit"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -68,7 +69,7 @@ func Query[T any](ctx context.Context, cnxn adbc.Connection, query string, opts 
 // both).
 func QueryWith[T, P any](ctx context.Context, cnxn adbc.Connection, query string, params []P, opts ...mapper.Option) (*mapper.Reader[T], error) {
 	const entry = "adbc.QueryWith"
-	decodeOpts, encodeOpts := splitOptions(opts)
+	decodeOpts, encodeOpts := optsplit.Split(opts)
 	rec, err := mapper.Encode(params, encodeOpts...)
 	if err != nil {
 		return nil, err
@@ -105,7 +106,7 @@ func Exec(ctx context.Context, cnxn adbc.Connection, query string) (int64, error
 // ExecWith takes the options of mapper.Encode.
 func ExecWith[P any](ctx context.Context, cnxn adbc.Connection, query string, params []P, opts ...mapper.Option) (int64, error) {
 	const entry = "adbc.ExecWith"
-	if err := encodeOnly(entry, opts); err != nil {
+	if err := optsplit.EncodeOnly(entry, opts); err != nil {
 		return 0, err
 	}
 	rec, err := mapper.Encode(params, opts...)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-adbc/go/adbc"
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/internal/optsplit"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -52,7 +53,7 @@ var ingestBatchRows = IngestBatchRows
 // Ingest takes the options of mapper.Encode.
 func Ingest[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows []T, opts ...mapper.Option) (int64, error) {
 	const entry = "adbc.Ingest"
-	if err := encodeOnly(entry, opts); err != nil {
+	if err := optsplit.EncodeOnly(entry, opts); err != nil {
 		return 0, err
 	}
 	if len(rows) > ingestBatchRows {
@@ -93,7 +94,7 @@ func Ingest[T any](ctx context.Context, cnxn adbc.Connection, table string, mode
 // has finished with the stream.
 func IngestSeq[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows iter.Seq2[T, error], opts ...mapper.Option) (int64, error) {
 	const entry = "adbc.IngestSeq"
-	if err := encodeOnly(entry, opts); err != nil {
+	if err := optsplit.EncodeOnly(entry, opts); err != nil {
 		return 0, err
 	}
 	if rows == nil {
