@@ -28,6 +28,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	amflight "github.com/arrowmap/arrowmap/flight"
+	"github.com/arrowmap/arrowmap/internal/optsplit"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -103,7 +104,7 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...mapper.Opti
 // The prepared statement is closed when the result has been read to its
 // end (a failure to close it is then the Reader's error), when the Reader
 // is released before that, or at once when QueryWith fails. Options are as
-// for Query.
+// for Query; SnakeCase and As encode the parameters too.
 func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, opts ...mapper.Option) (*mapper.Reader[T], error) {
 	if c.Client == nil {
 		return nil, errNoClient
@@ -111,7 +112,8 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 	if err := mapper.RefuseOptions("flightsql.QueryWith", opts, mapper.Allocator(nil)); err != nil {
 		return nil, err
 	}
-	rec, err := mapper.Encode(params, mapper.Allocator(c.alloc()))
+	decodeOpts, encodeOpts := optsplit.Split(opts) // SnakeCase and As act on the parameters too
+	rec, err := mapper.Encode(params, append(encodeOpts, mapper.Allocator(c.alloc()))...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: the parameters of %s: %w", quoted(query), err)
 	}
@@ -140,7 +142,7 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 	}
 	records := prepared.records(rr)
 	defer records.Release() // the Reader retains its own reference
-	r, err := mapper.NewReader[T](records, opts...)
+	r, err := mapper.NewReader[T](records, decodeOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
 	}

@@ -395,6 +395,26 @@ func TestFlightSQLQueryWith(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, []summary{{"east", 100, 1}, {"north", 17.25, 2}, {"south", 25.5, 1}}, got)
 	})
+	t.Run("the caller's As encodes the parameters as it decodes the results", func(t *testing.T) {
+		type cents struct{ n int64 } // no Arrow type of its own: through As only
+		asAmount := mapper.As[cents, float64](
+			func(f float64) (cents, error) { return cents{int64(f * 100)}, nil },
+			func(c cents) (float64, error) { return float64(c.n) / 100, nil })
+		type minAmount struct {
+			Amount cents `arrow:"amount"`
+		}
+		type order struct {
+			ID     int64 `arrow:"id"`
+			Amount cents `arrow:"amount"`
+		}
+		r, err := amflightsql.QueryWith[order](testContext(t), c,
+			"SELECT id, amount FROM orders WHERE amount > ? ORDER BY id", []minAmount{{cents{2000}}}, asAmount)
+		require.NoError(t, err)
+		defer r.Release()
+		got, err := r.ReadAll()
+		require.NoError(t, err)
+		require.Equal(t, []order{{2, cents{2550}}, {4, cents{10000}}}, got)
+	})
 	t.Run("no parameters: the statement runs once, unbound", func(t *testing.T) {
 		type count struct {
 			N int64 `arrow:"n"`
