@@ -44,31 +44,8 @@ func flatRecords(b *testing.B) []arrow.RecordBatch {
 // columns, and the check of forbidden values alone over the same records.
 func BenchmarkRefuseForbidden(b *testing.B) {
 	recs := flatRecords(b)
-	b.Run("RecordWriter", func(b *testing.B) {
-		for b.Loop() {
-			w, err := amparquet.NewRecordWriter(io.Discard, recs[0].Schema(), amparquet.WriteConfig{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			for _, rec := range recs {
-				if err := w.Write(rec); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := w.Close(); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("the check alone", func(b *testing.B) {
-		for b.Loop() {
-			for _, rec := range recs {
-				if err := amparquet.RefuseForbidden(rec); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-	})
+	b.Run("RecordWriter", func(b *testing.B) { benchRecordWriter(b, recs) })
+	b.Run("the check alone", func(b *testing.B) { benchRefuseForbidden(b, recs) })
 	for c, name := range []string{"int64", "float64", "utf8", "decimal128"} {
 		b.Run("the check of "+name, func(b *testing.B) {
 			for b.Loop() {
@@ -84,5 +61,34 @@ func BenchmarkRefuseForbidden(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// benchRecordWriter writes recs to io.Discard through a RecordWriter.
+func benchRecordWriter(b *testing.B, recs []arrow.RecordBatch) {
+	for b.Loop() {
+		w, err := amparquet.NewRecordWriter(io.Discard, recs[0].Schema(), amparquet.WriteConfig{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, rec := range recs {
+			if err := w.Write(rec); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchRefuseForbidden runs the check of forbidden values alone over recs.
+func benchRefuseForbidden(b *testing.B, recs []arrow.RecordBatch) {
+	for b.Loop() {
+		for _, rec := range recs {
+			if err := amparquet.RefuseForbidden(rec); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }

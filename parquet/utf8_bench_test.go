@@ -55,31 +55,8 @@ func BenchmarkWriteText(b *testing.B) {
 			}
 		}
 	})
-	b.Run("RecordWriter", func(b *testing.B) {
-		for b.Loop() {
-			w, err := amparquet.NewRecordWriter(io.Discard, recs[0].Schema(), amparquet.WriteConfig{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			for _, rec := range recs {
-				if err := w.Write(rec); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := w.Close(); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("the UTF-8 check alone", func(b *testing.B) {
-		for b.Loop() {
-			for _, rec := range recs {
-				if err := amparquet.RefuseForbidden(rec); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-	})
+	b.Run("RecordWriter", func(b *testing.B) { benchRecordWriter(b, recs) })
+	b.Run("the UTF-8 check alone", func(b *testing.B) { benchRefuseForbidden(b, recs) })
 }
 
 type vectorRow struct {
