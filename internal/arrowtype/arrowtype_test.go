@@ -1,0 +1,125 @@
+package arrowtype_test
+
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
+)
+
+// sample is a datatype of r's ID made by the table's own constructors.
+func sample(t *testing.T, r *arrowtype.Row) arrow.DataType {
+	t.Helper()
+	switch {
+	case r.Decimal:
+		return r.DecimalOf(r.MaxPrecision, 2)
+	case len(r.Units) > 0:
+		dt, err := r.WithUnit(r.DefaultUnit, "")
+		require.NoError(t, err)
+		return dt
+	case r.Layout == arrowtype.FixedBinary:
+		return arrowtype.FixedSizeBinaryOf(7)
+	}
+	dt, ok := arrowtype.Plain(r.ID)
+	if !ok {
+		return nil
+	}
+	return dt
+}
+
+func TestEveryRowAgreesWithArrowGosLayoutOfItsType(t *testing.T) {
+	for _, r := range arrowtype.Rows() {
+		t.Run(r.Name, func(t *testing.T) {
+			assert.Equal(t, r, arrowtype.Of(r.ID))
+			dt := sample(t, r)
+			if dt == nil {
+				return // a type with children: its layout is its children's
+			}
+			require.Equal(t, r.ID, dt.ID())
+			bufs := dt.Layout().Buffers
+			switch r.Layout {
+			case arrowtype.Fixed:
+				require.Len(t, bufs, 2)
+				assert.Equal(t, bufs[1].ByteWidth, r.Bytes, "byte width")
+				assert.Equal(t, r.Bytes, int(r.Value.GoType().Size()), "the Go type of its values")
+				assert.Equal(t, r.Bytes, dt.(arrow.FixedWidthDataType).Bytes())
+				assert.Contains(t, arrowtype.Holding(r.Value), r.ID)
+			case arrowtype.Binary:
+				want := 4
+				if r.Large {
+					want = 8
+				}
+				assert.Equal(t, want, bufs[1].ByteWidth, "offsets")
+				assert.Equal(t, r.Text, dt.(arrow.BinaryDataType).IsUtf8())
+			case arrowtype.View:
+				assert.Equal(t, arrow.ViewHeaderSizeBytes, bufs[1].ByteWidth)
+			case arrowtype.FixedBinary:
+				assert.Equal(t, 7, arrowtype.ByteWidth(dt))
+			}
+			if r.Layout != arrowtype.Fixed {
+				assert.Equal(t, arrowtype.NoValue, r.Value)
+			}
+		})
+	}
+}
+
+func TestTheUnitsOfATypeAreTheOnesArrowGoValidates(t *testing.T) {
+	for _, r := range arrowtype.Rows() {
+		for _, u := range []arrow.TimeUnit{arrow.Second, arrow.Millisecond, arrow.Microsecond, arrow.Nanosecond} {
+			dt, err := r.WithUnit(u, "")
+			if !r.TakesUnit(u) {
+				assert.Error(t, err, "%s[%s]", r.Name, u)
+				continue
+			}
+			require.NoError(t, err)
+			got, ok := arrowtype.Unit(dt)
+			assert.True(t, ok)
+			assert.Equal(t, u, got)
+			if r.ID == arrow.TIME32 || r.ID == arrow.TIME64 {
+				// arrow-go's IPC and C data readers refuse the others.
+				assert.Equal(t, r.ID == arrow.TIME32, u == arrow.Second || u == arrow.Millisecond)
+			}
+		}
+	}
+}
+
+func TestDecimalsGoNarrowestFirstAndHoldTheirPrecision(t *testing.T) {
+	prev := int32(0)
+	for _, r := range arrowtype.Decimals() {
+		assert.Greater(t, r.MaxPrecision, prev)
+		prev = r.MaxPrecision
+		got, ok := arrowtype.DecimalFor(r.MaxPrecision)
+		require.True(t, ok)
+		assert.Equal(t, r, got)
+		p, s, ok := arrowtype.Precision(r.DecimalOf(r.MaxPrecision, 3))
+		assert.True(t, ok)
+		assert.Equal(t, [2]int32{r.MaxPrecision, 3}, [2]int32{p, s})
+		// Arrow's widths hold ⌊log10(2^(bits-1))⌋ digits.
+		assert.Equal(t, map[int]int32{4: 9, 8: 18, 16: 38, 32: 76}[r.Bytes], r.MaxPrecision)
+	}
+	_, ok := arrowtype.DecimalFor(77)
+	assert.False(t, ok)
+}
+
+func TestDecodedSeesThroughExtensionsAndEncodings(t *testing.T) {
+	values := arrow.BinaryTypes.String
+	dict := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: values}
+	ree := arrowtype.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, dict)
+	assert.Equal(t, values, arrowtype.Decoded(ree))
+	got, ok := arrowtype.Encoded(ree)
+	assert.True(t, ok)
+	assert.Equal(t, dict, got)
+	_, ok = arrowtype.Encoded(values)
+	assert.False(t, ok)
+	ends, ok := arrowtype.RunEnds(ree)
+	assert.True(t, ok)
+	assert.Equal(t, arrow.PrimitiveTypes.Int32, ends)
+}
+
+func TestAnIDOutsideTheTableIsUnsupported(t *testing.T) {
+	assert.Equal(t, arrowtype.Unsupported, arrowtype.Of(arrow.Type(250)).Layout)
+	assert.Equal(t, arrowtype.Unsupported, arrowtype.Of(arrow.INTERVAL_MONTHS-1000).Layout)
+}

@@ -1,0 +1,143 @@
+package arrowtype
+
+import (
+	"reflect"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+)
+
+var (
+	timeType     = reflect.TypeFor[time.Time]()
+	durationType = reflect.TypeFor[time.Duration]()
+	stringType   = reflect.TypeFor[string]()
+	bytesType    = reflect.TypeFor[[]byte]()
+	subSecond    = []arrow.TimeUnit{arrow.Second, arrow.Millisecond, arrow.Microsecond, arrow.Nanosecond}
+)
+
+// table is every Arrow type arrowmap reads, by ID.
+var table = [...]Row{
+	{ID: arrow.NULL, Name: "null", Layout: Null},
+	{ID: arrow.BOOL, Name: "bool", Layout: Boolean, GoType: reflect.TypeFor[bool]()},
+	{ID: arrow.UINT8, Name: "uint8", Layout: Fixed, Value: Uint8, Integer: true, GoType: reflect.TypeFor[uint8]()},
+	{ID: arrow.INT8, Name: "int8", Layout: Fixed, Value: Int8, Integer: true, Signed: true, GoType: reflect.TypeFor[int8]()},
+	{ID: arrow.UINT16, Name: "uint16", Layout: Fixed, Value: Uint16, Integer: true, GoType: reflect.TypeFor[uint16]()},
+	{ID: arrow.INT16, Name: "int16", Layout: Fixed, Value: Int16, Integer: true, Signed: true, GoType: reflect.TypeFor[int16]()},
+	{ID: arrow.UINT32, Name: "uint32", Layout: Fixed, Value: Uint32, Integer: true, GoType: reflect.TypeFor[uint32]()},
+	{ID: arrow.INT32, Name: "int32", Layout: Fixed, Value: Int32, Integer: true, Signed: true, GoType: reflect.TypeFor[int32]()},
+	{ID: arrow.UINT64, Name: "uint64", Layout: Fixed, Value: Uint64, Integer: true, GoType: reflect.TypeFor[uint64]()},
+	{ID: arrow.INT64, Name: "int64", Layout: Fixed, Value: Int64, Integer: true, Signed: true, GoType: reflect.TypeFor[int64]()},
+	{ID: arrow.FLOAT16, Name: "float16", Layout: Fixed, Value: Float16, Float: true, Signed: true, GoType: reflect.TypeFor[float16.Num]()},
+	{ID: arrow.FLOAT32, Name: "float32", Layout: Fixed, Value: Float32, Float: true, Signed: true, GoType: reflect.TypeFor[float32]()},
+	{ID: arrow.FLOAT64, Name: "float64", Layout: Fixed, Value: Float64, Float: true, Signed: true, GoType: reflect.TypeFor[float64]()},
+	{ID: arrow.STRING, Name: "utf8", Layout: Binary, Text: true, GoType: stringType},
+	{ID: arrow.BINARY, Name: "binary", Layout: Binary, GoType: bytesType},
+	{ID: arrow.FIXED_SIZE_BINARY, Name: "fixed_size_binary", Layout: FixedBinary},
+	{ID: arrow.DATE32, Name: "date32", Layout: Fixed, Value: Int32, Signed: true, Temporal: Date, GoType: timeType},
+	{ID: arrow.DATE64, Name: "date64", Layout: Fixed, Value: Int64, Signed: true, Temporal: Date, GoType: timeType},
+	{ID: arrow.TIMESTAMP, Name: "timestamp", Layout: Fixed, Value: Int64, Signed: true, Temporal: Timestamp,
+		Units: subSecond, DefaultUnit: arrow.Nanosecond, GoType: timeType},
+	{ID: arrow.TIME32, Name: "time32", Layout: Fixed, Value: Int32, Signed: true, Temporal: TimeOfDay,
+		Units: subSecond[:2], DefaultUnit: arrow.Millisecond, GoType: durationType},
+	{ID: arrow.TIME64, Name: "time64", Layout: Fixed, Value: Int64, Signed: true, Temporal: TimeOfDay,
+		Units: subSecond[2:], DefaultUnit: arrow.Nanosecond, GoType: durationType},
+	{ID: arrow.INTERVAL_MONTHS, Name: "month_interval", Layout: Fixed, Value: MonthInterval, Temporal: Interval,
+		GoType: reflect.TypeFor[arrow.MonthInterval]()},
+	{ID: arrow.INTERVAL_DAY_TIME, Name: "day_time_interval", Layout: Fixed, Value: DayTimeInterval, Temporal: Interval,
+		GoType: reflect.TypeFor[arrow.DayTimeInterval]()},
+	{ID: arrow.DECIMAL128, Name: "decimal128", Layout: Fixed, Value: Decimal128, Signed: true, Decimal: true,
+		MaxPrecision: 38, GoType: reflect.TypeFor[decimal.Decimal128]()},
+	{ID: arrow.DECIMAL256, Name: "decimal256", Layout: Fixed, Value: Decimal256, Signed: true, Decimal: true,
+		MaxPrecision: 76, GoType: reflect.TypeFor[decimal.Decimal256]()},
+	{ID: arrow.LIST, Name: "list", Layout: List},
+	{ID: arrow.STRUCT, Name: "struct", Layout: Struct},
+	{ID: arrow.SPARSE_UNION, Name: "sparse_union", Layout: Union},
+	{ID: arrow.DENSE_UNION, Name: "dense_union", Layout: Union, Dense: true},
+	{ID: arrow.DICTIONARY, Name: "dictionary", Layout: Dictionary},
+	{ID: arrow.MAP, Name: "map", Layout: List, Map: true},
+	{ID: arrow.EXTENSION, Name: "extension", Layout: Extension},
+	{ID: arrow.FIXED_SIZE_LIST, Name: "fixed_size_list", Layout: FixedList},
+	{ID: arrow.DURATION, Name: "duration", Layout: Fixed, Value: Int64, Signed: true, Temporal: Duration,
+		Units: subSecond, DefaultUnit: arrow.Nanosecond, GoType: durationType},
+	{ID: arrow.LARGE_STRING, Name: "large_utf8", Layout: Binary, Large: true, Text: true, GoType: stringType},
+	{ID: arrow.LARGE_BINARY, Name: "large_binary", Layout: Binary, Large: true, GoType: bytesType},
+	{ID: arrow.LARGE_LIST, Name: "large_list", Layout: List, Large: true},
+	{ID: arrow.INTERVAL_MONTH_DAY_NANO, Name: "month_day_nano_interval", Layout: Fixed, Value: MonthDayNanoInterval,
+		Temporal: Interval, GoType: reflect.TypeFor[arrow.MonthDayNanoInterval]()},
+	{ID: arrow.RUN_END_ENCODED, Name: "run_end_encoded", Layout: RunEnd},
+	{ID: arrow.STRING_VIEW, Name: "utf8_view", Layout: View, Text: true, GoType: stringType},
+	{ID: arrow.BINARY_VIEW, Name: "binary_view", Layout: View, GoType: bytesType},
+	{ID: arrow.LIST_VIEW, Name: "list_view", Layout: ListView},
+	{ID: arrow.LARGE_LIST_VIEW, Name: "large_list_view", Layout: ListView, Large: true},
+	{ID: arrow.DECIMAL32, Name: "decimal32", Layout: Fixed, Value: Decimal32, Signed: true, Decimal: true,
+		MaxPrecision: 9, GoType: reflect.TypeFor[decimal.Decimal32]()},
+	{ID: arrow.DECIMAL64, Name: "decimal64", Layout: Fixed, Value: Decimal64, Signed: true, Decimal: true,
+		MaxPrecision: 18, GoType: reflect.TypeFor[decimal.Decimal64]()},
+}
+
+// valueBytes and valueTypes are each Value's byte width and Go type.
+var (
+	valueBytes = [numValues]int{Int8: 1, Int16: 2, Int32: 4, Int64: 8, Uint8: 1, Uint16: 2, Uint32: 4, Uint64: 8,
+		Float16: 2, Float32: 4, Float64: 8, Decimal32: 4, Decimal64: 8, Decimal128: 16, Decimal256: 32,
+		MonthInterval: 4, DayTimeInterval: 8, MonthDayNanoInterval: 16}
+	valueTypes = [numValues]reflect.Type{
+		Int8: reflect.TypeFor[int8](), Int16: reflect.TypeFor[int16](), Int32: reflect.TypeFor[int32](),
+		Int64: reflect.TypeFor[int64](), Uint8: reflect.TypeFor[uint8](), Uint16: reflect.TypeFor[uint16](),
+		Uint32: reflect.TypeFor[uint32](), Uint64: reflect.TypeFor[uint64](), Float16: reflect.TypeFor[float16.Num](),
+		Float32: reflect.TypeFor[float32](), Float64: reflect.TypeFor[float64](),
+		Decimal32: reflect.TypeFor[decimal.Decimal32](), Decimal64: reflect.TypeFor[decimal.Decimal64](),
+		Decimal128: reflect.TypeFor[decimal.Decimal128](), Decimal256: reflect.TypeFor[decimal.Decimal256](),
+		MonthInterval: reflect.TypeFor[arrow.MonthInterval](), DayTimeInterval: reflect.TypeFor[arrow.DayTimeInterval](),
+		MonthDayNanoInterval: reflect.TypeFor[arrow.MonthDayNanoInterval](),
+	}
+)
+
+// FixedValue is the Go types of fixed-width buffer values, one a Value.
+type FixedValue interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 |
+		float16.Num | float32 | float64 |
+		decimal.Decimal32 | decimal.Decimal64 | decimal.Decimal128 | decimal.Decimal256 |
+		arrow.MonthInterval | arrow.DayTimeInterval | arrow.MonthDayNanoInterval
+}
+
+// GoType is the Go type of v's values; nil for NoValue.
+func (v Value) GoType() reflect.Type {
+	if v >= numValues {
+		return nil
+	}
+	return valueTypes[v]
+}
+
+// Bytes is the byte width of v's values.
+func (v Value) Bytes() int {
+	if v >= numValues {
+		return 0
+	}
+	return valueBytes[v]
+}
+
+func (v Value) String() string {
+	if t := v.GoType(); t != nil {
+		return t.String()
+	}
+	return "no value"
+}
+
+// ValueOf is the Value whose Go type is T.
+func ValueOf[T FixedValue]() Value {
+	t := reflect.TypeFor[T]()
+	for v := Int8; v < numValues; v++ {
+		if valueTypes[v] == t {
+			return v
+		}
+	}
+	panic("arrowtype: " + t.String() + " has no row") // the constraint admits none
+}
+
+// Holding is the IDs of the Fixed types whose buffers hold Go values of
+// type v: Int32 is int32, date32 and time32.
+func Holding(v Value) []arrow.Type {
+	return IDs(func(r *Row) bool { return r.Layout == Fixed && r.Value == v })
+}

@@ -1,0 +1,53 @@
+package mapper
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/tags"
+)
+
+// The one place where a tag's pins become Arrow types, for both
+// directions: the tag's spelling of a type is the table's name of it.
+
+// pinnedRow is the row of the layout a tag's encoding pins (`utf8_view`,
+// `large_list`, `fixed_size_binary`), nil when it pins none.
+func pinnedRow(e tags.Encoding) *arrowtype.Row {
+	if e == tags.EncodingDefault {
+		return nil
+	}
+	r, _ := arrowtype.ByName(e.String())
+	return r
+}
+
+// temporalRow is the row of the temporal type a tag pins, nil when it
+// pins none.
+func temporalRow(t tags.Temporal) *arrowtype.Row {
+	if t == tags.TemporalDefault {
+		return nil
+	}
+	r, _ := arrowtype.ByName(t.String())
+	return r
+}
+
+// temporalOf is the type of r as tag gives it: its unit, else r's default,
+// and for a timestamp its zone, UTC unless the tag says naive or names
+// another.
+func temporalOf(r *arrowtype.Row, tag tags.Tag) (arrow.DataType, error) {
+	if len(r.Units) == 0 {
+		return r.Make(), nil
+	}
+	unit := r.DefaultUnit
+	if tag.Unit != tags.UnitDefault {
+		unit = tag.Unit.TimeUnit()
+	}
+	return r.WithUnit(unit, zoneOf(tag))
+}
+
+// zoneOf is the zone of a timestamp a tag pins: tz=, else UTC unless naive.
+func zoneOf(tag tags.Tag) string {
+	if tag.TZ == "" && !tag.Naive {
+		return "UTC"
+	}
+	return tag.TZ
+}
