@@ -24,7 +24,7 @@ var plain = map[arrow.Type]arrow.DataType{
 	arrow.UINT32: arrow.PrimitiveTypes.Uint32, arrow.UINT64: arrow.PrimitiveTypes.Uint64,
 	arrow.FLOAT16: arrow.FixedWidthTypes.Float16, arrow.FLOAT32: arrow.PrimitiveTypes.Float32,
 	arrow.FLOAT64: arrow.PrimitiveTypes.Float64,
-	arrow.STRING: arrow.BinaryTypes.String, arrow.LARGE_STRING: arrow.BinaryTypes.LargeString,
+	arrow.STRING:  arrow.BinaryTypes.String, arrow.LARGE_STRING: arrow.BinaryTypes.LargeString,
 	arrow.STRING_VIEW: arrow.BinaryTypes.StringView, arrow.BINARY: arrow.BinaryTypes.Binary,
 	arrow.LARGE_BINARY: arrow.BinaryTypes.LargeBinary, arrow.BINARY_VIEW: arrow.BinaryTypes.BinaryView,
 	arrow.DATE32: arrow.FixedWidthTypes.Date32, arrow.DATE64: arrow.FixedWidthTypes.Date64,
