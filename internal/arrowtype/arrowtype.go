@@ -119,6 +119,11 @@ type Row struct {
 	GoType reflect.Type
 	// Map, Dense: the list of entries that is a map; the dense union.
 	Map, Dense bool
+
+	// The row's constructors, by the parameters of its type.
+	plain    arrow.DataType
+	withUnit func(arrow.TimeUnit, string) arrow.DataType
+	decimal  func(precision, scale int32) arrow.DataType
 }
 
 // Of is the row of id, or a row of Layout Unsupported.

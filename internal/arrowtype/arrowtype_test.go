@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -122,4 +124,22 @@ func TestDecodedSeesThroughExtensionsAndEncodings(t *testing.T) {
 func TestAnIDOutsideTheTableIsUnsupported(t *testing.T) {
 	assert.Equal(t, arrowtype.Unsupported, arrowtype.Of(arrow.Type(250)).Layout)
 	assert.Equal(t, arrowtype.Unsupported, arrowtype.Of(arrow.INTERVAL_MONTHS-1000).Layout)
+}
+
+func TestValuesAreWhatArrowGosTypedArraysGive(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	b := array.NewBuilder(mem, arrowtype.Of(arrow.DATE64).Make())
+	defer b.Release()
+	b.UnmarshalJSON([]byte(`["1970-01-02", null, "2000-03-01", "1969-12-31"]`))
+	a := b.NewArray()
+	defer a.Release()
+	s := array.NewSlice(a, 1, 4)
+	defer s.Release()
+	got := arrowtype.Values[int64](s.Data())
+	require.Len(t, got, 3)
+	assert.Equal(t, int64(951868800000), got[1], "2000-03-01 in ms")
+	assert.Equal(t, int64(-86400000), got[2])
+	short := array.NewData(s.DataType(), 5, s.Data().Buffers(), nil, 0, 0)
+	defer short.Release()
+	assert.Nil(t, arrowtype.Values[int64](short), "past the end of its buffer")
 }

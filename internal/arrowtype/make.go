@@ -10,32 +10,16 @@ import (
 // null, the strings and binaries, date32, date64 and the intervals. It
 // panics for a type with parameters: use the constructor of its kind.
 func (r *Row) Make() arrow.DataType {
-	if dt, ok := plain[r.ID]; ok {
-		return dt
+	if r.plain == nil {
+		panic("arrowtype: " + r.Name + " has parameters")
 	}
-	panic("arrowtype: " + r.Name + " has parameters")
-}
-
-var plain = map[arrow.Type]arrow.DataType{
-	arrow.NULL: arrow.Null, arrow.BOOL: arrow.FixedWidthTypes.Boolean,
-	arrow.INT8: arrow.PrimitiveTypes.Int8, arrow.INT16: arrow.PrimitiveTypes.Int16,
-	arrow.INT32: arrow.PrimitiveTypes.Int32, arrow.INT64: arrow.PrimitiveTypes.Int64,
-	arrow.UINT8: arrow.PrimitiveTypes.Uint8, arrow.UINT16: arrow.PrimitiveTypes.Uint16,
-	arrow.UINT32: arrow.PrimitiveTypes.Uint32, arrow.UINT64: arrow.PrimitiveTypes.Uint64,
-	arrow.FLOAT16: arrow.FixedWidthTypes.Float16, arrow.FLOAT32: arrow.PrimitiveTypes.Float32,
-	arrow.FLOAT64: arrow.PrimitiveTypes.Float64,
-	arrow.STRING:  arrow.BinaryTypes.String, arrow.LARGE_STRING: arrow.BinaryTypes.LargeString,
-	arrow.STRING_VIEW: arrow.BinaryTypes.StringView, arrow.BINARY: arrow.BinaryTypes.Binary,
-	arrow.LARGE_BINARY: arrow.BinaryTypes.LargeBinary, arrow.BINARY_VIEW: arrow.BinaryTypes.BinaryView,
-	arrow.DATE32: arrow.FixedWidthTypes.Date32, arrow.DATE64: arrow.FixedWidthTypes.Date64,
-	arrow.INTERVAL_MONTHS: arrow.FixedWidthTypes.MonthInterval, arrow.INTERVAL_DAY_TIME: arrow.FixedWidthTypes.DayTimeInterval,
-	arrow.INTERVAL_MONTH_DAY_NANO: arrow.FixedWidthTypes.MonthDayNanoInterval,
+	return r.plain
 }
 
 // Plain is the type of id when it has no parameters.
 func Plain(id arrow.Type) (arrow.DataType, bool) {
-	dt, ok := plain[id]
-	return dt, ok
+	r := Of(id)
+	return r.plain, r.plain != nil
 }
 
 // WithUnit is the temporal type of r's ID in unit, and zone for a
@@ -45,17 +29,7 @@ func (r *Row) WithUnit(unit arrow.TimeUnit, zone string) (arrow.DataType, error)
 	if !r.TakesUnit(unit) {
 		return nil, fmt.Errorf("%s takes no unit %s", r.Name, unit)
 	}
-	switch r.ID {
-	case arrow.TIMESTAMP:
-		return &arrow.TimestampType{Unit: unit, TimeZone: zone}, nil
-	case arrow.TIME32:
-		return &arrow.Time32Type{Unit: unit}, nil
-	case arrow.TIME64:
-		return &arrow.Time64Type{Unit: unit}, nil
-	case arrow.DURATION:
-		return &arrow.DurationType{Unit: unit}, nil
-	}
-	return nil, fmt.Errorf("%s takes no unit", r.Name)
+	return r.withUnit(unit, zone), nil
 }
 
 // TakesUnit is whether unit is one of r's units.
@@ -68,24 +42,12 @@ func (r *Row) TakesUnit(unit arrow.TimeUnit) bool {
 	return false
 }
 
-// TimestampOf is timestamp[unit, zone].
-func TimestampOf(unit arrow.TimeUnit, zone string) arrow.DataType {
-	return &arrow.TimestampType{Unit: unit, TimeZone: zone}
-}
-
 // DecimalOf is the decimal type of r's ID with precision and scale.
 func (r *Row) DecimalOf(precision, scale int32) arrow.DataType {
-	switch r.ID {
-	case arrow.DECIMAL32:
-		return &arrow.Decimal32Type{Precision: precision, Scale: scale}
-	case arrow.DECIMAL64:
-		return &arrow.Decimal64Type{Precision: precision, Scale: scale}
-	case arrow.DECIMAL128:
-		return &arrow.Decimal128Type{Precision: precision, Scale: scale}
-	case arrow.DECIMAL256:
-		return &arrow.Decimal256Type{Precision: precision, Scale: scale}
+	if r.decimal == nil {
+		panic("arrowtype: " + r.Name + " is no decimal")
 	}
-	panic("arrowtype: " + r.Name + " is no decimal")
+	return r.decimal(precision, scale)
 }
 
 // Decimals is the decimal rows, narrowest first.
@@ -101,39 +63,6 @@ func DecimalFor(precision int32) (*Row, bool) {
 		}
 	}
 	return nil, false
-}
-
-// FixedSizeBinaryOf is fixed_size_binary[width].
-func FixedSizeBinaryOf(width int) arrow.DataType { return &arrow.FixedSizeBinaryType{ByteWidth: width} }
-
-// Unit is dt's time unit, false when dt has none.
-func Unit(dt arrow.DataType) (arrow.TimeUnit, bool) {
-	if t, ok := dt.(arrow.TemporalWithUnit); ok {
-		return t.TimeUnit(), true
-	}
-	return 0, false
-}
-
-// Zone is a timestamp's zone ("" when naive); false when dt is no
-// timestamp.
-func Zone(dt arrow.DataType) (string, bool) {
-	t, ok := dt.(*arrow.TimestampType)
-	if !ok {
-		return "", false
-	}
-	return t.TimeZone, true
-}
-
-// ByteWidth is the bytes of a value of a fixed-width dt (a fixed-size
-// binary's width), 0 for the others.
-func ByteWidth(dt arrow.DataType) int {
-	if t, ok := dt.(*arrow.FixedSizeBinaryType); ok {
-		return t.ByteWidth
-	}
-	if r := OfType(dt); r.Layout == Fixed {
-		return r.Bytes
-	}
-	return 0
 }
 
 // Precision is a decimal's precision and scale; false when dt is no
@@ -157,18 +86,6 @@ func Storage(dt arrow.DataType) arrow.DataType {
 	}
 }
 
-// Encoded is the values a dictionary or run-end encoded dt encodes, and
-// true; dt and false for any other.
-func Encoded(dt arrow.DataType) (arrow.DataType, bool) {
-	switch t := dt.(type) {
-	case *arrow.DictionaryType:
-		return t.ValueType, true
-	case *arrow.RunEndEncodedType:
-		return t.Encoded(), true
-	}
-	return dt, false
-}
-
 // Decoded is dt without its extensions and encodings: the type of the
 // values a reader meets, through any depth of extension, dictionary and
 // run-end encoding.
@@ -183,17 +100,17 @@ func Decoded(dt arrow.DataType) arrow.DataType {
 	}
 }
 
-// RunEnds is the type of a run-end encoded dt's run ends; false for any
-// other.
-func RunEnds(dt arrow.DataType) (arrow.DataType, bool) {
-	if t, ok := dt.(*arrow.RunEndEncodedType); ok {
-		return t.RunEnds(), true
+// Values is the values of the fixed-width array d, as T, from its offset:
+// for every type whose buffers hold T (see [Holding]), what arrow-go's
+// typed arrays give. It is nil when d's buffer is too short for its length.
+func Values[T FixedValue](d arrow.ArrayData) []T {
+	bufs := d.Buffers()
+	if len(bufs) < 2 || bufs[1] == nil || d.Len() == 0 {
+		return nil
 	}
-	return nil, false
-}
-
-// RunEndEncodedOf is run_end_encoded<runEnds, values>, its values
-// nullable.
-func RunEndEncodedOf(runEnds, values arrow.DataType) arrow.DataType {
-	return arrow.RunEndEncodedOf(runEnds, values)
+	all := arrow.GetData[T](bufs[1].Bytes())
+	if d.Offset() < 0 || d.Len() > len(all)-d.Offset() {
+		return nil
+	}
+	return all[d.Offset() : d.Offset()+d.Len()]
 }

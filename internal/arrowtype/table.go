@@ -19,37 +19,39 @@ var (
 
 // table is every Arrow type arrowmap reads, by ID.
 var table = [...]Row{
-	{ID: arrow.NULL, Name: "null", Layout: Null},
-	{ID: arrow.BOOL, Name: "bool", Layout: Boolean, GoType: reflect.TypeFor[bool]()},
-	{ID: arrow.UINT8, Name: "uint8", Layout: Fixed, Value: Uint8, Integer: true, GoType: reflect.TypeFor[uint8]()},
-	{ID: arrow.INT8, Name: "int8", Layout: Fixed, Value: Int8, Integer: true, Signed: true, GoType: reflect.TypeFor[int8]()},
-	{ID: arrow.UINT16, Name: "uint16", Layout: Fixed, Value: Uint16, Integer: true, GoType: reflect.TypeFor[uint16]()},
-	{ID: arrow.INT16, Name: "int16", Layout: Fixed, Value: Int16, Integer: true, Signed: true, GoType: reflect.TypeFor[int16]()},
-	{ID: arrow.UINT32, Name: "uint32", Layout: Fixed, Value: Uint32, Integer: true, GoType: reflect.TypeFor[uint32]()},
-	{ID: arrow.INT32, Name: "int32", Layout: Fixed, Value: Int32, Integer: true, Signed: true, GoType: reflect.TypeFor[int32]()},
-	{ID: arrow.UINT64, Name: "uint64", Layout: Fixed, Value: Uint64, Integer: true, GoType: reflect.TypeFor[uint64]()},
-	{ID: arrow.INT64, Name: "int64", Layout: Fixed, Value: Int64, Integer: true, Signed: true, GoType: reflect.TypeFor[int64]()},
-	{ID: arrow.FLOAT16, Name: "float16", Layout: Fixed, Value: Float16, Float: true, Signed: true, GoType: reflect.TypeFor[float16.Num]()},
-	{ID: arrow.FLOAT32, Name: "float32", Layout: Fixed, Value: Float32, Float: true, Signed: true, GoType: reflect.TypeFor[float32]()},
-	{ID: arrow.FLOAT64, Name: "float64", Layout: Fixed, Value: Float64, Float: true, Signed: true, GoType: reflect.TypeFor[float64]()},
-	{ID: arrow.STRING, Name: "utf8", Layout: Binary, Text: true, GoType: stringType},
-	{ID: arrow.BINARY, Name: "binary", Layout: Binary, GoType: bytesType},
+	{ID: arrow.NULL, plain: arrow.Null, Name: "null", Layout: Null},
+	{ID: arrow.BOOL, plain: arrow.FixedWidthTypes.Boolean, Name: "bool", Layout: Boolean, GoType: reflect.TypeFor[bool]()},
+	{ID: arrow.UINT8, plain: arrow.PrimitiveTypes.Uint8, Name: "uint8", Layout: Fixed, Value: Uint8, Integer: true, GoType: reflect.TypeFor[uint8]()},
+	{ID: arrow.INT8, plain: arrow.PrimitiveTypes.Int8, Name: "int8", Layout: Fixed, Value: Int8, Integer: true, Signed: true, GoType: reflect.TypeFor[int8]()},
+	{ID: arrow.UINT16, plain: arrow.PrimitiveTypes.Uint16, Name: "uint16", Layout: Fixed, Value: Uint16, Integer: true, GoType: reflect.TypeFor[uint16]()},
+	{ID: arrow.INT16, plain: arrow.PrimitiveTypes.Int16, Name: "int16", Layout: Fixed, Value: Int16, Integer: true, Signed: true, GoType: reflect.TypeFor[int16]()},
+	{ID: arrow.UINT32, plain: arrow.PrimitiveTypes.Uint32, Name: "uint32", Layout: Fixed, Value: Uint32, Integer: true, GoType: reflect.TypeFor[uint32]()},
+	{ID: arrow.INT32, plain: arrow.PrimitiveTypes.Int32, Name: "int32", Layout: Fixed, Value: Int32, Integer: true, Signed: true, GoType: reflect.TypeFor[int32]()},
+	{ID: arrow.UINT64, plain: arrow.PrimitiveTypes.Uint64, Name: "uint64", Layout: Fixed, Value: Uint64, Integer: true, GoType: reflect.TypeFor[uint64]()},
+	{ID: arrow.INT64, plain: arrow.PrimitiveTypes.Int64, Name: "int64", Layout: Fixed, Value: Int64, Integer: true, Signed: true, GoType: reflect.TypeFor[int64]()},
+	{ID: arrow.FLOAT16, plain: arrow.FixedWidthTypes.Float16, Name: "float16", Layout: Fixed, Value: Float16, Float: true, Signed: true, GoType: reflect.TypeFor[float16.Num]()},
+	{ID: arrow.FLOAT32, plain: arrow.PrimitiveTypes.Float32, Name: "float32", Layout: Fixed, Value: Float32, Float: true, Signed: true, GoType: reflect.TypeFor[float32]()},
+	{ID: arrow.FLOAT64, plain: arrow.PrimitiveTypes.Float64, Name: "float64", Layout: Fixed, Value: Float64, Float: true, Signed: true, GoType: reflect.TypeFor[float64]()},
+	{ID: arrow.STRING, plain: arrow.BinaryTypes.String, Name: "utf8", Layout: Binary, Text: true, GoType: stringType},
+	{ID: arrow.BINARY, plain: arrow.BinaryTypes.Binary, Name: "binary", Layout: Binary, GoType: bytesType},
 	{ID: arrow.FIXED_SIZE_BINARY, Name: "fixed_size_binary", Layout: FixedBinary},
-	{ID: arrow.DATE32, Name: "date32", Layout: Fixed, Value: Int32, Signed: true, Temporal: Date, GoType: timeType},
-	{ID: arrow.DATE64, Name: "date64", Layout: Fixed, Value: Int64, Signed: true, Temporal: Date, GoType: timeType},
-	{ID: arrow.TIMESTAMP, Name: "timestamp", Layout: Fixed, Value: Int64, Signed: true, Temporal: Timestamp,
+	{ID: arrow.DATE32, plain: arrow.FixedWidthTypes.Date32, Name: "date32", Layout: Fixed, Value: Int32, Signed: true, Temporal: Date, GoType: timeType},
+	{ID: arrow.DATE64, plain: arrow.FixedWidthTypes.Date64, Name: "date64", Layout: Fixed, Value: Int64, Signed: true, Temporal: Date, GoType: timeType},
+	{ID: arrow.TIMESTAMP, Name: "timestamp", withUnit: func(u arrow.TimeUnit, zone string) arrow.DataType {
+		return &arrow.TimestampType{Unit: u, TimeZone: zone}
+	}, Layout: Fixed, Value: Int64, Signed: true, Temporal: Timestamp,
 		Units: subSecond, DefaultUnit: arrow.Nanosecond, GoType: timeType},
-	{ID: arrow.TIME32, Name: "time32", Layout: Fixed, Value: Int32, Signed: true, Temporal: TimeOfDay,
+	{ID: arrow.TIME32, Name: "time32", withUnit: func(u arrow.TimeUnit, _ string) arrow.DataType { return &arrow.Time32Type{Unit: u} }, Layout: Fixed, Value: Int32, Signed: true, Temporal: TimeOfDay,
 		Units: subSecond[:2], DefaultUnit: arrow.Millisecond, GoType: durationType},
-	{ID: arrow.TIME64, Name: "time64", Layout: Fixed, Value: Int64, Signed: true, Temporal: TimeOfDay,
+	{ID: arrow.TIME64, Name: "time64", withUnit: func(u arrow.TimeUnit, _ string) arrow.DataType { return &arrow.Time64Type{Unit: u} }, Layout: Fixed, Value: Int64, Signed: true, Temporal: TimeOfDay,
 		Units: subSecond[2:], DefaultUnit: arrow.Nanosecond, GoType: durationType},
-	{ID: arrow.INTERVAL_MONTHS, Name: "month_interval", Layout: Fixed, Value: MonthInterval, Temporal: Interval,
+	{ID: arrow.INTERVAL_MONTHS, plain: arrow.FixedWidthTypes.MonthInterval, Name: "month_interval", Layout: Fixed, Value: MonthInterval, Temporal: Interval,
 		GoType: reflect.TypeFor[arrow.MonthInterval]()},
-	{ID: arrow.INTERVAL_DAY_TIME, Name: "day_time_interval", Layout: Fixed, Value: DayTimeInterval, Temporal: Interval,
+	{ID: arrow.INTERVAL_DAY_TIME, plain: arrow.FixedWidthTypes.DayTimeInterval, Name: "day_time_interval", Layout: Fixed, Value: DayTimeInterval, Temporal: Interval,
 		GoType: reflect.TypeFor[arrow.DayTimeInterval]()},
-	{ID: arrow.DECIMAL128, Name: "decimal128", Layout: Fixed, Value: Decimal128, Signed: true, Decimal: true,
+	{ID: arrow.DECIMAL128, Name: "decimal128", decimal: func(p, s int32) arrow.DataType { return &arrow.Decimal128Type{Precision: p, Scale: s} }, Layout: Fixed, Value: Decimal128, Signed: true, Decimal: true,
 		MaxPrecision: 38, GoType: reflect.TypeFor[decimal.Decimal128]()},
-	{ID: arrow.DECIMAL256, Name: "decimal256", Layout: Fixed, Value: Decimal256, Signed: true, Decimal: true,
+	{ID: arrow.DECIMAL256, Name: "decimal256", decimal: func(p, s int32) arrow.DataType { return &arrow.Decimal256Type{Precision: p, Scale: s} }, Layout: Fixed, Value: Decimal256, Signed: true, Decimal: true,
 		MaxPrecision: 76, GoType: reflect.TypeFor[decimal.Decimal256]()},
 	{ID: arrow.LIST, Name: "list", Layout: List},
 	{ID: arrow.STRUCT, Name: "struct", Layout: Struct},
@@ -59,21 +61,21 @@ var table = [...]Row{
 	{ID: arrow.MAP, Name: "map", Layout: List, Map: true},
 	{ID: arrow.EXTENSION, Name: "extension", Layout: Extension},
 	{ID: arrow.FIXED_SIZE_LIST, Name: "fixed_size_list", Layout: FixedList},
-	{ID: arrow.DURATION, Name: "duration", Layout: Fixed, Value: Int64, Signed: true, Temporal: Duration,
+	{ID: arrow.DURATION, Name: "duration", withUnit: func(u arrow.TimeUnit, _ string) arrow.DataType { return &arrow.DurationType{Unit: u} }, Layout: Fixed, Value: Int64, Signed: true, Temporal: Duration,
 		Units: subSecond, DefaultUnit: arrow.Nanosecond, GoType: durationType},
-	{ID: arrow.LARGE_STRING, Name: "large_utf8", Layout: Binary, Large: true, Text: true, GoType: stringType},
-	{ID: arrow.LARGE_BINARY, Name: "large_binary", Layout: Binary, Large: true, GoType: bytesType},
+	{ID: arrow.LARGE_STRING, plain: arrow.BinaryTypes.LargeString, Name: "large_utf8", Layout: Binary, Large: true, Text: true, GoType: stringType},
+	{ID: arrow.LARGE_BINARY, plain: arrow.BinaryTypes.LargeBinary, Name: "large_binary", Layout: Binary, Large: true, GoType: bytesType},
 	{ID: arrow.LARGE_LIST, Name: "large_list", Layout: List, Large: true},
-	{ID: arrow.INTERVAL_MONTH_DAY_NANO, Name: "month_day_nano_interval", Layout: Fixed, Value: MonthDayNanoInterval,
+	{ID: arrow.INTERVAL_MONTH_DAY_NANO, plain: arrow.FixedWidthTypes.MonthDayNanoInterval, Name: "month_day_nano_interval", Layout: Fixed, Value: MonthDayNanoInterval,
 		Temporal: Interval, GoType: reflect.TypeFor[arrow.MonthDayNanoInterval]()},
 	{ID: arrow.RUN_END_ENCODED, Name: "run_end_encoded", Layout: RunEnd},
-	{ID: arrow.STRING_VIEW, Name: "utf8_view", Layout: View, Text: true, GoType: stringType},
-	{ID: arrow.BINARY_VIEW, Name: "binary_view", Layout: View, GoType: bytesType},
+	{ID: arrow.STRING_VIEW, plain: arrow.BinaryTypes.StringView, Name: "utf8_view", Layout: View, Text: true, GoType: stringType},
+	{ID: arrow.BINARY_VIEW, plain: arrow.BinaryTypes.BinaryView, Name: "binary_view", Layout: View, GoType: bytesType},
 	{ID: arrow.LIST_VIEW, Name: "list_view", Layout: ListView},
 	{ID: arrow.LARGE_LIST_VIEW, Name: "large_list_view", Layout: ListView, Large: true},
-	{ID: arrow.DECIMAL32, Name: "decimal32", Layout: Fixed, Value: Decimal32, Signed: true, Decimal: true,
+	{ID: arrow.DECIMAL32, Name: "decimal32", decimal: func(p, s int32) arrow.DataType { return &arrow.Decimal32Type{Precision: p, Scale: s} }, Layout: Fixed, Value: Decimal32, Signed: true, Decimal: true,
 		MaxPrecision: 9, GoType: reflect.TypeFor[decimal.Decimal32]()},
-	{ID: arrow.DECIMAL64, Name: "decimal64", Layout: Fixed, Value: Decimal64, Signed: true, Decimal: true,
+	{ID: arrow.DECIMAL64, Name: "decimal64", decimal: func(p, s int32) arrow.DataType { return &arrow.Decimal64Type{Precision: p, Scale: s} }, Layout: Fixed, Value: Decimal64, Signed: true, Decimal: true,
 		MaxPrecision: 18, GoType: reflect.TypeFor[decimal.Decimal64]()},
 }
 
@@ -140,4 +142,64 @@ func ValueOf[T FixedValue]() Value {
 // type v: Int32 is int32, date32 and time32.
 func Holding(v Value) []arrow.Type {
 	return IDs(func(r *Row) bool { return r.Layout == Fixed && r.Value == v })
+}
+
+// FixedSizeBinaryOf is fixed_size_binary[width].
+func FixedSizeBinaryOf(width int) arrow.DataType { return &arrow.FixedSizeBinaryType{ByteWidth: width} }
+
+// Unit is dt's time unit, false when dt has none.
+func Unit(dt arrow.DataType) (arrow.TimeUnit, bool) {
+	if t, ok := dt.(arrow.TemporalWithUnit); ok {
+		return t.TimeUnit(), true
+	}
+	return 0, false
+}
+
+// Zone is a timestamp's zone ("" when naive); false when dt is no
+// timestamp.
+func Zone(dt arrow.DataType) (string, bool) {
+	t, ok := dt.(*arrow.TimestampType)
+	if !ok {
+		return "", false
+	}
+	return t.TimeZone, true
+}
+
+// ByteWidth is the bytes of a value of a fixed-width dt (a fixed-size
+// binary's width), 0 for the others.
+func ByteWidth(dt arrow.DataType) int {
+	if t, ok := dt.(*arrow.FixedSizeBinaryType); ok {
+		return t.ByteWidth
+	}
+	if r := OfType(dt); r.Layout == Fixed {
+		return r.Bytes
+	}
+	return 0
+}
+
+// Encoded is the values a dictionary or run-end encoded dt encodes, and
+// true; dt and false for any other.
+func Encoded(dt arrow.DataType) (arrow.DataType, bool) {
+	switch t := dt.(type) {
+	case *arrow.DictionaryType:
+		return t.ValueType, true
+	case *arrow.RunEndEncodedType:
+		return t.Encoded(), true
+	}
+	return dt, false
+}
+
+// RunEnds is the type of a run-end encoded dt's run ends; false for any
+// other.
+func RunEnds(dt arrow.DataType) (arrow.DataType, bool) {
+	if t, ok := dt.(*arrow.RunEndEncodedType); ok {
+		return t.RunEnds(), true
+	}
+	return nil, false
+}
+
+// RunEndEncodedOf is run_end_encoded<runEnds, values>, its values
+// nullable.
+func RunEndEncodedOf(runEnds, values arrow.DataType) arrow.DataType {
+	return arrow.RunEndEncodedOf(runEnds, values)
 }
