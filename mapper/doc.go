@@ -1,10 +1,13 @@
 // Package mapper maps Arrow record batches to Go structs and back, driven
 // by struct tags, through plans compiled once per Go type and schema.
 //
-// New walks the struct type once, matches each field to its column, and
-// checks every type before any data is read. View validates a record once;
-// after that, slicing its Batch and decoding rows cannot fail, and allocate
-// per column, not per value:
+// A plan is what the Go type, the plan options and the columns it reads
+// decide: every field matched to its column and every type checked before
+// any data is read, each mismatch naming the field path and the column.
+// Plans are cached, bounded in total; every entry point holds its plan
+// with the schema it reads and reports that schema. Viewing a record
+// validates it once; after that, slicing it and decoding rows cannot fail,
+// and allocate per column, not per value:
 //
 //	type Order struct {
 //		ID    int64    `arrow:"id"`
@@ -14,9 +17,53 @@
 //
 //	rows, err := mapper.Decode[Order](rec)
 //
-// Build a Mapper with New to decode many records of one schema, use
-// Batch.Slice to decode a record page by page without validating it again,
-// and NewReader to read any array.RecordReader (IPC, Parquet, Flight) in
-// exact-size pages. SchemaOf, Encode and Builder go the other way, from
-// []T to Arrow.
+// # Entry points
+//
+// Arrow to Go, one record:
+//   - [Decode]: a record into []T.
+//   - [New]: a [Mapper] for many records of one schema: [Mapper.View] gives a
+//     validated [Batch], which [Batch.Slice] pages without validating again.
+//   - [DecodeTo]: into a slice of a Go type known at run time (by [GoTypeOf]).
+//   - [DecodeArray]: one array into []E.
+//
+// Arrow to Go, a stream (any array.RecordReader: IPC, Parquet, Flight, SQL):
+//   - [NewReader]: a [Reader] of rows in exact-size pages ([Reader.Pages],
+//     [Reader.All], [Reader.Read], [Reader.ReadAll]); a source that is a
+//     [RowsHinter] lets ReadAll size its result once.
+//
+// Typed columns, without decoding rows (over the views package's columns):
+//   - [Columns]: a struct of columns bound to one record.
+//   - [NewColumnsReader]: a [ColumnsReader] of such structs, record by
+//     record or in pages.
+//   - [ColumnsIndexes]: the columns a struct of columns reads in a schema.
+//
+// Go to Arrow:
+//   - [SchemaOf]: the Arrow schema of a Go type.
+//   - [Encode]: []T into a record.
+//   - [NewBuilder]: a [Builder] that appends rows and cuts records.
+//   - [EncodeArray]: []E into one array.
+//
+// Types:
+//   - [GoTypeOf]: the Go struct type that decodes every value of a schema
+//     (what the arrowmap command's gen prints).
+//   - Unions decode into a struct of pointer variants on a field tagged
+//     union, sparse_union or dense_union; [UnionCode] keeps a row's type
+//     code. [Null] is the Go type of a column of Arrow's null type.
+//
+// # Options
+//
+// Every entry point takes ...[Option] and refuses, at the call, an option
+// it does not take. Plan options decide the plan and are part of its cache
+// key: [Strict], [AllowMissing], [SnakeCase], [RejectExtraColumns],
+// [LastKeyWins], [As] and [SchemaMetadata]. Call options steer one call:
+// [ZeroCopy], [Parallelism] and [Allocator].
+//
+// # Errors
+//
+// Every error about data or a type is an [*Error] naming the field path,
+// the column and, for data, the row (and the record, in a stream), and
+// wrapping one of the sentinels: [ErrTypeMismatch], [ErrMissingColumn],
+// [ErrExtraColumn], [ErrDuplicateKey], [ErrNull], [ErrInvalidData], [ErrOverflow], [ErrTag],
+// [ErrUnsupported], [ErrClosed]. [InStream] places an error of one record
+// in the rows of its stream, for code that decodes record by record.
 package mapper

@@ -93,7 +93,7 @@ func (e *Error) Error() string {
 // Unwrap is e.Err, so that errors.Is finds the sentinel.
 func (e *Error) Unwrap() error { return e.Err }
 
-// inStream is err, an error of the record numbered record of a stream
+// InStream is err, an error of the record numbered record of a stream
 // whose first row is the stream's row first, as the reader reports it:
 // an *Error moves to the stream's rows and names its record; any other
 // error is returned as it is.
