@@ -3,6 +3,11 @@
 // baseline variant ("hand", else "fast") and to "arreflect" when present.
 //
 //	go run ./bench/report [-count N] [-bench REGEX] [-benchtime D] [-in FILE]
+//	go run ./bench/report -old OLD.test -new NEW.test [-count N] [-bench REGEX]
+//
+// With -old and -new, two binaries of the bench package (go test -c -o
+// NEW.test ./bench, and the same at another commit) run in alternating
+// rounds and one table compares their medians.
 //
 // The raw go test output goes to stderr as it runs; the tables go to stdout.
 // With -in, report reads saved go test output ("-" for stdin) instead.
@@ -27,7 +32,20 @@ func main() {
 	bench := flag.String("bench", ".", "go test -bench regular expression")
 	benchtime := flag.String("benchtime", "", "go test -benchtime (default go test's)")
 	in := flag.String("in", "", "read go test output from this file (- for stdin) instead of running it")
+	oldBin := flag.String("old", "", "with -new: a compiled bench binary to compare against")
+	newBin := flag.String("new", "", "with -old: the compiled bench binary to compare")
 	flag.Parse()
+	if *oldBin != "" || *newBin != "" {
+		if *oldBin == "" || *newBin == "" {
+			fmt.Fprintln(os.Stderr, "report: -old and -new go together")
+			os.Exit(2)
+		}
+		if err := compare(os.Stdout, *oldBin, *newBin, *count, *bench, *benchtime); err != nil {
+			fmt.Fprintln(os.Stderr, "report:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(os.Stdout, *count, *bench, *benchtime, *in); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
