@@ -69,6 +69,7 @@ var corpusQuoted = []string{
 	`l,elem(large_list,elem(large_utf8))`, `l,name="a,\"b",nullable`, `d,large_utf8,ext=arrow.json`,
 	`t,timestamp,unit=us,tz=Asia/Tokyo`, `x,ext=arrow.opaque,ext_metadata="{\"type_name\":\"t\",\"vendor_name\":\"v\"}"`,
 	`x , decimal( 10 , 2 ) , nullable `, `t,timestamp, unit = ms ,tz = UTC`,
+	`"a",name=x`, // refused since the grammar table; before, name= was dropped
 }
 
 // corpusContexts are the options another one needs, to try each option
