@@ -2,6 +2,7 @@ package tags
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -36,7 +37,7 @@ func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
 		return kindNames[k]
 	}
-	return "Kind(?)"
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
 
 // Level is a set of places an option may be written.

@@ -124,7 +124,6 @@ func opensQuote(before string) bool {
 	return before == "" || strings.HasSuffix(before, "=") || strings.HasSuffix(before, "(")
 }
 
-
 // given is one option as the tag gives it.
 type given struct {
 	opt  *option // its row; nil for an unknown option
