@@ -33,6 +33,15 @@
 //
 // # Options
 //
+// Every option is one row of the package's grammar table, which [Options]
+// lists: its name, its [Kind] (a flag, a pin among a group, key=value,
+// decimal(p,s) or elem(…)), the [Level]s it may be written at and the
+// kinds of Go type ([GoTypes]) it applies to. The parser, the groups of
+// which a tag gives at most one, the error messages and the String of
+// [Encoding], [Temporal], [Unit] and [UnionMode] read that table; the
+// pins that name an Arrow type are spelled as arrowmap's table of Arrow
+// types names it.
+//
 // Position: `pos=N`, N ≥ 0, the column's position among its siblings
 // ([Tag.Pos]), which tells apart columns of one name; not in arrow-elem,
 // arrow-key or arrow-value, nor with `inline`.
@@ -40,7 +49,8 @@
 // Flags: `nullable` (this level may be null), `inline` (flatten an embedded
 // struct's fields), `dict` (dictionary-encoded), `ree` (run-end encoded),
 // `view` and `large` (the view or large variant of whatever the Go type
-// encodes to). A flag may also be written `flag=true` or `flag=false`.
+// encodes to). A flag may also be written with a value, as
+// `nullable=true` or `nullable=false`.
 //
 // Encoding pins, at most one: `list`, `large_list`, `list_view` (alias
 // `listview`), `large_list_view`, `fixed_size_list`, `utf8`, `large_utf8`,
@@ -66,7 +76,7 @@
 // `naive` (with `timestamp`: no time zone), `notnull` (a pointer, slice or
 // map level whose field is not nullable; not with `nullable`),
 // `index=int8…uint64` and `ordered` (with `dict`), `run_ends=int16|int32|int64`
-// (with `ree`), `name=` (in arrow-elem, arrow-key, arrow-value: the child
+// (with `ree`), `keys_sorted` (with `map`), `name=` (in arrow-elem, arrow-key, arrow-value: the child
 // field's name; not in the arrow tag, which names its column first),
 // `elem(…)` (the options of a list element's own element, at any depth:
 // `arrow-elem:"large_list,elem(large_utf8)"`),

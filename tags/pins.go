@@ -4,51 +4,73 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 )
 
-// The options in this file pin what the Go type alone does not say about
-// a column's schema, so that a schema can be written back exactly as it
-// was read: `naive`, `notnull`, `index=`, `ordered`, `run_ends=`, `name=`,
-// `ext=`, `ext_metadata=`, `keys_sorted` and the `arrow-meta` struct tag.
-
-// pinOptions is what mapstructure decodes the schema pins into; rawOptions
-// embeds it.
-type pinOptions struct {
-	Naive       bool      `mapstructure:"naive"`
-	NotNull     bool      `mapstructure:"notnull"`
-	Ordered     bool      `mapstructure:"ordered"`
-	Index       indexType `mapstructure:"index"`
-	RunEnds     runEnds   `mapstructure:"run_ends"`
-	Name        string    `mapstructure:"name"`
-	Ext         string    `mapstructure:"ext"`
-	ExtMetadata string    `mapstructure:"ext_metadata"`
-	KeysSorted  bool      `mapstructure:"keys_sorted"`
-}
+// The values of `index=` and `run_ends=` are the names of Arrow integer
+// types, as internal/arrowtype's table spells them.
 
 // indexType and runEnds are the values of `index=` and `run_ends=`, types
-// of their own so the decode hooks can check them.
+// of their own so the decode hook can check them.
 type (
 	indexType struct{ arrow.DataType }
 	runEnds   struct{ arrow.DataType }
 )
 
 var (
-	indexTypes = map[string]arrow.DataType{
-		"int8": arrow.PrimitiveTypes.Int8, "int16": arrow.PrimitiveTypes.Int16,
-		"int32": arrow.PrimitiveTypes.Int32, "int64": arrow.PrimitiveTypes.Int64,
-		"uint8": arrow.PrimitiveTypes.Uint8, "uint16": arrow.PrimitiveTypes.Uint16,
-		"uint32": arrow.PrimitiveTypes.Uint32, "uint64": arrow.PrimitiveTypes.Uint64,
-	}
-	runEndTypes = map[string]arrow.DataType{
-		"int16": arrow.PrimitiveTypes.Int16, "int32": arrow.PrimitiveTypes.Int32, "int64": arrow.PrimitiveTypes.Int64,
-	}
+	// indexTypes are the integers a dictionary's indices may be, signed
+	// first, each by width; runEndTypes the signed ones of 16 bits or more.
+	indexTypes  = integerRows(func(r *arrowtype.Row) bool { return true })
+	runEndTypes = integerRows(func(r *arrowtype.Row) bool { return r.Signed && r.Bytes >= 2 })
+
 	indexTypeType = reflect.TypeFor[indexType]()
 	runEndsType   = reflect.TypeFor[runEnds]()
 )
+
+// integerRows is the integer rows of arrowtype's table that accept takes,
+// signed first, each by width.
+func integerRows(takes func(*arrowtype.Row) bool) []*arrowtype.Row {
+	var out []*arrowtype.Row
+	for _, r := range arrowtype.Rows() {
+		if r.Integer && takes(r) {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b *arrowtype.Row) int {
+		if a.Signed != b.Signed {
+			if a.Signed {
+				return -1
+			}
+			return 1
+		}
+		return a.Bytes - b.Bytes
+	})
+	return out
+}
+
+// integerNamed is the type of the row named s among rows.
+func integerNamed(rows []*arrowtype.Row, s string) (arrow.DataType, bool) {
+	for _, r := range rows {
+		if r.Name == s {
+			return r.Make(), true
+		}
+	}
+	return nil, false
+}
+
+func rowNames(rows []*arrowtype.Row) string {
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r.Name
+	}
+	return orList(names)
+}
 
 // pinHook decodes `index=` and `run_ends=`.
 func pinHook(from, to reflect.Type, data any) (any, error) {
@@ -58,62 +80,17 @@ func pinHook(from, to reflect.Type, data any) (any, error) {
 	s := reflect.ValueOf(data).String()
 	switch to {
 	case indexTypeType:
-		if dt, ok := indexTypes[s]; ok {
+		if dt, ok := integerNamed(indexTypes, s); ok {
 			return indexType{dt}, nil
 		}
-		return nil, fmt.Errorf("unknown index type %q (want int8, int16, int32, int64, uint8, uint16, uint32 or uint64)", s)
+		return nil, fmt.Errorf("unknown index type %q (want %s)", s, rowNames(indexTypes))
 	case runEndsType:
-		if dt, ok := runEndTypes[s]; ok {
+		if dt, ok := integerNamed(runEndTypes, s); ok {
 			return runEnds{dt}, nil
 		}
-		return nil, fmt.Errorf("unknown run-end type %q (want int16, int32 or int64)", s)
+		return nil, fmt.Errorf("unknown run-end type %q (want %s)", s, rowNames(runEndTypes))
 	}
 	return data, nil
-}
-
-var (
-	errNaive   = errors.New("naive needs timestamp")
-	errNeeds   = func(opt string) error { return fmt.Errorf("needs %s", opt) }
-	errNoNames = errors.New("the arrow tag names its column first; name= is for arrow-elem, arrow-key and arrow-value")
-)
-
-// resolvePins copies the schema pins into t, rejecting those that
-// contradict each other or the rest of the tag.
-func (s *optionSet) resolvePins(r pinOptions, t *Tag) error {
-	t.Naive, t.NotNull, t.Ordered, t.KeysSorted = r.Naive, r.NotNull, r.Ordered, r.KeysSorted
-	t.Index, t.RunEnds = r.Index.DataType, r.RunEnds.DataType
-	t.Name = r.Name
-	t.Extension, t.ExtensionMetadata = r.Ext, r.ExtMetadata
-	_, hasExtMeta := s.written["ext_metadata"]
-	switch {
-	case r.Naive && t.TZ != "":
-		return s.conflict("naive", "tz")
-	case r.Naive && t.Temporal != Timestamp:
-		return s.invalid("naive", errNaive)
-	case r.NotNull && t.Nullable:
-		return s.conflict("notnull", "nullable")
-	case t.Index != nil && !t.Dict:
-		return s.invalid("index", errNeeds("dict"))
-	case r.Ordered && !t.Dict:
-		return s.invalid("ordered", errNeeds("dict"))
-	case r.KeysSorted && t.Encoding != Map:
-		return s.invalid("keys_sorted", errNeeds("map"))
-	case t.RunEnds != nil && !t.REE:
-		return s.invalid("run_ends", errNeeds("ree"))
-	case hasExtMeta && r.Ext == "":
-		return s.invalid("ext_metadata", errNeeds("ext="))
-	}
-	return nil
-}
-
-// optionWithKey is the option of key in opts, as written.
-func optionWithKey(opts, key string) (string, bool) {
-	for _, o := range splitOptions(opts) {
-		if k, _, ok := strings.Cut(o, "="); ok && strings.TrimSpace(k) == key {
-			return o, true
-		}
-	}
-	return "", false
 }
 
 // unquote reads an option value or a metadata key or value: Go-quoted when

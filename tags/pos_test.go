@@ -51,6 +51,7 @@ func TestParseRejectsBadPositionsAndQuotedNames(t *testing.T) {
 		{"a position on an inlined struct", ",inline,pos=1", `arrowmap/tags: invalid tag option "pos=1": conflicts with "inline"`},
 		{"an unterminated quoted name", `"a,pos=1`, `arrowmap/tags: invalid tag option "\"a,pos=1": a quoted name must be a Go string literal`},
 		{"text after a quoted name", `"a"b,pos=1`, `arrowmap/tags: invalid tag option "\"a\"b,pos=1": want a comma after the quoted name`},
+		{"name= after a quoted name", `"a",name=b`, `arrowmap/tags: invalid tag option "name=b": the arrow tag names its column first; name= is for arrow-elem, arrow-key and arrow-value`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

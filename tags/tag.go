@@ -109,15 +109,8 @@ const (
 
 // String returns the tag spelling of m, "" for NoUnion.
 func (m UnionMode) String() string {
-	switch m {
-	case AnyUnion:
-		return "union"
-	case SparseUnion:
-		return "sparse_union"
-	case DenseUnion:
-		return "dense_union"
-	}
-	return ""
+	name, _ := memberName(unions, m)
+	return name
 }
 
 // Decimal is the precision and scale of a decimal column.
@@ -174,12 +167,9 @@ func Of(f reflect.StructField) (Tag, error) {
 			// elem(…) in the arrow tag said the element's options already.
 			return Tag{}, &Error{Key: keyArrow, Option: "elem(…)", Err: fmt.Errorf("conflicts with the %s struct tag", sub.key)}
 		}
-		opts, err := ParseOptions(s)
+		opts, err := parseOptions(s, LevelChild)
 		if err != nil {
 			return Tag{}, withKey(err, sub.key)
-		}
-		if opts.Pos != nil {
-			return Tag{}, &Error{Key: sub.key, Option: fmt.Sprintf("pos=%d", *opts.Pos), Err: errors.New("only a column or a struct field has a position")}
 		}
 		*sub.dst = &opts
 	}

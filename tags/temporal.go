@@ -23,24 +23,21 @@ const (
 	Duration                        // `duration`
 )
 
-var temporalNames = [...]string{
-	TemporalDefault: "default",
-	Timestamp:       "timestamp",
-	Date32:          "date32",
-	Date64:          "date64",
-	Time32:          "time32",
-	Time64:          "time64",
-	Duration:        "duration",
-}
-
 // String returns the tag spelling of t ("date32"), "default" for
 // TemporalDefault, which has none.
 func (t Temporal) String() string {
-	if int(t) < len(temporalNames) {
-		return temporalNames[t]
+	if t == TemporalDefault {
+		return "default"
+	}
+	if name, ok := memberName(temporals, t); ok {
+		return name
 	}
 	return "Temporal(" + strconv.Itoa(int(t)) + ")"
 }
+
+// ID is the Arrow type t pins (arrow.DATE32 for Date32), and false for
+// TemporalDefault.
+func (t Temporal) ID() (arrow.Type, bool) { return pinnedID(temporals, t) }
 
 // Unit is the time unit given by `unit=s|ms|us|ns`.
 type Unit uint8
@@ -54,19 +51,14 @@ const (
 	Nanosecond              // `unit=ns`
 )
 
-var unitNames = [...]string{
-	UnitDefault: "default",
-	Second:      "s",
-	Millisecond: "ms",
-	Microsecond: "us",
-	Nanosecond:  "ns",
-}
-
-// String returns the tag spelling of u ("ms"), "default" for UnitDefault,
-// which has none.
+// String returns the tag spelling of u ("ms"), arrow.TimeUnit's, and
+// "default" for UnitDefault, which has none.
 func (u Unit) String() string {
-	if int(u) < len(unitNames) {
-		return unitNames[u]
+	switch {
+	case u == UnitDefault:
+		return "default"
+	case u <= Nanosecond:
+		return u.TimeUnit().String()
 	}
 	return "Unit(" + strconv.Itoa(int(u)) + ")"
 }
@@ -75,26 +67,22 @@ func (u Unit) String() string {
 // default depends on the temporal type, so callers resolve it first;
 // TimeUnit returns arrow.Second, the zero arrow.TimeUnit, for it.
 func (u Unit) TimeUnit() arrow.TimeUnit {
-	switch u {
-	case Millisecond:
-		return arrow.Millisecond
-	case Microsecond:
-		return arrow.Microsecond
-	case Nanosecond:
-		return arrow.Nanosecond
-	default:
+	if u == UnitDefault || u > Nanosecond {
 		return arrow.Second
 	}
+	return arrow.TimeUnitValues[u-Second]
 }
 
 // parseUnit reads the value of `unit=`.
 func parseUnit(s string) (Unit, error) {
+	names := make([]string, 0, len(arrow.TimeUnitValues))
 	for u := Second; u <= Nanosecond; u++ {
 		if s == u.String() {
 			return u, nil
 		}
+		names = append(names, u.String())
 	}
-	return UnitDefault, fmt.Errorf("unknown unit %q (want s, ms, us or ns)", s)
+	return UnitDefault, fmt.Errorf("unknown unit %q (want %s)", s, orList(names))
 }
 
 // ParseZone resolves a time zone as Arrow timestamp types and the `tz=` tag
