@@ -23,9 +23,19 @@ import (
 // For each dictionary of the schema, in the order of its fields, it keeps
 // every value written so far in the order first seen; a record's indices
 // are mapped into that dictionary, and the record points at it.
+//
+// A record refused leaves every dictionary as it was before it.
 type dictionaries struct {
 	mem  memory.Allocator
 	seen []*dictionary // by the dictionary's position in the schema, depth first
+	undo []undo        // the dictionaries the record being unified reached, as they were
+}
+
+// undo is a dictionary as it was before a record: its values, retained.
+type undo struct {
+	dict    *dictionary
+	values  arrow.Array
+	unified bool // the record's values went into the unifier
 }
 
 type dictionary struct {
@@ -78,7 +88,7 @@ func (d *dictionaries) release() {
 // unify returns rec with its dictionaries mapped into the ones of the
 // records before it, to be released by the caller. The rows of rec are
 // the output's from base, for errors.
-func (d *dictionaries) unify(rec arrow.RecordBatch, base int64) (arrow.RecordBatch, error) {
+func (d *dictionaries) unify(rec arrow.RecordBatch, base int64) (_ arrow.RecordBatch, err error) {
 	cols := make([]arrow.Array, rec.NumCols())
 	defer func() {
 		for _, c := range cols {
@@ -87,6 +97,7 @@ func (d *dictionaries) unify(rec arrow.RecordBatch, base int64) (arrow.RecordBat
 			}
 		}
 	}()
+	defer func() { d.settle(err == nil) }()
 	next, changed := 0, false
 	for i, col := range rec.Columns() {
 		data, err := d.unifyData(col.Data(), &next, rec.ColumnName(i), base)
@@ -111,8 +122,8 @@ func (d *dictionaries) unify(rec arrow.RecordBatch, base int64) (arrow.RecordBat
 
 // unifyData returns data with its dictionaries unified, retained, or nil
 // when nothing in it changed. next counts the dictionaries met so far;
-// base is the row of the output data's first row is, -1 below the
-// record's columns, whose rows are not the output's.
+// base is the row of the output that data's first row is, -1 for the
+// children of a column, whose rows are not the output's.
 func (d *dictionaries) unifyData(data arrow.ArrayData, next *int, column string, base int64) (arrow.ArrayData, error) {
 	if dt := data.DataType(); arrowtype.OfType(dt).Layout == arrowtype.Dictionary {
 		k := *next
@@ -181,7 +192,9 @@ func (d *dictionaries) unifyDictionary(k int, dt arrow.DataType, data arrow.Arra
 	before := 0
 	if dict.values != nil {
 		before = dict.values.Len()
+		dict.values.Retain()
 	}
+	d.undo = append(d.undo, undo{dict: dict, values: dict.values, unified: true})
 	transposed, err := dict.unifier.UnifyAndTranspose(values)
 	if err != nil {
 		return nil, fmt.Errorf("column %q: merging its dictionaries: %w", column, err)
@@ -194,47 +207,54 @@ func (d *dictionaries) unifyDictionary(k int, dt arrow.DataType, data arrow.Arra
 			added++
 		}
 	}
+	d.undo[len(d.undo)-1].unified = added > 0
 	if size := before + added; size > 0 && uint64(size-1) > dict.max {
-		if err := dict.restore(d.mem); err != nil {
-			return nil, fmt.Errorf("column %q: merging its dictionaries: %w", column, err)
-		}
 		return nil, fmt.Errorf("column %q: its dictionary would grow to %d values, more than its %s indices can refer to", column, size, dict.indexType)
 	}
 	if dict.values == nil || added > 0 {
 		if err := dict.grow(d.mem, values, to, before); err != nil {
-			if err := dict.restore(d.mem); err != nil {
-				return nil, fmt.Errorf("column %q: merging its dictionaries: %w", column, err)
-			}
 			return nil, fmt.Errorf("column %q: merging its dictionaries: %w", column, err)
 		}
 	}
+	// TransposeDictIndices maps every row's index through to, a null row's
+	// too, and its assembly (amd64) checks no bounds: an index outside to
+	// reads past it, a segmentation fault no recover catches. Every index
+	// was checked above; a null row's outside the dictionary is made 0.
 	if check.dirty {
 		data = dict.zeroNulls(d.mem, data)
 		defer data.Release()
 	}
-	if data.Len() == 0 {
+	if data.Len() == 0 { // its buffers may be nil, which TransposeDictIndices reads
 		return array.NewDataWithDictionary(dt, 0, data.Buffers(), 0, data.Offset(), dict.values.Data().(*array.Data)), nil
 	}
-	return array.TransposeDictIndices(d.mem, data, dt, dt, dict.values.Data(), to)
+	out, err := array.TransposeDictIndices(d.mem, data, dt, dt, dict.values.Data(), to)
+	if err != nil {
+		if out != nil {
+			out.Release()
+		}
+		return nil, fmt.Errorf("column %q: %w", column, err)
+	}
+	return out, nil
 }
 
-// newDictionary is the state of the dictionaries of type dt.
+// newDictionary is the state of the dictionaries of type dt, its index
+// type's row read once.
 func newDictionary(mem memory.Allocator, dt arrow.DataType) *dictionary {
 	valueType, _ := arrowtype.Encoded(dt)
 	indexType, _ := arrowtype.DictionaryIndices(dt)
-	dict := &dictionary{valueType: valueType, indexType: indexType, max: dictindex.Max(indexType)}
-	dict.check, dict.skip = indexCheckOf(arrowtype.OfType(indexType).Value)
+	index := arrowtype.OfType(indexType)
+	dict := &dictionary{valueType: valueType, indexType: indexType, max: dictindex.Max(indexType), width: index.Bytes}
+	dict.check, dict.skip = indexCheckOf(index.Value)
 	dict.skip = dict.skip || hasDictionary(valueType) // arrow-go writes no delta of these
 	if !dict.skip {
 		u, err := array.NewDictionaryUnifier(mem, valueType)
 		dict.unifier, dict.skip = u, err != nil // a value type arrow-go does not hash
 	}
-	dict.width = arrowtype.OfType(indexType).Bytes
 	return dict
 }
 
-// grow appends to the values written the values of the record's
-// dictionary values that to numbers from before on: those the unifier met
+// grow appends to the values written those of values, the record's
+// dictionary, that to numbers from before on: the values the unifier met
 // first in this record, in the order met.
 func (dict *dictionary) grow(mem memory.Allocator, values arrow.Array, to []int32, before int) error {
 	old := dict.values
@@ -286,20 +306,46 @@ func (dict *dictionary) grow(mem memory.Allocator, values arrow.Array, to []int3
 	return nil
 }
 
+// settle ends the record being unified: kept, its dictionaries keep the
+// values it added; refused, each is again as it was before it.
+func (d *dictionaries) settle(kept bool) {
+	for _, u := range d.undo {
+		dict := u.dict
+		switch {
+		case kept || dict.values == u.values:
+			if u.values != nil {
+				u.values.Release()
+			}
+		default:
+			if dict.values != nil {
+				dict.values.Release()
+			}
+			dict.values = u.values
+		}
+		if !kept && u.unified {
+			dict.restore(d.mem)
+		}
+	}
+	d.undo = d.undo[:0]
+}
+
 // restore makes the unifier hold the values written again, and no more:
-// those of a record refused after they were added to it.
-func (dict *dictionary) restore(mem memory.Allocator) error {
+// those of a record refused after they were added to it. A unifier that
+// cannot be made again (it was once) leaves the dictionary alone.
+func (dict *dictionary) restore(mem memory.Allocator) {
 	dict.unifier.Release()
 	u, err := array.NewDictionaryUnifier(mem, dict.valueType)
+	if err == nil && dict.values != nil {
+		err = u.Unify(dict.values)
+	}
 	if err != nil {
+		if u != nil {
+			u.Release()
+		}
 		dict.unifier, dict.skip = nil, true
-		return err
+		return
 	}
 	dict.unifier = u
-	if dict.values == nil {
-		return nil
-	}
-	return u.Unify(dict.values)
 }
 
 // zeroNulls is data with the index of each null row 0, in a new buffer

@@ -264,3 +264,92 @@ func TestADictionaryHoldingAValueTwiceOrANullReadsBackTheSame(t *testing.T) {
 		releaseAll(got)
 	}
 }
+
+// A record refused for its second dictionary column leaves the first one's
+// dictionary as it was: the values the refused record adds to it are in no
+// dictionary written after.
+func TestARefusedRecordAddsNoValueToAnyDictionary(t *testing.T) {
+	indexType := arrow.PrimitiveTypes.Int8
+	dt := &arrow.DictionaryType{IndexType: indexType, ValueType: arrow.BinaryTypes.String}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: dt, Nullable: true}, {Name: "b", Type: dt, Nullable: true}}, nil)
+	many := make([]string, 200)
+	manyIndices := make([]int64, 200)
+	for i := range many {
+		many[i] = fmt.Sprint("v", i)
+		manyIndices[i] = int64(i % 100)
+	}
+	for _, tc := range []struct {
+		name   string
+		values []string
+		idx    []int64
+		err    string
+	}{
+		{"an index outside its dictionary", []string{"b0"}, []int64{0, 1}, "out of range"},
+		{"a dictionary that outgrows its indices", many[:150], manyIndices[:2], "more than its int8 indices"},
+	} {
+		for _, file := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s file %v", tc.name, file), func(t *testing.T) {
+				mem := checked(t)
+				good := recordOf(schema,
+					rawDictionary(mem, indexType, []string{"a0"}, []int64{0, 0}, nil, 0, 2),
+					rawDictionary(mem, indexType, many[:100], manyIndices[:2], nil, 0, 2))
+				defer good.Release()
+				bad := recordOf(schema,
+					rawDictionary(mem, indexType, []string{"new", "a0"}, []int64{0, 1}, nil, 0, 2),
+					rawDictionary(mem, indexType, tc.values, tc.idx, nil, 0, 2))
+				defer bad.Release()
+				var buf bytes.Buffer
+				newWriter := ipc.NewRecordStreamWriter
+				if file {
+					newWriter = ipc.NewRecordFileWriter
+				}
+				w, err := newWriter(&buf, schema, ipc.WriteConfig{DictionaryDeltas: true, Alloc: mem})
+				require.NoError(t, err)
+				require.NoError(t, w.Write(good))
+				err = w.Write(bad)
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), `column "b"`)
+				assert.Contains(t, err.Error(), tc.err)
+				require.NoError(t, w.Write(good), "the writer goes on")
+				require.NoError(t, w.Close())
+				_, recs := ipcRecords(t, buf.Bytes(), file)
+				defer releaseAll(recs)
+				require.Len(t, recs, 2)
+				assert.Equal(t, []string{"a0"}, stringValues(recs[1].Column(0).(*array.Dictionary).Dictionary()),
+					"the refused record's value of column a is in no dictionary")
+				assert.Equal(t, many[:100], stringValues(recs[1].Column(1).(*array.Dictionary).Dictionary()))
+			})
+		}
+	}
+}
+
+// A dictionary inside a list is checked as well: an index outside it is
+// refused, naming the column and the entry, no row of the output.
+func TestADictionaryIndexOutsideItsDictionaryInAListIsRefused(t *testing.T) {
+	mem := checked(t)
+	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Uint16, ValueType: arrow.BinaryTypes.String}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "tags", Type: arrow.ListOf(dt), Nullable: true}}, nil)
+	list := func(indices ...int64) arrow.RecordBatch {
+		values := rawDictionary(mem, dt.IndexType, []string{"a", "b"}, indices, nil, 0, len(indices))
+		defer values.Release()
+		offsets := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 1, int32(len(indices))}))
+		data := array.NewData(arrow.ListOf(dt), 2, []*memory.Buffer{nil, offsets}, []arrow.ArrayData{values.Data()}, 0, 0)
+		defer data.Release()
+		return recordOf(schema, array.MakeFromData(data))
+	}
+	good, bad := list(1, 0, 1), list(0, 1, 2)
+	defer good.Release()
+	defer bad.Release()
+	var buf bytes.Buffer
+	w, err := ipc.NewRecordFileWriter(&buf, schema, ipc.WriteConfig{Alloc: mem})
+	require.NoError(t, err)
+	require.NoError(t, w.Write(good))
+	err = w.Write(bad)
+	require.ErrorIs(t, err, mapper.ErrInvalidData)
+	var e *mapper.Error
+	require.True(t, errors.As(err, &e), "a *mapper.Error: %v", err)
+	assert.Equal(t, "tags", e.Column)
+	assert.Equal(t, -1, e.Row, "an entry of a list is no row")
+	assert.Contains(t, err.Error(), "index 2 of entry 2")
+	require.NoError(t, w.Close())
+}
