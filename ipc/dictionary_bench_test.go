@@ -3,6 +3,7 @@ package ipc_test
 import (
 	"fmt"
 	"io"
+	"syscall"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -72,6 +73,7 @@ func BenchmarkStreamWriterDictionaryDeltas(b *testing.B) {
 				}
 			}()
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				w, err := ipc.NewRecordStreamWriter(io.Discard, schema, ipc.WriteConfig{DictionaryDeltas: true})
 				require.NoError(b, err)
@@ -120,6 +122,7 @@ func BenchmarkStreamWriterDictionaryTranspose(b *testing.B) {
 		}
 	}()
 	b.ReportAllocs()
+	defer reportCPU(b)()
 	for b.Loop() {
 		w, err := ipc.NewRecordStreamWriter(io.Discard, schema, ipc.WriteConfig{DictionaryDeltas: true})
 		require.NoError(b, err)
@@ -128,4 +131,21 @@ func BenchmarkStreamWriterDictionaryTranspose(b *testing.B) {
 		}
 		require.NoError(b, w.Close())
 	}
+}
+
+// reportCPU reports, when the returned func is called, the CPU time of the
+// process (user and system, every goroutine's) an op since reportCPU:
+// on a machine shared with other work, a steadier measure than the time
+// that passed.
+func reportCPU(b *testing.B) func() {
+	start := cpuTime()
+	return func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op") }
+}
+
+func cpuTime() int64 {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return u.Utime.Nano() + u.Stime.Nano()
 }
