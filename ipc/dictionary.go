@@ -427,11 +427,15 @@ func checkIndices[I int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uin
 		return c
 	}
 	in := arrowtype.Values[I](data)
+	if in == nil {
+		c.short = true
+		return c
+	}
 	var valid []byte
 	if b := data.Buffers()[0]; b != nil && data.NullN() > 0 {
 		valid = b.Bytes()
 	}
-	if in == nil || (valid != nil && len(valid)*8 < data.Offset()+n) {
+	if valid != nil && len(valid)*8 < data.Offset()+n {
 		c.short = true
 		return c
 	}
