@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -351,5 +352,19 @@ func TestADictionaryIndexOutsideItsDictionaryInAListIsRefused(t *testing.T) {
 	assert.Equal(t, "tags", e.Column)
 	assert.Equal(t, -1, e.Row, "an entry of a list is no row")
 	assert.Contains(t, err.Error(), "index 2 of entry 2")
+	require.NoError(t, w.Close())
+}
+
+// A bitmap shorter than its column is refused, not read past its end.
+func TestADictionaryWhoseBitmapIsShorterThanItsColumnIsRefused(t *testing.T) {
+	mem := checked(t)
+	schema := dictionarySchema(arrow.PrimitiveTypes.Int32)
+	bad := recordOf(schema, rawDictionary(mem, arrow.PrimitiveTypes.Int32, []string{"a"}, make([]int64, 40), []bool{true, false}, 0, 40))
+	defer bad.Release()
+	w, err := ipc.NewRecordFileWriter(io.Discard, schema, ipc.WriteConfig{Alloc: mem})
+	require.NoError(t, err)
+	err = w.Write(bad)
+	require.ErrorIs(t, err, mapper.ErrInvalidData)
+	assert.Contains(t, err.Error(), "shorter than the column")
 	require.NoError(t, w.Close())
 }
