@@ -118,7 +118,7 @@ func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
 	}
 	if w.dicts != nil {
 		var unified arrow.RecordBatch
-		if err := guard(func() (err error) { unified, err = w.dicts.unify(rec); return err }); err != nil {
+		if err := guard(func() (err error) { unified, err = w.dicts.unify(rec, w.rows); return err }); err != nil {
 			return fmt.Errorf("arrowmap/ipc: writing the IPC %s: %w", w.format, err)
 		}
 		defer unified.Release()

@@ -203,3 +203,14 @@ func RunEnds(dt arrow.DataType) (arrow.DataType, bool) {
 func RunEndEncodedOf(runEnds, values arrow.DataType) arrow.DataType {
 	return arrow.RunEndEncodedOf(runEnds, values)
 }
+
+// ---- ipcdict
+
+// DictionaryIndices is the type of the indices of a dictionary dt, and
+// true; nil and false for any other.
+func DictionaryIndices(dt arrow.DataType) (arrow.DataType, bool) {
+	if t, ok := dt.(*arrow.DictionaryType); ok {
+		return t.IndexType, true
+	}
+	return nil, false
+}
