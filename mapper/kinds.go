@@ -204,6 +204,7 @@ type decimalWidth struct {
 	id           arrow.Type
 	bits         int
 	maxPrecision int32
+	typeOf       func(precision, scale int32) arrow.DataType
 	decoder      decoder // into typ, from any decimal no wider
 	encoder      func(precision, scale int32, lv encLevel) (arrow.DataType, encoder)
 	compare      func(a, b unsafe.Pointer) int
@@ -219,7 +220,7 @@ var decimalWidths = func() []decimalWidth {
 		k := kitOf(r.Value)
 		ws = append(ws, decimalWidth{
 			typ: r.Value.GoType(), id: r.ID, bits: 8 * r.Bytes, maxPrecision: r.MaxPrecision,
-			decoder: k.decoder,
+			typeOf: r.DecimalOf, decoder: k.decoder,
 			encoder: func(precision, scale int32, lv encLevel) (arrow.DataType, encoder) {
 				return r.DecimalOf(precision, scale), k.decimal(precision, scale, lv)
 			},
