@@ -69,7 +69,22 @@ func (w *dictWriter) write() {
 func memoizedByArrowGo(dt arrow.DataType) bool {
 	index, _ := arrowtype.Indices(dt)
 	values, _ := arrowtype.Encoded(dt)
-	return arrowtype.OfType(index).Bytes >= 4 && arrowtype.OfType(values).MemoizedValues()
+	return arrowtype.OfType(index).Bytes >= 4 && memoizedValues(arrowtype.OfType(values))
+}
+
+// memoizedValues is whether arrowmap leaves dictionaries of r's values to
+// arrow-go's builders, which memoize them: the numbers, the temporal types
+// but the intervals, the decimals, utf8, binary and fixed_size_binary.
+func memoizedValues(r *arrowtype.Row) bool {
+	switch r.Layout {
+	case arrowtype.Fixed:
+		return r.Integer || r.Float || r.Decimal || (r.Temporal != arrowtype.NotTemporal && r.Temporal != arrowtype.Interval)
+	case arrowtype.Binary:
+		return !r.Large
+	case arrowtype.FixedBinary:
+		return true
+	}
+	return false
 }
 
 // dictionaryBuilder builds dictionaries arrow-go's builder does not:

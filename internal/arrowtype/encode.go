@@ -29,18 +29,3 @@ func integerValue[V FixedValue]() bool {
 	v := ValueOf[V]()
 	return v == Int32 || v == Int64
 }
-
-// MemoizedValues is whether arrow-go's dictionary builders take values of
-// r's type (their memo tables): the numbers, the temporal types but the
-// intervals, the decimals, utf8, binary and fixed_size_binary.
-func (r *Row) MemoizedValues() bool {
-	switch r.Layout {
-	case Fixed:
-		return r.Integer || r.Float || r.Decimal || (r.Temporal != NotTemporal && r.Temporal != Interval)
-	case Binary:
-		return !r.Large
-	case FixedBinary:
-		return true
-	}
-	return false
-}
