@@ -7,9 +7,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal"
-	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 )
 
 // The adapters below put arrow-go's builders behind columnBuilder, for the
@@ -66,109 +66,54 @@ func adaptArrowGo(mem memory.Allocator, b array.Builder, newValues func(memory.A
 		}
 		return base
 	}
-	switch dt := b.Type(); dt.ID() {
-	case arrow.INT8:
-		return newFixedAdapter[int8](base)
-	case arrow.INT16:
-		return newFixedAdapter[int16](base)
-	case arrow.INT32:
-		return newFixedAdapter[int32](base)
-	case arrow.INT64:
-		return newFixedAdapter[int64](base)
-	case arrow.UINT8:
-		return newFixedAdapter[uint8](base)
-	case arrow.UINT16:
-		return newFixedAdapter[uint16](base)
-	case arrow.UINT32:
-		return newFixedAdapter[uint32](base)
-	case arrow.UINT64:
-		return newFixedAdapter[uint64](base)
-	case arrow.FLOAT16:
-		return newFixedAdapter[float16.Num](base)
-	case arrow.FLOAT32:
-		return newFixedAdapter[float32](base)
-	case arrow.FLOAT64:
-		return newFixedAdapter[float64](base)
-	case arrow.BOOL:
-		return newFixedAdapter[bool](base)
-	case arrow.DATE32:
-		return newFixedAdapter[arrow.Date32](base)
-	case arrow.DATE64:
-		return newFixedAdapter[arrow.Date64](base)
-	case arrow.TIME32:
-		return newFixedAdapter[arrow.Time32](base)
-	case arrow.TIME64:
-		return newFixedAdapter[arrow.Time64](base)
-	case arrow.TIMESTAMP:
-		return newFixedAdapter[arrow.Timestamp](base)
-	case arrow.DURATION:
-		return newFixedAdapter[arrow.Duration](base)
-	case arrow.DECIMAL32:
-		return newFixedAdapter[decimal.Decimal32](base)
-	case arrow.DECIMAL64:
-		return newFixedAdapter[decimal.Decimal64](base)
-	case arrow.DECIMAL128:
-		return newFixedAdapter[decimal.Decimal128](base)
-	case arrow.DECIMAL256:
-		return newFixedAdapter[decimal.Decimal256](base)
-	case arrow.NULL:
+	dt := b.Type()
+	switch r := arrowtype.OfType(dt); r.Layout {
+	case arrowtype.Fixed:
+		return kitOf(r.Value).adapter(base)
+	case arrowtype.Boolean:
+		return &fixedAdapter[bool]{arrowGoBuilder: base, values: b.(appender[bool]).AppendValues}
+	case arrowtype.Null:
 		return &nullAdapter{arrowGoBuilder: base}
-	case arrow.INTERVAL_MONTHS:
-		return newFixedAdapter[arrow.MonthInterval](base)
-	case arrow.INTERVAL_DAY_TIME:
-		return newFixedAdapter[arrow.DayTimeInterval](base)
-	case arrow.INTERVAL_MONTH_DAY_NANO:
-		return newFixedAdapter[arrow.MonthDayNanoInterval](base)
-	case arrow.FIXED_SIZE_BINARY:
-		return &fixedBytesAdapter{arrowGoBuilder: base, fsb: b.(*array.FixedSizeBinaryBuilder), width: dt.(*arrow.FixedSizeBinaryType).ByteWidth}
-	case arrow.STRING:
-		return newBytesAdapter(mem, base, b.(*array.StringBuilder).BinaryBuilder)
-	case arrow.LARGE_STRING:
-		return newBytesAdapter(mem, base, b.(*array.LargeStringBuilder).BinaryBuilder)
-	case arrow.BINARY, arrow.LARGE_BINARY:
-		return newBytesAdapter(mem, base, b.(*array.BinaryBuilder))
-	case arrow.STRING_VIEW:
-		return newBytesAdapter(mem, base, b.(*array.StringViewBuilder).BinaryViewBuilder)
-	case arrow.BINARY_VIEW:
-		return newBytesAdapter(mem, base, b.(*array.BinaryViewBuilder))
-	case arrow.LIST:
-		lb := b.(*array.ListBuilder)
-		return &listAdapter[int32]{arrowGoBuilder: adopt(lb.ValueBuilder()),
-			append: func(offsets, _ []int32, valid []bool) { lb.AppendValues(offsets, valid) }}
-	case arrow.LARGE_LIST:
-		lb := b.(*array.LargeListBuilder)
-		return &listAdapter[int64]{arrowGoBuilder: adopt(lb.ValueBuilder()),
-			append: func(offsets, _ []int64, valid []bool) { lb.AppendValues(offsets, valid) }}
-	case arrow.LIST_VIEW:
-		lb := b.(*array.ListViewBuilder)
-		return &listAdapter[int32]{arrowGoBuilder: adopt(lb.ValueBuilder()), append: lb.AppendValuesWithSizes}
-	case arrow.LARGE_LIST_VIEW:
-		lb := b.(*array.LargeListViewBuilder)
-		return &listAdapter[int64]{arrowGoBuilder: adopt(lb.ValueBuilder()), append: lb.AppendValuesWithSizes}
-	case arrow.MAP:
-		mb := b.(*array.MapBuilder)
-		return &listAdapter[int32]{arrowGoBuilder: adopt(mb.KeyBuilder(), mb.ItemBuilder()),
-			append: func(offsets, _ []int32, valid []bool) { mb.AppendValues(offsets, valid) }}
-	case arrow.STRUCT:
-		sb := b.(*array.StructBuilder)
+	case arrowtype.FixedBinary:
+		return &fixedBytesAdapter{arrowGoBuilder: base, fsb: b.(fixedBytesAppender), width: arrowtype.ByteWidth(dt)}
+	case arrowtype.Binary, arrowtype.View:
+		return newBytesAdapter(mem, base, r)
+	case arrowtype.List, arrowtype.ListView:
+		if r.Large {
+			return newListAdapter[int64](base, adopt, r)
+		}
+		return newListAdapter[int32](base, adopt, r)
+	case arrowtype.Struct:
+		sb := b.(interface {
+			NumField() int
+			FieldBuilder(i int) array.Builder
+			AppendValues(valid []bool)
+		})
 		fields := make([]array.Builder, sb.NumField())
 		for i := range fields {
 			fields[i] = sb.FieldBuilder(i)
 		}
 		return &slotsAdapter{arrowGoBuilder: adopt(fields...), append: sb.AppendValues}
-	case arrow.FIXED_SIZE_LIST:
-		fb := b.(*array.FixedSizeListBuilder)
+	case arrowtype.FixedList:
+		fb := b.(interface {
+			ValueBuilder() array.Builder
+			AppendValues(valid []bool)
+		})
 		return &slotsAdapter{arrowGoBuilder: adopt(fb.ValueBuilder()), append: fb.AppendValues}
-	case arrow.RUN_END_ENCODED:
-		rb := b.(*array.RunEndEncodedBuilder)
-		return &runsAdapter{arrowGoBuilder: adopt(rb.ValueBuilder()), ree: rb}
-	case arrow.SPARSE_UNION, arrow.DENSE_UNION:
-		return adaptUnion(mem, b, base, newValues, own)
-	case arrow.DICTIONARY:
-		base.children = []columnBuilder{newValues(mem, dt.(*arrow.DictionaryType).ValueType)}
-		return &dictAdapter{arrowGoBuilder: base, dict: b.(array.DictionaryBuilder)}
-	case arrow.EXTENSION:
-		storage := adaptArrowGo(mem, b.(*array.ExtensionBuilder).Builder, newValues, false)
+	case arrowtype.RunEnd:
+		rb := b.(interface {
+			ValueBuilder() array.Builder
+			AppendRuns(runs []uint64)
+		})
+		return &runsAdapter{arrowGoBuilder: adopt(rb.ValueBuilder()), runs: rb.AppendRuns}
+	case arrowtype.Union:
+		return adaptUnion(mem, b, r, base, newValues, own)
+	case arrowtype.Dictionary:
+		values, _ := arrowtype.Encoded(dt)
+		base.children = []columnBuilder{newValues(mem, values)}
+		return &dictAdapter{arrowGoBuilder: base, dict: b.(dictionaryAppender)}
+	case arrowtype.Extension:
+		storage := adaptArrowGo(mem, b.(interface{ StorageBuilder() array.Builder }).StorageBuilder(), newValues, false)
 		return &extensionAdapter{columnBuilder: storage, b: b, own: own}
 	}
 	return &base // a layout no writer writes
@@ -178,7 +123,7 @@ func adaptArrowGo(mem memory.Allocator, b array.Builder, newValues func(memory.A
 // values are staged in scratch memory, then appended at once.
 type fixedAdapter[V any] struct {
 	arrowGoBuilder
-	values appender[V]
+	values func(values []V, valid []bool)
 	staged []V
 }
 
@@ -187,8 +132,13 @@ type appender[V any] interface {
 	AppendValues(values []V, valid []bool)
 }
 
-func newFixedAdapter[V any](base arrowGoBuilder) *fixedAdapter[V] {
-	return &fixedAdapter[V]{arrowGoBuilder: base, values: base.b.(appender[V])}
+// newFixedAdapter adapts a builder whose buffer holds values of V.
+func newFixedAdapter[V arrowtype.FixedValue](base arrowGoBuilder) columnBuilder {
+	values, ok := arrowtype.AppendValues[V](base.b)
+	if !ok {
+		panic(fmt.Sprintf("arrowmap: arrow-go's builder of %s takes no %T", base.dt, *new(V)))
+	}
+	return &fixedAdapter[V]{arrowGoBuilder: base, values: values}
 }
 
 func (a *fixedAdapter[V]) stageFixed(n, width int) []byte {
@@ -200,14 +150,21 @@ func (a *fixedAdapter[V]) stageFixed(n, width int) []byte {
 }
 
 func (a *fixedAdapter[V]) appendSlots(n int, valid []bool) {
-	a.values.AppendValues(a.staged[:n], valid)
+	a.values(a.staged[:n], valid)
+}
+
+// fixedBytesAppender is arrow-go's builder of fixed_size_binary.
+type fixedBytesAppender interface {
+	Reserve(n int)
+	AppendNull()
+	UnsafeAppend(v []byte)
 }
 
 // fixedBytesAdapter adapts a builder of fixed_size_binary, which has no
 // bulk append of one buffer.
 type fixedBytesAdapter struct {
 	arrowGoBuilder
-	fsb    *array.FixedSizeBinaryBuilder
+	fsb    fixedBytesAppender
 	width  int
 	staged []byte
 }
@@ -233,26 +190,28 @@ func (a *fixedBytesAdapter) appendSlots(n int, valid []bool) {
 
 // bytesAdapter adapts a builder of utf8, binary or their large and view
 // forms: the values are staged as one of our builders stages them, then
-// appended as slices of the staged bytes.
+// appended as slices (strings, for the text layouts) of the staged bytes.
 type bytesAdapter struct {
 	arrowGoBuilder
-	values interface {
-		AppendValues(values [][]byte, valid []bool)
-	}
-	dataLen func() int // the bytes held, where the offsets are 32-bit; else nil
+	bytes   func(values [][]byte, valid []bool) // binary layouts
+	strings func(values []string, valid []bool) // text layouts
+	dataLen func() int                          // the bytes held, where the offsets are 32-bit; else nil
 	// staging holds the staged values at its start: nothing is ever
 	// appended to it.
 	staging *binaryBuilder[int64]
 	slices  [][]byte
+	texts   []string
 }
 
-func newBytesAdapter(mem memory.Allocator, base arrowGoBuilder, values interface {
-	AppendValues(values [][]byte, valid []bool)
-}) *bytesAdapter {
-	a := &bytesAdapter{arrowGoBuilder: base, values: values, staging: newBinaryBuilder[int64](mem, base.dt)}
-	switch base.dt.ID() {
-	case arrow.STRING, arrow.BINARY:
-		a.dataLen = values.(interface{ DataLen() int }).DataLen
+func newBytesAdapter(mem memory.Allocator, base arrowGoBuilder, r *arrowtype.Row) *bytesAdapter {
+	a := &bytesAdapter{arrowGoBuilder: base, staging: newBinaryBuilder[int64](mem, base.dt)}
+	if r.Text {
+		a.strings = base.b.(appender[string]).AppendValues
+	} else {
+		a.bytes = base.b.(appender[[]byte]).AppendValues
+	}
+	if r.Layout == arrowtype.Binary && !r.Large {
+		a.dataLen = base.b.(interface{ DataLen() int }).DataLen
 	}
 	return a
 }
@@ -269,11 +228,22 @@ func (a *bytesAdapter) stageBytes(s *goValues, how bytesOf, valid []bool) (nulls
 func (a *bytesAdapter) appendSlots(n int, valid []bool) {
 	offsets := a.staging.offsetsFor(n)
 	data := a.staging.data.grow(int(offsets[n]))
+	if a.strings != nil {
+		// The strings alias the staged bytes only while the builder copies
+		// them.
+		a.texts = resize(a.texts, n)
+		for k := range a.texts {
+			a.texts[k] = unsafe.String(unsafe.SliceData(data[offsets[k]:]), offsets[k+1]-offsets[k])
+		}
+		a.strings(a.texts, valid)
+		clear(a.texts)
+		return
+	}
 	a.slices = resize(a.slices, n)
 	for k := range a.slices {
 		a.slices[k] = data[offsets[k]:offsets[k+1]]
 	}
-	a.values.AppendValues(a.slices, valid)
+	a.bytes(a.slices, valid)
 	clear(a.slices) // not to keep the staged bytes reachable
 }
 
@@ -288,6 +258,31 @@ type listAdapter[O int32 | int64] struct {
 	arrowGoBuilder
 	append         func(offsets, sizes []O, valid []bool)
 	offsets, sizes []O
+}
+
+// newListAdapter adapts the builder of a list layout of r with offsets
+// of O, its children adopted by adopt: a map's keys and items, another
+// list's elements.
+func newListAdapter[O int32 | int64](base arrowGoBuilder, adopt func(...array.Builder) arrowGoBuilder, r *arrowtype.Row) *listAdapter[O] {
+	a := &listAdapter[O]{}
+	if r.Map {
+		mb := base.b.(interface {
+			KeyBuilder() array.Builder
+			ItemBuilder() array.Builder
+		})
+		a.arrowGoBuilder = adopt(mb.KeyBuilder(), mb.ItemBuilder())
+	} else {
+		a.arrowGoBuilder = adopt(base.b.(interface{ ValueBuilder() array.Builder }).ValueBuilder())
+	}
+	if r.Layout == arrowtype.ListView {
+		a.append = base.b.(interface {
+			AppendValuesWithSizes(offsets, sizes []O, valid []bool)
+		}).AppendValuesWithSizes
+	} else {
+		lb := base.b.(appender[O])
+		a.append = func(offsets, _ []O, valid []bool) { lb.AppendValues(offsets, valid) }
+	}
+	return a
 }
 
 func (a *listAdapter[O]) appendLists(sizes []int, valid []bool) {
@@ -313,17 +308,25 @@ func (a *slotsAdapter) appendSlots(n int, valid []bool) { a.append(a.validOf(val
 // runsAdapter adapts a builder of run_end_encoded.
 type runsAdapter struct {
 	arrowGoBuilder
-	ree *array.RunEndEncodedBuilder
+	runs func(lengths []uint64)
 }
 
-func (a *runsAdapter) appendRuns(lengths []uint64) { a.ree.AppendRuns(lengths) }
+func (a *runsAdapter) appendRuns(lengths []uint64) { a.runs(lengths) }
 
 // dictAdapter adapts a dictionary builder: its values are built as a
 // plain array by its child, then added to the dictionary builder, which
 // keeps each distinct value once.
 type dictAdapter struct {
 	arrowGoBuilder
-	dict array.DictionaryBuilder
+	dict dictionaryAppender
+}
+
+// dictionaryAppender is arrow-go's dictionary builder as the adapter uses
+// it.
+type dictionaryAppender interface {
+	Len() int
+	ResetFull()
+	AppendArray(values arrow.Array) error
 }
 
 func (a *dictAdapter) appendSlots(int, []bool) {

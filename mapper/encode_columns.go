@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 )
 
 // columnBuilder is where a writer's values go, whoever builds them: one of
@@ -85,38 +86,40 @@ func (l layout) hasNo(what string) string {
 // for lists and structs, its children have plain layouts, else arrow-go's,
 // which then builds every level below but the values of dictionaries.
 func newColumnBuilder(mem memory.Allocator, dt arrow.DataType) columnBuilder {
-	switch dt.ID() {
-	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
-		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
-		arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64,
-		arrow.DATE32, arrow.DATE64, arrow.TIME32, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION,
-		arrow.DECIMAL32, arrow.DECIMAL64, arrow.DECIMAL128, arrow.DECIMAL256, arrow.FIXED_SIZE_BINARY,
-		arrow.INTERVAL_MONTHS, arrow.INTERVAL_DAY_TIME, arrow.INTERVAL_MONTH_DAY_NANO:
-		return &fixedBuilder{layout: layout{dt}, validity: newValidity(mem), width: dt.(arrow.FixedWidthDataType).BitWidth() / 8, values: growable{mem: mem}}
-	case arrow.BOOL:
+	switch r := arrowtype.OfType(dt); r.Layout {
+	case arrowtype.Fixed, arrowtype.FixedBinary:
+		return &fixedBuilder{layout: layout{dt}, validity: newValidity(mem), width: arrowtype.ByteWidth(dt), values: growable{mem: mem}}
+	case arrowtype.Boolean:
 		return &boolBuilder{layout: layout{dt}, validity: newValidity(mem), values: growable{mem: mem}}
-	case arrow.STRING, arrow.BINARY:
+	case arrowtype.Binary:
+		if r.Large {
+			return newBinaryBuilder[int64](mem, dt)
+		}
 		return newBinaryBuilder[int32](mem, dt)
-	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
-		return newBinaryBuilder[int64](mem, dt)
-	case arrow.LIST:
-		return newListBuilder[int32](mem, dt, dt.(*arrow.ListType).Elem())
-	case arrow.LARGE_LIST:
-		return newListBuilder[int64](mem, dt, dt.(*arrow.LargeListType).Elem())
-	case arrow.STRUCT:
-		st := dt.(*arrow.StructType)
-		sb := &structBuilder{layout: layout{dt}, validity: newValidity(mem), fields: make([]columnBuilder, st.NumFields())}
-		for i, f := range st.Fields() {
+	case arrowtype.List:
+		if r.Map {
+			break // arrow-go's
+		}
+		elem := dt.(arrow.ListLikeType).Elem()
+		if r.Large {
+			return newListBuilder[int64](mem, dt, elem)
+		}
+		return newListBuilder[int32](mem, dt, elem)
+	case arrowtype.Struct:
+		fields := dt.(arrow.NestedType).Fields()
+		sb := &structBuilder{layout: layout{dt}, validity: newValidity(mem), fields: make([]columnBuilder, len(fields))}
+		for i, f := range fields {
 			sb.fields[i] = newColumnBuilder(mem, f.Type)
 		}
 		return sb
-	case arrow.EXTENSION:
-		return newExtensionBuilder(mem, dt.(arrow.ExtensionType), newColumnBuilder)
-	case arrow.DICTIONARY:
-		if d := dt.(*arrow.DictionaryType); !memoizedByArrowGo(d) {
-			return newDictionaryBuilder(mem, d, newColumnBuilder)
+	case arrowtype.Extension:
+		ext, _ := arrowtype.ExtensionOf(dt)
+		return newExtensionBuilder(mem, ext, newColumnBuilder)
+	case arrowtype.Dictionary:
+		if !memoizedByArrowGo(dt) {
+			return newDictionaryBuilder(mem, dt, newColumnBuilder)
 		}
-	case arrow.SPARSE_UNION, arrow.DENSE_UNION:
+	case arrowtype.Union:
 		return newUnionBuilder(mem, dt, newColumnBuilder)
 	}
 	return adaptArrowGo(mem, array.NewBuilder(mem, dt), newColumnBuilder, true)

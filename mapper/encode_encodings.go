@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/internal/dictindex"
 	"github.com/arrowmap/arrowmap/tags"
 )
@@ -63,11 +64,25 @@ func (w *dictWriter) write() {
 }
 
 // memoizedByArrowGo reports whether arrow-go's dictionary builder builds
-// d: it memoizes values of d's type, and d's indexes cannot run out.
-func memoizedByArrowGo(d *arrow.DictionaryType) bool {
-	switch d.IndexType.ID() {
-	case arrow.INT32, arrow.INT64, arrow.UINT32, arrow.UINT64:
-		return dictionaryValues.Has(d.ValueType.ID())
+// the dictionary dt: it memoizes values of dt's type, and dt's indexes,
+// 32 or 64 bits wide, do not run out.
+func memoizedByArrowGo(dt arrow.DataType) bool {
+	index, _ := arrowtype.DictionaryIndices(dt)
+	values, _ := arrowtype.Encoded(dt)
+	return arrowtype.OfType(index).Bytes >= 4 && memoizedValues(arrowtype.OfType(values))
+}
+
+// memoizedValues is whether arrowmap leaves dictionaries of r's values to
+// arrow-go's builders, which memoize them: the numbers, the temporal types
+// but the intervals, the decimals, utf8, binary and fixed_size_binary.
+func memoizedValues(r *arrowtype.Row) bool {
+	switch r.Layout {
+	case arrowtype.Fixed:
+		return r.Integer || r.Float || r.Decimal || (r.Temporal != arrowtype.NotTemporal && r.Temporal != arrowtype.Interval)
+	case arrowtype.Binary:
+		return !r.Large
+	case arrowtype.FixedBinary:
+		return true
 	}
 	return false
 }
@@ -80,6 +95,8 @@ func memoizedByArrowGo(d *arrow.DictionaryType) bool {
 type dictionaryBuilder struct {
 	layout
 	mem      memory.Allocator
+	index    arrow.DataType // of the indices
+	valueDT  arrow.DataType // of the values
 	values   columnBuilder
 	maxIndex int
 	seen     map[string]int // a value's text → its index
@@ -99,9 +116,14 @@ type valueAt struct {
 	row int
 }
 
-func newDictionaryBuilder(mem memory.Allocator, dt *arrow.DictionaryType, newValues func(memory.Allocator, arrow.DataType) columnBuilder) *dictionaryBuilder {
-	maxIndex := int(min(dictindex.Max(dt.IndexType), math.MaxInt32))
-	return &dictionaryBuilder{layout: layout{dt}, mem: mem, values: newValues(mem, dt.ValueType), maxIndex: maxIndex, seen: map[string]int{}}
+// newDictionaryBuilder is a builder of the dictionary dt, its values built
+// by a builder of newValues.
+func newDictionaryBuilder(mem memory.Allocator, dt arrow.DataType, newValues func(memory.Allocator, arrow.DataType) columnBuilder) *dictionaryBuilder {
+	index, _ := arrowtype.DictionaryIndices(dt)
+	values, _ := arrowtype.Encoded(dt)
+	maxIndex := int(min(dictindex.Max(index), math.MaxInt32))
+	return &dictionaryBuilder{layout: layout{dt}, mem: mem, index: index, valueDT: values,
+		values: newValues(mem, values), maxIndex: maxIndex, seen: map[string]int{}}
 }
 
 func (b *dictionaryBuilder) Len() int                { return len(b.indices) }
@@ -128,7 +150,7 @@ func (b *dictionaryBuilder) stage() (k int, err error) {
 				idx = len(b.uniques) + len(p.uniques)
 				if idx > b.maxIndex {
 					b.dropPending()
-					return i, overflow("a dictionary of %s indexes holds at most %d values", b.dt.(*arrow.DictionaryType).IndexType, b.maxIndex+1)
+					return i, overflow("a dictionary of %s indexes holds at most %d values", b.index, b.maxIndex+1)
 				}
 				fresh[key] = idx
 				p.keys = append(p.keys, key)
@@ -167,25 +189,24 @@ func (b *dictionaryBuilder) dropPending() {
 }
 
 func (b *dictionaryBuilder) NewArray() arrow.Array {
-	dt := b.dt.(*arrow.DictionaryType)
 	slices := make([]arrow.Array, len(b.uniques))
 	for i, u := range b.uniques {
 		slices[i] = array.NewSlice(u.arr, int64(u.row), int64(u.row+1))
 	}
 	var dict arrow.Array
 	if len(slices) == 0 {
-		dict = array.MakeArrayOfNull(b.mem, dt.ValueType, 0)
+		dict = array.MakeArrayOfNull(b.mem, b.valueDT, 0)
 	} else {
 		var err error
 		if dict, err = array.Concatenate(slices, b.mem); err != nil {
-			panic(fmt.Sprintf("arrowmap: dictionary of %s: %v", dt.ValueType, err)) // slices of arrays of one type concatenate
+			panic(fmt.Sprintf("arrowmap: dictionary of %s: %v", b.valueDT, err)) // slices of arrays of one type concatenate
 		}
 	}
 	for _, s := range slices {
 		s.Release()
 	}
-	indices := dictindex.Array(b.mem, dt.IndexType, b.indices)
-	arr := array.NewDictionaryArray(dt, indices, dict)
+	indices := dictindex.Array(b.mem, b.index, b.indices)
+	arr := array.NewDictionaryArray(b.dt, indices, dict)
 	indices.Release()
 	dict.Release()
 	b.releaseValues()

@@ -113,25 +113,25 @@ func overflow(format string, args ...any) error {
 
 // timestampIn converts an instant to a count of unit since the epoch,
 // floored to the unit as time.Time.UnixMilli is.
-func timestampIn(unit arrow.TimeUnit) func(*time.Time) (arrow.Timestamp, error) {
+func timestampIn(unit arrow.TimeUnit) func(*time.Time) (int64, error) {
 	div := int64(unit.Multiplier())
 	per := int64(time.Second) / div
 	// Seconds in [low, high] fit whatever their fraction: no check, no
 	// division by a variable, on the common path.
 	low, high := math.MinInt64/per, (math.MaxInt64-(per-1))/per
-	return func(t *time.Time) (arrow.Timestamp, error) {
+	return func(t *time.Time) (int64, error) {
 		sec, nsec := t.Unix(), int64(t.Nanosecond())
 		if sec >= low && sec <= high {
 			if div != 1 {
 				nsec /= div
 			}
-			return arrow.Timestamp(sec*per + nsec), nil
+			return sec*per + nsec, nil
 		}
 		v, ok := unixIn(sec, nsec, per, div)
 		if !ok {
 			return 0, overflow("%s does not fit timestamp[%s]", t.Format(time.RFC3339Nano), unit)
 		}
-		return arrow.Timestamp(v), nil
+		return v, nil
 	}
 }
 
@@ -161,12 +161,12 @@ func unixIn(sec, nsec, per, div int64) (int64, bool) {
 const secondsPerDayInt64 = int64(secondsPerDay)
 
 // date32Of is the day of an instant in UTC, in days since the epoch.
-func date32Of(t *time.Time) (arrow.Date32, error) {
+func date32Of(t *time.Time) (int32, error) {
 	days := floorDiv(t.Unix(), secondsPerDayInt64)
 	if days < math.MinInt32 || days > math.MaxInt32 {
 		return 0, overflow("%s does not fit date32", t.Format(time.RFC3339))
 	}
-	return arrow.Date32(days), nil
+	return int32(days), nil
 }
 
 const msPerDay = secondsPerDayInt64 * 1000
@@ -174,7 +174,7 @@ const msPerDay = secondsPerDayInt64 * 1000
 // date64Of is an instant that is a UTC midnight, in milliseconds since the
 // epoch. Any other instant is ErrInvalidData: date64 holds whole days
 // only, as the Arrow format says, and rounding would change the value.
-func date64Of(t *time.Time) (arrow.Date64, error) {
+func date64Of(t *time.Time) (int64, error) {
 	sec := t.Unix()
 	days := floorDiv(sec, secondsPerDayInt64)
 	if sec != days*secondsPerDayInt64 || t.Nanosecond() != 0 {
@@ -184,7 +184,7 @@ func date64Of(t *time.Time) (arrow.Date64, error) {
 	if days < math.MinInt64/msPerDay || days > math.MaxInt64/msPerDay {
 		return 0, overflow("%s does not fit date64", t.Format(time.RFC3339))
 	}
-	return arrow.Date64(days * msPerDay), nil
+	return days * msPerDay, nil
 }
 
 // wholeDayMillis checks that the int64 values of a date64 column are whole
@@ -201,7 +201,7 @@ func wholeDayMillis(values []int64) (int, error) {
 
 // clockTimeIn is the time of day of an instant in UTC, in unit, truncated,
 // as arreflect writes a time.Time tagged time32 or time64.
-func clockTimeIn[A arrow.Time32 | arrow.Time64](unit arrow.TimeUnit) func(*time.Time) (A, error) {
+func clockTimeIn[A int32 | int64](unit arrow.TimeUnit) func(*time.Time) (A, error) {
 	div := int64(unit.Multiplier())
 	per := int64(time.Second) / div
 	return func(t *time.Time) (A, error) {
@@ -212,7 +212,7 @@ func clockTimeIn[A arrow.Time32 | arrow.Time64](unit arrow.TimeUnit) func(*time.
 
 // timeOfDayIn converts a duration since midnight, which must be in
 // [0, 24h), to time32 or time64 in unit, truncated.
-func timeOfDayIn[A arrow.Time32 | arrow.Time64](unit arrow.TimeUnit) func(*time.Duration) (A, error) {
+func timeOfDayIn[A int32 | int64](unit arrow.TimeUnit) func(*time.Duration) (A, error) {
 	div := time.Duration(unit.Multiplier())
 	return func(d *time.Duration) (A, error) {
 		if *d < 0 || *d >= 24*time.Hour {
@@ -224,9 +224,9 @@ func timeOfDayIn[A arrow.Time32 | arrow.Time64](unit arrow.TimeUnit) func(*time.
 
 // durationIn converts a duration to a count of unit, truncated toward zero
 // as time.Duration.Milliseconds is.
-func durationIn(unit arrow.TimeUnit) func(*time.Duration) (arrow.Duration, error) {
+func durationIn(unit arrow.TimeUnit) func(*time.Duration) (int64, error) {
 	div := time.Duration(unit.Multiplier())
-	return func(d *time.Duration) (arrow.Duration, error) { return arrow.Duration(*d / div), nil }
+	return func(d *time.Duration) (int64, error) { return int64(*d / div), nil }
 }
 
 func floorDiv(a, b int64) int64 {

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/tags"
 )
 
@@ -117,7 +118,7 @@ func (c *compiler) decodeKindOf(t reflect.Type, id arrow.Type) goKind {
 		return kindText
 	case k == kindBytes && c.hasConversion(t.Elem()):
 		return kindList
-	case k == kindByteArray && id != arrow.FIXED_SIZE_BINARY:
+	case k == kindByteArray && arrowtype.Of(id).Layout != arrowtype.FixedBinary:
 		return kindArray
 	}
 	return k
@@ -168,17 +169,21 @@ type integerWidth struct {
 	compare func(a, b unsafe.Pointer) int
 }
 
-// integerWidths are Arrow's integer types, narrowest first within each sign.
-var integerWidths = [...]integerWidth{
-	{arrow.INT8, arrow.PrimitiveTypes.Int8, 1, true, numberDecoder[int8]{}, newValuesEncoder[int8], compareAs[int8]},
-	{arrow.INT16, arrow.PrimitiveTypes.Int16, 2, true, numberDecoder[int16]{}, newValuesEncoder[int16], compareAs[int16]},
-	{arrow.INT32, arrow.PrimitiveTypes.Int32, 4, true, numberDecoder[int32]{}, newValuesEncoder[int32], compareAs[int32]},
-	{arrow.INT64, arrow.PrimitiveTypes.Int64, 8, true, numberDecoder[int64]{}, newValuesEncoder[int64], compareAs[int64]},
-	{arrow.UINT8, arrow.PrimitiveTypes.Uint8, 1, false, numberDecoder[uint8]{}, newValuesEncoder[uint8], compareAs[uint8]},
-	{arrow.UINT16, arrow.PrimitiveTypes.Uint16, 2, false, numberDecoder[uint16]{}, newValuesEncoder[uint16], compareAs[uint16]},
-	{arrow.UINT32, arrow.PrimitiveTypes.Uint32, 4, false, numberDecoder[uint32]{}, newValuesEncoder[uint32], compareAs[uint32]},
-	{arrow.UINT64, arrow.PrimitiveTypes.Uint64, 8, false, numberDecoder[uint64]{}, newValuesEncoder[uint64], compareAs[uint64]},
-}
+// integerWidths are Arrow's integer types, narrowest first within each
+// sign, signed first.
+var integerWidths = func() []integerWidth {
+	var ws []integerWidth
+	for _, signed := range []bool{true, false} {
+		for _, r := range arrowtype.Rows() {
+			if r.Integer && r.Signed == signed {
+				k := kitOf(r.Value)
+				ws = append(ws, integerWidth{id: r.ID, dt: r.Make(), size: uintptr(r.Bytes), signed: r.Signed,
+					decoder: k.decoder, encoder: k.encoder, compare: k.compare})
+			}
+		}
+	}
+	return ws
+}()
 
 // integerWidthOf is the width of a type of integer kind (time.Duration and
 // the narrow decimals included), by its size and its reflect kind's sign.
@@ -199,6 +204,7 @@ type decimalWidth struct {
 	id           arrow.Type
 	bits         int
 	maxPrecision int32
+	typeOf       func(precision, scale int32) arrow.DataType
 	decoder      decoder // into typ, from any decimal no wider
 	encoder      func(precision, scale int32, lv encLevel) (arrow.DataType, encoder)
 	compare      func(a, b unsafe.Pointer) int
@@ -208,28 +214,21 @@ type decimalWidth struct {
 }
 
 // decimalWidths are Arrow's decimal types, narrowest first.
-var decimalWidths = [...]decimalWidth{
-	decimalRow[decimal.Decimal32](arrow.DECIMAL32, 32, 9, func(p, s int32) arrow.DataType { return &arrow.Decimal32Type{Precision: p, Scale: s} }),
-	decimalRow[decimal.Decimal64](arrow.DECIMAL64, 64, 18, func(p, s int32) arrow.DataType { return &arrow.Decimal64Type{Precision: p, Scale: s} }),
-	decimalRow[decimal.Decimal128](arrow.DECIMAL128, 128, 38, func(p, s int32) arrow.DataType { return &arrow.Decimal128Type{Precision: p, Scale: s} }),
-	decimalRow[decimal.Decimal256](arrow.DECIMAL256, 256, 76, func(p, s int32) arrow.DataType { return &arrow.Decimal256Type{Precision: p, Scale: s} }),
-}
-
-// decimalRow is the decimalWidths row of D, whose Arrow type is newType's.
-func decimalRow[D interface {
-	decimal.DecimalTypes
-	decimal.Num[D]
-}](id arrow.Type, bits int, maxPrecision int32, newType func(precision, scale int32) arrow.DataType) decimalWidth {
-	return decimalWidth{
-		typ: reflect.TypeFor[D](), id: id, bits: bits, maxPrecision: maxPrecision,
-		decoder: decimalDecoder[D]{},
-		encoder: func(precision, scale int32, lv encLevel) (arrow.DataType, encoder) {
-			return newType(precision, scale), newDecimalEncoder[D](precision, scale, lv)
-		},
-		compare:       compareDecimal[D],
-		fitsPrecision: func(cd *codec) preparer { return decimalsInPrecision[D]{cd} },
+var decimalWidths = func() []decimalWidth {
+	var ws []decimalWidth
+	for _, r := range arrowtype.Decimals() {
+		k := kitOf(r.Value)
+		ws = append(ws, decimalWidth{
+			typ: r.Value.GoType(), id: r.ID, bits: 8 * r.Bytes, maxPrecision: r.MaxPrecision,
+			typeOf: r.DecimalOf, decoder: k.decoder,
+			encoder: func(precision, scale int32, lv encLevel) (arrow.DataType, encoder) {
+				return r.DecimalOf(precision, scale), k.decimal(precision, scale, lv)
+			},
+			compare: k.compare, fitsPrecision: k.fitsPrecision,
+		})
 	}
-}
+	return ws
+}()
 
 // decimalWidthOfID is the width of the decimal Arrow type id.
 func decimalWidthOfID(id arrow.Type) (decimalWidth, bool) {
@@ -258,6 +257,92 @@ func decimalWidthFor[D decimal.DecimalTypes]() decimalWidth {
 	return w
 }
 
+// valueKit is what mapper instantiates for the Go type of a fixed-width
+// buffer: its adapter of arrow-go's builders and its encoder, and for
+// integers, decimals and intervals their decoder and order.
+type valueKit struct {
+	adapter func(base arrowGoBuilder) columnBuilder
+	encoder func(lv encLevel) encoder
+	decoder decoder
+	compare func(a, b unsafe.Pointer) int
+	// Decimals only: the encoder of decimal(precision, scale), and the
+	// check of a column's values against its precision.
+	decimal       func(precision, scale int32, lv encLevel) encoder
+	fitsPrecision func(cd *codec) preparer
+}
+
+// kitOf is the kit of the buffer Go type v: the one switch of mapper over
+// the table's Go types.
+func kitOf(v arrowtype.Value) valueKit {
+	switch v {
+	case arrowtype.Int8:
+		return integerKit[int8]()
+	case arrowtype.Int16:
+		return integerKit[int16]()
+	case arrowtype.Int32:
+		return integerKit[int32]()
+	case arrowtype.Int64:
+		return integerKit[int64]()
+	case arrowtype.Uint8:
+		return integerKit[uint8]()
+	case arrowtype.Uint16:
+		return integerKit[uint16]()
+	case arrowtype.Uint32:
+		return integerKit[uint32]()
+	case arrowtype.Uint64:
+		return integerKit[uint64]()
+	case arrowtype.Float16:
+		return fixedKit[float16.Num]()
+	case arrowtype.Float32:
+		return fixedKit[float32]()
+	case arrowtype.Float64:
+		return fixedKit[float64]()
+	case arrowtype.Decimal32:
+		return decimalKit[decimal.Decimal32]()
+	case arrowtype.Decimal64:
+		return decimalKit[decimal.Decimal64]()
+	case arrowtype.Decimal128:
+		return decimalKit[decimal.Decimal128]()
+	case arrowtype.Decimal256:
+		return decimalKit[decimal.Decimal256]()
+	case arrowtype.MonthInterval:
+		return intervalKit[arrow.MonthInterval]()
+	case arrowtype.DayTimeInterval:
+		return intervalKit[arrow.DayTimeInterval]()
+	case arrowtype.MonthDayNanoInterval:
+		return intervalKit[arrow.MonthDayNanoInterval]()
+	}
+	panic("arrowmap: no Go type for " + v.String()) // the table has a Value for every fixed width
+}
+
+func fixedKit[V arrowtype.FixedValue]() valueKit {
+	return valueKit{adapter: newFixedAdapter[V], encoder: newValuesEncoder[V]}
+}
+
+func integerKit[V int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64]() valueKit {
+	k := fixedKit[V]()
+	k.decoder, k.compare = numberDecoder[V]{}, compareAs[V]
+	return k
+}
+
+func decimalKit[D interface {
+	arrowtype.FixedValue
+	decimal.DecimalTypes
+	decimal.Num[D]
+}]() valueKit {
+	k := fixedKit[D]()
+	k.decoder, k.compare = decimalDecoder[D]{}, compareDecimal[D]
+	k.decimal = newDecimalEncoder[D]
+	k.fitsPrecision = func(cd *codec) preparer { return decimalsInPrecision[D]{cd} }
+	return k
+}
+
+func intervalKit[V arrowtype.FixedValue]() valueKit {
+	k := fixedKit[V]()
+	k.decoder = copyDecoder[V]{}
+	return k
+}
+
 func newValuesEncoder[V any](lv encLevel) encoder { return &valuesEncoder[V]{encLevel: lv} }
 
 func newDecimalEncoder[D interface {
@@ -279,18 +364,19 @@ var nullType = reflect.TypeFor[Null]()
 // intervalTypes are arrow-go's Go types of the interval types, each with
 // its Arrow type, which a field of one reads and writes exactly, copying
 // the values as they are.
-var intervalTypes = map[reflect.Type]intervalType{
-	reflect.TypeFor[arrow.MonthInterval]():        intervalOf[arrow.MonthInterval](arrow.FixedWidthTypes.MonthInterval),
-	reflect.TypeFor[arrow.DayTimeInterval]():      intervalOf[arrow.DayTimeInterval](arrow.FixedWidthTypes.DayTimeInterval),
-	reflect.TypeFor[arrow.MonthDayNanoInterval](): intervalOf[arrow.MonthDayNanoInterval](arrow.FixedWidthTypes.MonthDayNanoInterval),
-}
+var intervalTypes = func() map[reflect.Type]intervalType {
+	m := map[reflect.Type]intervalType{}
+	for _, r := range arrowtype.Rows() {
+		if r.Temporal == arrowtype.Interval {
+			k := kitOf(r.Value)
+			m[r.Value.GoType()] = intervalType{dt: r.Make(), decoder: k.decoder, encoder: k.encoder}
+		}
+	}
+	return m
+}()
 
 type intervalType struct {
 	dt      arrow.DataType
 	decoder decoder
 	encoder func(lv encLevel) encoder
-}
-
-func intervalOf[V any](dt arrow.DataType) intervalType {
-	return intervalType{dt: dt, decoder: copyDecoder[V]{}, encoder: newValuesEncoder[V]}
 }

@@ -2,8 +2,8 @@ package mapper
 
 import (
 	"cmp"
-	"math"
 	"reflect"
+	"slices"
 	"sync"
 	"time"
 
@@ -12,8 +12,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/decimal256"
 	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/internal/dictindex"
 	"github.com/arrowmap/arrowmap/tags"
-	"github.com/arrowmap/arrowmap/views"
 )
 
 // SchemaOf is the schema Encode writes rows of struct type T with, derived
@@ -222,23 +223,21 @@ func (c *compiler) encoderOf(t reflect.Type, tag tags.Tag, nullable bool, at whe
 	}
 	switch {
 	case tag.Dict:
-		d := &arrow.DictionaryType{IndexType: cmp.Or(tag.Index, arrow.DataType(arrow.PrimitiveTypes.Int32)), ValueType: dt, Ordered: tag.Ordered}
+		index := cmp.Or(tag.Index, arrow.DataType(arrow.PrimitiveTypes.Int32))
+		d := arrowtype.DictionaryOf(index, dt, tag.Ordered)
 		if c.belowArrowGo > 0 && !memoizedByArrowGo(d) {
 			return arrow.Field{}, nil, newError(ErrUnsupported, at.path, at.column, -1,
-				"%s below a list view, a fixed-size list, a map or a run-end encoding: arrow-go builds those levels, and no dictionary of %s with %s indexes", d, dt, d.IndexType)
+				"%s below a list view, a fixed-size list, a map or a run-end encoding: arrow-go builds those levels, and no dictionary of %s with %s indexes", d, dt, index)
 		}
 		dt, enc = d, &dictEncoder{encLevel: lv, value: enc}
 	case tag.REE:
 		runEnds := cmp.Or(tag.RunEnds, arrow.DataType(arrow.PrimitiveTypes.Int32))
 		ree := arrow.RunEndEncodedOf(runEnds, dt)
 		ree.ValueNullable = lv.nullable
-		dt, enc = ree, &reeEncoder{encLevel: lv, runEnds: runEnds, maxLen: maxRunEnd[runEnds.ID()], value: enc, equal: equalOf(t), size: t.Size()}
+		dt, enc = ree, &reeEncoder{encLevel: lv, runEnds: runEnds, maxLen: int(dictindex.Max(runEnds)), value: enc, equal: equalOf(t), size: t.Size()}
 	}
 	return arrow.Field{Type: dt, Nullable: lv.nullable, Metadata: metadataOf(tag)}, notNull(tag, enc, at), nil
 }
-
-// maxRunEnd is the largest run end of each run-end type.
-var maxRunEnd = map[arrow.Type]int{arrow.INT16: math.MaxInt16, arrow.INT32: math.MaxInt32, arrow.INT64: math.MaxInt64}
 
 // metadataOf is the field metadata of `arrow-meta`.
 func metadataOf(tag tags.Tag) arrow.Metadata {
@@ -350,7 +349,7 @@ func byteArrayEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataTy
 	if t.Len() == 0 {
 		return nil, nil, newError(ErrUnsupported, lv.at.path, lv.at.column, -1, "%s has no bytes", t)
 	}
-	return &arrow.FixedSizeBinaryType{ByteWidth: t.Len()}, &byteArrayEncoder{encLevel: lv, width: t.Len()}, nil
+	return arrowtype.FixedSizeBinaryOf(t.Len()), &byteArrayEncoder{encLevel: lv, width: t.Len()}, nil
 }
 
 // floatEncoderOf maps float32 and float64 to the Arrow float of their size.
@@ -424,49 +423,64 @@ func checkTagParts(t reflect.Type, tag tags.Tag, at where, takes tagPart) error 
 	return newError(ErrTag, at.path, at.column, -1, "%s does not apply to %s", option, t)
 }
 
-// layouts are the Arrow types one Go kind can be laid out as: by default,
-// with large, with view, with both (0 when there is none).
-type layouts struct{ plain, large, view, largeView arrow.Type }
+// layouts are the rows of the types one Go kind can be laid out as.
+type layouts struct{ rows []*arrowtype.Row }
 
 var (
-	// large with view is a view, as arreflect makes it.
-	stringLayouts = layouts{arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW, arrow.STRING_VIEW}
-	binaryLayouts = layouts{arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW, arrow.BINARY_VIEW}
-	listLayouts   = layouts{arrow.LIST, arrow.LARGE_LIST, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW}
+	stringLayouts = layoutsOf(func(r *arrowtype.Row) bool { return r.Text && isBytesLayout(r) })
+	binaryLayouts = layoutsOf(func(r *arrowtype.Row) bool { return !r.Text && isBytesLayout(r) })
+	listLayouts   = layoutsOf(func(r *arrowtype.Row) bool {
+		return r.Layout == arrowtype.List && !r.Map || r.Layout == arrowtype.ListView
+	})
 )
 
-// layoutID picks the layout the tag asks for: its pin, else large and
-// view. ok is false when the tag asks for none of l.
-func (l layouts) layoutID(tag tags.Tag) (arrow.Type, bool) {
-	if tag.Encoding != tags.EncodingDefault {
-		id := pinnedID[tag.Encoding]
-		return id, id == l.plain || id == l.large || id == l.view || id == l.largeView
+func layoutsOf(accept func(r *arrowtype.Row) bool) *layouts {
+	l := &layouts{}
+	for _, id := range arrowtype.IDs(accept) {
+		l.rows = append(l.rows, arrowtype.Of(id))
 	}
-	id := [2][2]arrow.Type{{l.plain, l.view}, {l.large, l.largeView}}[b2i(tag.Large)][b2i(tag.View)]
-	return id, id != 0
+	return l
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
+func isBytesLayout(r *arrowtype.Row) bool {
+	return r.Layout == arrowtype.Binary || r.Layout == arrowtype.View
+}
+
+func isView(r *arrowtype.Row) bool {
+	return r.Layout == arrowtype.View || r.Layout == arrowtype.ListView
+}
+
+// layoutRow picks the layout the tag asks for: its pin, else large and
+// view; large with view is a view where l has no large view, as arreflect
+// makes it. ok is false when the tag asks for none of l.
+func (l *layouts) layoutRow(tag tags.Tag) (*arrowtype.Row, bool) {
+	if tag.Encoding != tags.EncodingDefault {
+		r := pinnedRow(tag.Encoding)
+		return r, r != nil && slices.Contains(l.rows, r)
 	}
-	return 0
+	for _, large := range []bool{tag.Large, false} {
+		for _, r := range l.rows {
+			if isView(r) == tag.View && r.Large == large {
+				return r, true
+			}
+		}
+		if !tag.View {
+			break
+		}
+	}
+	return nil, false
 }
 
 // layoutOf is the string or binary type of a tag.
-func layoutOf(l layouts, t reflect.Type, tag tags.Tag, at where) (arrow.DataType, error) {
+func layoutOf(l *layouts, t reflect.Type, tag tags.Tag, at where) (arrow.DataType, error) {
 	if err := checkTagParts(t, tag, at, partLayout); err != nil {
 		return nil, err
 	}
-	id, ok := l.layoutID(tag)
+	r, ok := l.layoutRow(tag)
 	if !ok {
 		return nil, newError(ErrTag, at.path, at.column, -1, "%s has no %s layout", t, tagLayoutName(tag))
 	}
-	return map[arrow.Type]arrow.DataType{
-		arrow.STRING: arrow.BinaryTypes.String, arrow.LARGE_STRING: arrow.BinaryTypes.LargeString,
-		arrow.STRING_VIEW: arrow.BinaryTypes.StringView, arrow.BINARY: arrow.BinaryTypes.Binary,
-		arrow.LARGE_BINARY: arrow.BinaryTypes.LargeBinary, arrow.BINARY_VIEW: arrow.BinaryTypes.BinaryView,
-	}[id], nil
+	return r.Make(), nil
 }
 
 // tagLayoutName is how the tag asks for a layout, for errors.
@@ -482,36 +496,50 @@ func tagLayoutName(tag tags.Tag) string {
 	return "view"
 }
 
-// dictionaryValues are the value types arrow-go's dictionary builders take.
-var dictionaryValues = views.AcceptOf(arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
-	arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64, arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64,
-	arrow.STRING, arrow.BINARY, arrow.FIXED_SIZE_BINARY, arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP,
-	arrow.TIME32, arrow.TIME64, arrow.DURATION, arrow.DECIMAL32, arrow.DECIMAL64, arrow.DECIMAL128, arrow.DECIMAL256)
+// timestampRow and durationRow are the rows of time.Time and
+// time.Duration where the tag pins no temporal type.
+var (
+	timestampRow = temporalRowWhere(arrowtype.Timestamp)
+	durationRow  = temporalRowWhere(arrowtype.Duration)
+)
+
+func temporalRowWhere(t arrowtype.Temporal) *arrowtype.Row {
+	return arrowtype.Of(arrowtype.IDs(func(r *arrowtype.Row) bool { return r.Temporal == t })[0])
+}
+
+// temporalTypeOf is the temporal type of a level as its tag gives it: the
+// row it pins, else def, in the tag's unit, else the row's default.
+func temporalTypeOf(tag tags.Tag, def *arrowtype.Row, at where) (*arrowtype.Row, arrow.DataType, arrow.TimeUnit, error) {
+	r := cmp.Or(temporalRow(tag.Temporal), def)
+	dt, err := temporalOf(r, tag)
+	if err != nil {
+		return nil, nil, 0, newError(ErrTag, at.path, at.column, -1, "%v", err)
+	}
+	unit, _ := arrowtype.Unit(dt)
+	return r, dt, unit, nil
+}
 
 // timeEncoderOf maps time.Time: timestamp[ns, UTC] unless tagged.
 func timeEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	if err := checkTagParts(timeType, tag, lv.at, partTemporal); err != nil {
 		return nil, nil, err
 	}
-	switch tag.Temporal {
-	case tags.TemporalDefault, tags.Timestamp:
-		unit := unitOr(tag.Unit, arrow.Nanosecond)
-		tz := tag.TZ
-		if tz == "" && !tag.Naive {
-			tz = "UTC"
-		}
-		return &arrow.TimestampType{Unit: unit, TimeZone: tz},
-			&convertEncoder[time.Time, arrow.Timestamp]{encLevel: lv, convert: timestampIn(unit)}, nil
-	case tags.Date32:
-		return arrow.FixedWidthTypes.Date32, &convertEncoder[time.Time, arrow.Date32]{encLevel: lv, convert: date32Of}, nil
-	case tags.Date64:
-		return arrow.FixedWidthTypes.Date64, &convertEncoder[time.Time, arrow.Date64]{encLevel: lv, convert: date64Of}, nil
-	case tags.Time32:
-		unit := unitOr(tag.Unit, arrow.Millisecond)
-		return &arrow.Time32Type{Unit: unit}, &convertEncoder[time.Time, arrow.Time32]{encLevel: lv, convert: clockTimeIn[arrow.Time32](unit)}, nil
-	case tags.Time64:
-		unit := unitOr(tag.Unit, arrow.Nanosecond)
-		return &arrow.Time64Type{Unit: unit}, &convertEncoder[time.Time, arrow.Time64]{encLevel: lv, convert: clockTimeIn[arrow.Time64](unit)}, nil
+	r, dt, unit, err := temporalTypeOf(tag, timestampRow, lv.at)
+	if err != nil {
+		return nil, nil, err
+	}
+	days := r.Value == arrowtype.Int32 // date32 and time32, else date64 and time64
+	switch {
+	case r.Temporal == arrowtype.Timestamp:
+		return dt, &convertEncoder[time.Time, int64]{encLevel: lv, convert: timestampIn(unit)}, nil
+	case r.Temporal == arrowtype.Date && days:
+		return dt, &convertEncoder[time.Time, int32]{encLevel: lv, convert: date32Of}, nil
+	case r.Temporal == arrowtype.Date:
+		return dt, &convertEncoder[time.Time, int64]{encLevel: lv, convert: date64Of}, nil
+	case r.Temporal == arrowtype.TimeOfDay && days:
+		return dt, &convertEncoder[time.Time, int32]{encLevel: lv, convert: clockTimeIn[int32](unit)}, nil
+	case r.Temporal == arrowtype.TimeOfDay:
+		return dt, &convertEncoder[time.Time, int64]{encLevel: lv, convert: clockTimeIn[int64](unit)}, nil
 	}
 	return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to time.Time", tag.Temporal)
 }
@@ -524,29 +552,14 @@ func temporalStorageOf(t reflect.Type, tag tags.Tag, w integerWidth, lv encLevel
 	if err := checkTagParts(t, tag, lv.at, partTemporal); err != nil {
 		return nil, nil, err
 	}
-	var dt arrow.DataType
-	switch tag.Temporal {
-	case tags.Duration:
-		dt = &arrow.DurationType{Unit: unitOr(tag.Unit, arrow.Nanosecond)}
-	case tags.Timestamp:
-		tz := tag.TZ
-		if tz == "" && !tag.Naive {
-			tz = "UTC"
-		}
-		dt = &arrow.TimestampType{Unit: unitOr(tag.Unit, arrow.Nanosecond), TimeZone: tz}
-	case tags.Date32:
-		dt = arrow.FixedWidthTypes.Date32
-	case tags.Date64:
-		dt = arrow.FixedWidthTypes.Date64
-	case tags.Time32:
-		dt = &arrow.Time32Type{Unit: unitOr(tag.Unit, arrow.Millisecond)}
-	case tags.Time64:
-		dt = &arrow.Time64Type{Unit: unitOr(tag.Unit, arrow.Nanosecond)}
+	r, dt, _, err := temporalTypeOf(tag, nil, lv.at)
+	if err != nil {
+		return nil, nil, err
 	}
-	if bits := dt.(arrow.FixedWidthDataType).BitWidth(); !w.signed || int(w.size)*8 != bits {
-		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to %s: its storage is int%d", tag.Temporal, t, bits)
+	if !w.signed || int(w.size) != r.Bytes {
+		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to %s: its storage is int%d", tag.Temporal, t, 8*r.Bytes)
 	}
-	if tag.Temporal == tags.Date64 {
+	if r.Temporal == arrowtype.Date && r.Value == arrowtype.Int64 { // date64: whole days in milliseconds
 		return dt, &valuesEncoder[int64]{encLevel: lv, check: wholeDayMillis}, nil
 	}
 	return dt, w.encoder(lv), nil
@@ -557,29 +570,21 @@ func durationEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, erro
 	if err := checkTagParts(durationType, tag, lv.at, partTemporal); err != nil {
 		return nil, nil, err
 	}
-	switch tag.Temporal {
-	case tags.TemporalDefault, tags.Duration:
-		unit := unitOr(tag.Unit, arrow.Nanosecond)
-		dt := &arrow.DurationType{Unit: unit}
-		if unit == arrow.Nanosecond {
-			return dt, &valuesEncoder[arrow.Duration]{encLevel: lv}, nil
-		}
-		return dt, &convertEncoder[time.Duration, arrow.Duration]{encLevel: lv, convert: durationIn(unit)}, nil
-	case tags.Time32:
-		unit := unitOr(tag.Unit, arrow.Millisecond)
-		return &arrow.Time32Type{Unit: unit}, &convertEncoder[time.Duration, arrow.Time32]{encLevel: lv, convert: timeOfDayIn[arrow.Time32](unit)}, nil
-	case tags.Time64:
-		unit := unitOr(tag.Unit, arrow.Nanosecond)
-		return &arrow.Time64Type{Unit: unit}, &convertEncoder[time.Duration, arrow.Time64]{encLevel: lv, convert: timeOfDayIn[arrow.Time64](unit)}, nil
+	r, dt, unit, err := temporalTypeOf(tag, durationRow, lv.at)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case r.Temporal == arrowtype.Duration && unit == arrow.Nanosecond:
+		return dt, &valuesEncoder[time.Duration]{encLevel: lv}, nil
+	case r.Temporal == arrowtype.Duration:
+		return dt, &convertEncoder[time.Duration, int64]{encLevel: lv, convert: durationIn(unit)}, nil
+	case r.Temporal == arrowtype.TimeOfDay && r.Value == arrowtype.Int32:
+		return dt, &convertEncoder[time.Duration, int32]{encLevel: lv, convert: timeOfDayIn[int32](unit)}, nil
+	case r.Temporal == arrowtype.TimeOfDay:
+		return dt, &convertEncoder[time.Duration, int64]{encLevel: lv, convert: timeOfDayIn[int64](unit)}, nil
 	}
 	return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to time.Duration", tag.Temporal)
-}
-
-func unitOr(u tags.Unit, def arrow.TimeUnit) arrow.TimeUnit {
-	if u == tags.UnitDefault {
-		return def
-	}
-	return u.TimeUnit()
 }
 
 // decimalEncoderOf maps a decimal number type: to its own width, with the
@@ -604,11 +609,11 @@ func decimalEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType
 // decimalTextEncoderOf maps a string holding decimal text: decimal128, or
 // decimal256 past its digits.
 func decimalTextEncoderOf(d *tags.Decimal, lv encLevel) (arrow.DataType, encoder, error) {
-	if d.Precision <= decimalWidthFor[decimal.Decimal128]().maxPrecision {
-		return &arrow.Decimal128Type{Precision: d.Precision, Scale: d.Scale},
+	if w := decimalWidthFor[decimal.Decimal128](); d.Precision <= w.maxPrecision {
+		return w.typeOf(d.Precision, d.Scale),
 			&convertEncoder[string, decimal.Decimal128]{encLevel: lv, convert: decimalFromText(d.Precision, d.Scale, decimal128.FromI64, decimal128.FromBigInt)}, nil
 	}
-	return &arrow.Decimal256Type{Precision: d.Precision, Scale: d.Scale},
+	return decimalWidthFor[decimal.Decimal256]().typeOf(d.Precision, d.Scale),
 		&convertEncoder[string, decimal.Decimal256]{encLevel: lv, convert: decimalFromText(d.Precision, d.Scale, decimal256.FromI64, decimal256.FromBigInt)}, nil
 }
 
@@ -623,8 +628,8 @@ func (c *compiler) listEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arr
 		etag = *tag.Elem
 	}
 	name := cmp.Or(etag.Name, "item")
-	id, ok := listLayouts.layoutID(tag)
-	if t.Kind() == reflect.Array || ok && id != arrow.LIST && id != arrow.LARGE_LIST {
+	r, ok := listLayouts.layoutRow(tag)
+	if t.Kind() == reflect.Array || ok && r.Layout != arrowtype.List {
 		c.belowArrowGo++ // arrow-go builds fixed-size lists and list views
 		defer func() { c.belowArrowGo-- }()
 	}
@@ -646,13 +651,13 @@ func (c *compiler) listEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arr
 	if !ok {
 		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s has no %s layout (a fixed_size_list needs an array [N]T)", t, tagLayoutName(tag))
 	}
-	switch id {
-	case arrow.LARGE_LIST:
-		return arrow.LargeListOfField(ef), &listEncoder[int64]{encLevel: lv, size: size, elem: elem}, nil
-	case arrow.LIST_VIEW:
-		return arrow.ListViewOfField(ef), &listEncoder[int32]{encLevel: lv, size: size, elem: elem}, nil
-	case arrow.LARGE_LIST_VIEW:
+	switch {
+	case r.Layout == arrowtype.ListView && r.Large:
 		return arrow.LargeListViewOfField(ef), &listEncoder[int64]{encLevel: lv, size: size, elem: elem}, nil
+	case r.Layout == arrowtype.ListView:
+		return arrow.ListViewOfField(ef), &listEncoder[int32]{encLevel: lv, size: size, elem: elem}, nil
+	case r.Large:
+		return arrow.LargeListOfField(ef), &listEncoder[int64]{encLevel: lv, size: size, elem: elem}, nil
 	}
 	return arrow.ListOfField(ef), &listEncoder[int32]{encLevel: lv, size: size, elem: elem}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/tags"
 )
 
@@ -271,7 +272,7 @@ func (b *unionBuilder) Release() {
 // codes go to arrow-go's builder too.
 type sparseUnionAdapter struct {
 	arrowGoBuilder
-	ub *array.SparseUnionBuilder
+	ub array.UnionBuilder
 }
 
 func (a *sparseUnionAdapter) appendUnion(codes []int8) {
@@ -281,17 +282,18 @@ func (a *sparseUnionAdapter) appendUnion(codes []int8) {
 	}
 }
 
-// adaptUnion puts a union builder behind columnBuilder. A union arrow-go
-// builds below another of its builders must be sparse: arrow-go's dense
-// union builder takes each row's offset from its child's length as the
-// row is appended, but writers give a child its values a level at a time.
-// The plan refuses the others (denseUnionBelowArrowGo).
-func adaptUnion(mem memory.Allocator, b array.Builder, base arrowGoBuilder, newValues func(memory.Allocator, arrow.DataType) columnBuilder, own bool) columnBuilder {
-	if sb, ok := b.(*array.SparseUnionBuilder); ok {
-		for j := range sb.NumChildren() {
-			base.children = append(base.children, adaptArrowGo(mem, sb.Child(j), newValues, false))
+// adaptUnion puts a union builder of r behind columnBuilder. A union
+// arrow-go builds below another of its builders must be sparse: arrow-go's
+// dense union builder takes each row's offset from its child's length as
+// the row is appended, but writers give a child its values a level at a
+// time. The plan refuses the others (denseUnionBelowArrowGo).
+func adaptUnion(mem memory.Allocator, b array.Builder, r *arrowtype.Row, base arrowGoBuilder, newValues func(memory.Allocator, arrow.DataType) columnBuilder, own bool) columnBuilder {
+	if !r.Dense {
+		ub := b.(array.UnionBuilder)
+		for j := range b.Type().(arrow.UnionType).Fields() {
+			base.children = append(base.children, adaptArrowGo(mem, ub.Child(j), newValues, false))
 		}
-		return &sparseUnionAdapter{arrowGoBuilder: base, ub: sb}
+		return &sparseUnionAdapter{arrowGoBuilder: base, ub: ub}
 	}
 	if !own {
 		panic(fmt.Sprintf("arrowmap: a %s below a level arrow-go builds", b.Type()))
@@ -309,43 +311,25 @@ func adaptUnion(mem memory.Allocator, b array.Builder, base arrowGoBuilder, newV
 // list view, dictionary or run-end encoding), which adaptUnion cannot
 // write.
 func denseUnionBelowArrowGo(dt arrow.DataType, below bool, at where) error {
-	switch d := dt.(type) {
-	case *arrow.DenseUnionType:
-		if below {
+	r := arrowtype.OfType(dt)
+	switch r.Layout {
+	case arrowtype.Union, arrowtype.Struct:
+		if r.Dense && below {
 			return newError(ErrUnsupported, at.path, at.column, -1, "a dense_union below a map, fixed-size list, list view, dictionary or run-end level: make it sparse_union")
 		}
-		for _, f := range d.Fields() {
+		for _, f := range dt.(arrow.NestedType).Fields() {
 			if err := denseUnionBelowArrowGo(f.Type, below, at); err != nil {
 				return err
 			}
 		}
-	case *arrow.SparseUnionType:
-		for _, f := range d.Fields() {
-			if err := denseUnionBelowArrowGo(f.Type, below, at); err != nil {
-				return err
-			}
-		}
-	case *arrow.StructType:
-		for _, f := range d.Fields() {
-			if err := denseUnionBelowArrowGo(f.Type, below, at); err != nil {
-				return err
-			}
-		}
-	case *arrow.ListType:
-		return denseUnionBelowArrowGo(d.Elem(), below, at)
-	case *arrow.LargeListType:
-		return denseUnionBelowArrowGo(d.Elem(), below, at)
-	case *arrow.MapType:
-		if err := denseUnionBelowArrowGo(d.KeyType(), true, at); err != nil {
-			return err
-		}
-		return denseUnionBelowArrowGo(d.ItemType(), true, at)
-	case arrow.ListLikeType: // fixed-size lists and list views
-		return denseUnionBelowArrowGo(d.Elem(), true, at)
-	case *arrow.DictionaryType:
-		return denseUnionBelowArrowGo(d.ValueType, true, at)
-	case *arrow.RunEndEncodedType:
-		return denseUnionBelowArrowGo(d.Encoded(), true, at)
+	case arrowtype.List, arrowtype.ListView, arrowtype.FixedList:
+		// arrow-go builds maps, fixed-size lists and list views; a map's
+		// elements are its entries, a struct of its keys and items.
+		ours := r.Layout == arrowtype.List && !r.Map
+		return denseUnionBelowArrowGo(dt.(arrow.ListLikeType).Elem(), below || !ours, at)
+	case arrowtype.Dictionary, arrowtype.RunEnd:
+		values, _ := arrowtype.Encoded(dt)
+		return denseUnionBelowArrowGo(values, true, at)
 	}
 	return nil
 }

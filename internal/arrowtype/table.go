@@ -214,3 +214,34 @@ func DictionaryIndices(dt arrow.DataType) (arrow.DataType, bool) {
 	}
 	return nil, false
 }
+
+// ---- encode
+
+// DictionaryOf is dictionary<index, values>, ordered as asked.
+func DictionaryOf(index, values arrow.DataType, ordered bool) arrow.DataType {
+	return &arrow.DictionaryType{IndexType: index, ValueType: values, Ordered: ordered}
+}
+
+// ExtensionOf is dt as an extension type; false when dt is none.
+func ExtensionOf(dt arrow.DataType) (arrow.ExtensionType, bool) {
+	t, ok := dt.(arrow.ExtensionType)
+	return t, ok
+}
+
+// appendValues is AppendValues of arrow-go's builders of fixed-width
+// values, over the Go types they take: the buffer's Go type, or for the
+// temporal types arrow-go's named integers of it.
+func appendValues[V FixedValue](b any) (func(values []V, valid []bool), bool) {
+	if a, ok := b.(interface{ AppendValues([]V, []bool) }); ok {
+		return a.AppendValues, true
+	}
+	for _, f := range [...]func(any) (func([]V, []bool), bool){
+		appendAs[V, arrow.Date32], appendAs[V, arrow.Date64], appendAs[V, arrow.Time32],
+		appendAs[V, arrow.Time64], appendAs[V, arrow.Timestamp], appendAs[V, arrow.Duration],
+	} {
+		if f, ok := f(b); ok {
+			return f, true
+		}
+	}
+	return nil, false
+}
