@@ -203,3 +203,31 @@ func RunEnds(dt arrow.DataType) (arrow.DataType, bool) {
 func RunEndEncodedOf(runEnds, values arrow.DataType) arrow.DataType {
 	return arrow.RunEndEncodedOf(runEnds, values)
 }
+
+// ---- views
+
+// DictionaryIndices is the type of a dictionary dt's indices; false for any
+// other.
+func DictionaryIndices(dt arrow.DataType) (arrow.DataType, bool) {
+	if t, ok := dt.(*arrow.DictionaryType); ok {
+		return t.IndexType, true
+	}
+	return nil, false
+}
+
+// MapFields is a map dt's key and item fields; false for any other.
+func MapFields(dt arrow.DataType) (key, item arrow.Field, ok bool) {
+	if t, ok := dt.(*arrow.MapType); ok {
+		return t.KeyField(), t.ItemField(), true
+	}
+	return arrow.Field{}, arrow.Field{}, false
+}
+
+// ListSize is the number of elements of every row of a fixed-size list dt;
+// false for any other.
+func ListSize(dt arrow.DataType) (int, bool) {
+	if t, ok := dt.(*arrow.FixedSizeListType); ok {
+		return int(t.Len()), true
+	}
+	return 0, false
+}
