@@ -35,7 +35,7 @@ func buildChild(d arrow.ArrayData, want arrow.DataType, t *Type, p path) (builti
 
 // buildLevel makes the node of d once newLevel has checked its level.
 func buildLevel(d arrow.ArrayData, l *level) (builtin, error) {
-	switch r := l.row; r.Layout {
+	switch r := arrowtype.OfType(l.dt); r.Layout {
 	case arrowtype.Null:
 		return newNull(l), nil
 	case arrowtype.Boolean:
@@ -145,14 +145,14 @@ func runEnd[R int16 | int32 | int64](d arrow.ArrayData, l *level) (builtin, erro
 
 // newLevel checks the length, offset and validity bitmap of d.
 func newLevel(d arrow.ArrayData, dt arrow.DataType, t *Type, p path) (*level, error) {
-	l := &level{n: d.Len(), dt: dt, row: arrowtype.OfType(dt), p: p}
+	l := &level{n: d.Len(), dt: dt, p: p}
 	l.p.t = t
 	off := d.Offset()
 	if l.n < 0 || off < 0 || off > maxRows || l.n > maxRows-off {
 		return nil, l.p.fail(ErrInvalidData, -1, "length %d at offset %d out of range", l.n, off)
 	}
 	declared := d.NullN()
-	switch l.row.Layout {
+	switch arrowtype.OfType(dt).Layout {
 	case arrowtype.Null:
 		l.nulls = l.n // no bitmap: the Null node answers for itself
 	case arrowtype.RunEnd, arrowtype.Union:

@@ -47,7 +47,7 @@ func checkType(dt arrow.DataType, t *Type, p *path, encodedOK bool) *Error {
 		return checkElem(dt, t, p)
 	case arrowtype.List, arrowtype.ListView:
 		if !r.Map || t.Elem != nil && t.Key == nil && t.Value == nil {
-			return checkElem(dt, t, p) // a map read as its list of entries
+			return checkElem(dt, t, p) // a list, or a map read as its list of entries
 		}
 		if t.Key == nil || t.Value == nil {
 			return p.fail(ErrTypeMismatch, -1, "got %s, but the type has no key and value types, nor entries", dt)

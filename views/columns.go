@@ -429,7 +429,7 @@ type TimestampColumn struct {
 // timestamp array.
 func TimestampsOf(v View) (TimestampColumn, error) {
 	n, ok := v.node.(*Primitive[int64])
-	if !ok || n.row.Temporal != arrowtype.Timestamp {
+	if !ok || arrowtype.OfType(n.dt).Temporal != arrowtype.Timestamp {
 		return TimestampColumn{}, notColumn(v, "timestamp")
 	}
 	tz, _ := arrowtype.Zone(n.dt)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 )
 
@@ -129,7 +127,6 @@ type level struct {
 	validity slice.Bitmap
 	nulls    int // nulls in the whole array
 	dt       arrow.DataType
-	row      *arrowtype.Row // dt's
 	p        path
 	// clean: no level at or below this one that is not nullable holds a
 	// null anywhere, so there is nothing to check.
