@@ -4,6 +4,8 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 )
 
@@ -21,8 +23,7 @@ func newBinary[O slice.Offset](d arrow.ArrayData, l *level) (*Binary[O], error) 
 	if err != nil {
 		return nil, err
 	}
-	id := l.dt.ID()
-	return &Binary[O]{level: *l, offsets: offsets, data: buffer(d, 2), utf8: id == arrow.STRING || id == arrow.LARGE_STRING}, nil
+	return &Binary[O]{level: *l, offsets: offsets, data: buffer(d, 2), utf8: arrowtype.OfType(l.dt).Text}, nil
 }
 
 // checkOffsets reads the n+1 offsets of d from buffer 1 and checks that they
@@ -104,7 +105,7 @@ func newBinaryView(d arrow.ArrayData, l *level) (*BinaryView, error) {
 			return nil, l.p.fail(ErrInvalidData, i, "view [%d, +%d) past the end of buffer %d (%d bytes)", h.BufferOffset(), size, h.BufferIndex(), len(data[h.BufferIndex()]))
 		}
 	}
-	return &BinaryView{level: *l, headers: headers, data: data, utf8: l.dt.ID() == arrow.STRING_VIEW}, nil
+	return &BinaryView{level: *l, headers: headers, data: data, utf8: arrowtype.OfType(l.dt).Text}, nil
 }
 
 // At is the bytes of row i, aliasing the array's buffers.

@@ -6,6 +6,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/float16"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 )
 
@@ -13,7 +15,7 @@ import (
 // checking its buffers on the way: after build, no read of the node can go
 // out of range.
 func build(d arrow.ArrayData, t *Type, p path) (builtin, error) {
-	l, err := newLevel(d, Storage(d.DataType()), t, p)
+	l, err := newLevel(d, arrowtype.Storage(d.DataType()), t, p)
 	if err != nil {
 		return nil, err
 	}
@@ -33,75 +35,112 @@ func buildChild(d arrow.ArrayData, want arrow.DataType, t *Type, p path) (builti
 
 // buildLevel makes the node of d once newLevel has checked its level.
 func buildLevel(d arrow.ArrayData, l *level) (builtin, error) {
-	switch l.dt.ID() {
-	case arrow.NULL:
+	switch r := arrowtype.OfType(l.dt); r.Layout {
+	case arrowtype.Null:
 		return newNull(l), nil
-	case arrow.BOOL:
+	case arrowtype.Boolean:
 		return newBool(d, l)
-	case arrow.INT8:
-		return newPrimitive[int8](d, l)
-	case arrow.INT16:
-		return newPrimitive[int16](d, l)
-	case arrow.INT32, arrow.DATE32, arrow.TIME32:
-		return newPrimitive[int32](d, l)
-	case arrow.INT64, arrow.DATE64, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION:
-		return newPrimitive[int64](d, l)
-	case arrow.UINT8:
-		return newPrimitive[uint8](d, l)
-	case arrow.UINT16:
-		return newPrimitive[uint16](d, l)
-	case arrow.UINT32:
-		return newPrimitive[uint32](d, l)
-	case arrow.UINT64:
-		return newPrimitive[uint64](d, l)
-	case arrow.FLOAT16:
-		return newPrimitive[float16.Num](d, l)
-	case arrow.FLOAT32:
-		return newPrimitive[float32](d, l)
-	case arrow.FLOAT64:
-		return newPrimitive[float64](d, l)
-	case arrow.DECIMAL32:
-		return newPrimitive[decimal.Decimal32](d, l)
-	case arrow.DECIMAL64:
-		return newPrimitive[decimal.Decimal64](d, l)
-	case arrow.DECIMAL128:
-		return newPrimitive[decimal.Decimal128](d, l)
-	case arrow.DECIMAL256:
-		return newPrimitive[decimal.Decimal256](d, l)
-	case arrow.INTERVAL_MONTHS:
-		return newPrimitive[arrow.MonthInterval](d, l)
-	case arrow.INTERVAL_DAY_TIME:
-		return newPrimitive[arrow.DayTimeInterval](d, l)
-	case arrow.INTERVAL_MONTH_DAY_NANO:
-		return newPrimitive[arrow.MonthDayNanoInterval](d, l)
-	case arrow.STRING, arrow.BINARY:
+	case arrowtype.Fixed:
+		if newNode := nodesOf(r.Value).primitive; newNode != nil {
+			return newNode(d, l)
+		}
+	case arrowtype.Binary:
+		if r.Large {
+			return newBinary[int64](d, l)
+		}
 		return newBinary[int32](d, l)
-	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
-		return newBinary[int64](d, l)
-	case arrow.STRING_VIEW, arrow.BINARY_VIEW:
+	case arrowtype.View:
 		return newBinaryView(d, l)
-	case arrow.FIXED_SIZE_BINARY:
+	case arrowtype.FixedBinary:
 		return newFixedSizeBinary(d, l)
-	case arrow.LIST, arrow.MAP:
+	case arrowtype.List:
+		if r.Map && l.p.t.Elem == nil {
+			// A map viewed by its keys and values; with an Elem type, as the
+			// list of entries it is stored as, in order, duplicates and all.
+			return newMap(d, l)
+		}
+		if r.Large {
+			return newList[int64](d, l)
+		}
 		return newList[int32](d, l)
-	case arrow.LARGE_LIST:
-		return newList[int64](d, l)
-	case arrow.LIST_VIEW:
+	case arrowtype.ListView:
+		if r.Large {
+			return newListView[int64](d, l)
+		}
 		return newListView[int32](d, l)
-	case arrow.LARGE_LIST_VIEW:
-		return newListView[int64](d, l)
-	case arrow.FIXED_SIZE_LIST:
+	case arrowtype.FixedList:
 		return newFixedSizeList(d, l)
-	case arrow.STRUCT:
+	case arrowtype.Struct:
 		return newStruct(d, l)
-	case arrow.DICTIONARY:
+	case arrowtype.Dictionary:
 		return newDictionary(d, l)
-	case arrow.RUN_END_ENCODED:
+	case arrowtype.RunEnd:
 		return newRunEnd(d, l)
-	case arrow.SPARSE_UNION, arrow.DENSE_UNION:
+	case arrowtype.Union:
 		return newUnion(d, l)
 	}
 	return nil, l.p.fail(ErrTypeMismatch, -1, "%s is not supported", l.dt)
+}
+
+// nodes are the constructors of the nodes whose buffer holds values of one
+// Go type: as the values of a fixed-width array, as dictionary indices, as
+// run ends. A nil constructor is a use the Go type has none of.
+type nodes struct {
+	primitive, dictionary, runEnd func(d arrow.ArrayData, l *level) (builtin, error)
+}
+
+// nodesOf is the constructors of the nodes of v's Go type: the one place
+// views instantiates its generic nodes per buffer type.
+func nodesOf(v arrowtype.Value) nodes {
+	switch v {
+	case arrowtype.Int8:
+		return nodes{primitive: primitive[int8], dictionary: dictionary[int8]}
+	case arrowtype.Int16:
+		return nodes{primitive: primitive[int16], dictionary: dictionary[int16], runEnd: runEnd[int16]}
+	case arrowtype.Int32:
+		return nodes{primitive: primitive[int32], dictionary: dictionary[int32], runEnd: runEnd[int32]}
+	case arrowtype.Int64:
+		return nodes{primitive: primitive[int64], dictionary: dictionary[int64], runEnd: runEnd[int64]}
+	case arrowtype.Uint8:
+		return nodes{primitive: primitive[uint8], dictionary: dictionary[uint8]}
+	case arrowtype.Uint16:
+		return nodes{primitive: primitive[uint16], dictionary: dictionary[uint16]}
+	case arrowtype.Uint32:
+		return nodes{primitive: primitive[uint32], dictionary: dictionary[uint32]}
+	case arrowtype.Uint64:
+		return nodes{primitive: primitive[uint64], dictionary: dictionary[uint64]}
+	case arrowtype.Float16:
+		return nodes{primitive: primitive[float16.Num]}
+	case arrowtype.Float32:
+		return nodes{primitive: primitive[float32]}
+	case arrowtype.Float64:
+		return nodes{primitive: primitive[float64]}
+	case arrowtype.Decimal32:
+		return nodes{primitive: primitive[decimal.Decimal32]}
+	case arrowtype.Decimal64:
+		return nodes{primitive: primitive[decimal.Decimal64]}
+	case arrowtype.Decimal128:
+		return nodes{primitive: primitive[decimal.Decimal128]}
+	case arrowtype.Decimal256:
+		return nodes{primitive: primitive[decimal.Decimal256]}
+	case arrowtype.MonthInterval:
+		return nodes{primitive: primitive[arrow.MonthInterval]}
+	case arrowtype.DayTimeInterval:
+		return nodes{primitive: primitive[arrow.DayTimeInterval]}
+	case arrowtype.MonthDayNanoInterval:
+		return nodes{primitive: primitive[arrow.MonthDayNanoInterval]}
+	}
+	return nodes{}
+}
+
+func primitive[T any](d arrow.ArrayData, l *level) (builtin, error) { return newPrimitive[T](d, l) }
+
+func dictionary[I integer](d arrow.ArrayData, l *level) (builtin, error) {
+	return newDictionaryOf[I](d, l)
+}
+
+func runEnd[R int16 | int32 | int64](d arrow.ArrayData, l *level) (builtin, error) {
+	return newRunEndOf[R](d, l)
 }
 
 // newLevel checks the length, offset and validity bitmap of d.
@@ -113,10 +152,10 @@ func newLevel(d arrow.ArrayData, dt arrow.DataType, t *Type, p path) (*level, er
 		return nil, l.p.fail(ErrInvalidData, -1, "length %d at offset %d out of range", l.n, off)
 	}
 	declared := d.NullN()
-	switch id := dt.ID(); {
-	case id == arrow.NULL:
+	switch arrowtype.OfType(dt).Layout {
+	case arrowtype.Null:
 		l.nulls = l.n // no bitmap: the Null node answers for itself
-	case id == arrow.RUN_END_ENCODED || id == arrow.SPARSE_UNION || id == arrow.DENSE_UNION:
+	case arrowtype.RunEnd, arrowtype.Union:
 		// No validity bitmap of their own: nulls live in the values.
 		if bits := buffer(d, 0); len(bits) > 0 {
 			return nil, l.p.fail(ErrInvalidData, -1, "%s with a validity bitmap", dt)

@@ -2,14 +2,14 @@ package views
 
 import (
 	"fmt"
-	"github.com/arrowmap/arrowmap/internal/zone"
 	"iter"
 	"time"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/decimal"
-	"github.com/apache/arrow-go/v18/arrow/float16"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/internal/zone"
 	"github.com/arrowmap/arrowmap/slice"
 )
 
@@ -51,55 +51,12 @@ type Column[C any] interface {
 func sliceFrom[C Column[C]](dst *C, src any, i, j int) { *dst = (*src.(*C)).Slice(i, j) }
 
 // Fixed is the Go types of the values of fixed-width arrays, as
-// [Primitive] holds them.
-type Fixed interface {
-	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 |
-		float16.Num | float32 | float64 |
-		decimal.Decimal32 | decimal.Decimal64 | decimal.Decimal128 | decimal.Decimal256 |
-		arrow.MonthInterval | arrow.DayTimeInterval | arrow.MonthDayNanoInterval
-}
+// [Primitive] holds them: the signed and unsigned integers, float16.Num,
+// float32, float64, the four decimals and arrow's three interval structs.
+type Fixed interface{ arrowtype.FixedValue }
 
 // fixedIDs is the Arrow types whose values a Primitive[T] holds.
-func fixedIDs[T Fixed]() Accept {
-	switch any(*new(T)).(type) {
-	case int8:
-		return AcceptOf(arrow.INT8)
-	case int16:
-		return AcceptOf(arrow.INT16)
-	case int32:
-		return AcceptOf(arrow.INT32, arrow.DATE32, arrow.TIME32)
-	case int64:
-		return AcceptOf(arrow.INT64, arrow.DATE64, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION)
-	case uint8:
-		return AcceptOf(arrow.UINT8)
-	case uint16:
-		return AcceptOf(arrow.UINT16)
-	case uint32:
-		return AcceptOf(arrow.UINT32)
-	case uint64:
-		return AcceptOf(arrow.UINT64)
-	case float16.Num:
-		return AcceptOf(arrow.FLOAT16)
-	case float32:
-		return AcceptOf(arrow.FLOAT32)
-	case float64:
-		return AcceptOf(arrow.FLOAT64)
-	case decimal.Decimal32:
-		return AcceptOf(arrow.DECIMAL32)
-	case decimal.Decimal64:
-		return AcceptOf(arrow.DECIMAL64)
-	case decimal.Decimal128:
-		return AcceptOf(arrow.DECIMAL128)
-	case decimal.Decimal256:
-		return AcceptOf(arrow.DECIMAL256)
-	case arrow.MonthInterval:
-		return AcceptOf(arrow.INTERVAL_MONTHS)
-	case arrow.DayTimeInterval:
-		return AcceptOf(arrow.INTERVAL_DAY_TIME)
-	default:
-		return AcceptOf(arrow.INTERVAL_MONTH_DAY_NANO)
-	}
-}
+func fixedIDs[T Fixed]() Accept { return AcceptOf(arrowtype.Holding(arrowtype.ValueOf[T]())...) }
 
 // notColumn is the error of binding a column of the kind want to v.
 func notColumn(v View, want string) *Error {
@@ -217,7 +174,7 @@ func BoolsOf(v View) (BoolColumn, error) {
 func (BoolColumn) From(v View) (BoolColumn, error) { return BoolsOf(v) }
 
 // ViewType accepts bool.
-func (BoolColumn) ViewType(arrow.DataType) Type { return Type{Accept: AcceptOf(arrow.BOOL)} }
+func (BoolColumn) ViewType(arrow.DataType) Type { return Type{Accept: bools} }
 
 // Len is the number of rows of the column.
 func (c BoolColumn) Len() int { return c.v.w.Len }
@@ -420,7 +377,7 @@ func (BinaryColumn) From(v View) (BinaryColumn, error) { return BinariesOf(v) }
 func (BinaryColumn) ViewType(arrow.DataType) Type { return Type{Accept: binaries} }
 
 // binaries is what a BinaryColumn reads.
-var binaries = Binaries | AcceptOf(arrow.FIXED_SIZE_BINARY)
+var binaries = Binaries | fixedBinaries
 
 // Len is the number of rows of the column.
 func (c BinaryColumn) Len() int { return c.rows.n }
@@ -472,16 +429,17 @@ type TimestampColumn struct {
 // timestamp array.
 func TimestampsOf(v View) (TimestampColumn, error) {
 	n, ok := v.node.(*Primitive[int64])
-	if !ok || n.dt.ID() != arrow.TIMESTAMP {
+	if !ok || arrowtype.OfType(n.dt).Temporal != arrowtype.Timestamp {
 		return TimestampColumn{}, notColumn(v, "timestamp")
 	}
-	dt := n.dt.(*arrow.TimestampType)
-	loc, err := zone.OfTimestamp(dt.TimeZone)
+	tz, _ := arrowtype.Zone(n.dt)
+	unit, _ := arrowtype.Unit(n.dt)
+	loc, err := zone.OfTimestamp(tz)
 	if err != nil {
 		return TimestampColumn{}, notColumn(v, fmt.Sprintf("a known time zone (%v)", err))
 	}
 	ints, _ := PrimitivesOf[int64](v)
-	return TimestampColumn{ints: ints, unit: dt.Unit, loc: loc}, nil
+	return TimestampColumn{ints: ints, unit: unit, loc: loc}, nil
 }
 
 // From is TimestampsOf.
@@ -489,7 +447,7 @@ func (TimestampColumn) From(v View) (TimestampColumn, error) { return Timestamps
 
 // ViewType accepts timestamps.
 func (TimestampColumn) ViewType(arrow.DataType) Type {
-	return Type{Accept: AcceptOf(arrow.TIMESTAMP)}
+	return Type{Accept: timestamps}
 }
 
 // Len is the number of rows of the column.

@@ -5,6 +5,7 @@ import (
 	"iter"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 )
 
@@ -58,26 +59,22 @@ func (DictionaryColumn[I, V]) From(v View) (DictionaryColumn[I, V], error) {
 // ViewType accepts a dictionary whose entries V reads. The index type is
 // checked when the column is bound.
 func (DictionaryColumn[I, V]) ViewType(dt arrow.DataType) Type {
-	return encodedType[V](dt, arrow.DICTIONARY)
+	return encodedType[V](dt, dictionaries)
 }
 
-// encodedType is the Type of a dictionary or run-end encoded dt (of kind
-// id) whose values V reads: V's Type of the value type, which also accepts
-// id, the values being the same column in another encoding.
-func encodedType[V Column[V]](dt arrow.DataType, id arrow.Type) Type {
-	var value arrow.DataType
-	switch d := Storage(dt).(type) {
-	case *arrow.DictionaryType:
-		value = d.ValueType
-	case *arrow.RunEndEncodedType:
-		value = d.Encoded()
-	}
-	if Storage(dt).ID() != id || value == nil {
-		return Type{Accept: AcceptOf(id)}
+// encodedType is the Type of a dictionary or run-end encoded dt (of the
+// encoding kind accepts) whose values V reads: V's Type of the value type,
+// which also accepts kind, the values being the same column in another
+// encoding.
+func encodedType[V Column[V]](dt arrow.DataType, kind Accept) Type {
+	storage := Storage(dt)
+	value, ok := arrowtype.Encoded(storage)
+	if !kind.Has(storage.ID()) || !ok || value == nil {
+		return Type{Accept: kind}
 	}
 	var zero V
 	t := zero.ViewType(value)
-	t.Accept |= AcceptOf(id)
+	t.Accept |= kind
 	return t
 }
 
@@ -161,7 +158,7 @@ func (RunEndColumn[R, V]) From(v View) (RunEndColumn[R, V], error) { return RunE
 // ViewType accepts a run-end encoded array whose values V reads. The run
 // end type is checked when the column is bound.
 func (RunEndColumn[R, V]) ViewType(dt arrow.DataType) Type {
-	return encodedType[V](dt, arrow.RUN_END_ENCODED)
+	return encodedType[V](dt, runEnds)
 }
 
 // Len is the number of rows of the column.

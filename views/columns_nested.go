@@ -5,6 +5,7 @@ import (
 	"iter"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 )
 
@@ -48,8 +49,7 @@ func (ListColumn[E]) From(v View) (ListColumn[E], error) { return ListsOf[E](v) 
 
 // ViewType accepts list and large_list, with elements as E's ViewType.
 func (ListColumn[E]) ViewType(dt arrow.DataType) Type {
-	ids := []arrow.Type{arrow.LIST, arrow.LARGE_LIST}
-	return Type{Accept: AcceptOf(ids...), Elem: elemType[E](dt, ids...)}
+	return Type{Accept: lists, Elem: elemType[E](dt, lists)}
 }
 
 // Len is the number of rows of the column.
@@ -171,15 +171,16 @@ func (FixedSizeListColumn[E]) From(v View) (FixedSizeListColumn[E], error) {
 // ViewType accepts fixed_size_list of any size, with elements as E's
 // ViewType.
 func (FixedSizeListColumn[E]) ViewType(dt arrow.DataType) Type {
-	return Type{Accept: AcceptOf(arrow.FIXED_SIZE_LIST), Elem: elemType[E](dt, arrow.FIXED_SIZE_LIST)}
+	return Type{Accept: fixedLists, Elem: elemType[E](dt, fixedLists)}
 }
 
-// elemType is the Type of the elements of a list-like dt of kind id for
-// elements of kind E: E's ViewType of dt's element type, or an empty Type
-// when dt is not of kind id, which the caller's Accept then rejects.
-func elemType[E Column[E]](dt arrow.DataType, ids ...arrow.Type) *Type {
+// elemType is the Type of the elements of a list-like dt of the kind
+// accepts for elements of kind E: E's ViewType of dt's element type, or an
+// empty Type when dt is not of that kind, which the caller's Accept then
+// rejects.
+func elemType[E Column[E]](dt arrow.DataType, kind Accept) *Type {
 	l, ok := Storage(dt).(arrow.ListLikeType)
-	if !ok || !AcceptOf(ids...).Has(l.ID()) {
+	if !ok || !kind.Has(l.ID()) {
 		return &Type{}
 	}
 	var zero E
@@ -273,8 +274,7 @@ func (ListViewColumn[E]) From(v View) (ListViewColumn[E], error) { return ListVi
 // ViewType accepts list_view and large_list_view, with elements as E's
 // ViewType.
 func (ListViewColumn[E]) ViewType(dt arrow.DataType) Type {
-	ids := []arrow.Type{arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW}
-	return Type{Accept: AcceptOf(ids...), Elem: elemType[E](dt, ids...)}
+	return Type{Accept: listViews, Elem: elemType[E](dt, listViews)}
 }
 
 // Len is the number of rows of the column.
@@ -366,8 +366,8 @@ func (StructColumn) From(v View) (StructColumn, error) { return StructsOf(v) }
 // ViewType accepts a struct, with every field of dt, each nullable and in
 // its own encoding.
 func (StructColumn) ViewType(dt arrow.DataType) Type {
-	if Storage(dt).ID() != arrow.STRUCT {
-		return Type{Accept: AcceptOf(arrow.STRUCT)}
+	if !structs.Has(Storage(dt).ID()) {
+		return Type{Accept: structs}
 	}
 	t := TypeOf(dt)
 	t.Nullable = false
@@ -506,11 +506,11 @@ func (MapColumn[K, V]) From(v View) (MapColumn[K, V], error) { return MapsOf[K, 
 
 // ViewType accepts a map, with keys as K's ViewType and values as V's.
 func (MapColumn[K, V]) ViewType(dt arrow.DataType) Type {
-	t := Type{Accept: AcceptOf(arrow.MAP), Key: &Type{}, Value: &Type{}}
-	if m, ok := Storage(dt).(*arrow.MapType); ok {
+	t := Type{Accept: maps, Key: &Type{}, Value: &Type{}}
+	if key, item, ok := arrowtype.MapFields(Storage(dt)); ok {
 		var zeroK K
 		var zeroV V
-		k, val := zeroK.ViewType(m.KeyType()), zeroV.ViewType(m.ItemType())
+		k, val := zeroK.ViewType(key.Type), zeroV.ViewType(item.Type)
 		t.Key, t.Value = &k, &val
 	}
 	return t

@@ -9,7 +9,7 @@
 // a struct moves its children's windows, a dictionary or run-end view moves
 // its index or run window and shares the values.
 //
-//	v, err := views.New(arr, views.Type{Accept: views.AcceptOf(arrow.INT64)})
+//	v, err := views.New(arr, views.PrimitiveColumn[float64]{}.ViewType(arr.DataType()))
 //	if err != nil { … }
 //	page := v.Slice(100, 200) // O(1), no allocation, no re-validation
 //

@@ -5,6 +5,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 )
 
@@ -21,25 +23,27 @@ type integer interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
 }
 
+// newDictionary is the node of a dictionary array, by the Go type of its
+// indices.
 func newDictionary(d arrow.ArrayData, l *level) (builtin, error) {
-	switch l.dt.(*arrow.DictionaryType).IndexType.ID() {
-	case arrow.INT8:
-		return newDictionaryOf[int8](d, l)
-	case arrow.INT16:
-		return newDictionaryOf[int16](d, l)
-	case arrow.INT32:
-		return newDictionaryOf[int32](d, l)
-	case arrow.INT64:
-		return newDictionaryOf[int64](d, l)
-	case arrow.UINT8:
-		return newDictionaryOf[uint8](d, l)
-	case arrow.UINT16:
-		return newDictionaryOf[uint16](d, l)
-	case arrow.UINT32:
-		return newDictionaryOf[uint32](d, l)
-	default:
-		return newDictionaryOf[uint64](d, l)
+	indices, _ := arrowtype.DictionaryIndices(l.dt)
+	newNode := dictionaryOf(indices)
+	if newNode == nil {
+		return nil, l.p.fail(ErrInvalidData, -1, "dictionary index type %s is not an integer", indices)
 	}
+	return newNode(d, l)
+}
+
+// dictionaryOf is the constructor of a dictionary node with indices of
+// datatype dt, nil when dt is no integer.
+func dictionaryOf(dt arrow.DataType) func(d arrow.ArrayData, l *level) (builtin, error) {
+	if dt == nil {
+		return nil
+	}
+	if r := arrowtype.OfType(dt); r.Integer {
+		return nodesOf(r.Value).dictionary
+	}
+	return nil
 }
 
 func newDictionaryOf[I integer](d arrow.ArrayData, l *level) (*Dictionary[I], error) {
@@ -48,7 +52,7 @@ func newDictionaryOf[I integer](d arrow.ArrayData, l *level) (*Dictionary[I], er
 	if data, ok := dict.(*array.Data); dict == nil || ok && data == nil {
 		return nil, l.p.fail(ErrInvalidData, -1, "dictionary array without a dictionary")
 	}
-	if want := l.dt.(*arrow.DictionaryType).ValueType; !arrow.TypeEqual(dict.DataType(), want) {
+	if want, _ := arrowtype.Encoded(l.dt); !arrow.TypeEqual(dict.DataType(), want) {
 		return nil, l.p.fail(ErrInvalidData, -1, "dictionary of datatype %s for values of %s", dict.DataType(), want)
 	}
 	indices, err := fixed[I](d, 1, d.Offset(), l.n, &l.p, "indices")
@@ -64,7 +68,7 @@ func newDictionaryOf[I integer](d arrow.ArrayData, l *level) (*Dictionary[I], er
 	}
 	n := &Dictionary[I]{level: *l, indices: indices}
 	// The values are the same column in another encoding: same type, same path.
-	vl, err := newLevel(dict, Storage(dict.DataType()), l.p.t, l.p)
+	vl, err := newLevel(dict, arrowtype.Storage(dict.DataType()), l.p.t, l.p)
 	if err != nil {
 		return nil, err
 	}
@@ -142,15 +146,27 @@ type RunEnd[R int16 | int32 | int64] struct {
 	values  builtin
 }
 
+// newRunEnd is the node of a run-end encoded array, by the Go type of its
+// run ends.
 func newRunEnd(d arrow.ArrayData, l *level) (builtin, error) {
-	switch l.dt.(*arrow.RunEndEncodedType).RunEnds().ID() {
-	case arrow.INT16:
-		return newRunEndOf[int16](d, l)
-	case arrow.INT32:
-		return newRunEndOf[int32](d, l)
-	default:
-		return newRunEndOf[int64](d, l)
+	ends, _ := arrowtype.RunEnds(l.dt)
+	newNode := runEndOf(ends)
+	if newNode == nil {
+		return nil, l.p.fail(ErrInvalidData, -1, "run end type %s is not int16, int32 or int64", ends)
 	}
+	return newNode(d, l)
+}
+
+// runEndOf is the constructor of a run-end node with run ends of datatype
+// dt, nil when dt is no int16, int32 or int64.
+func runEndOf(dt arrow.DataType) func(d arrow.ArrayData, l *level) (builtin, error) {
+	if dt == nil {
+		return nil
+	}
+	if r := arrowtype.OfType(dt); r.Integer {
+		return nodesOf(r.Value).runEnd
+	}
+	return nil
 }
 
 func newRunEndOf[R int16 | int32 | int64](d arrow.ArrayData, l *level) (*RunEnd[R], error) {
@@ -164,9 +180,10 @@ func newRunEndOf[R int16 | int32 | int64](d arrow.ArrayData, l *level) (*RunEnd[
 	}
 	// The values are read as the declared encoded type: one of another
 	// datatype would be checked as a type arrow-go does not read it as.
-	ree := l.dt.(*arrow.RunEndEncodedType)
-	if !arrow.TypeEqual(ends.DataType(), ree.RunEnds()) || !arrow.TypeEqual(vals.DataType(), ree.Encoded()) {
-		return nil, l.p.fail(ErrInvalidData, -1, "children of datatypes %s and %s for %s", ends.DataType(), vals.DataType(), ree)
+	endsType, _ := arrowtype.RunEnds(l.dt)
+	valuesType, _ := arrowtype.Encoded(l.dt)
+	if !arrow.TypeEqual(ends.DataType(), endsType) || !arrow.TypeEqual(vals.DataType(), valuesType) {
+		return nil, l.p.fail(ErrInvalidData, -1, "children of datatypes %s and %s for %s", ends.DataType(), vals.DataType(), l.dt)
 	}
 	if ends.NullN() != 0 {
 		return nil, l.p.fail(ErrInvalidData, -1, "run ends with %d nulls", ends.NullN())
@@ -191,7 +208,7 @@ func newRunEndOf[R int16 | int32 | int64](d arrow.ArrayData, l *level) (*RunEnd[
 		return nil, l.p.fail(ErrInvalidData, -1, "%d values for %d runs", vals.Len(), len(runEnds))
 	}
 	n := &RunEnd[R]{level: *l, runEnds: runEnds, off: off}
-	vl, err := newLevel(vals, Storage(ree.Encoded()), l.p.t, l.p)
+	vl, err := newLevel(vals, arrowtype.Storage(valuesType), l.p.t, l.p)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 )
 
@@ -13,12 +14,7 @@ type List[O slice.Offset] struct {
 	child   builtin
 }
 
-func newList[O slice.Offset](d arrow.ArrayData, l *level) (builtin, error) {
-	if l.dt.ID() == arrow.MAP && l.p.t.Elem == nil {
-		// A map viewed by its keys and values; with an Elem type, as the
-		// list of entries it is stored as, in order, duplicates and all.
-		return newMap(d, l)
-	}
+func newList[O slice.Offset](d arrow.ArrayData, l *level) (*List[O], error) {
 	childData, err := child(d, 0, &l.p)
 	if err != nil {
 		return nil, err
@@ -150,13 +146,12 @@ func newFixedSizeList(d arrow.ArrayData, l *level) (*FixedSizeList, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt := l.dt.(*arrow.FixedSizeListType)
-	size := int(dt.Len())
+	size, _ := arrowtype.ListSize(l.dt)
 	if size < 0 || (size > 0 && childData.Len()/size < d.Offset()+l.n) {
 		return nil, l.p.fail(ErrInvalidData, -1, "child of %d rows for %d lists of %d at offset %d", childData.Len(), l.n, size, d.Offset())
 	}
 	n := &FixedSizeList{level: *l, base: d.Offset(), size: size}
-	elem := dt.ElemField()
+	elem := l.dt.(arrow.ListLikeType).ElemField()
 	if n.child, err = buildChild(childData, elem.Type, l.p.t.Elem, n.p.child(elem.Name, l.p.t.Elem)); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 )
 
@@ -14,7 +15,7 @@ type Struct struct {
 }
 
 func newStruct(d arrow.ArrayData, l *level) (*Struct, error) {
-	dt := l.dt.(*arrow.StructType)
+	dt := l.dt.(arrowtype.StructLike)
 	t := l.p.t
 	n := &Struct{level: *l, base: d.Offset(), fields: make([]builtin, len(t.Fields))}
 	for i := range t.Fields {
@@ -97,8 +98,8 @@ func newMap(d arrow.ArrayData, l *level) (*Map, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt := l.dt.(*arrow.MapType)
-	ep := l.p.child(dt.ElemField().Name, nil)
+	key, item, _ := arrowtype.MapFields(l.dt)
+	ep := l.p.child(l.dt.(arrow.ListLikeType).ElemField().Name, nil)
 	if bits := buffer(entries, 0); bits != nil && entries.NullN() != 0 {
 		return nil, ep.fail(ErrInvalidData, -1, "map entries with a validity bitmap and %d nulls", entries.NullN())
 	}
@@ -122,10 +123,10 @@ func newMap(d arrow.ArrayData, l *level) (*Map, error) {
 	n.p.t = l.p.t
 	ep.up = &n.p
 	t := n.p.t
-	if n.keys, err = buildChild(keys, dt.KeyType(), t.Key, ep.child(dt.KeyField().Name, t.Key)); err != nil {
+	if n.keys, err = buildChild(keys, key.Type, t.Key, ep.child(key.Name, t.Key)); err != nil {
 		return nil, err
 	}
-	if n.values, err = buildChild(items, dt.ItemType(), t.Value, ep.child(dt.ItemField().Name, t.Value)); err != nil {
+	if n.values, err = buildChild(items, item.Type, t.Value, ep.child(item.Name, t.Value)); err != nil {
 		return nil, err
 	}
 	n.clean = n.clean && n.keys.lvl().clean && n.values.lvl().clean

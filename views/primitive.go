@@ -2,6 +2,7 @@ package views
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 )
 
@@ -100,7 +101,7 @@ type FixedSizeBinary struct {
 }
 
 func newFixedSizeBinary(d arrow.ArrayData, l *level) (*FixedSizeBinary, error) {
-	width := l.dt.(*arrow.FixedSizeBinaryType).ByteWidth
+	width := arrowtype.ByteWidth(l.dt)
 	if width < 0 {
 		return nil, l.p.fail(ErrInvalidData, -1, "negative byte width %d", width)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 )
 
 // Type is the logical type a view is checked against: the Arrow encodings
@@ -13,9 +15,9 @@ import (
 // the children.
 type Type struct {
 	// Accept is the set of Arrow type IDs accepted at this level. With
-	// arrow.DICTIONARY or arrow.RUN_END_ENCODED in the set, dictionary- or
-	// run-end-encoded arrays are accepted when their values are. Extension
-	// arrays are viewed through their storage.
+	// the ID of dictionaries or of run-end encoded arrays in the set (see
+	// [Encodings]), dictionary- or run-end-encoded arrays are accepted when
+	// their values are. Extension arrays are viewed through their storage.
 	Accept Accept
 	// Nullable says whether this level may hold nulls. A null that a row of
 	// the array can reach at a level that is not nullable fails New.
@@ -47,7 +49,7 @@ type Field struct {
 
 // childIndex is the position of the child f views in dt, or why there is
 // none.
-func childIndex(dt *arrow.StructType, f *Field) (int, string) {
+func childIndex(dt arrowtype.StructLike, f *Field) (int, string) {
 	if f.Pos != nil {
 		if i := *f.Pos; i >= 0 && i < dt.NumFields() && dt.Field(i).Name == f.Name {
 			return i, ""
@@ -93,14 +95,42 @@ func (a Accept) String() string {
 
 // Common sets of encodings of one logical kind.
 var (
-	Strings      = AcceptOf(arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW)
-	Binaries     = AcceptOf(arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW)
-	Lists        = AcceptOf(arrow.LIST, arrow.LARGE_LIST, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW)
-	Decimals     = AcceptOf(arrow.DECIMAL32, arrow.DECIMAL64, arrow.DECIMAL128, arrow.DECIMAL256)
-	Encodings    = AcceptOf(arrow.DICTIONARY, arrow.RUN_END_ENCODED)
-	SignedInts   = AcceptOf(arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64)
-	UnsignedInts = AcceptOf(arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64)
+	Strings  = acceptRows(func(r *arrowtype.Row) bool { return r.Text })
+	Binaries = acceptRows(func(r *arrowtype.Row) bool {
+		return (r.Layout == arrowtype.Binary || r.Layout == arrowtype.View) && !r.Text
+	})
+	Lists = acceptRows(func(r *arrowtype.Row) bool {
+		return r.Layout == arrowtype.List && !r.Map || r.Layout == arrowtype.ListView
+	})
+	Decimals     = acceptRows(func(r *arrowtype.Row) bool { return r.Decimal })
+	Encodings    = dictionaries | runEnds
+	SignedInts   = acceptRows(func(r *arrowtype.Row) bool { return r.Integer && r.Signed })
+	UnsignedInts = acceptRows(func(r *arrowtype.Row) bool { return r.Integer && !r.Signed })
 )
+
+// The sets of one layout, which the columns of this package read.
+var (
+	bools         = acceptLayout(arrowtype.Boolean)
+	fixedBinaries = acceptLayout(arrowtype.FixedBinary)
+	lists         = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.List && !r.Map })
+	listViews     = acceptLayout(arrowtype.ListView)
+	fixedLists    = acceptLayout(arrowtype.FixedList)
+	maps          = acceptRows(func(r *arrowtype.Row) bool { return r.Map })
+	structs       = acceptLayout(arrowtype.Struct)
+	unions        = acceptLayout(arrowtype.Union)
+	dictionaries  = acceptLayout(arrowtype.Dictionary)
+	runEnds       = acceptLayout(arrowtype.RunEnd)
+	timestamps    = acceptRows(func(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Timestamp })
+)
+
+// acceptRows is the set of the IDs of the rows of the table accept
+// accepts.
+func acceptRows(accept func(r *arrowtype.Row) bool) Accept { return AcceptOf(arrowtype.IDs(accept)...) }
+
+// acceptLayout is the set of the IDs of layout l.
+func acceptLayout(l arrowtype.Layout) Accept {
+	return acceptRows(func(r *arrowtype.Row) bool { return r.Layout == l })
+}
 
 // TypeOf is the Type that accepts dt as it is: its own encodings at every
 // level, every level nullable, every struct field. New(arr, TypeOf(dt))
@@ -109,29 +139,29 @@ var (
 func TypeOf(dt arrow.DataType) Type {
 	dt = Storage(dt)
 	t := Type{Accept: AcceptOf(dt.ID()), Nullable: true}
-	switch d := dt.(type) {
-	case *arrow.DictionaryType:
-		v := TypeOf(d.ValueType)
+	switch r := arrowtype.OfType(dt); r.Layout {
+	case arrowtype.Dictionary, arrowtype.RunEnd:
+		values, _ := arrowtype.Encoded(dt)
+		v := TypeOf(values)
 		v.Accept |= t.Accept
 		return v
-	case *arrow.RunEndEncodedType:
-		v := TypeOf(d.Encoded())
-		v.Accept |= t.Accept
-		return v
-	case *arrow.MapType:
-		k, v := TypeOf(d.KeyType()), TypeOf(d.ItemType())
-		t.Key, t.Value = &k, &v
-	case arrow.ListLikeType:
-		e := TypeOf(d.Elem())
+	case arrowtype.List, arrowtype.ListView, arrowtype.FixedList:
+		if key, item, ok := arrowtype.MapFields(dt); ok {
+			k, v := TypeOf(key.Type), TypeOf(item.Type)
+			t.Key, t.Value = &k, &v
+			break
+		}
+		e := TypeOf(dt.(arrow.ListLikeType).Elem())
 		t.Elem = &e
-	case *arrow.StructType:
-		for _, f := range d.Fields() {
-			if len(d.FieldIndices(f.Name)) == 1 {
+	case arrowtype.Struct:
+		st := dt.(arrowtype.StructLike)
+		for i := range st.NumFields() {
+			if f := st.Field(i); len(st.FieldIndices(f.Name)) == 1 {
 				t.Fields = append(t.Fields, Field{Name: f.Name, Type: TypeOf(f.Type)})
 			}
 		}
-	case arrow.UnionType:
-		for _, f := range d.Fields() {
+	case arrowtype.Union:
+		for _, f := range dt.(arrow.UnionType).Fields() {
 			t.Fields = append(t.Fields, Field{Name: f.Name, Type: TypeOf(f.Type)})
 		}
 	}

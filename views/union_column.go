@@ -31,7 +31,7 @@ func (UnionColumn) From(v View) (UnionColumn, error) { return UnionsOf(v) }
 // nullable and in its own encoding.
 func (UnionColumn) ViewType(dt arrow.DataType) Type {
 	if _, ok := Storage(dt).(arrow.UnionType); !ok {
-		return Type{Accept: AcceptOf(arrow.SPARSE_UNION, arrow.DENSE_UNION)}
+		return Type{Accept: unions}
 	}
 	return TypeOf(dt)
 }

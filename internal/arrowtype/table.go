@@ -245,3 +245,22 @@ func appendValues[V FixedValue](b any) (func(values []V, valid []bool), bool) {
 	}
 	return nil, false
 }
+
+// ---- views
+
+// MapFields is a map dt's key and item fields; false for any other.
+func MapFields(dt arrow.DataType) (key, item arrow.Field, ok bool) {
+	if t, ok := dt.(*arrow.MapType); ok {
+		return t.KeyField(), t.ItemField(), true
+	}
+	return arrow.Field{}, arrow.Field{}, false
+}
+
+// ListSize is the number of elements of every row of a fixed-size list dt;
+// false for any other.
+func ListSize(dt arrow.DataType) (int, bool) {
+	if t, ok := dt.(*arrow.FixedSizeListType); ok {
+		return int(t.Len()), true
+	}
+	return 0, false
+}
