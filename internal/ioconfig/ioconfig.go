@@ -123,6 +123,15 @@ func (c *Call[C]) With(extra ...mapper.Option) []mapper.Option {
 	return append(c.Mapper[:len(c.Mapper):len(c.Mapper)], extra...)
 }
 
+// All is the mapper options of the call, the allocator given included (as
+// mapper.Allocator, last), for an entry point that passes them all on.
+func (c *Call[C]) All() []mapper.Option {
+	if c.Has(mapperhook.Allocator) {
+		return c.With(mapper.Allocator(c.Alloc))
+	}
+	return c.Mapper
+}
+
 // Unsupported is mapper's ErrUnsupported *Error for an entry point given
 // what it does not take.
 func Unsupported(entry, what string) error {
