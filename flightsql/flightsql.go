@@ -124,10 +124,6 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 	if c.Client == nil {
 		return nil, errNoClient
 	}
-	src := c.source()
-	if src.Alloc, err = call.Allocator(src.Alloc, "Source.Alloc"); err != nil {
-		return nil, err
-	}
 	mem := call.Alloc
 	if mem == nil {
 		mem = c.alloc()
@@ -156,7 +152,11 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: executing %s: %w", quoted(query), err)
 	}
-	rr, err := amflight.Records(ctx, src, info)
+	var readOpts []Option
+	if call.Alloc != nil {
+		readOpts = append(readOpts, mapper.Allocator(call.Alloc))
+	}
+	rr, err := amflight.Records(ctx, c.source(), info, readOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
 	}

@@ -2,6 +2,7 @@ package parquet_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,8 +11,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/arrowmap/arrowmap/mapper"
+	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -230,10 +231,16 @@ func TestParquetRefusesAtTheCallAnOptionAnEntryPointDoesNotTake(t *testing.T) {
 		err  func() error
 		want string
 	}{
-		{func() error { _, err := amparquet.Open[cfgRow](path, mapper.ZeroCopy(), mapper.SchemaMetadata(arrow.Metadata{})); return err }, "parquet.Open does not take SchemaMetadata"},
+		{func() error {
+			_, err := amparquet.Open[cfgRow](path, mapper.ZeroCopy(), mapper.SchemaMetadata(arrow.Metadata{}))
+			return err
+		}, "parquet.Open does not take SchemaMetadata"},
 		{func() error { _, err := amparquet.ReadFile[cfgRow](path, mapper.ZeroCopy()); return err }, "parquet.ReadFile does not take ZeroCopy"},
 		{func() error { _, err := amparquet.Open[cfgRow](path, amparquet.WriteConfig{}); return err }, "parquet.Open does not take parquet.WriteConfig"},
-		{func() error { _, err := amparquet.NewReader[cfgRow](nil, nil, mapper.Allocator(nil)); return err }, "parquet.NewReader does not take Allocator"},
+		{func() error {
+			_, err := amparquet.NewReader[cfgRow](context.Background(), nil, mapper.Allocator(nil))
+			return err
+		}, "parquet.NewReader does not take Allocator"},
 		{func() error { return amparquet.WriteFile(path, cfgRows(1), amparquet.ReadConfig{}) }, "parquet.WriteFile does not take parquet.ReadConfig"},
 		{func() error { _, err := amparquet.NewWriter[cfgRow](io.Discard, mapper.Strict()); return err }, "parquet.NewWriter does not take Strict"},
 		{func() error { _, err := amparquet.OpenRecords(path, mapper.SnakeCase()); return err }, "parquet.OpenRecords does not take SnakeCase"},

@@ -83,4 +83,3 @@ func TestSplitSendsTheAllocatorToTheParameters(t *testing.T) {
 	assert.Positive(t, mem.CurrentAlloc(), "the parameters are allocated from the Allocator given")
 	rec.Release()
 }
-
