@@ -24,6 +24,7 @@ import (
 
 	"github.com/apache/arrow-adbc/go/adbc"
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/internal/optsplit"
 	"github.com/arrowmap/arrowmap/mapper"
 )
@@ -36,9 +37,10 @@ import (
 //
 // Query takes the options of mapper.NewReader; the driver allocates the
 // records, so Allocator is refused.
-func Query[T any](ctx context.Context, cnxn adbc.Connection, query string, opts ...mapper.Option) (*mapper.Reader[T], error) {
+func Query[T any](ctx context.Context, cnxn adbc.Connection, query string, options ...Option) (*mapper.Reader[T], error) {
 	const entry = "adbc.Query"
-	if err := mapper.RefuseOptions(entry, opts, mapper.Allocator(nil)); err != nil {
+	opts, err := parse(entry, mapperhook.Decode, options)
+	if err != nil {
 		return nil, err
 	}
 	stmt, err := newStatement(entry, cnxn)
@@ -67,8 +69,12 @@ func Query[T any](ctx context.Context, cnxn adbc.Connection, query string, opts 
 // The options are those of decoding T and of encoding P: each goes where
 // it acts (Strict, ZeroCopy… to T; Allocator to P; SnakeCase and As to
 // both).
-func QueryWith[T, P any](ctx context.Context, cnxn adbc.Connection, query string, params []P, opts ...mapper.Option) (*mapper.Reader[T], error) {
+func QueryWith[T, P any](ctx context.Context, cnxn adbc.Connection, query string, params []P, options ...Option) (*mapper.Reader[T], error) {
 	const entry = "adbc.QueryWith"
+	opts, err := parse(entry, mapperhook.Decode|mapperhook.Encode&^mapperhook.SchemaMetadata, options)
+	if err != nil {
+		return nil, err
+	}
 	decodeOpts, encodeOpts := optsplit.Split(opts)
 	rec, err := mapper.Encode(params, encodeOpts...)
 	if err != nil {
@@ -104,9 +110,10 @@ func Exec(ctx context.Context, cnxn adbc.Connection, query string) (int64, error
 // element of params is the bulk insert of drivers that have no ingest.
 //
 // ExecWith takes the options of mapper.Encode.
-func ExecWith[P any](ctx context.Context, cnxn adbc.Connection, query string, params []P, opts ...mapper.Option) (int64, error) {
+func ExecWith[P any](ctx context.Context, cnxn adbc.Connection, query string, params []P, options ...Option) (int64, error) {
 	const entry = "adbc.ExecWith"
-	if err := optsplit.EncodeOnly(entry, opts); err != nil {
+	opts, err := parse(entry, mapperhook.Encode&^mapperhook.SchemaMetadata, options)
+	if err != nil {
 		return 0, err
 	}
 	rec, err := mapper.Encode(params, opts...)

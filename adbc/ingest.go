@@ -9,7 +9,7 @@ import (
 
 	"github.com/apache/arrow-adbc/go/adbc"
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/arrowmap/arrowmap/internal/optsplit"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -51,9 +51,10 @@ var ingestBatchRows = IngestBatchRows
 // there.
 //
 // Ingest takes the options of mapper.Encode.
-func Ingest[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows []T, opts ...mapper.Option) (int64, error) {
+func Ingest[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows []T, options ...Option) (int64, error) {
 	const entry = "adbc.Ingest"
-	if err := optsplit.EncodeOnly(entry, opts); err != nil {
+	opts, err := parse(entry, mapperhook.Encode, options)
+	if err != nil {
 		return 0, err
 	}
 	if len(rows) > ingestBatchRows {
@@ -92,9 +93,10 @@ func Ingest[T any](ctx context.Context, cnxn adbc.Connection, table string, mode
 // does not fit its column does: see Ingest) and is returned, wrapped.
 // Breaking out of the sequence early is IngestSeq's to do, once the driver
 // has finished with the stream.
-func IngestSeq[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows iter.Seq2[T, error], opts ...mapper.Option) (int64, error) {
+func IngestSeq[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows iter.Seq2[T, error], options ...Option) (int64, error) {
 	const entry = "adbc.IngestSeq"
-	if err := optsplit.EncodeOnly(entry, opts); err != nil {
+	opts, err := parse(entry, mapperhook.Encode, options)
+	if err != nil {
 		return 0, err
 	}
 	if rows == nil {

@@ -1,9 +1,18 @@
-// Package flight reads rows of a Go struct type from Arrow Flight: every
-// endpoint of a FlightInfo, each at the locations the server names
-// (NewReader, or Records for the records themselves), one DoGet stream
-// (Stream), or every endpoint through one client as pages the caller owns
-// (OwnedPages). It imports arrow-go's flight client and gRPC, and nothing
-// of Parquet.
+// Package flight reads rows of a Go struct type from Arrow Flight. Its
+// entry points, by verb:
+//
+//   - NewReader: every endpoint of a FlightInfo, each at the locations the
+//     server names, as a mapper.Reader[T]
+//   - Records: the same, as the records themselves
+//   - Stream: one DoGet stream of a ticket, as a mapper.Reader[T]
+//   - OwnedPages: every endpoint through one client, as pages the caller
+//     owns
+//
+// Every entry point ends with opts ...Option: mapper.NewReader's options,
+// and mapper.Allocator, the allocator of the records read (Source.Alloc is
+// its deprecated spelling). An option an entry point does not take is
+// refused at the call, naming the entry point. It imports arrow-go's
+// flight client and gRPC, and nothing of Parquet.
 //
 // A Source says where the endpoints are read: Source.Client for those at
 // the server the FlightInfo came from, Source.Dial for the other
@@ -31,3 +40,11 @@
 //		use(order)
 //	}
 package flight
+
+import "github.com/arrowmap/arrowmap/internal/ioconfig"
+
+// Option is what every entry point of this package takes after its
+// positional arguments: a mapper.Option (mapper.NewReader's options, and
+// mapper.Allocator for the records read). An entry point refuses, at the
+// call, an option it does not take, naming itself and the option.
+type Option = ioconfig.Option

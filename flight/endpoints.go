@@ -13,7 +13,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/ioconfig"
 	"github.com/arrowmap/arrowmap/internal/ipcschema"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
+	"github.com/arrowmap/arrowmap/internal/sourceerr"
 	"github.com/arrowmap/arrowmap/mapper"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -36,7 +39,12 @@ type Source struct {
 	Dial Dialer
 	// Streams bounds the endpoints read at once; 0 means DefaultStreams.
 	Streams int
-	// Alloc allocates the records read; nil means memory.DefaultAllocator.
+	// Alloc allocates the records read, as mapper.Allocator does; nil
+	// means memory.DefaultAllocator. Given with a mapper.Allocator that
+	// differs, it is an error.
+	//
+	// Deprecated: give mapper.Allocator, the allocator of every reader and
+	// writer of every IO package.
 	Alloc memory.Allocator
 }
 
@@ -73,7 +81,7 @@ var ErrExpired = errors.New("arrowmap/flight: flight endpoint expired")
 // ctx's. Every record that arrived before it is handed on first; in
 // endpoint order, that is every record of the endpoints before the one
 // that failed. Err then reports it, an io.ErrUnexpectedEOF error for a
-// stream cut short (see mapper.SourceError). Up to src.Streams × a few
+// stream cut short (see internal/sourceerr). Up to src.Streams × a few
 // records wait between the streams and the caller; a record is valid until
 // the next Next. Release stops every stream: its goroutines have all
 // returned, and the connections it dialed are closed, when it returns.
@@ -82,7 +90,22 @@ var ErrExpired = errors.New("arrowmap/flight: flight endpoint expired")
 // mapper.Reader.ReadAll sizes its result once; ReadAll trusts it only as
 // far as the rows received back it, and a server that counts wrong costs
 // no rows.
-func Records(ctx context.Context, src Source, info *flight.FlightInfo) (array.RecordReader, error) {
+//
+// opts are mapper.Allocator alone, the allocator of the records read.
+func Records(ctx context.Context, src Source, info *flight.FlightInfo, opts ...Option) (array.RecordReader, error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("flight.Records", mapperhook.Allocator, opts)
+	if err != nil {
+		return nil, err
+	}
+	return records(ctx, src, info, c)
+}
+
+func records(ctx context.Context, src Source, info *flight.FlightInfo, c *ioconfig.Call[ioconfig.NoConfig]) (array.RecordReader, error) {
+	alloc, err := c.Allocator(src.Alloc, "Source.Alloc")
+	if err != nil {
+		return nil, err
+	}
+	src.Alloc = alloc
 	if info == nil {
 		return nil, errors.New("arrowmap/flight: nil flight info")
 	}
@@ -98,7 +121,7 @@ func Records(ctx context.Context, src Source, info *flight.FlightInfo) (array.Re
 			return nil, fmt.Errorf("arrowmap/flight: flight endpoint %d has no ticket", i)
 		}
 	}
-	alloc := src.Alloc
+	alloc = src.Alloc
 	if alloc == nil {
 		alloc = memory.DefaultAllocator
 	}
@@ -123,7 +146,7 @@ func Records(ctx context.Context, src Source, info *flight.FlightInfo) (array.Re
 		first, err := e.open(r.f.ctx, 0)
 		if err != nil {
 			r.f.stop()
-			return nil, mapper.SourceError(err)
+			return nil, sourceerr.Of(err)
 		}
 		e.first, e.schema = first, first.Schema()
 	}
@@ -133,13 +156,20 @@ func Records(ctx context.Context, src Source, info *flight.FlightInfo) (array.Re
 
 // NewReader reads every endpoint of info as rows of T: mapper.NewReader
 // over Records, so the schema is checked against T before any row is read.
-func NewReader[T any](ctx context.Context, src Source, info *flight.FlightInfo, opts ...mapper.Option) (*mapper.Reader[T], error) {
-	rr, err := Records(ctx, src, info)
+//
+// opts are mapper.NewReader's options, and mapper.Allocator for the
+// records read.
+func NewReader[T any](ctx context.Context, src Source, info *flight.FlightInfo, opts ...Option) (*mapper.Reader[T], error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("flight.NewReader", readKinds, opts)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := records(ctx, src, info, c)
 	if err != nil {
 		return nil, err
 	}
 	defer rr.Release() // the Reader retains its own reference
-	return mapper.NewReader[T](rr, opts...)
+	return mapper.NewReader[T](rr, c.Mapper...)
 }
 
 // endpoints is what reading the endpoints of one FlightInfo shares.
@@ -178,7 +208,7 @@ func (e *endpoints) read(ctx context.Context, i int, emit func(arrow.RecordBatch
 			return nil
 		}
 	}
-	if err := mapper.SourceError(s.Err()); err != nil {
+	if err := sourceerr.Of(s.Err()); err != nil {
 		return fmt.Errorf("arrowmap/flight: flight endpoint %d at %s: %w", i, s.at, err)
 	}
 	return nil
@@ -311,7 +341,7 @@ func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Tic
 	if err != nil {
 		cancel()
 		// io.EOF here is a stream without even a schema: wrapped, it is
-		// the truncation mapper.SourceError reports.
+		// the truncation sourceerr.Of reports.
 		return nil, fmt.Errorf("flight stream: %w", err)
 	}
 	return &openStream{Reader: fr, cancel: cancel}, nil

@@ -10,6 +10,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/arrowmap/arrowmap/internal/ioconfig"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
+	"github.com/arrowmap/arrowmap/internal/sourceerr"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -21,21 +24,39 @@ import (
 // The end of the stream is the Reader's: io.EOF itself from Read, no error
 // from All or Pages. A stream that ends before its schema, or that the
 // ipc reader finds cut short, is an error that is io.ErrUnexpectedEOF and
-// not io.EOF (see mapper.SourceError). A Flight stream has no end marker
+// not io.EOF (see internal/sourceerr). A Flight stream has no end marker
 // of its own: one that ends cleanly after its schema is an empty result.
-func Stream[T any](ctx context.Context, client flight.Client, ticket *flight.Ticket, opts ...mapper.Option) (*mapper.Reader[T], error) {
+//
+// opts are mapper.NewReader's options, and mapper.Allocator for the
+// records read (memory.DefaultAllocator without it).
+func Stream[T any](ctx context.Context, client flight.Client, ticket *flight.Ticket, opts ...Option) (*mapper.Reader[T], error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("flight.Stream", readKinds, opts)
+	if err != nil {
+		return nil, err
+	}
+	return stream[T](ctx, client, ticket, c)
+}
+
+func stream[T any](ctx context.Context, client flight.Client, ticket *flight.Ticket, c *ioconfig.Call[ioconfig.NoConfig]) (*mapper.Reader[T], error) {
 	if ticket == nil {
 		return nil, errors.New("arrowmap/flight: nil flight ticket")
 	}
-	s, err := newOpenStream(ctx, client, ticket, nil)
+	if client == nil {
+		return nil, errors.New("arrowmap/flight: nil flight client")
+	}
+	s, err := newOpenStream(ctx, client, ticket, c.Alloc)
 	if err != nil {
-		return nil, mapper.SourceError(fmt.Errorf("arrowmap/flight: %w", err))
+		return nil, sourceerr.Of(fmt.Errorf("arrowmap/flight: %w", err))
 	}
 	rr := &streamRecords{RecordReader: s.Reader, stream: s}
 	rr.refs.Store(1)
 	defer rr.Release() // the Reader retains its own reference
-	return mapper.NewReader[T](rr, opts...)
+	return mapper.NewReader[T](rr, c.Mapper...)
 }
+
+// readKinds is what the readers of rows take: mapper.NewReader's options
+// and the allocator of the records read.
+const readKinds = mapperhook.Decode | mapperhook.Allocator
 
 // streamRecords is a Flight record reader that ends its gRPC stream when
 // the last reference is released.
@@ -63,7 +84,7 @@ func (r *streamRecords) Release() {
 // first error (an endpoint's, or ctx's) is yielded last and ends the
 // sequence; a clean end of every endpoint yields no error. An endpoint cut
 // short is an error that is io.ErrUnexpectedEOF, never one that wraps
-// io.EOF (see mapper.SourceError):
+// io.EOF (see internal/sourceerr):
 //
 //	for page, err := range amflight.OwnedPages[Row](ctx, client, info, 1024) {
 //		if err != nil {
@@ -81,26 +102,28 @@ func (r *streamRecords) Release() {
 // all of them at once: NewReader reads each where it lives, a bounded
 // number at a time.
 //
-// mapper.ZeroCopy is refused (ErrUnsupported): the pages outlive the
-// records they come from.
-func OwnedPages[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...mapper.Option) iter.Seq2[[]T, error] {
+// opts are Stream's but mapper.ZeroCopy: the pages outlive the records
+// they come from. They are checked when OwnedPages is called, with its
+// other arguments: an option it does not take (an ErrUnsupported
+// *mapper.Error naming it), a page size that is not positive or a nil info
+// make a sequence that yields that error alone, and reads nothing.
+func OwnedPages[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...Option) iter.Seq2[[]T, error] {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("flight.OwnedPages", readKinds&^mapperhook.ZeroCopy, opts)
+	switch {
+	case err != nil:
+	case pageSize <= 0:
+		err = fmt.Errorf("arrowmap/flight: page size %d is not positive", pageSize)
+	case info == nil:
+		err = errors.New("arrowmap/flight: nil flight info")
+	}
+	if err != nil {
+		return func(yield func([]T, error) bool) { yield(nil, err) }
+	}
 	return func(yield func([]T, error) bool) {
-		if pageSize <= 0 {
-			yield(nil, fmt.Errorf("arrowmap/flight: page size %d is not positive", pageSize))
-			return
-		}
-		if info == nil {
-			yield(nil, errors.New("arrowmap/flight: nil flight info"))
-			return
-		}
-		if err := mapper.RefuseOptions("flight.OwnedPages", opts, mapper.ZeroCopy()); err != nil {
-			yield(nil, err) // the pages outlive the records they come from
-			return
-		}
 		// Every endpoint at once, each on its own goroutine, as documented.
 		n := len(info.Endpoint)
 		f := newFanIn(ctx, n, n, false, func(ctx context.Context, i int, emit func([]T) bool) error {
-			if err := readEndpoint(ctx, client, info.Endpoint[i], pageSize, opts, emit); err != nil {
+			if err := readEndpoint(ctx, client, info.Endpoint[i], pageSize, c, emit); err != nil {
 				return fmt.Errorf("arrowmap/flight: flight endpoint %d: %w", i, err)
 			}
 			return nil
@@ -123,11 +146,11 @@ func OwnedPages[T any](ctx context.Context, client flight.Client, info *flight.F
 
 // readEndpoint reads the stream of one endpoint, handing each page to
 // emit until emit reports false.
-func readEndpoint[T any](ctx context.Context, client flight.Client, ep *flight.FlightEndpoint, pageSize int, opts []mapper.Option, emit func([]T) bool) error {
+func readEndpoint[T any](ctx context.Context, client flight.Client, ep *flight.FlightEndpoint, pageSize int, c *ioconfig.Call[ioconfig.NoConfig], emit func([]T) bool) error {
 	if ep == nil {
 		return errors.New("nil endpoint")
 	}
-	rdr, err := Stream[T](ctx, client, ep.Ticket, opts...)
+	rdr, err := stream[T](ctx, client, ep.Ticket, c)
 	if err != nil {
 		return err
 	}

@@ -28,9 +28,17 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	amflight "github.com/arrowmap/arrowmap/flight"
+	"github.com/arrowmap/arrowmap/internal/ioconfig"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/internal/optsplit"
 	"github.com/arrowmap/arrowmap/mapper"
 )
+
+// Option is what every entry point of this package takes after its
+// positional arguments: a mapper.Option. Each entry point says which; an
+// option it does not take is refused at the call, an ErrUnsupported
+// *mapper.Error naming the entry point and the option.
+type Option = ioconfig.Option
 
 // Conn is a Flight SQL client and how the endpoints of its results are
 // read: Source.Client defaults to Client.Client.
@@ -63,23 +71,24 @@ var errNoClient = errors.New("arrowmap/flightsql: Conn has no Client")
 // Query runs query and reads its result, every endpoint of it, as rows of
 // T: the schema is checked against T before any row is read.
 //
-// The options are those of mapper.NewReader. The records are allocated by
-// c.Source.Alloc, so mapper.Allocator is refused (ErrUnsupported). An
+// The options are those of mapper.NewReader, and mapper.Allocator for the
+// records read (c.Source.Alloc is its deprecated spelling). An
 // error of the server — one that refuses the query, or a result whose
 // first stream fails — is returned wrapped with the query, and keeps its
 // gRPC status (status.Code works on it).
-func Query[T any](ctx context.Context, c Conn, query string, opts ...mapper.Option) (*mapper.Reader[T], error) {
+func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*mapper.Reader[T], error) {
+	call, err := ioconfig.Parse[ioconfig.NoConfig]("flightsql.Query", mapperhook.Decode|mapperhook.Allocator, opts)
+	if err != nil {
+		return nil, err
+	}
 	if c.Client == nil {
 		return nil, errNoClient
-	}
-	if err := mapper.RefuseOptions("flightsql.Query", opts, mapper.Allocator(nil)); err != nil {
-		return nil, err
 	}
 	info, err := c.Client.Execute(ctx, query)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: executing %s: %w", quoted(query), err)
 	}
-	r, err := amflight.NewReader[T](ctx, c.source(), info, opts...)
+	r, err := amflight.NewReader[T](ctx, c.source(), info, ioconfig.Mapper(call.All())...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
 	}
@@ -96,7 +105,9 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...mapper.Opti
 // names the parameter. When the server does not describe them (arrow-go's
 // SQLite example server does not), params are bound as they are.
 //
-// params are encoded with the allocator of c.Client. Each row of params
+// params are encoded, and the results read, with the allocator of
+// mapper.Allocator; without it, params are encoded with the allocator of
+// c.Client and the results read with c.Source's. Each row of params
 // runs the statement once; servers return the results
 // one after the other, as one result. An empty params binds nothing: the
 // statement runs once, without parameters.
@@ -105,15 +116,20 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...mapper.Opti
 // end (a failure to close it is then the Reader's error), when the Reader
 // is released before that, or at once when QueryWith fails. Options are as
 // for Query; SnakeCase and As encode the parameters too.
-func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, opts ...mapper.Option) (*mapper.Reader[T], error) {
+func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, opts ...Option) (*mapper.Reader[T], error) {
+	call, err := ioconfig.Parse[ioconfig.NoConfig]("flightsql.QueryWith", mapperhook.Decode|mapperhook.Encode&^mapperhook.SchemaMetadata, opts)
+	if err != nil {
+		return nil, err
+	}
 	if c.Client == nil {
 		return nil, errNoClient
 	}
-	if err := mapper.RefuseOptions("flightsql.QueryWith", opts, mapper.Allocator(nil)); err != nil {
-		return nil, err
+	mem := call.Alloc
+	if mem == nil {
+		mem = c.alloc()
 	}
-	decodeOpts, encodeOpts := optsplit.Split(opts) // SnakeCase and As act on the parameters too
-	rec, err := mapper.Encode(params, append(encodeOpts, mapper.Allocator(c.alloc()))...)
+	decodeOpts, encodeOpts := optsplit.Split(call.Mapper) // SnakeCase and As act on the parameters too
+	rec, err := mapper.Encode(params, append(encodeOpts, mapper.Allocator(mem))...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: the parameters of %s: %w", quoted(query), err)
 	}
@@ -136,7 +152,11 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: executing %s: %w", quoted(query), err)
 	}
-	rr, err := amflight.Records(ctx, c.source(), info)
+	var readOpts []Option
+	if call.Alloc != nil {
+		readOpts = append(readOpts, mapper.Allocator(call.Alloc))
+	}
+	rr, err := amflight.Records(ctx, c.source(), info, readOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
 	}

@@ -61,7 +61,7 @@ func roundTrip[V any](t *testing.T, ctx context.Context, cnxn adbc.Connection, s
 
 // queryAll runs query with Query and reads all its rows, releasing the
 // Reader.
-func queryAll[T any](t *testing.T, ctx context.Context, cnxn adbc.Connection, query string, opts ...mapper.Option) []T {
+func queryAll[T any](t *testing.T, ctx context.Context, cnxn adbc.Connection, query string, opts ...amadbc.Option) []T {
 	t.Helper()
 	r, err := amadbc.Query[T](ctx, cnxn, query, opts...)
 	require.NoError(t, err)

@@ -40,7 +40,7 @@ func writeAll[T any](buf *bytes.Buffer, rows []T, cfg amparquet.WriteConfig) err
 	if err != nil {
 		return err
 	}
-	if err := w.Write(rows); err != nil {
+	if _, err := w.Write(rows); err != nil {
 		return err
 	}
 	return w.Close()

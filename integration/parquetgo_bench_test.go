@@ -207,7 +207,7 @@ func writeOurs[T any](w io.Writer, rows []T) error {
 		return err
 	}
 	for i := 0; i < len(rows); i += writeChunk {
-		if err := pw.Write(rows[i:min(i+writeChunk, len(rows))]); err != nil {
+		if _, err := pw.Write(rows[i:min(i+writeChunk, len(rows))]); err != nil {
 			return err
 		}
 	}
@@ -225,7 +225,7 @@ func writeOursNoDictionary[T any](w io.Writer, rows []T) error {
 		return err
 	}
 	for i := 0; i < len(rows); i += writeChunk {
-		if err := pw.Write(rows[i:min(i+writeChunk, len(rows))]); err != nil {
+		if _, err := pw.Write(rows[i:min(i+writeChunk, len(rows))]); err != nil {
 			return err
 		}
 	}

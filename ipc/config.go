@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/ioconfig"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -19,6 +20,16 @@ const DefaultBatchRows = 64 * 1024
 // Close: the one sentinel of every arrowmap reader and writer used after
 // its end.
 var ErrClosed = mapper.ErrClosed
+
+// Option is what every entry point of this package takes after its
+// positional arguments: a mapper.Option (SnakeCase, Allocator,
+// SchemaMetadata, …) or a WriteConfig. An entry point refuses, at the
+// call, an option it does not take, naming itself and the option.
+type Option = ioconfig.Option
+
+// IOOption marks a WriteConfig as an Option of the writers. It does
+// nothing.
+func (WriteConfig) IOOption() {}
 
 // Codec is the compression of the bodies of the records and dictionaries
 // an IPC file or stream holds.
@@ -47,9 +58,10 @@ func (c Codec) String() string {
 	}
 }
 
-// WriteConfig is how a Writer or RecordWriter writes. The zero value
-// writes uncompressed records of DefaultBatchRows rows, dictionaries
-// replaced in full in a stream, with memory.DefaultAllocator.
+// WriteConfig is how a Writer or RecordWriter writes, given among the
+// options of a writer. Without one a writer writes uncompressed records of
+// DefaultBatchRows rows, dictionaries replaced in full in a stream, with
+// memory.DefaultAllocator (or mapper.Allocator's).
 type WriteConfig struct {
 	// Compression compresses the bodies of the messages: None, LZ4, ZSTD.
 	Compression Codec
@@ -63,11 +75,18 @@ type WriteConfig struct {
 	// BatchRows is the most rows a record written by a Writer holds: 0 is
 	// DefaultBatchRows. A RecordWriter writes records as they come.
 	BatchRows int
-	// Metadata is added to the schema's metadata (and replaces a key of it).
+	// Metadata is added to the schema's metadata (and replaces a key of
+	// it). Given with a mapper.SchemaMetadata that differs, it is an error.
+	//
+	// Deprecated: give mapper.SchemaMetadata, the schema metadata of every
+	// writer of every IO package.
 	Metadata map[string]string
 	// Alloc allocates the records built and the messages encoded; nil is
-	// memory.DefaultAllocator. A mapper.Allocator option given to a
-	// Writer overrides it for the records built.
+	// memory.DefaultAllocator. Given with a mapper.Allocator that differs,
+	// it is an error.
+	//
+	// Deprecated: give mapper.Allocator, the allocator of every reader and
+	// writer of every IO package.
 	Alloc memory.Allocator
 }
 
@@ -103,6 +122,27 @@ func (cfg *WriteConfig) writerOptions(schema *arrow.Schema, deltas bool) []arrow
 		opts = append(opts, arrowipc.WithZstd())
 	}
 	return opts
+}
+
+// replaceMetadata is schema with md as its metadata.
+func replaceMetadata(schema *arrow.Schema, md arrow.Metadata) *arrow.Schema {
+	return arrow.NewSchemaWithEndian(schema.Fields(), &md, schema.Endianness())
+}
+
+// writeConfig is the WriteConfig of the call c, with its one allocator
+// (mapper.Allocator's or the deprecated Alloc's) in Alloc, after checking
+// that mapper.SchemaMetadata and the deprecated Metadata agree.
+func writeConfig(c *ioconfig.Call[WriteConfig]) (WriteConfig, error) {
+	cfg := c.Config
+	mem, err := c.Allocator(cfg.Alloc, "WriteConfig.Alloc")
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Alloc = mem
+	if err := c.CheckMetadata(cfg.Metadata, "WriteConfig.Metadata"); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.check()
 }
 
 // withMetadata is schema with extra added to its metadata.

@@ -13,8 +13,32 @@
 //	…
 //	orders, err := amipc.ReadFile[Order]("orders.arrow") // a file or a stream
 //
-// Readers are mapper.Reader[T] (OpenFile, NewStreamReader) and
-// mapper.ColumnsReader[C] (OpenFileColumns): the schema is checked against
+// Its entry points, by verb (IPC has two formats: a file, with a footer
+// at its end, and a stream; the readers by path tell them apart by their
+// first bytes, so a stream is opened by path as a file is):
+//
+//   - ReadFile: every row of the file or stream at path
+//   - WriteFile: rows as an IPC file at path, replaced whole or not at all
+//   - Open: a Reader of the file or stream at path
+//   - OpenReaderAt: a Reader of the file or stream an io.ReaderAt holds
+//   - OpenColumns: a ColumnsReader of the file or stream at path
+//   - NewReader: a Reader of the stream an io.Reader holds
+//   - NewWriter: a Writer of a stream; NewFileWriter of a file
+//   - NewRecordFileReader, NewRecordStreamReader, NewRecordFileWriter,
+//     NewRecordStreamWriter: the same acts on records of any schema
+//
+// Every entry point ends with opts ...Option: mapper options beside a
+// WriteConfig for a writer. mapper.Allocator is the allocator of every
+// reader and writer, mapper.SchemaMetadata the schema metadata of every
+// writer; WriteConfig.Alloc and WriteConfig.Metadata are their deprecated
+// spellings, an error when given different from them. An option an entry
+// point does not take is refused at the call, naming the entry point
+// ("ipc.Open does not take SchemaMetadata"). OpenFile, OpenFileColumns,
+// NewStreamReader and NewStreamWriter are the deprecated names of Open
+// (for files only), OpenColumns, NewReader and NewWriter.
+//
+// Readers are mapper.Reader[T] (Open, NewReader) and
+// mapper.ColumnsReader[C] (OpenColumns): the schema is checked against
 // T before any row is read, and malformed or truncated input is an error,
 // never a panic. They take the decode options of mapper.NewReader, and
 // mapper.Allocator for the memory of the records read. The lengths a file

@@ -27,7 +27,9 @@ var openers = []struct {
 	name string
 	read func(path string, opts ...mapper.Option) ([]tagged, error)
 }{
-	{"ReadFile", ipc.ReadFile[tagged]},
+	{"ReadFile", func(path string, opts ...mapper.Option) ([]tagged, error) {
+		return ipc.ReadFile[tagged](path, ioOptions(opts)...)
+	}},
 	{"OpenFile", func(path string, opts ...mapper.Option) ([]tagged, error) {
 		r, err := ipc.OpenFile[tagged](path, opts...)
 		if err != nil {
@@ -334,10 +336,10 @@ func TestWriteAfterCloseIsErrClosed(t *testing.T) {
 	var buf bytes.Buffer
 	w, err := ipc.NewFileWriter[tagged](&buf, ipc.WriteConfig{Alloc: mem})
 	require.NoError(t, err)
-	require.NoError(t, w.Write(taggedRows()[:2]))
+	require.NoError(t, errOf(w.Write(taggedRows()[:2])))
 	require.NoError(t, w.Close())
 	size := buf.Len()
-	assert.ErrorIs(t, w.Write(taggedRows()[:1]), ipc.ErrClosed)
+	assert.ErrorIs(t, errOf(w.Write(taggedRows()[:1])), ipc.ErrClosed)
 	assert.ErrorIs(t, w.Flush(), ipc.ErrClosed)
 	assert.NoError(t, w.Close(), "closing again returns what the first Close did")
 	assert.Equal(t, size, buf.Len(), "nothing written after Close")
@@ -383,7 +385,7 @@ func TestAFailingOutputIsAClearErrorAndCloseSaysWhatIsLeft(t *testing.T) {
 				t.Run(fmt.Sprintf("file %v, failing after %d bytes, short %v", file, after, short), func(t *testing.T) {
 					mem := checked(t)
 					out := &failingWriter{after: after, short: short}
-					newWriter := ipc.NewStreamWriter[everything]
+					newWriter := ipc.NewWriter[everything]
 					if file {
 						newWriter = ipc.NewFileWriter[everything]
 					}
@@ -391,7 +393,7 @@ func TestAFailingOutputIsAClearErrorAndCloseSaysWhatIsLeft(t *testing.T) {
 					require.NoError(t, err)
 					var writeErr error
 					for i := 0; i < len(rows) && writeErr == nil; i += 30 {
-						writeErr = w.Write(rows[i:min(i+30, len(rows))])
+						_, writeErr = w.Write(rows[i:min(i+30, len(rows))])
 					}
 					want := errDiskFull
 					if short {
@@ -400,7 +402,7 @@ func TestAFailingOutputIsAClearErrorAndCloseSaysWhatIsLeft(t *testing.T) {
 					if writeErr != nil {
 						assert.ErrorIs(t, writeErr, want)
 						assert.Contains(t, writeErr.Error(), fmt.Sprintf("failed after %d bytes", after))
-						assert.Equal(t, writeErr, w.Write(rows[:1]), "the writer stopped at the failure")
+						assert.Equal(t, writeErr, errOf(w.Write(rows[:1])), "the writer stopped at the failure")
 					}
 					closeErr := w.Close()
 					require.Error(t, closeErr)
@@ -441,14 +443,14 @@ func TestABadValueFailsItsRecordAndTheWriterGoesOn(t *testing.T) {
 	var buf bytes.Buffer
 	w, err := ipc.NewStreamWriter[price](&buf, ipc.WriteConfig{BatchRows: 4, Alloc: mem})
 	require.NoError(t, err)
-	require.NoError(t, w.Write(rows[:3]))
-	err = w.Write(rows[3:10]) // fills [0, 4) and [4, 8), fails in [8, 10)
+	require.NoError(t, errOf(w.Write(rows[:3])))
+	_, err = w.Write(rows[3:10]) // fills [0, 4) and [4, 8), fails in [8, 10)
 	var e *mapper.Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, "Price", e.Path)
 	assert.Equal(t, "price", e.Column)
 	assert.Equal(t, 5, e.Row, "the index in the rows given to Write")
-	require.NoError(t, w.Write(rows[11:]))
+	require.NoError(t, errOf(w.Write(rows[11:])))
 	require.NoError(t, w.Close())
 
 	r, err := ipc.NewStreamReader[price](&buf, mapper.Allocator(mem))

@@ -53,7 +53,7 @@ func ExampleNewStreamWriter() {
 		log.Fatal(err)
 	}
 	for i := range 3 {
-		if err := w.Write([]Reading{{fmt.Sprintf("s%d", i), float64(i) / 2}}); err != nil {
+		if _, err := w.Write([]Reading{{fmt.Sprintf("s%d", i), float64(i) / 2}}); err != nil {
 			log.Fatal(err)
 		}
 		if err := w.Flush(); err != nil { // a record now, for the reader at the other end

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/float16"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/require"
 )
@@ -326,4 +327,16 @@ func checked(t *testing.T) *memory.CheckedAllocator {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	return mem
+}
+
+// errOf is the error of a Writer's Write, for the assertions on it.
+func errOf(_ int, err error) error { return err }
+
+// ioOptions is opts as the options of this package's entry points.
+func ioOptions(opts []mapper.Option) []ipc.Option {
+	out := make([]ipc.Option, len(opts))
+	for i, o := range opts {
+		out[i] = o
+	}
+	return out
 }

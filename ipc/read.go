@@ -11,7 +11,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/ioconfig"
+	"github.com/arrowmap/arrowmap/internal/ipcfile"
 	"github.com/arrowmap/arrowmap/internal/ipcschema"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
+	"github.com/arrowmap/arrowmap/internal/sourceerr"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -23,73 +27,100 @@ var ErrNotIPC = errors.New("not Arrow IPC data")
 // fileMagic starts and ends an IPC file.
 var fileMagic = []byte("ARROW1")
 
-// OpenFile opens the IPC file at path and returns a Reader of its rows as
+// Open opens the IPC file or stream at path, told apart by their first
+// bytes (a file starts with "ARROW1"), and returns a Reader of its rows as
 // values of T. The schema is checked against T, as mapper.NewReader does,
 // before any row is read. The Reader's Release closes the file.
 //
 // opts are mapper.NewReader's options, and mapper.Allocator for the memory
 // of the records read (memory.DefaultAllocator without it).
-func OpenFile[T any](path string, opts ...mapper.Option) (*mapper.Reader[T], error) {
-	mem, opts := mapper.SplitAllocator(opts)
-	rr, err := openFileRecords(path, mem)
+func Open[T any](path string, opts ...Option) (*mapper.Reader[T], error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.Open", readKinds, opts)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := openRecords(path, c.Alloc)
 	if err != nil {
 		return nil, err
 	}
 	defer rr.Release() // the Reader retains its own reference
-	return mapper.NewReader[T](rr, opts...)
+	return mapper.NewReader[T](rr, c.Mapper...)
 }
 
-// OpenFileColumns opens the IPC file at path and returns a ColumnsReader
-// that binds each of its records to the typed columns of C, as
-// mapper.NewColumnsReader does. The ColumnsReader's Release closes the
-// file.
-//
-// opts are mapper.NewColumnsReader's options, and mapper.Allocator for the
-// memory of the records read.
-func OpenFileColumns[C any](path string, opts ...mapper.Option) (*mapper.ColumnsReader[C], error) {
-	mem, opts := mapper.SplitAllocator(opts)
-	rr, err := openFileRecords(path, mem)
+// OpenReaderAt is Open for the size bytes of an IPC file or stream that r
+// reads: an *os.File, a *bytes.Reader, an object store's ranged reader.
+// The Reader does not close r.
+func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Reader[T], error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.OpenReaderAt", readKinds, opts)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := recordsAt(r, size, "the IPC data", c.Alloc)
 	if err != nil {
 		return nil, err
 	}
 	defer rr.Release()
-	return mapper.NewColumnsReader[C](rr, opts...)
+	return mapper.NewReader[T](rr, c.Mapper...)
 }
 
-// NewStreamReader reads an IPC stream from r: its schema now, checked
+// OpenColumns opens the IPC file or stream at path, as Open does, and
+// returns a ColumnsReader that binds each of its records to the typed
+// columns of C, as mapper.NewColumnsReader does. The ColumnsReader's
+// Release closes the file.
+//
+// opts are mapper.NewColumnsReader's options, and mapper.Allocator for the
+// memory of the records read.
+func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.OpenColumns", mapperhook.Columns|mapperhook.Allocator, opts)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := openRecords(path, c.Alloc)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	return mapper.NewColumnsReader[C](rr, c.Mapper...)
+}
+
+// NewReader reads an IPC stream from r (an io.Reader holds a stream: a
+// file is read through its footer, at its end): its schema now, checked
 // against T before any row is read, and its records as the Reader reads
 // rows. Release the Reader when done; r is the caller's to close. Only the
 // bytes of the stream are read from r, up to its end-of-stream marker.
 //
 // opts are mapper.NewReader's options, and mapper.Allocator for the memory
 // of the records read.
-func NewStreamReader[T any](r io.Reader, opts ...mapper.Option) (*mapper.Reader[T], error) {
-	mem, opts := mapper.SplitAllocator(opts)
-	rr, err := openStreamRecords(r, "the IPC stream", mem, nil)
+func NewReader[T any](r io.Reader, opts ...Option) (*mapper.Reader[T], error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.NewReader", readKinds, opts)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := openStreamRecords(r, "the IPC stream", c.Alloc, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer rr.Release()
-	return mapper.NewReader[T](rr, opts...)
+	return mapper.NewReader[T](rr, c.Mapper...)
 }
 
-// ReadFile reads every row of the IPC file or stream at path, told apart by
-// their first bytes (a file starts with "ARROW1"). On an error it returns
-// the rows before the record that failed, and the error.
+// ReadFile reads every row of the IPC file or stream at path, as Open and
+// ReadAll do. On an error it returns the rows before the record that
+// failed, and the error.
 //
 // opts are mapper.NewReader's options but ZeroCopy (the rows outlive the
 // records they would alias), and mapper.Allocator.
-func ReadFile[T any](path string, opts ...mapper.Option) ([]T, error) {
-	if err := mapper.RefuseOptions("ipc.ReadFile", opts, mapper.ZeroCopy()); err != nil {
+func ReadFile[T any](path string, opts ...Option) ([]T, error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.ReadFile", readKinds&^mapperhook.ZeroCopy, opts)
+	if err != nil {
 		return nil, err
 	}
-	mem, opts := mapper.SplitAllocator(opts)
-	rr, err := openRecords(path, mem)
+	rr, err := openRecords(path, c.Alloc)
 	if err != nil {
 		return nil, err
 	}
 	defer rr.Release()
-	r, err := mapper.NewReader[T](rr, opts...)
+	r, err := mapper.NewReader[T](rr, c.Mapper...)
 	if err != nil {
 		return nil, err
 	}
@@ -97,8 +128,53 @@ func ReadFile[T any](path string, opts ...mapper.Option) ([]T, error) {
 	return r.ReadAll()
 }
 
+// readKinds is what the readers of rows take: mapper.NewReader's options
+// and the allocator of the records read.
+const readKinds = mapperhook.Decode | mapperhook.Allocator
+
+// OpenFile opens the IPC file at path (a stream is refused) and returns a
+// Reader of its rows as values of T, as Open does.
+//
+// Deprecated: use Open, which opens a file or a stream.
+func OpenFile[T any](path string, opts ...mapper.Option) (*mapper.Reader[T], error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.OpenFile", readKinds, ioconfig.Mapper(opts))
+	if err != nil {
+		return nil, err
+	}
+	rr, err := openFileRecords(path, c.Alloc)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	return mapper.NewReader[T](rr, c.Mapper...)
+}
+
+// OpenFileColumns opens the IPC file at path (a stream is refused) and
+// returns a ColumnsReader of it, as OpenColumns does.
+//
+// Deprecated: use OpenColumns, which opens a file or a stream.
+func OpenFileColumns[C any](path string, opts ...mapper.Option) (*mapper.ColumnsReader[C], error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.OpenFileColumns", mapperhook.Columns|mapperhook.Allocator, ioconfig.Mapper(opts))
+	if err != nil {
+		return nil, err
+	}
+	rr, err := openFileRecords(path, c.Alloc)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	return mapper.NewColumnsReader[C](rr, c.Mapper...)
+}
+
+// NewStreamReader reads an IPC stream from r, as NewReader does.
+//
+// Deprecated: use NewReader.
+func NewStreamReader[T any](r io.Reader, opts ...mapper.Option) (*mapper.Reader[T], error) {
+	return NewReader[T](r, ioconfig.Mapper(opts)...)
+}
+
 // NewRecordFileReader reads the records of the IPC file of size bytes
-// that r holds, in order: OpenFile without the Go type, for data whose
+// that r holds, in order: OpenReaderAt of a file without the Go type, for data whose
 // schema is known only at run time, with its checks of malformed and
 // truncated input. mem allocates the records (nil: memory.DefaultAllocator).
 // Release the reader when done; r is the caller's to close, after.
@@ -107,7 +183,7 @@ func NewRecordFileReader(r io.ReaderAt, size int64, mem memory.Allocator) (array
 }
 
 // NewRecordStreamReader reads the records of the IPC stream r:
-// NewStreamReader without the Go type, with its checks of malformed and
+// NewReader without the Go type, with its checks of malformed and
 // truncated input. mem allocates the records (nil:
 // memory.DefaultAllocator). Release the reader when done; r is the
 // caller's to close, after.
@@ -145,6 +221,20 @@ func openRecords(path string, mem memory.Allocator) (*records, error) {
 		return nil, err
 	}
 	return rr, nil
+}
+
+// recordsAt reads the IPC file or stream of size bytes that r holds, by
+// its first bytes.
+func recordsAt(r io.ReaderAt, size int64, name string, mem memory.Allocator) (*records, error) {
+	var head [len("ARROW1")]byte
+	n, err := r.ReadAt(head[:], 0)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("arrowmap/ipc: reading %s: %w", name, err)
+	}
+	if bytes.Equal(head[:n], fileMagic) {
+		return fileRecords(r, name, size, mem, nil)
+	}
+	return openStreamRecords(io.NewSectionReader(r, 0, size), name, mem, nil)
 }
 
 // openFileRecords opens the IPC file at path.
@@ -210,7 +300,7 @@ func fileRecords(r io.ReaderAt, name string, size int64, mem memory.Allocator, c
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
 	}
-	recs := mapper.FileRecords(fr)
+	recs := ipcfile.Records(fr)
 	return newRecords(recs, name, func() {
 		recs.Release() // the record it holds, which fr does not own
 		fr.Close()
@@ -233,7 +323,7 @@ func checkFileEnds(f io.ReaderAt, name string, size int64) error {
 	case n == 0:
 		return fmt.Errorf("arrowmap/ipc: %s is empty: %w", name, ErrNotIPC)
 	case isStreamStart(head[:n]):
-		return fmt.Errorf("arrowmap/ipc: %s is an Arrow IPC stream, not an IPC file: read it with NewStreamReader or ReadFile", name)
+		return fmt.Errorf("arrowmap/ipc: %s is an Arrow IPC stream, not an IPC file: read it with Open, NewReader or ReadFile", name)
 	case !bytes.Equal(head[:n], fileMagic):
 		return fmt.Errorf("arrowmap/ipc: %s: %w: an IPC file starts with %q", name, ErrNotIPC, fileMagic)
 	}
@@ -296,7 +386,7 @@ func openStreamRecords(r io.Reader, name string, mem memory.Allocator, closeFn f
 	case n == 0:
 		return nil, fmt.Errorf("arrowmap/ipc: %s is empty: %w", name, ErrNotIPC)
 	case bytes.HasPrefix(head[:n], fileMagic):
-		return nil, fmt.Errorf("arrowmap/ipc: %s is an Arrow IPC file, not an IPC stream: read it with OpenFile or ReadFile", name)
+		return nil, fmt.Errorf("arrowmap/ipc: %s is an Arrow IPC file, not an IPC stream: read it with Open, OpenReaderAt or ReadFile", name)
 	case !isStreamStart(head[:n]):
 		return nil, fmt.Errorf("arrowmap/ipc: %s: %w: an IPC stream starts with a message", name, ErrNotIPC)
 	}
@@ -312,7 +402,7 @@ func openStreamRecords(r io.Reader, name string, mem memory.Allocator, closeFn f
 		return err
 	})
 	if err != nil {
-		err = mapper.SourceError(err) // a stream cut inside its schema is io.ErrUnexpectedEOF
+		err = sourceerr.Of(err) // a stream cut inside its schema is io.ErrUnexpectedEOF
 		if err == nil {
 			err = io.ErrUnexpectedEOF // the stream ended before its schema
 		}

@@ -9,6 +9,8 @@ import (
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 	"github.com/arrowmap/arrowmap/internal/forbidden"
+	"github.com/arrowmap/arrowmap/internal/ioconfig"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
 )
 
 // RecordWriter writes record batches of one schema as an IPC file or
@@ -38,15 +40,34 @@ type RecordWriter struct {
 
 // NewRecordFileWriter writes an IPC file of records of schema to w; Close
 // writes its footer. w is the caller's to close, after Close.
-func NewRecordFileWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig) (*RecordWriter, error) {
-	return newRecordWriter(w, schema, cfg, true)
+//
+// opts are a WriteConfig, mapper.Allocator (for the messages encoded and
+// the dictionaries unified) and mapper.SchemaMetadata (the metadata of the
+// schema written, in place of schema's own).
+func NewRecordFileWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*RecordWriter, error) {
+	return parseRecordWriter("ipc.NewRecordFileWriter", w, schema, opts, true)
 }
 
 // NewRecordStreamWriter writes an IPC stream of records of schema to w;
 // Close writes its end-of-stream marker. w is the caller's to close, after
-// Close.
-func NewRecordStreamWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig) (*RecordWriter, error) {
-	return newRecordWriter(w, schema, cfg, false)
+// Close. opts are NewRecordFileWriter's.
+func NewRecordStreamWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*RecordWriter, error) {
+	return parseRecordWriter("ipc.NewRecordStreamWriter", w, schema, opts, false)
+}
+
+func parseRecordWriter(entry string, w io.Writer, schema *arrow.Schema, opts []Option, file bool) (*RecordWriter, error) {
+	c, err := ioconfig.Parse[WriteConfig](entry, mapperhook.Allocator|mapperhook.SchemaMetadata, opts)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := writeConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	if schema != nil && c.Has(mapperhook.SchemaMetadata) {
+		schema = replaceMetadata(schema, c.Metadata)
+	}
+	return newRecordWriter(w, schema, cfg, file)
 }
 
 func newRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig, file bool) (*RecordWriter, error) {

@@ -20,7 +20,7 @@ import (
 func writeRows[T any](t *testing.T, file bool, cfg ipc.WriteConfig, rows []T, pieces ...int) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	newWriter := ipc.NewStreamWriter[T]
+	newWriter := ipc.NewWriter[T]
 	if file {
 		newWriter = ipc.NewFileWriter[T]
 	}
@@ -31,7 +31,7 @@ func writeRows[T any](t *testing.T, file bool, cfg ipc.WriteConfig, rows []T, pi
 	}
 	for i, k := 0, 0; i < len(rows); k++ {
 		j := min(len(rows), i+pieces[k%len(pieces)])
-		require.NoError(t, w.Write(rows[i:j]))
+		require.NoError(t, errOf(w.Write(rows[i:j])))
 		i = j
 	}
 	require.NoError(t, w.Close())

@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/arrowmap/arrowmap/internal/atomicfile"
+	"github.com/arrowmap/arrowmap/internal/ioconfig"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -15,10 +17,10 @@ import (
 // records of WriteConfig.BatchRows rows, across Write calls; Flush and
 // Close write the rows left as a shorter record.
 //
-//	w, err := ipc.NewStreamWriter[Order](conn, ipc.WriteConfig{Compression: ipc.LZ4})
+//	w, err := ipc.NewWriter[Order](conn, ipc.WriteConfig{Compression: ipc.LZ4})
 //	if err != nil { … }
 //	for page := range pages {
-//		if err := w.Write(page); err != nil { … }
+//		if _, err := w.Write(page); err != nil { … }
 //	}
 //	if err := w.Close(); err != nil { … }
 //
@@ -32,36 +34,44 @@ type Writer[T any] struct {
 	closeErr error
 }
 
+// NewWriter writes an IPC stream of rows of T to w (the format an
+// io.Writer takes as it comes; NewFileWriter writes a file); Close writes
+// its end-of-stream marker. w is the caller's to close, after Close.
+//
+// opts are mapper.NewBuilder's options (SnakeCase, As, Allocator,
+// SchemaMetadata) and a WriteConfig.
+func NewWriter[T any](w io.Writer, opts ...Option) (*Writer[T], error) {
+	return newWriter[T]("ipc.NewWriter", w, opts, false)
+}
+
 // NewFileWriter writes an IPC file of rows of T to w; Close writes its
-// footer. w is the caller's to close, after Close.
-//
-// opts are mapper.NewBuilder's options (SnakeCase, As, Allocator).
-func NewFileWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (*Writer[T], error) {
-	return newWriter[T](w, cfg, opts, true)
+// footer. w is the caller's to close, after Close. opts are NewWriter's.
+func NewFileWriter[T any](w io.Writer, opts ...Option) (*Writer[T], error) {
+	return newWriter[T]("ipc.NewFileWriter", w, opts, true)
 }
 
-// NewStreamWriter writes an IPC stream of rows of T to w; Close writes its
-// end-of-stream marker. w is the caller's to close, after Close.
+// NewStreamWriter writes an IPC stream of rows of T to w, as NewWriter
+// does.
 //
-// opts are mapper.NewBuilder's options (SnakeCase, As, Allocator).
+// Deprecated: use NewWriter.
 func NewStreamWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (*Writer[T], error) {
-	return newWriter[T](w, cfg, opts, false)
+	return newWriter[T]("ipc.NewStreamWriter", w, append([]Option{cfg}, ioconfig.Mapper(opts)...), false)
 }
 
-func newWriter[T any](w io.Writer, cfg WriteConfig, opts []mapper.Option, file bool) (*Writer[T], error) {
-	if err := cfg.check(); err != nil {
-		return nil, err
-	}
-	if cfg.Alloc != nil {
-		// The caller's own Allocator option, later, wins.
-		opts = append([]mapper.Option{mapper.Allocator(cfg.Alloc)}, opts...)
-	}
-	_, schemaOpts := mapper.SplitAllocator(opts)
-	schema, err := mapper.SchemaOf[T](schemaOpts...)
+func newWriter[T any](entry string, w io.Writer, opts []Option, file bool) (*Writer[T], error) {
+	c, err := ioconfig.Parse[WriteConfig](entry, mapperhook.Encode, opts)
 	if err != nil {
 		return nil, err
 	}
-	b, err := mapper.NewBuilder[T](opts...)
+	cfg, err := writeConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	schema, err := mapper.SchemaOf[T](c.Mapper...)
+	if err != nil {
+		return nil, err
+	}
+	b, err := mapper.NewBuilder[T](c.With(mapper.Allocator(cfg.Alloc))...)
 	if err != nil {
 		return nil, err
 	}
@@ -77,34 +87,37 @@ func newWriter[T any](w io.Writer, cfg WriteConfig, opts []mapper.Option, file b
 	return &Writer[T]{rw: rw, b: b, batch: batch}, nil
 }
 
-// Write encodes rows and writes every record they fill. A value that does
-// not fit its column is a *mapper.Error naming the field, the column and
-// the row (its index in rows): the records that the rows before it filled
-// are written, the rows from the start of the record it would be in are
-// not, and the writer goes on as if Write had been given only the rows
-// before those. A failure of the output stops the writer: every Write
-// after it returns the same error.
-func (w *Writer[T]) Write(rows []T) error {
+// Write encodes rows and writes every record they fill, and returns how
+// many of rows the writer took: len(rows) when the error is nil. A value
+// that does not fit its column is a *mapper.Error naming the field, the
+// column and the row (its index in rows): the records that the rows before
+// it filled are written, the rows from the start of the record it would be
+// in are not, and the writer goes on as if Write had been given only the
+// rows before those: the count returned. A failure of the output
+// stops the writer: every Write after it returns 0 and the same error.
+func (w *Writer[T]) Write(rows []T) (int, error) {
 	if w.closed {
-		return ErrClosed
+		return 0, ErrClosed
 	}
 	if w.rw.err != nil {
-		return w.rw.err
+		return 0, w.rw.err
 	}
 	for start := 0; start < len(rows); {
 		n := min(len(rows)-start, w.batch-w.pending)
 		if err := w.b.Append(rows[start : start+n]...); err != nil {
-			return w.rowError(err, start)
+			// Append keeps nothing of rows[start:start+n], the rows of
+			// the record being built that this call gave.
+			return start, w.rowError(err, start)
 		}
 		w.pending += n
 		start += n
 		if w.pending == w.batch {
 			if err := w.flush(); err != nil {
-				return err
+				return max(start-w.batch, 0), err
 			}
 		}
 	}
-	return nil
+	return len(rows), nil
 }
 
 // rowError is err of an Append of the rows from start, whose Row counts
@@ -167,8 +180,9 @@ func (w *Writer[T]) Close() error {
 // file it replaces, or of a new file. On an error, or a panic, the
 // temporary file is removed and a file at path is left as it was.
 //
-// opts are mapper.NewBuilder's options (SnakeCase, As, Allocator).
-func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Option) error {
+// opts are NewWriter's: mapper.NewBuilder's options and a WriteConfig,
+// none needed for the defaults.
+func WriteFile[T any](path string, rows []T, opts ...Option) error {
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("arrowmap/ipc: %w", err)
@@ -176,11 +190,11 @@ func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Opt
 	defer f.Abort() // after Commit, nothing
 	// arrow-go writes a message in many small pieces: buffer them.
 	buf := bufio.NewWriterSize(f, 1<<20)
-	w, err := NewFileWriter[T](buf, cfg, opts...)
+	w, err := newWriter[T]("ipc.WriteFile", buf, opts, true)
 	if err != nil {
 		return err
 	}
-	if err := w.Write(rows); err != nil {
+	if _, err := w.Write(rows); err != nil {
 		w.Close()
 		return err
 	}

@@ -1,17 +1,17 @@
 package mapper
 
-import "github.com/apache/arrow-go/v18/arrow/memory"
+import (
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
+)
 
-// SplitAllocator is for packages that build readers on this one's and
-// allocate the records they read (an IPC file reader, say): such a reader
-// takes the Allocator option, which NewReader and NewColumnsReader do not.
 // SplitAllocator returns the allocator of the last Allocator option in opts
 // (nil when there is none, or when it is Allocator(nil)) and the other
-// options, in order, to pass on:
+// options, in order.
 //
-//	mem, opts := mapper.SplitAllocator(opts)
-//	… read records with mem …
-//	r, err := mapper.NewReader[T](rr, opts...)
+// Deprecated: it was for the IO packages, which now take their options
+// through an internal package; a reader of records of its own can find
+// its allocator in its own arguments.
 func SplitAllocator(opts []Option) (memory.Allocator, []Option) {
 	var mem memory.Allocator
 	rest := make([]Option, 0, len(opts))
@@ -19,10 +19,8 @@ func SplitAllocator(opts []Option) (memory.Allocator, []Option) {
 		if opt == nil {
 			continue
 		}
-		var o options
-		opt(&o)
-		if o.given&optAllocator != 0 {
-			mem = o.mem
+		if g := mapperhook.Inspect(opt); g.Kind == optAllocator {
+			mem = g.Alloc
 			continue
 		}
 		rest = append(rest, opt)

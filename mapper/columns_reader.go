@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/arrowmap/arrowmap/internal/sourceerr"
 )
 
 // ColumnsReader binds the columns of each record of an array.RecordReader
@@ -20,7 +21,7 @@ import (
 //
 // The end of the records is no error: an iterator yields none, Next
 // reports false and Err is nil. A source cut short is an error that is
-// io.ErrUnexpectedEOF, never one that wraps io.EOF (see SourceError):
+// io.ErrUnexpectedEOF, never one that wraps io.EOF (see internal/sourceerr):
 //
 //	for cols, err := range r.All() {
 //		if err != nil {
@@ -86,7 +87,7 @@ func (r *ColumnsReader[C]) Next() bool {
 	}
 	if !r.rr.Next() {
 		r.done = true
-		if err := SourceError(r.rr.Err()); err != nil {
+		if err := sourceerr.Of(r.rr.Err()); err != nil {
 			r.err = fmt.Errorf("arrowmap: reading records: %w", err)
 		}
 		return false

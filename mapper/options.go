@@ -2,11 +2,11 @@ package mapper
 
 import (
 	"reflect"
-	"strings"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
 )
 
 // Option configures a Mapper, a Reader, Decode, Columns and the encoders.
@@ -37,37 +37,44 @@ type options struct {
 	parallelism int
 }
 
-// optionSet is a set of options, one bit each, in the order of optionNames.
-type optionSet uint16
+// optionSet is a set of kinds of option, one bit each: mapperhook's, so
+// that the IO packages classify options by the same bits.
+type optionSet = mapperhook.Kinds
 
 const (
-	optStrict optionSet = 1 << iota
-	optAllowMissing
-	optSnakeCase
-	optRejectExtra
-	optLastKeyWins
-	optAs
-	optAllocator
-	optZeroCopy
-	optParallelism
-	optSchemaMetadata
+	optStrict         = mapperhook.Strict
+	optAllowMissing   = mapperhook.AllowMissing
+	optSnakeCase      = mapperhook.SnakeCase
+	optRejectExtra    = mapperhook.RejectExtraColumns
+	optLastKeyWins    = mapperhook.LastKeyWins
+	optAs             = mapperhook.As
+	optAllocator      = mapperhook.Allocator
+	optZeroCopy       = mapperhook.ZeroCopy
+	optParallelism    = mapperhook.Parallelism
+	optSchemaMetadata = mapperhook.SchemaMetadata
 )
 
-var optionNames = [...]string{"Strict", "AllowMissing", "SnakeCase", "RejectExtraColumns", "LastKeyWins", "As", "Allocator", "ZeroCopy", "Parallelism", "SchemaMetadata"}
-
-// The options each family of entry points takes.
+// The options each family of entry points takes (see mapperhook).
 const (
-	// Decoding rows: New, Decode, DecodeTo, DecodeArray, NewReader.
-	decodeOptions = optStrict | optAllowMissing | optSnakeCase | optRejectExtra | optLastKeyWins | optAs | optZeroCopy | optParallelism
-	// Binding typed columns: Columns, NewColumnsReader. Columns are always
-	// zero-copy and decode nothing, so ZeroCopy, Parallelism, As and
-	// LastKeyWins have nothing to act on.
-	columnsOptions = optStrict | optAllowMissing | optSnakeCase | optRejectExtra
-	// Deriving a schema: SchemaOf.
-	schemaOptions = optSnakeCase | optAs | optSchemaMetadata
-	// Encoding rows: Encode, NewBuilder, EncodeArray.
-	encodeOptions = schemaOptions | optAllocator
+	decodeOptions  = mapperhook.Decode
+	columnsOptions = mapperhook.Columns
+	schemaOptions  = mapperhook.Schema
+	encodeOptions  = mapperhook.Encode
 )
+
+// IOOption lets IO packages take mapper options beside their own
+// settings: it marks an Option as one of the options their entry points
+// take (parquet.Option, ipc.Option, …, which a config struct of the
+// package satisfies too). It does nothing.
+func (Option) IOOption() {}
+
+func init() {
+	mapperhook.Inspect = func(opt any) mapperhook.Given {
+		var o options
+		opt.(Option)(&o)
+		return mapperhook.Given{Kind: o.given, Alloc: o.mem, Metadata: o.schemaMeta}
+	}
+}
 
 // runOptions is the call options of decoding, which a Mapper or a Reader
 // applies over its plan.
@@ -93,13 +100,12 @@ func optionsFor(entry string, accepted optionSet, opts []Option) (*options, erro
 	return o, nil
 }
 
-// RefuseOptions is for packages that build entry points on this one's: it
-// reports, as an ErrUnsupported *Error naming entry, the options of opts
-// that are of a kind in refused (an option's kind, not its value, is
-// compared), and nil when there are none. A reader whose rows outlive the
-// records they come from refuses ZeroCopy:
+// RefuseOptions reports, as an ErrUnsupported *Error naming entry, the
+// options of opts that are of a kind in refused (an option's kind, not its
+// value, is compared), and nil when there are none.
 //
-//	if err := mapper.RefuseOptions("pages.FlightOwnedPages", opts, mapper.ZeroCopy()); err != nil { … }
+// Deprecated: it was for the IO packages, which now check their options
+// through an internal package, by mapper's own kinds.
 func RefuseOptions(entry string, opts []Option, refused ...Option) error {
 	var given, refuse options
 	for _, opt := range opts {
@@ -116,17 +122,6 @@ func RefuseOptions(entry string, opts []Option, refused ...Option) error {
 		return newError(ErrUnsupported, "", "", -1, "%s does not take %s", entry, both)
 	}
 	return nil
-}
-
-// String lists the options of s by name: "ZeroCopy, Parallelism".
-func (s optionSet) String() string {
-	var names []string
-	for i, name := range optionNames {
-		if s&(1<<i) != 0 {
-			names = append(names, name)
-		}
-	}
-	return strings.Join(names, ", ")
 }
 
 // Allocator sets the allocator for the Arrow memory the encoders build.

@@ -1,7 +1,6 @@
 package mapper
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/arrowmap/arrowmap/internal/sourceerr"
 )
 
 // Reader decodes the records of an array.RecordReader into rows of T, page
@@ -16,14 +16,14 @@ import (
 // pages without validating again. Pages are exact-size across record
 // boundaries; only the last is short.
 //
-// Any array.RecordReader works: ipc.NewReader (IPC streams), FileRecords
+// Any array.RecordReader works: ipc.NewReader (IPC streams), arrowmap's ipc.NewRecordFileReader
 // (IPC files), pqarrow's GetRecordReader (Parquet), flight.NewRecordReader
 // (Arrow Flight).
 //
 // Rows come row by row (All), into the caller's slice (Read, like
 // io.Reader), in exact-size pages of one reused buffer (Pages), or all at
 // once (ReadAll). The end of the rows is io.EOF itself, never an error
-// that wraps it (see SourceError), so either idiom is safe:
+// that wraps it (see internal/sourceerr), so either idiom is safe:
 //
 //	for row, err := range r.All() { … }   // err: the error that ended reading
 //	n, err := r.Read(buf); if err == io.EOF { … } // or errors.Is(err, io.EOF)
@@ -275,7 +275,7 @@ func (r *Reader[T]) next() bool {
 		}
 		if !r.rr.Next() {
 			r.err = io.EOF
-			if err := SourceError(r.rr.Err()); err != nil {
+			if err := sourceerr.Of(r.rr.Err()); err != nil {
 				r.err = fmt.Errorf("arrowmap: reading records: %w", err)
 			}
 			return false
@@ -386,25 +386,13 @@ func (r *Reader[T]) usedAfterRelease() error {
 func closedError() error { return &Error{Row: -1, Err: ErrClosed} }
 
 // SourceError is how a reader reports err, the error its source stopped
-// with (an array.RecordReader's Err once Next reports false, a stream's
-// receive error): nil for a clean end, when err is nil or io.EOF itself.
+// with: nil for a clean end, when err is nil or io.EOF itself; an err
+// that wraps io.EOF without being it becomes an error that is
+// io.ErrUnexpectedEOF (with err's text, not wrapping err); any other err
+// is returned unchanged. Every reader of this module reports its source's
+// errors so.
 //
-// An err that wraps io.EOF without being it is a source that ran out of
-// bytes where it should not have: arrow-go's ipc reader reports one for a
-// stream cut right after its schema or inside its dictionaries. It becomes
-// an error that is io.ErrUnexpectedEOF, with err's text, and that does not
-// wrap err: so the end of the rows is io.EOF itself, whether a caller tests
-// it with == or errors.Is. Any other err is returned unchanged.
-//
-// Every reader of this module reports its source's errors through
-// SourceError; a reader of another source can too.
-func SourceError(err error) error {
-	switch {
-	case err == nil || err == io.EOF:
-		return nil
-	case errors.Is(err, io.EOF):
-		return fmt.Errorf("%w: %s", io.ErrUnexpectedEOF, err.Error())
-	default:
-		return err
-	}
-}
+// Deprecated: it was for the IO packages, which now share the rule
+// through an internal package; a reader of another source can keep its
+// own copy of these three lines.
+func SourceError(err error) error { return sourceerr.Of(err) }

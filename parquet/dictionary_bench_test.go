@@ -35,7 +35,7 @@ func BenchmarkWriteFlatDictionary(b *testing.B) {
 					b.Fatal(err)
 				}
 				for i := 0; i < len(rows); i += 10_000 {
-					if err := w.Write(rows[i : i+10_000]); err != nil {
+					if _, err := w.Write(rows[i : i+10_000]); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -74,7 +74,7 @@ func BenchmarkWriteDictColumn(b *testing.B) {
 					b.Fatal(err)
 				}
 				for i := 0; i < len(rows); i += 10_000 {
-					if err := w.Write(rows[i:min(i+10_000, len(rows))]); err != nil {
+					if _, err := w.Write(rows[i:min(i+10_000, len(rows))]); err != nil {
 						b.Fatal(err)
 					}
 				}

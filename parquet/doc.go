@@ -12,7 +12,7 @@
 //
 //	err := amparquet.WriteFile("orders.parquet", orders, amparquet.WriteConfig{Compression: compress.Codecs.Snappy})
 //
-//	rdr, err := amparquet.Open[Order]("orders.parquet", amparquet.ReadConfig{})
+//	rdr, err := amparquet.Open[Order]("orders.parquet")
 //	if err != nil {
 //		return err
 //	}
@@ -23,6 +23,28 @@
 //		}
 //		use(page) // reused by the next iteration: copy rows to keep them
 //	}
+//
+// Its entry points, by verb:
+//
+//   - ReadFile: every row of the file at path
+//   - WriteFile: rows as a file at path, replaced whole or not at all
+//   - Open: a Reader of the file at path
+//   - OpenReaderAt: a Reader of the file an io.ReaderAt holds
+//   - OpenColumns: a ColumnsReader of the file at path
+//   - NewReader: a Reader of a pqarrow.FileReader the caller opened
+//   - NewWriter: a Writer of rows to an io.Writer
+//   - OpenRecords, OpenRecordsReaderAt, NewRecordWriter, ReadSchema: the
+//     same acts on records of any schema
+//
+// Every entry point ends with opts ...Option: mapper options beside a
+// ReadConfig for a reader, a WriteConfig for a writer, none needed for the
+// defaults. mapper.Allocator is the allocator of every reader and writer
+// (but NewReader, whose pqarrow.FileReader has its own), and
+// mapper.SchemaMetadata the schema metadata of every writer;
+// ReadConfig.Alloc, WriteConfig.Alloc and WriteConfig.Metadata are their
+// deprecated spellings, an error when given different from them. An option
+// an entry point does not take is refused at the call, naming the entry
+// point ("parquet.Open does not take SchemaMetadata").
 //
 // Writing streams: a Writer holds one row group's encoded columns however
 // many rows it is given. Files keep the Arrow schema written (of T, or of a

@@ -128,7 +128,7 @@ func TestWritingFlatRowsHoldsOneRowGroupWhateverTheRowCount(t *testing.T) {
 			require.NoError(t, err)
 			for i := 0; i < n; i += len(rows) {
 				flatRows(rows, i)
-				require.NoError(t, w.Write(rows))
+				require.NoError(t, errOf(w.Write(rows)))
 			}
 			require.NoError(t, w.Close())
 			peak := h.stop()
@@ -153,7 +153,7 @@ func TestReadingFlatRowsInPagesHoldsOneRowGroupWhateverTheRowCount(t *testing.T)
 			rows := make([]flat, 10_000)
 			for i := 0; i < n; i += len(rows) {
 				flatRows(rows, i)
-				require.NoError(t, w.Write(rows))
+				require.NoError(t, errOf(w.Write(rows)))
 			}
 			require.NoError(t, w.Close())
 			require.NoError(t, f.Close())

@@ -17,6 +17,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
+	"github.com/arrowmap/arrowmap/internal/ioconfig"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -31,9 +33,10 @@ const DefaultBatchRows = 64 << 10
 // io.ErrUnexpectedEOF.
 var ErrNotParquet = errors.New("not a Parquet file")
 
-// ReadConfig is how a Parquet file is read: the size of the records
-// decoded at a time, which row groups, and with which allocator. The zero
-// ReadConfig reads every row group in records of DefaultBatchRows rows.
+// ReadConfig is how a Parquet file is read, given among a reader's
+// options: the size of the records decoded at a time, and which row
+// groups. Without one (or with the zero value) a reader reads every row
+// group in records of DefaultBatchRows rows.
 type ReadConfig struct {
 	// BatchRows is the number of rows of each record read from the file,
 	// which bounds the memory a reader holds besides the column chunks of
@@ -47,49 +50,105 @@ type ReadConfig struct {
 	// skipped. It sees the row group's metadata only, so it decides on
 	// column statistics (RowGroup.Column), never on rows.
 	KeepRowGroup func(RowGroup) bool
-	// Alloc allocates the memory read and decoded into; nil is Go memory
-	// that the reader reuses from record to record (what arrow-go frees,
-	// the reader keeps for the next record), which more than halves what
-	// reading allocates; at Release it hands that memory to the next
-	// reader or Writer, so that reading file after file allocates it once.
-	// With mapper.ZeroCopy, rows alias that memory until the next Read, as
-	// they alias a record, and none after Release.
+	// Alloc allocates the memory read and decoded into, as
+	// mapper.Allocator does. Given with a mapper.Allocator that differs,
+	// it is an error.
+	//
+	// Deprecated: give mapper.Allocator, the allocator of every reader and
+	// writer of every IO package.
 	Alloc memory.Allocator
 }
 
+// IOOption marks a ReadConfig as an Option of the readers. It does
+// nothing.
+func (ReadConfig) IOOption() {}
+
+// Option is what every entry point of this package takes after its
+// positional arguments: a mapper.Option (SnakeCase, Allocator,
+// SchemaMetadata, …), a ReadConfig for a reader, a WriteConfig for a
+// writer. An entry point refuses, at the call, an option it does not
+// take, naming itself and the option.
+type Option = ioconfig.Option
+
+// readKinds is what the readers of rows take: mapper.NewReader's options
+// and the allocator of what is read.
+const readKinds = mapperhook.Decode | mapperhook.Allocator
+
+// readConfig sorts the options of the reader entry, which takes the mapper
+// options in accepted: the ReadConfig, with its one allocator (the
+// mapper.Allocator's or the deprecated Alloc's) in Alloc, and the mapper
+// options but Allocator.
+func readConfig(entry string, accepted ioconfig.Kinds, opts []Option) (ReadConfig, []mapper.Option, error) {
+	c, err := ioconfig.Parse[ReadConfig](entry, accepted, opts)
+	if err != nil {
+		return ReadConfig{}, nil, err
+	}
+	cfg := c.Config
+	if cfg.Alloc, err = c.Allocator(cfg.Alloc, "ReadConfig.Alloc"); err != nil {
+		return ReadConfig{}, nil, err
+	}
+	return cfg, c.Mapper, nil
+}
+
 // Open returns a Reader of the rows of the Parquet file at path as values
-// of T. It reads only the columns T uses, and only the row groups cfg
-// selects, in records of cfg.BatchRows rows. The file's schema is checked
-// against T, as mapper.New does, before any row is read: a field whose
-// column is missing or of another type is an *mapper.Error naming both.
+// of T. It reads only the columns T uses, and only the row groups the
+// ReadConfig selects, in records of its BatchRows rows. The file's schema
+// is checked against T, as mapper.New does, before any row is read: a
+// field whose column is missing or of another type is an *mapper.Error
+// naming both.
+//
+// opts are mapper.NewReader's options, a ReadConfig and mapper.Allocator
+// for the memory read and decoded into. Without mapper.Allocator that
+// memory is Go memory that the reader reuses from record to record (what
+// arrow-go frees, the reader keeps for the next record), which more than
+// halves what reading allocates; at Release it hands that memory to the
+// next reader or Writer, so that reading file after file allocates it
+// once. With mapper.ZeroCopy, rows alias that memory until the next Read,
+// as they alias a record, and none after Release.
 //
 // The Reader holds the file open until Release, which closes it.
-func Open[T any](path string, cfg ReadConfig, opts ...mapper.Option) (*mapper.Reader[T], error) {
+func Open[T any](path string, opts ...Option) (*mapper.Reader[T], error) {
+	cfg, mopts, err := readConfig("parquet.Open", readKinds, opts)
+	if err != nil {
+		return nil, err
+	}
 	src, err := openPath(path, cfg)
 	if err != nil {
 		return nil, err
 	}
-	return rowsReader[T](src, opts)
+	return rowsReader[T](src, mopts)
 }
 
 // OpenReaderAt is Open for the size bytes of a Parquet file that r reads:
 // an *os.File, a *bytes.Reader, an object store's ranged reader. The Reader
-// does not close r.
-func OpenReaderAt[T any](r io.ReaderAt, size int64, cfg ReadConfig, opts ...mapper.Option) (*mapper.Reader[T], error) {
+// does not close r. opts are Open's.
+func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Reader[T], error) {
+	cfg, mopts, err := readConfig("parquet.OpenReaderAt", readKinds, opts)
+	if err != nil {
+		return nil, err
+	}
 	src, err := openSource(r, size, nil, "the Parquet data", cfg)
 	if err != nil {
 		return nil, err
 	}
-	return rowsReader[T](src, opts)
+	return rowsReader[T](src, mopts)
 }
 
 // OpenColumns returns a ColumnsReader of the Parquet file at path: the
-// columns C binds (see mapper.Columns), one record of cfg.BatchRows rows at
-// a time, reading only those columns and only the row groups cfg selects.
-// The file's schema is checked against C before any record is read.
+// columns C binds (see mapper.Columns), one record of ReadConfig.BatchRows
+// rows at a time, reading only those columns and only the row groups the
+// ReadConfig selects. The file's schema is checked against C before any
+// record is read.
+//
+// opts are mapper.NewColumnsReader's options, a ReadConfig and
+// mapper.Allocator, as for Open.
 //
 // The ColumnsReader holds the file open until Release, which closes it.
-func OpenColumns[C any](path string, cfg ReadConfig, opts ...mapper.Option) (*mapper.ColumnsReader[C], error) {
+func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], error) {
+	cfg, mopts, err := readConfig("parquet.OpenColumns", mapperhook.Columns|mapperhook.Allocator, opts)
+	if err != nil {
+		return nil, err
+	}
 	src, err := openPath(path, cfg)
 	if err != nil {
 		return nil, err
@@ -99,7 +158,7 @@ func OpenColumns[C any](path string, cfg ReadConfig, opts ...mapper.Option) (*ma
 		src.close()
 		return nil, err
 	}
-	cols, err := mapper.ColumnsIndexes[C](schema, opts...)
+	cols, err := mapper.ColumnsIndexes[C](schema, mopts...)
 	if err != nil {
 		src.close()
 		return nil, err
@@ -109,17 +168,22 @@ func OpenColumns[C any](path string, cfg ReadConfig, opts ...mapper.Option) (*ma
 		return nil, err
 	}
 	defer rr.Release() // the ColumnsReader retains its own reference
-	return mapper.NewColumnsReader[C](rr, opts...)
+	return mapper.NewColumnsReader[C](rr, mopts...)
 }
 
 // ReadFile reads every row of the Parquet file at path as values of T, as
-// Open with the zero ReadConfig and ReadAll do. It does not take
-// mapper.ZeroCopy: the rows outlive the file.
-func ReadFile[T any](path string, opts ...mapper.Option) ([]T, error) {
-	if err := mapper.RefuseOptions("parquet.ReadFile", opts, mapper.ZeroCopy()); err != nil {
+// Open and ReadAll do. opts are Open's but mapper.ZeroCopy: the rows
+// outlive the file.
+func ReadFile[T any](path string, opts ...Option) ([]T, error) {
+	cfg, mopts, err := readConfig("parquet.ReadFile", readKinds&^mapperhook.ZeroCopy, opts)
+	if err != nil {
 		return nil, err
 	}
-	r, err := Open[T](path, ReadConfig{}, opts...)
+	src, err := openPath(path, cfg)
+	if err != nil {
+		return nil, err
+	}
+	r, err := rowsReader[T](src, mopts)
 	if err != nil {
 		return nil, err
 	}

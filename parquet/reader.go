@@ -2,9 +2,12 @@ package parquet
 
 import (
 	"context"
+	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/arrowmap/arrowmap/internal/ioconfig"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -20,7 +23,18 @@ import (
 // holds the whole file, so set it to bound memory. Open and OpenReaderAt
 // open the file themselves, with a bounded record size and row-group
 // selection.
-func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...mapper.Option) (*mapper.Reader[T], error) {
+//
+// opts are mapper.NewReader's options. fr allocates what it reads, with
+// the allocator given to pqarrow.NewFileReader: mapper.Allocator, which
+// could not act on it, is refused, as a ReadConfig is.
+func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...Option) (*mapper.Reader[T], error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("parquet.NewReader", mapperhook.Decode, opts)
+	if err != nil {
+		return nil, err
+	}
+	if fr == nil {
+		return nil, errors.New("arrowmap/parquet: NewReader: nil pqarrow.FileReader")
+	}
 	pf := fr.ParquetReader()
 	if err := checkFooter(pf, pf.MetaData().GetSourceFileSize(), "the Parquet data"); err != nil {
 		return nil, err
@@ -32,5 +46,5 @@ func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...mappe
 		return nil, err
 	}
 	src.ctx = ctx
-	return rowsReader[T](src, opts)
+	return rowsReader[T](src, c.Mapper)
 }

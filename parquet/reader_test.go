@@ -260,7 +260,7 @@ func TestNewReaderReadsTheDurationsAWriterStoredAsInt64(t *testing.T) {
 	var buf bytes.Buffer
 	w, err := amparquet.NewWriter[timer](&buf, amparquet.WriteConfig{})
 	require.NoError(t, err)
-	require.NoError(t, w.Write(rows))
+	require.NoError(t, errOf(w.Write(rows)))
 	require.NoError(t, w.Close())
 
 	r, err := amparquet.NewReader[timer](testContext(t), openParquet(t, mem, buf.Bytes(), 2))

@@ -9,6 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 	"github.com/arrowmap/arrowmap/internal/forbidden"
+	"github.com/arrowmap/arrowmap/internal/ioconfig"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
 )
 
 // RecordWriter writes Arrow records of one schema to a Parquet file, for
@@ -24,20 +26,32 @@ type RecordWriter struct {
 	closeErr error
 }
 
-// NewRecordWriter returns a RecordWriter of records of schema to w, as
-// cfg says. It writes Parquet's magic bytes to w at once; the rest goes to
-// w a row group at a time, and the footer at Close, which does not close
-// w. A column of a type Parquet cannot store is an error naming it, before
+// NewRecordWriter returns a RecordWriter of records of schema to w. It
+// writes Parquet's magic bytes to w at once; the rest goes to w a row
+// group at a time, and the footer at Close, which does not close w. A
+// column of a type Parquet cannot store is an error naming it, before
 // anything is written.
-func NewRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig) (*RecordWriter, error) {
+//
+// opts are a WriteConfig, mapper.Allocator and mapper.SchemaMetadata (the
+// metadata of the schema written, in place of schema's own).
+func NewRecordWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*RecordWriter, error) {
+	c, err := ioconfig.Parse[WriteConfig]("parquet.NewRecordWriter", mapperhook.Allocator|mapperhook.SchemaMetadata, opts)
+	if err != nil {
+		return nil, err
+	}
 	if w == nil {
 		return nil, errors.New("arrowmap/parquet: NewRecordWriter: nil io.Writer")
 	}
 	if schema == nil {
 		return nil, errors.New("arrowmap/parquet: NewRecordWriter: nil schema")
 	}
-	if err := cfg.check(); err != nil {
+	cfg, err := writeConfig(c)
+	if err != nil {
 		return nil, err
+	}
+	if c.Has(mapperhook.SchemaMetadata) {
+		md := c.Metadata
+		schema = arrow.NewSchemaWithEndian(schema.Fields(), &md, schema.Endianness())
 	}
 	mem, own := cfg.allocator()
 	out, err := newFileOut(w, schema, cfg, mem, own)
@@ -133,8 +147,13 @@ type RecordReader struct {
 func (r *RecordReader) NumRows() int64 { return r.rows }
 
 // OpenRecords returns a RecordReader of the Parquet file at path, in
-// records of cfg.BatchRows rows, of the row groups cfg selects.
-func OpenRecords(path string, cfg ReadConfig) (*RecordReader, error) {
+// records of ReadConfig.BatchRows rows, of the row groups it selects.
+// opts are a ReadConfig and mapper.Allocator.
+func OpenRecords(path string, opts ...Option) (*RecordReader, error) {
+	cfg, _, err := readConfig("parquet.OpenRecords", mapperhook.Allocator, opts)
+	if err != nil {
+		return nil, err
+	}
 	src, err := openPath(path, cfg)
 	if err != nil {
 		return nil, err
@@ -144,7 +163,11 @@ func OpenRecords(path string, cfg ReadConfig) (*RecordReader, error) {
 
 // OpenRecordsReaderAt is OpenRecords for the size bytes of a Parquet file
 // that r reads. The RecordReader does not close r.
-func OpenRecordsReaderAt(r io.ReaderAt, size int64, cfg ReadConfig) (*RecordReader, error) {
+func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...Option) (*RecordReader, error) {
+	cfg, _, err := readConfig("parquet.OpenRecordsReaderAt", mapperhook.Allocator, opts)
+	if err != nil {
+		return nil, err
+	}
 	src, err := openSource(r, size, nil, "the Parquet data", cfg)
 	if err != nil {
 		return nil, err

@@ -47,7 +47,7 @@ func BenchmarkWriteText(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if err := w.Write(rows); err != nil {
+			if _, err := w.Write(rows); err != nil {
 				b.Fatal(err)
 			}
 			if err := w.Close(); err != nil {
@@ -83,7 +83,7 @@ func BenchmarkWriteFixedSizeLists(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := w.Write(rows); err != nil {
+		if _, err := w.Write(rows); err != nil {
 			b.Fatal(err)
 		}
 		if err := w.Close(); err != nil {

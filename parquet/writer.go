@@ -14,6 +14,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/internal/atomicfile"
+	"github.com/arrowmap/arrowmap/internal/ioconfig"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -37,7 +39,9 @@ const measureRows = 1024
 var ErrClosed = mapper.ErrClosed
 
 // WriteConfig is how rows are written to a Parquet file. The zero
-// WriteConfig writes row groups of DefaultRowGroupRows rows, uncompressed
+// WriteConfig is how a Writer or RecordWriter writes, given among its
+// options. Without one (or with the zero value) a writer writes row
+// groups of DefaultRowGroupRows rows, uncompressed
 // (compress.Codecs.Uncompressed is the zero Compression: set Snappy or Zstd
 // for smaller files), with statistics, dictionary encoding where it pays,
 // version 1 data pages, and the Arrow schema stored in the file.
@@ -65,13 +69,8 @@ type WriteConfig struct {
 	// chunk; for text and binary columns, on until the first page
 	// of each column chunk shows whether it pays (the dictionary and its
 	// indices smaller than the plain values), else plain for that chunk;
-	// off for numbers, booleans and temporal columns, whose values rarely
-	// repeat enough to pay for hashing each one. Measured with pqarrow
-	// writing every column, before the direct writer, on 1M flat rows
-	// (BenchmarkWriteFlatDictionary, snappy): 20.2 MiB in 0.25–0.32 s by
-	// default, 20.5 MiB in 0.28–0.45 s with none, 26.8 MiB in 1.8–2.0 s
-	// with every column (unique ids and names fill the dictionary, then fall
-	// back to plain).
+	// off for numbers, booleans and temporal columns. (Measured sizes and
+	// times of each choice: bench/RESULTS.md, BenchmarkWriteFlatDictionary.)
 	Dictionary *bool
 	// DataPageVersion is the version of the data pages: the zero value is
 	// parquet.DataPageV1, which every reader reads.
@@ -83,14 +82,38 @@ type WriteConfig struct {
 	// Metadata is stored in the file's key/value metadata, in key order,
 	// beside the metadata of the Arrow schema written (Metadata wins for a
 	// key in both); a reader sees them as the metadata of the Arrow schema.
+	// Given with a mapper.SchemaMetadata that differs, it is an error.
+	//
+	// Deprecated: give mapper.SchemaMetadata, the schema metadata of every
+	// writer of every IO package.
 	Metadata map[string]string
-	// Alloc allocates the Arrow records and the Parquet pages built; nil is
-	// Go memory that the Writer reuses from batch to batch (what arrow-go
-	// frees, the Writer keeps for its next batch) and hands at Close to the
-	// next Writer or reader, so that writing file after file allocates it
-	// once. A mapper.Allocator option, when given too, wins for the
-	// records.
+	// Alloc allocates the Arrow records and the Parquet pages built, as
+	// mapper.Allocator does. Given with a mapper.Allocator that differs,
+	// it is an error.
+	//
+	// Deprecated: give mapper.Allocator, the allocator of every reader and
+	// writer of every IO package.
 	Alloc memory.Allocator
+}
+
+// IOOption marks a WriteConfig as an Option of the writers. It does
+// nothing.
+func (WriteConfig) IOOption() {}
+
+// writeConfig is the WriteConfig of the call c, with its one allocator
+// (mapper.Allocator's or the deprecated Alloc's) in Alloc, after checking
+// that mapper.SchemaMetadata and the deprecated Metadata agree.
+func writeConfig(c *ioconfig.Call[WriteConfig]) (WriteConfig, error) {
+	cfg := c.Config
+	mem, err := c.Allocator(cfg.Alloc, "WriteConfig.Alloc")
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Alloc = mem
+	if err := c.CheckMetadata(cfg.Metadata, "WriteConfig.Metadata"); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.check()
 }
 
 // Writer writes rows of T to a Parquet file, in row groups of
@@ -125,23 +148,37 @@ type Writer[T any] struct {
 // bytes to w at once; the rest goes to w a row group at a time, and the
 // footer at Close. Close does not close w.
 //
-// T's schema is mapper.SchemaOf[T](opts...) (SnakeCase and As apply); a
-// T that does not map, or a column of a type Parquet cannot store (a
-// union, a day_time or month_day_nano interval: Parquet's INTERVAL is
-// unsigned, it holds no signed Arrow interval exactly), is an *mapper.Error
-// naming the column, wrapping mapper.ErrUnsupported, before anything is
-// written. opts are those of
-// mapper.NewBuilder.
-func NewWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (_ *Writer[T], err error) {
-	if w == nil {
-		return nil, errors.New("arrowmap/parquet: NewWriter: nil io.Writer")
+// T's schema is mapper.SchemaOf[T] of the mapper options given (SnakeCase,
+// As and SchemaMetadata apply); a T that does not map, or a column of a
+// type Parquet cannot store (a union, a day_time or month_day_nano
+// interval: Parquet's INTERVAL is unsigned, it holds no signed Arrow
+// interval exactly), is an *mapper.Error naming the column, wrapping
+// mapper.ErrUnsupported, before anything is written.
+//
+// opts are mapper.NewBuilder's options (SnakeCase, As, Allocator,
+// SchemaMetadata) and a WriteConfig, none needed for the defaults. Without
+// mapper.Allocator the records and pages are Go memory that the Writer
+// reuses from batch to batch (what arrow-go frees, the Writer keeps for
+// its next batch) and hands at Close to the next Writer or reader, so that
+// writing file after file allocates it once.
+func NewWriter[T any](w io.Writer, opts ...Option) (*Writer[T], error) {
+	return newWriter[T]("parquet.NewWriter", w, opts)
+}
+
+func newWriter[T any](entry string, w io.Writer, opts []Option) (_ *Writer[T], err error) {
+	c, err := ioconfig.Parse[WriteConfig](entry, mapperhook.Encode, opts)
+	if err != nil {
+		return nil, err
 	}
-	if err := cfg.check(); err != nil {
+	if w == nil {
+		return nil, fmt.Errorf("arrowmap/parquet: %s: nil io.Writer", entry)
+	}
+	cfg, err := writeConfig(c)
+	if err != nil {
 		return nil, err
 	}
 	mem, own := cfg.allocator()
-	opts = append([]mapper.Option{mapper.Allocator(mem)}, opts...)
-	b, err := mapper.NewBuilder[T](opts...)
+	b, err := mapper.NewBuilder[T](c.With(mapper.Allocator(mem))...)
 	if err != nil {
 		return nil, err
 	}
@@ -530,12 +567,16 @@ func storable(schema, stored *arrow.Schema, props *parquet.WriterProperties, arr
 // written, it and the rows after it are not, and the Writer goes on.
 // A failure of the io.Writer breaks the file: that Write and every call
 // after it return the error.
-func (w *Writer[T]) Write(rows []T) error {
+//
+// Write returns how many of rows the Writer took: len(rows) when the error
+// is nil, the rows before the refused one after a refused row, and those
+// before the batch that failed after a failure of the io.Writer.
+func (w *Writer[T]) Write(rows []T) (int, error) {
 	if w.closed {
-		return fmt.Errorf("arrowmap/parquet: Write: %w", ErrClosed)
+		return 0, fmt.Errorf("arrowmap/parquet: Write: %w", ErrClosed)
 	}
 	if w.out.err != nil {
-		return w.out.err
+		return 0, w.out.err
 	}
 	for done := 0; done < len(rows); {
 		limit := w.flushAt()
@@ -547,12 +588,13 @@ func (w *Writer[T]) Write(rows []T) error {
 		w.pending += int64(k)
 		done += k
 		if w.pending >= limit {
+			inBatch := min(done, int(w.pending)) // this call's rows in the batch
 			if err := w.flush(); err != nil {
-				return err
+				return done - inBatch, err
 			}
 		}
 	}
-	return nil
+	return len(rows), nil
 }
 
 // flushAt is the number of rows in the Builder at which they go to the
@@ -571,22 +613,22 @@ func (w *Writer[T]) flushAt() int64 {
 
 // appendFailed keeps the rows of chunk before the one Append failed on
 // (chunk starts at rows[done] of the Write) and reports the failure with
-// the row's index in the Write's rows.
-func (w *Writer[T]) appendFailed(err error, chunk []T, done int) error {
+// the row's index in the Write's rows, and the rows of the Write taken.
+func (w *Writer[T]) appendFailed(err error, chunk []T, done int) (int, error) {
 	var me *mapper.Error
 	if !errors.As(err, &me) || me.Row < int(w.pending) || me.Row >= int(w.pending)+len(chunk) {
-		return err
+		return done, err
 	}
 	bad := me.Row - int(w.pending) // the failing row's index in chunk
 	if bad > 0 {
 		if again := w.b.Append(chunk[:bad]...); again != nil {
-			return again
+			return done, again
 		}
 		w.pending += int64(bad)
 	}
 	out := *me
 	out.Row = done + bad
-	return &out
+	return done + bad, &out
 }
 
 // flush hands the rows in the Builder to the file.
@@ -632,17 +674,19 @@ func (w *Writer[T]) Close() error {
 // and renamed onto path at the end, with the permissions of the file it
 // replaces, or of a new file. On an error, or a panic, the temporary file
 // is removed and a file at path is left as it was.
-func WriteFile[T any](path string, rows []T, cfg WriteConfig, opts ...mapper.Option) error {
+//
+// opts are NewWriter's: WriteFile(path, rows) writes with the defaults.
+func WriteFile[T any](path string, rows []T, opts ...Option) error {
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("arrowmap/parquet: %w", err)
 	}
 	defer f.Abort() // after Commit, nothing
-	w, err := NewWriter[T](f, cfg, opts...)
+	w, err := newWriter[T]("parquet.WriteFile", f, opts)
 	if err != nil {
 		return err
 	}
-	if err := w.Write(rows); err != nil {
+	if _, err := w.Write(rows); err != nil {
 		w.Close()
 		return err
 	}

@@ -39,7 +39,7 @@ func TestWriterWritesInBatchesWithoutLeaking(t *testing.T) {
 	all := orders(250)
 	// Writes of every size, some across row groups, some of none.
 	for _, n := range []int{1, 0, 39, 1, 41, 100, 0, 68} {
-		require.NoError(t, w.Write(all[:n]))
+		require.NoError(t, errOf(w.Write(all[:n])))
 		all = all[n:]
 	}
 	require.Empty(t, all)
@@ -58,10 +58,10 @@ func TestWriteAfterCloseIsErrClosed(t *testing.T) {
 	var buf bytes.Buffer
 	w, err := amparquet.NewWriter[order](&buf, amparquet.WriteConfig{})
 	require.NoError(t, err)
-	require.NoError(t, w.Write(orders(3)))
+	require.NoError(t, errOf(w.Write(orders(3))))
 	require.NoError(t, w.Close())
 	size := buf.Len()
-	require.ErrorIs(t, w.Write(orders(1)), amparquet.ErrClosed)
+	require.ErrorIs(t, errOf(w.Write(orders(1))), amparquet.ErrClosed)
 	require.Equal(t, size, buf.Len(), "nothing written after Close")
 	got, err := amparquet.OpenReaderAt[order](bytes.NewReader(buf.Bytes()), int64(size), amparquet.ReadConfig{})
 	require.Equal(t, orders(3), readAllOf(t, got, err))
@@ -93,8 +93,8 @@ func writeTo(out io.Writer, n int) error {
 	}
 	rows := orders(n)
 	for i := 0; i < n; i += 50 {
-		if err := w.Write(rows[i : i+50]); err != nil {
-			if again := w.Write(rows[:1]); !errors.Is(again, errDiskFull) {
+		if _, err := w.Write(rows[i : i+50]); err != nil {
+			if _, again := w.Write(rows[:1]); !errors.Is(again, errDiskFull) {
 				return fmt.Errorf("a Write after the failure: %v", again)
 			}
 			cerr := w.Close()
@@ -119,13 +119,13 @@ func TestARowThatDoesNotFitIsAnErrorAndTheRowsBeforeItAreWritten(t *testing.T) {
 	var buf bytes.Buffer
 	w, err := amparquet.NewWriter[texts](&buf, amparquet.WriteConfig{RowGroupRows: 8})
 	require.NoError(t, err)
-	require.NoError(t, w.Write(rows[:5]))
-	err = w.Write(rows[5:])
+	require.NoError(t, errOf(w.Write(rows[:5])))
+	_, err = w.Write(rows[5:])
 	var me *mapper.Error
 	require.ErrorAs(t, err, &me)
 	require.Equal(t, "Dec", me.Path)
 	require.Equal(t, 18, me.Row, "the row's index in the rows of the Write")
-	require.NoError(t, w.Write(rows[24:26]), "the Writer goes on")
+	require.NoError(t, errOf(w.Write(rows[24:26])), "the Writer goes on")
 	require.NoError(t, w.Close())
 
 	r, err := amparquet.OpenReaderAt[texts](bytes.NewReader(buf.Bytes()), int64(buf.Len()), amparquet.ReadConfig{})

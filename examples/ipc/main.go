@@ -58,7 +58,7 @@ func run(w io.Writer, mem memory.Allocator) error {
 	}
 	// Rows can come in pieces of any size: records hold 4,000 rows.
 	for i := 0; i < trades; i += 1_000 {
-		if err := sw.Write(makeTrades(i, i+1_000)); err != nil {
+		if _, err := sw.Write(makeTrades(i, i+1_000)); err != nil {
 			return err
 		}
 	}

@@ -142,7 +142,7 @@ func writeOrders(path string, mem memory.Allocator) error {
 			}
 			page[k] = o
 		}
-		if err := pw.Write(page); err != nil {
+		if _, err := pw.Write(page); err != nil {
 			pw.Close()
 			return err
 		}

@@ -63,7 +63,6 @@ func TestSplitSendsEachOptionWhereItActs(t *testing.T) {
 			rec, err := mapper.Encode(unitRows(2), encode...)
 			require.NoError(t, err)
 			rec.Release()
-			assert.NoError(t, optsplit.EncodeOnly("x", encode))
 		})
 	}
 }
@@ -83,11 +82,4 @@ func TestSplitSendsTheAllocatorToTheParameters(t *testing.T) {
 	require.NoError(t, err)
 	assert.Positive(t, mem.CurrentAlloc(), "the parameters are allocated from the Allocator given")
 	rec.Release()
-}
-
-func TestEncodeOnlyRefusesDecodingOptionsNamingTheEntryPoint(t *testing.T) {
-	require.NoError(t, optsplit.EncodeOnly("adbc.Ingest", []mapper.Option{nil, mapper.SnakeCase(), mapper.Allocator(nil)}))
-	err := optsplit.EncodeOnly("adbc.Ingest", []mapper.Option{mapper.SnakeCase(), mapper.ZeroCopy()})
-	assert.ErrorIs(t, err, mapper.ErrUnsupported)
-	assert.ErrorContains(t, err, "adbc.Ingest does not take ZeroCopy")
 }
