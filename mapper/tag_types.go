@@ -47,7 +47,22 @@ func temporalOf(r *arrowtype.Row, tag tags.Tag) (arrow.DataType, error) {
 // zoneOf is the zone of a timestamp a tag pins: tz=, else UTC unless naive.
 func zoneOf(tag tags.Tag) string {
 	if tag.TZ == "" && !tag.Naive {
-		return "UTC"
+		return defaultZone
 	}
 	return tag.TZ
 }
+
+// defaultZone is the zone of a timestamp whose tag names none and is not
+// naive, as zoneOf gives it.
+const defaultZone = "UTC"
+
+// pinnedID is the type ID of each encoding a tag pins, as pinnedRow reads
+// it: for the encoder's choice of a layout (schema.go), until it reads
+// pinnedRow itself.
+var pinnedID = func() map[tags.Encoding]arrow.Type {
+	ids := map[tags.Encoding]arrow.Type{}
+	for e := tags.EncodingDefault + 1; pinnedRow(e) != nil; e++ {
+		ids[e] = pinnedRow(e).ID
+	}
+	return ids
+}()
