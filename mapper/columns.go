@@ -271,7 +271,6 @@ func strictColumn(tag tags.Tag, dt arrow.DataType) string {
 	return ""
 }
 
-
 // settable reports an error when field gf of t is reached through an
 // embedded pointer, which a struct of columns cannot hold.
 func settable(t reflect.Type, gf goField) error {

@@ -585,7 +585,6 @@ func checkPins(tag tags.Tag, dt, value arrow.DataType) string {
 	return ""
 }
 
-
 func isStringLike(id arrow.Type) bool { return views.Strings.Has(id) }
 
 // insertMember adds the field at index (a reflect index path from t) to
