@@ -351,7 +351,7 @@ func (c *compiler) compileDecimal(l *level) (*codec, *views.Type, error) {
 		return l.mismatch("%s reads %s", l.t, accept)
 	}
 	l.cd.dec = w.decoder
-	l.cd.prep = decimalPrecisionPreparer(l.cd, l.id)
+	l.cd.prep = decimalPrecisionPreparer(l.cd, l.row)
 	return c.done(l)
 }
 
@@ -384,7 +384,7 @@ func (c *compiler) compileString(l *level) (*codec, *views.Type, error) {
 		return l.mismatch("a string reads utf8, large_utf8, utf8_view or a decimal")
 	}
 	l.cd.dec = stringDecoder{}
-	l.cd.prep = decimalPrecisionPreparer(l.cd, l.id) // decimal text
+	l.cd.prep = decimalPrecisionPreparer(l.cd, l.row) // decimal text
 	return c.done(l)
 }
 
