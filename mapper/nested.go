@@ -27,7 +27,7 @@ func (c *compiler) compileList(t reflect.Type, tag tags.Tag, dt, value arrow.Dat
 		// their order and with every duplicate key, which a Go map cannot.
 		accept = mapAccept
 	case c.opts.strict && !pinsEncoding(tag):
-		accept = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Layout == arrowtype.List })
+		accept = plainLists
 	}
 	if !accept.Has(id) {
 		return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: it reads %s", t, dt, accept)

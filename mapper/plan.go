@@ -329,7 +329,7 @@ func (c *compiler) compileTime(l *level) (*codec, *views.Type, error) {
 func (c *compiler) compileDuration(l *level) (*codec, *views.Type, error) {
 	accept := durationAccept
 	if l.strictEncoding {
-		accept = acceptRows(func(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Duration })
+		accept = durationOnly
 	}
 	if !l.takes(accept) {
 		return l.mismatch("a time.Duration reads duration, time32 or time64")
@@ -368,7 +368,7 @@ func (c *compiler) compileInterval(l *level) (*codec, *views.Type, error) {
 }
 
 func (c *compiler) compileFloat16(l *level) (*codec, *views.Type, error) {
-	if !l.takes(acceptRows(func(r *arrowtype.Row) bool { return r.Value == arrowtype.Float16 })) {
+	if !l.takes(float16Accept) {
 		return l.mismatch("a float16.Num reads float16")
 	}
 	l.cd.dec = float16Decoder{}
@@ -391,7 +391,7 @@ func (c *compiler) compileString(l *level) (*codec, *views.Type, error) {
 func (c *compiler) compileBytes(l *level) (*codec, *views.Type, error) {
 	accept := views.Binaries | fixedBinaries
 	if l.strictEncoding {
-		accept = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Layout == arrowtype.Binary && !r.Text })
+		accept = plainBinaries
 	}
 	if l.ext == extJSON {
 		// JSON text, as json.RawMessage holds it and Encode writes it.
@@ -432,7 +432,7 @@ func (c *compiler) compileBool(l *level) (*codec, *views.Type, error) {
 		l.cd.dec = bool8Decoder{}
 		return c.done(l)
 	}
-	if !l.takes(acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Boolean })) {
+	if !l.takes(boolAccept) {
 		return l.mismatch("a bool reads bool, and the extension arrow.bool8")
 	}
 	l.cd.dec = boolDecoder{}
@@ -524,7 +524,14 @@ var (
 	durationAccept  = acceptRows(func(r *arrowtype.Row) bool {
 		return r.Temporal == arrowtype.Duration || r.Temporal == arrowtype.TimeOfDay
 	})
+	durationOnly  = acceptRows(func(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Duration })
+	boolAccept    = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Boolean })
+	float16Accept = acceptRows(func(r *arrowtype.Row) bool { return r.Value == arrowtype.Float16 })
+	// The plain layout of each family, which Strict reads where no tag
+	// pins another.
 	plainStrings  = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Text })
+	plainBinaries = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Layout == arrowtype.Binary && !r.Text })
+	plainLists    = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Layout == arrowtype.List })
 	fixedBinaries = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.FixedBinary })
 	// bool8Storage is the storage of an arrow.bool8: int8.
 	bool8Storage = acceptRows(func(r *arrowtype.Row) bool { return r.Integer && r.Value == arrowtype.Int8 })
