@@ -6,6 +6,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
@@ -207,7 +209,8 @@ func (b *boundColumn) compile(gf goField, dt arrow.DataType, strict bool) error 
 // struct may not be nullable, since no field could tell its null rows:
 // bind a views.StructColumn to read those.
 func (b *boundColumn) compileStruct(gf goField, dt arrow.DataType, o *options) error {
-	st, ok := views.Storage(dt).(*arrow.StructType)
+	st := arrowtype.Storage(dt)
+	children, ok := structChildren(st)
 	if !ok {
 		return newError(ErrTypeMismatch, gf.path, b.col.name, -1, "struct of columns %s from %s", gf.typ, dt)
 	}
@@ -217,17 +220,17 @@ func (b *boundColumn) compileStruct(gf goField, dt arrow.DataType, o *options) e
 	if gf.tag.Nullable {
 		return newError(ErrUnsupported, gf.path, b.col.name, -1, "a struct of columns cannot be nullable: read the struct's nulls through a views.StructColumn")
 	}
-	fields, err := compileColumnFields(gf.typ, st.Fields(), where{path: gf.path, column: b.col.name}, o)
+	fields, err := compileColumnFields(gf.typ, children, where{path: gf.path, column: b.col.name}, o)
 	if err != nil {
 		return err
 	}
-	vt := views.Type{Accept: views.AcceptOf(arrow.STRUCT), Label: gf.path}
+	vt := views.Type{Accept: structAccept, Label: gf.path}
 	b.views = make([]int, len(fields))
 	for k, f := range fields {
 		b.views[k] = -1
 		if f.vt != nil {
 			b.views[k] = len(vt.Fields)
-			vt.Fields = append(vt.Fields, views.Field{Name: st.Field(f.col.index).Name, Type: *f.vt, Pos: &f.col.index}) // the child matchFields chose
+			vt.Fields = append(vt.Fields, views.Field{Name: children[f.col.index].Name, Type: *f.vt, Pos: &f.col.index}) // the child matchFields chose
 		}
 	}
 	b.vt, b.nested, b.fields = &vt, true, fields
@@ -243,14 +246,11 @@ func (b *boundColumn) compileStruct(gf goField, dt arrow.DataType, o *options) e
 // down list elements and map keys and values, with their `arrow-elem`,
 // `arrow-key` and `arrow-value` tags.
 func strictColumn(tag tags.Tag, dt arrow.DataType) string {
-	dt = views.Storage(dt)
-	switch d := dt.(type) {
-	case *arrow.DictionaryType:
-		return strictColumn(tag, d.ValueType)
-	case *arrow.RunEndEncodedType:
-		return strictColumn(tag, d.Encoded())
+	dt = arrowtype.Storage(dt)
+	if values, encoded := arrowtype.Encoded(dt); encoded {
+		return strictColumn(tag, values)
 	}
-	if strictVariants.Has(dt.ID()) && !pinsEncoding(tag) {
+	if arrowtype.OfType(dt).Variant() && !pinsEncoding(tag) {
 		return fmt.Sprintf("Strict reads %s only where the tag pins it", dt)
 	}
 	orZero := func(t *tags.Tag) tags.Tag {
@@ -259,23 +259,17 @@ func strictColumn(tag tags.Tag, dt arrow.DataType) string {
 		}
 		return *t
 	}
-	if m, ok := dt.(*arrow.MapType); ok {
-		if err := strictColumn(orZero(tag.Key), m.KeyType()); err != "" {
+	if m, ok := arrowtype.MapParts(dt); ok {
+		if err := strictColumn(orZero(tag.Key), m.Key.Type); err != "" {
 			return err
 		}
-		return strictColumn(orZero(tag.Value), m.ItemType())
+		return strictColumn(orZero(tag.Value), m.Item.Type)
 	}
 	if l, ok := dt.(arrow.ListLikeType); ok {
 		return strictColumn(orZero(tag.Elem), l.Elem())
 	}
 	return ""
 }
-
-// strictVariants is the encodings Strict leaves to a pin: each family's
-// other than its plain one.
-var strictVariants = views.AcceptOf(arrow.LARGE_STRING, arrow.STRING_VIEW,
-	arrow.LARGE_BINARY, arrow.BINARY_VIEW, arrow.FIXED_SIZE_BINARY,
-	arrow.LARGE_LIST, arrow.LARGE_LIST_VIEW)
 
 // settable reports an error when field gf of t is reached through an
 // embedded pointer, which a struct of columns cannot hold.
@@ -337,7 +331,7 @@ func (b *boundColumn) set(field reflect.Value, arr arrow.Array, v views.View) er
 		if ext, ok := arr.(array.ExtensionArray); ok {
 			arr = ext.Storage()
 		}
-		children := arr.(*array.Struct)
+		children := arr.(interface{ Field(int) arrow.Array }) // a struct's
 		for k := range b.fields {
 			f := &b.fields[k]
 			var fv views.View

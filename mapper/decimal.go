@@ -9,6 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/decimal256"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 	"github.com/arrowmap/arrowmap/views"
 )
@@ -197,10 +199,10 @@ func (p decimalsInPrecision[D]) prepare(v views.View, c *call) (unsafe.Pointer, 
 	return nil, nil
 }
 
-// decimalPrecisionPreparer is the check of decimal column id's values
-// against its precision, or nil when id is no decimal.
-func decimalPrecisionPreparer(cd *codec, id arrow.Type) preparer {
-	if w, ok := decimalWidthOfID(id); ok {
+// decimalPrecisionPreparer is the check of the values of a decimal column
+// of row r against its precision, or nil when r is no decimal.
+func decimalPrecisionPreparer(cd *codec, r *arrowtype.Row) preparer {
+	if w, ok := decimalWidthOf(r.Value.GoType()); ok && r.Decimal {
 		return w.fitsPrecision(cd)
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/tags"
 )
 
@@ -69,7 +71,7 @@ func (c *compiler) entriesEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (
 	kf, vf := fields[ki], fields[vi]
 	keyAt := at.field(goFields[ki].path, kf.Name)
 	switch {
-	case kf.Type.ID() == arrow.NULL:
+	case arrowtype.OfType(kf.Type).Layout == arrowtype.Null:
 		return nil, nil, newError(ErrUnsupported, keyAt.path, keyAt.column, -1, "map keys cannot be null")
 	case goFields[ki].tag.Nullable:
 		return nil, nil, newError(ErrTag, keyAt.path, keyAt.column, -1, "map keys cannot be nullable")

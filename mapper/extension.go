@@ -5,8 +5,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/tags"
-	"github.com/arrowmap/arrowmap/views"
 )
 
 // The names of the canonical extensions whose storage is not what the Go
@@ -39,16 +39,10 @@ func extensionOf(tag tags.Tag, storage arrow.DataType, at where) (arrow.DataType
 // extensionNameOf is the name of the extension type of dt's values: of dt,
 // or of its dictionary's or run-end encoding's values; "" for none.
 func extensionNameOf(dt arrow.DataType) string {
-	values := dt
-	switch e := views.Storage(dt).(type) {
-	case *arrow.DictionaryType:
-		values = e.ValueType
-	case *arrow.RunEndEncodedType:
-		values = e.Encoded()
-	}
+	values, _ := arrowtype.Encoded(arrowtype.Storage(dt))
 	for _, t := range [...]arrow.DataType{values, dt} {
-		if ext, ok := t.(arrow.ExtensionType); ok {
-			return ext.ExtensionName()
+		if name, _, ok := arrowtype.ExtensionName(t); ok {
+			return name
 		}
 	}
 	return ""
@@ -57,18 +51,20 @@ func extensionNameOf(dt arrow.DataType) string {
 // extensionBuilder builds an extension array: its storage, by the builder
 // of the storage type, then wrapped.
 type extensionBuilder struct {
-	columnBuilder // the storage's
-	dt            arrow.ExtensionType
+	columnBuilder                // the storage's
+	dt            arrow.DataType // an extension type
 }
 
-func newExtensionBuilder(mem memory.Allocator, dt arrow.ExtensionType, newStorage func(memory.Allocator, arrow.DataType) columnBuilder) *extensionBuilder {
-	return &extensionBuilder{columnBuilder: newStorage(mem, dt.StorageType()), dt: dt}
+// newExtensionBuilder is the builder of extension type dt.
+func newExtensionBuilder(mem memory.Allocator, dt arrow.DataType, newStorage func(memory.Allocator, arrow.DataType) columnBuilder) *extensionBuilder {
+	storage, _ := arrowtype.ExtensionStorage(dt)
+	return &extensionBuilder{columnBuilder: newStorage(mem, storage), dt: dt}
 }
 
 func (b *extensionBuilder) NewArray() arrow.Array {
 	storage := b.columnBuilder.NewArray()
 	defer storage.Release()
-	return array.NewExtensionArrayWithStorage(b.dt, storage)
+	return arrowtype.ExtensionArray(b.dt, storage)
 }
 
 // extensionAdapter adapts arrow-go's builder of an extension type, below

@@ -3,18 +3,17 @@ package mapper
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/arrowmap/arrowmap/internal/zone"
 	"go/token"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/decimal"
-	"github.com/apache/arrow-go/v18/arrow/float16"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/internal/zone"
 	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
@@ -214,59 +213,59 @@ func nullableLevelOf(dt arrow.DataType, nullable, pointers bool, at where) (goLe
 	if dt == nil {
 		return goLevel{}, newError(ErrInvalidData, at.path, at.column, -1, "no data type")
 	}
-	if _, ok := dt.(arrow.ExtensionType); ok && views.Storage(dt).ID() == arrow.DICTIONARY {
+	value := arrowtype.Storage(dt)
+	if _, _, isExt := arrowtype.ExtensionName(dt); isExt && arrowtype.OfType(value).Layout == arrowtype.Dictionary {
 		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s has no Go type: an extension of a dictionary", dt)
 	}
-	value := views.Storage(dt)
 	var encoding []string
-	switch e := value.(type) {
-	case *arrow.DictionaryType:
-		encoding, value = []string{"dict"}, e.ValueType
-		if e.IndexType != nil && e.IndexType.ID() != arrow.INT32 {
-			encoding = append(encoding, "index="+e.IndexType.String())
+	if index, values, ordered, ok := arrowtype.DictionaryParts(value); ok {
+		encoding, value = []string{"dict"}, values
+		if index != nil && !isInt32(index) {
+			encoding = append(encoding, "index="+index.String())
 		}
-		if e.Ordered {
+		if ordered {
 			encoding = append(encoding, "ordered")
 		}
-	case *arrow.RunEndEncodedType:
+	} else if runEnds, values, valuesNullable, ok := arrowtype.RunEndParts(value); ok {
 		// A run-end array's nulls are its values': their field says
 		// whether there may be some.
-		encoding, value = []string{"ree"}, e.Encoded()
-		if re := e.RunEnds(); re != nil && re.ID() != arrow.INT32 {
-			encoding = append(encoding, "run_ends="+re.String())
+		encoding, value = []string{"ree"}, values
+		if runEnds != nil && !isInt32(runEnds) {
+			encoding = append(encoding, "run_ends="+runEnds.String())
 		}
-		nullable = nullable || e.ValueNullable
+		nullable = nullable || valuesNullable
 	}
 	if value == nil {
 		return goLevel{}, newError(ErrInvalidData, at.path, at.column, -1, "%s has no value type", dt)
 	}
-	ext, _ := value.(arrow.ExtensionType)
-	if ext == nil {
-		ext, _ = dt.(arrow.ExtensionType)
+	extName, extMeta, isExt := arrowtype.ExtensionName(value)
+	if !isExt {
+		extName, extMeta, isExt = arrowtype.ExtensionName(dt)
 	}
-	value = views.Storage(value)
-	if id := value.ID(); id == arrow.DICTIONARY || id == arrow.RUN_END_ENCODED {
+	value = arrowtype.Storage(value)
+	row := arrowtype.OfType(value)
+	if row.Layout == arrowtype.Dictionary || row.Layout == arrowtype.RunEnd {
 		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s has no Go type: encodings do not nest", dt)
 	}
 	lv, err := valueLevelOf(value, at)
 	if err != nil {
 		return goLevel{}, err
 	}
-	if ext != nil {
-		if t, ok := extensionGoTypes[ext.ExtensionName()]; ok && t.storage.Has(value.ID()) {
+	if isExt {
+		if t, ok := extensionGoTypes[extName]; ok && t.storage.Has(value.ID()) {
 			lv.typ = t.typ // its layout pins, such as large_utf8, stay
 		}
 	}
 	lv.opts = append(lv.opts, encoding...)
-	if ext != nil {
-		lv.opts = append(lv.opts, "ext="+tags.Quote(ext.ExtensionName()))
-		if md := ext.Serialize(); md != "" {
-			lv.opts = append(lv.opts, "ext_metadata="+tags.Quote(md))
+	if isExt {
+		lv.opts = append(lv.opts, "ext="+tags.Quote(extName))
+		if extMeta != "" {
+			lv.opts = append(lv.opts, "ext_metadata="+tags.Quote(extMeta))
 		}
 	}
-	_, union := value.(arrow.UnionType)
+	union := row.Layout == arrowtype.Union
 	switch {
-	case value.ID() == arrow.NULL: // nullable by nature, and only null
+	case row.Layout == arrowtype.Null: // nullable by nature, and only null
 	case !nullable:
 		if nullableKind(lv.typ) {
 			lv.opts = append(lv.opts, "notnull") // nil is null otherwise
@@ -285,34 +284,34 @@ func nullableLevelOf(dt arrow.DataType, nullable, pointers bool, at where) (goLe
 // valueLevelOf is the Go type of dt, a type of values (no extension,
 // dictionary or run-end encoding), before its nullability.
 func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
-	switch dt := dt.(type) {
-	case *arrow.FixedSizeBinaryType:
-		if dt.ByteWidth < 0 {
+	row := arrowtype.OfType(dt)
+	switch row.Layout {
+	case arrowtype.FixedBinary:
+		width := arrowtype.ByteWidth(dt)
+		if width < 0 {
 			return goLevel{}, newError(ErrInvalidData, at.path, at.column, -1, "%s has a negative width", dt)
 		}
-		return arrayLevelOf(dt.ByteWidth, goLevel{typ: byteType}, dt, at)
-	case *arrow.MapType: // before arrow.ListLikeType, which a map also is
-		return mapLevelOf(dt, at)
-	case *arrow.FixedSizeListType:
-		ef := dt.ElemField()
+		return arrayLevelOf(width, goLevel{typ: byteType}, dt, at)
+	case arrowtype.FixedList:
+		ef := dt.(arrow.ListLikeType).ElemField()
 		elem, err := elemLevelOf(ef, at)
 		if err != nil {
 			return goLevel{}, err
 		}
-		if dt.Len() <= 0 {
+		n, _ := arrowtype.ListSize(dt)
+		if n <= 0 {
 			return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s has no elements", dt)
 		}
-		lv, err := arrayLevelOf(int(dt.Len()), goLevel{typ: elem.typ, elem: elem.opts}, dt, at)
+		lv, err := arrayLevelOf(int(n), goLevel{typ: elem.typ, elem: elem.opts}, dt, at)
 		if err == nil && elem.typ == byteType {
-			lv.opts = []string{"fixed_size_list"} // [N]byte is fixed_size_binary by default
+			lv.opts = []string{row.Name} // [N]byte is fixed_size_binary by default
 		}
 		return lv, err
-	case arrow.ListLikeType:
-		pin, ok := listPins[dt.ID()]
-		if !ok {
-			break
+	case arrowtype.List, arrowtype.ListView:
+		if row.Map {
+			return mapLevelOf(dt, at)
 		}
-		ef := dt.ElemField()
+		ef := dt.(arrow.ListLikeType).ElemField()
 		elem, err := elemLevelOf(ef, at)
 		if err != nil {
 			return goLevel{}, err
@@ -324,25 +323,35 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 			}
 		}
 		lv := goLevel{typ: reflect.SliceOf(elem.typ), elem: elem.opts, elemMeta: elem.meta}
-		if pin != "" {
-			lv.opts = []string{pin}
+		if !row.PlainLayout() {
+			lv.opts = []string{row.Name} // SchemaOf's []E is a list
 		}
 		return lv, nil
-	case *arrow.StructType:
-		t, err := structTypeOf(dt.Fields(), at)
+	case arrowtype.Struct:
+		t, err := structTypeOf(dt.(arrow.NestedType).Fields(), at)
 		return goLevel{typ: t}, err
-	case arrow.UnionType:
-		return unionLevelOf(dt, at)
+	case arrowtype.Union:
+		return unionLevelOf(dt.(arrow.UnionType), at)
 	}
-	t, ok := scalarGoTypes[dt.ID()]
-	if d, isDuration := dt.(*arrow.DurationType); isDuration && d.Unit != arrow.Nanosecond {
-		t = reflect.TypeFor[int64]() // its storage: a time.Duration holds 2⁶³ ns, a duration[s] 2⁶³ s
+	t := row.GoType
+	if row.Layout == arrowtype.Null {
+		t = reflect.TypeFor[Null]()
 	}
-	if !ok {
+	if unit, _ := arrowtype.Unit(dt); row.Temporal == arrowtype.Duration && unit != row.DefaultUnit {
+		t = row.Value.GoType() // its storage: a time.Duration holds 2⁶³ ns, a duration[s] 2⁶³ s
+	}
+	if t == nil {
 		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s has no Go type", dt)
 	}
-	opts, err := scalarPins(dt, at)
+	opts, err := scalarPins(dt, row, at)
 	return goLevel{typ: t, opts: opts}, err
+}
+
+// isInt32 reports whether dt is int32, a dictionary's index type and a
+// run-end encoding's run ends when no tag names them.
+func isInt32(dt arrow.DataType) bool {
+	r := arrowtype.OfType(dt)
+	return r.Integer && r.Value == arrowtype.Int32
 }
 
 // elemLevelOf is the level of a list's elements, named as ef.
@@ -380,9 +389,10 @@ func arrayLevelOf(n int, elem goLevel, dt arrow.DataType, at where) (goLevel, er
 // A Go map would lose the entries' order and a key twice, and takes no
 // []byte key: the entries hold every valid map, and encode it back as it
 // was.
-func mapLevelOf(dt *arrow.MapType, at where) (goLevel, error) {
-	entriesAt := at.elem(dt.ElemField().Name)
-	fields := [2]arrow.Field{dt.KeyField(), dt.ItemField()}
+func mapLevelOf(dt arrow.DataType, at where) (goLevel, error) {
+	m, _ := arrowtype.MapParts(dt)
+	entriesAt := at.elem(m.Entries.Name)
+	fields := [2]arrow.Field{m.Key, m.Item}
 	fields[0].Nullable = false // a key never is null
 	var sf [2]reflect.StructField
 	for i, name := range [2]string{"Key", "Value"} {
@@ -397,63 +407,62 @@ func mapLevelOf(dt *arrow.MapType, at where) (goLevel, error) {
 	if uint64(sf[0].Type.Size())+uint64(sf[1].Type.Size()) > maxGoSize {
 		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "the entries of %s are too large for a Go struct", dt)
 	}
-	opts := []string{"map"}
-	if dt.KeysSorted {
+	opts := []string{arrowtype.OfType(dt).Name}
+	if m.KeysSorted {
 		opts = append(opts, "keys_sorted")
 	}
 	return goLevel{typ: reflect.SliceOf(reflect.StructOf(sf[:])), opts: opts}, nil
 }
 
 // scalarPins are the tag options that make SchemaOf of a scalar's Go type
-// dt, when its default is another Arrow type.
-func scalarPins(dt arrow.DataType, at where) ([]string, error) {
-	switch dt := dt.(type) {
-	case *arrow.LargeStringType:
-		return []string{"large_utf8"}, nil
-	case *arrow.StringViewType:
-		return []string{"utf8_view"}, nil
-	case *arrow.LargeBinaryType:
-		return []string{"large_binary"}, nil
-	case *arrow.BinaryViewType:
-		return []string{"binary_view"}, nil
-	case *arrow.Date32Type:
-		return []string{"date32"}, nil
-	case *arrow.Date64Type:
-		return []string{"date64"}, nil
-	case *arrow.Time32Type:
-		return []string{"time32", "unit=" + dt.Unit.String()}, nil
-	case *arrow.Time64Type:
-		return []string{"time64", "unit=" + dt.Unit.String()}, nil
-	case *arrow.DurationType:
-		if dt.Unit == arrow.Nanosecond {
+// dt, of row r, when its default is another Arrow type: a layout other
+// than its family's plain one, a date, a time of day, a timestamp or a
+// duration in another unit or zone than the default, a decimal's
+// precision and scale.
+func scalarPins(dt arrow.DataType, r *arrowtype.Row, at where) ([]string, error) {
+	unit, _ := arrowtype.Unit(dt)
+	switch {
+	case r.Layout == arrowtype.Binary || r.Layout == arrowtype.View:
+		if r.PlainLayout() {
 			return nil, nil
 		}
-		// An int64 (see scalarGoTypes): a time.Duration holds 2⁶³ ns,
+		return []string{r.Name}, nil
+	case r.Temporal == arrowtype.Date:
+		return []string{r.Name}, nil
+	case r.Temporal == arrowtype.TimeOfDay:
+		return []string{r.Name, "unit=" + unit.String()}, nil
+	case r.Temporal == arrowtype.Duration:
+		if unit == r.DefaultUnit {
+			return nil, nil
+		}
+		// An int64 (see valueLevelOf): a time.Duration holds 2⁶³ ns,
 		// so 292 years; a duration[s] holds 2⁶³ s.
-		return []string{"duration", "unit=" + dt.Unit.String()}, nil
-	case *arrow.TimestampType:
-		if _, err := zone.OfTimestamp(dt.TimeZone); err != nil {
+		return []string{r.Name, "unit=" + unit.String()}, nil
+	case r.Temporal == arrowtype.Timestamp:
+		tz, _ := arrowtype.Zone(dt)
+		if _, err := zone.OfTimestamp(tz); err != nil {
 			return nil, newError(ErrUnsupported, at.path, at.column, -1, "%s: %v", dt, err)
 		}
 		var opts []string
-		if dt.Unit != arrow.Nanosecond || dt.TimeZone != "UTC" {
-			opts = append(opts, "timestamp", "unit="+dt.Unit.String())
+		if unit != r.DefaultUnit || tz != defaultZone {
+			opts = append(opts, r.Name, "unit="+unit.String())
 		}
-		if dt.TimeZone == "" {
+		if tz == "" {
 			opts = append(opts, "naive")
 		}
 		// Tags and columns read zones with one parser; a zone the tag's
 		// syntax cannot hold (a comma) is left to the column, whose zone
 		// the decoder reads.
-		if dt.TimeZone != "" && len(opts) > 0 {
-			if _, err := tags.ParseOptions("timestamp,tz=" + dt.TimeZone); err == nil {
-				opts = append(opts, "tz="+dt.TimeZone)
+		if tz != "" && len(opts) > 0 {
+			if _, err := tags.ParseOptions(r.Name + ",tz=" + tz); err == nil {
+				opts = append(opts, "tz="+tz)
 			}
 		}
 		return opts, nil
-	case arrow.DecimalType:
-		p, s := dt.GetPrecision(), dt.GetScale()
-		if p < 1 || p > 76 || s < 0 || s > p {
+	case r.Decimal:
+		p, s, _ := arrowtype.Precision(dt)
+		widest := arrowtype.Decimals()[len(arrowtype.Decimals())-1]
+		if p < 1 || p > widest.MaxPrecision || s < 0 || s > p {
 			return nil, nil // no tag holds it; the values decode unscaled all the same
 		}
 		return []string{fmt.Sprintf("decimal(%d,%d)", p, s)}, nil
@@ -468,52 +477,11 @@ var extensionGoTypes = map[string]struct {
 	typ     reflect.Type
 	storage views.Accept
 }{
-	extBool8: {reflect.TypeFor[bool](), views.AcceptOf(arrow.INT8)},
+	extBool8: {reflect.TypeFor[bool](), bool8Storage},
 	extJSON:  {reflect.TypeFor[json.RawMessage](), views.Strings},
 }
 
-var (
-	byteType = reflect.TypeFor[byte]()
-	// listPins are the list layouts GoTypeOf maps to []E, with the pin of
-	// those that are not SchemaOf's default.
-	listPins = map[arrow.Type]string{
-		arrow.LIST: "", arrow.LARGE_LIST: "large_list", arrow.LIST_VIEW: "list_view", arrow.LARGE_LIST_VIEW: "large_list_view",
-	}
-	scalarGoTypes = map[arrow.Type]reflect.Type{
-		arrow.NULL:                    reflect.TypeFor[Null](),
-		arrow.BOOL:                    reflect.TypeFor[bool](),
-		arrow.INT8:                    reflect.TypeFor[int8](),
-		arrow.INT16:                   reflect.TypeFor[int16](),
-		arrow.INT32:                   reflect.TypeFor[int32](),
-		arrow.INT64:                   reflect.TypeFor[int64](),
-		arrow.UINT8:                   reflect.TypeFor[uint8](),
-		arrow.UINT16:                  reflect.TypeFor[uint16](),
-		arrow.UINT32:                  reflect.TypeFor[uint32](),
-		arrow.UINT64:                  reflect.TypeFor[uint64](),
-		arrow.FLOAT16:                 reflect.TypeFor[float16.Num](),
-		arrow.INTERVAL_MONTHS:         reflect.TypeFor[arrow.MonthInterval](),
-		arrow.INTERVAL_DAY_TIME:       reflect.TypeFor[arrow.DayTimeInterval](),
-		arrow.INTERVAL_MONTH_DAY_NANO: reflect.TypeFor[arrow.MonthDayNanoInterval](),
-		arrow.FLOAT32:                 reflect.TypeFor[float32](),
-		arrow.FLOAT64:                 reflect.TypeFor[float64](),
-		arrow.STRING:                  reflect.TypeFor[string](),
-		arrow.LARGE_STRING:            reflect.TypeFor[string](),
-		arrow.STRING_VIEW:             reflect.TypeFor[string](),
-		arrow.BINARY:                  reflect.TypeFor[[]byte](),
-		arrow.LARGE_BINARY:            reflect.TypeFor[[]byte](),
-		arrow.BINARY_VIEW:             reflect.TypeFor[[]byte](),
-		arrow.DATE32:                  reflect.TypeFor[time.Time](),
-		arrow.DATE64:                  reflect.TypeFor[time.Time](),
-		arrow.TIMESTAMP:               reflect.TypeFor[time.Time](),
-		arrow.TIME32:                  reflect.TypeFor[time.Duration](),
-		arrow.TIME64:                  reflect.TypeFor[time.Duration](),
-		arrow.DURATION:                reflect.TypeFor[time.Duration](),
-		arrow.DECIMAL32:               reflect.TypeFor[decimal.Decimal32](),
-		arrow.DECIMAL64:               reflect.TypeFor[decimal.Decimal64](),
-		arrow.DECIMAL128:              reflect.TypeFor[decimal.Decimal128](),
-		arrow.DECIMAL256:              reflect.TypeFor[decimal.Decimal256](),
-	}
-)
+var byteType = reflect.TypeFor[byte]()
 
 // exportedName is a column name as an exported Go identifier in Go's camel
 // case, initialisms upper-cased: user_id → UserID, placed_at → PlacedAt,
@@ -580,9 +548,5 @@ func unionLevelOf(dt arrow.UnionType, at where) (goLevel, error) {
 		sf = append(sf, reflect.StructField{Name: name, Type: reflect.PointerTo(lv.typ), Tag: fieldTag(f.Name, i, -1, lv)})
 	}
 	sf = append(sf, reflect.StructField{Name: uniqueName("TypeCode", names), Type: reflect.TypeFor[UnionCode](), Tag: `arrow:",type_code" json:"-"`})
-	mode := "sparse_union"
-	if dt.Mode() == arrow.DenseMode {
-		mode = "dense_union"
-	}
-	return goLevel{typ: reflect.StructOf(sf), opts: []string{mode}}, nil
+	return goLevel{typ: reflect.StructOf(sf), opts: []string{arrowtype.OfType(dt).Name}}, nil
 }

@@ -230,16 +230,6 @@ var decimalWidths = func() []decimalWidth {
 	return ws
 }()
 
-// decimalWidthOfID is the width of the decimal Arrow type id.
-func decimalWidthOfID(id arrow.Type) (decimalWidth, bool) {
-	for _, w := range decimalWidths {
-		if w.id == id {
-			return w, true
-		}
-	}
-	return decimalWidth{}, false
-}
-
 // decimalWidthOf is the width of a decimal number type; ok is false for
 // any other type, a type defined on one included.
 func decimalWidthOf(t reflect.Type) (w decimalWidth, ok bool) {

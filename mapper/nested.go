@@ -5,6 +5,8 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
@@ -12,20 +14,20 @@ import (
 
 func (c *compiler) compileList(t reflect.Type, tag tags.Tag, dt, value arrow.DataType, vt *views.Type, cd *codec, at where) (*codec, *views.Type, error) {
 	id := value.ID()
-	accept := views.Lists | views.AcceptOf(arrow.FIXED_SIZE_LIST)
+	accept := views.Lists | fixedLists
 	switch {
 	case t.Kind() == reflect.Array:
-		accept = views.AcceptOf(arrow.FIXED_SIZE_LIST)
+		accept = fixedLists
 		vt.Size = t.Len()
-		if fsl, ok := value.(*arrow.FixedSizeListType); ok && int(fsl.Len()) != t.Len() {
+		if n, ok := arrowtype.ListSize(value); ok && int(n) != t.Len() {
 			return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: the sizes differ", t, dt)
 		}
-	case entriesOf(t) && value.ID() == arrow.MAP:
+	case entriesOf(t) && arrowtype.OfType(value).Map:
 		// A slice of two-field structs reads a map as its entries, in
 		// their order and with every duplicate key, which a Go map cannot.
-		accept = views.AcceptOf(arrow.MAP)
+		accept = mapAccept
 	case c.opts.strict && !pinsEncoding(tag):
-		accept = views.AcceptOf(arrow.LIST)
+		accept = plainLists
 	}
 	if !accept.Has(id) {
 		return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: it reads %s", t, dt, accept)
@@ -65,14 +67,14 @@ func entriesOf(t reflect.Type) bool {
 }
 
 func (c *compiler) compileMap(t reflect.Type, tag tags.Tag, value arrow.DataType, vt *views.Type, cd *codec, at where) (*codec, *views.Type, error) {
-	mt, ok := value.(*arrow.MapType)
+	mt, ok := arrowtype.MapParts(value)
 	if !ok {
 		return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: a map reads map", t, value)
 	}
 	if !t.Key().Comparable() {
 		return nil, nil, newError(ErrUnsupported, at.path, at.column, -1, "map key %s is not comparable", t.Key())
 	}
-	vt.Accept |= views.AcceptOf(arrow.MAP)
+	vt.Accept |= mapAccept
 	var ktag, vtag tags.Tag
 	if tag.Key != nil {
 		ktag = *tag.Key
@@ -80,12 +82,12 @@ func (c *compiler) compileMap(t reflect.Type, tag tags.Tag, value arrow.DataType
 	if tag.Value != nil {
 		vtag = *tag.Value
 	}
-	entries := joinPath(at.column, mt.ElemField().Name)
-	key, kvt, err := c.compile(t.Key(), ktag, mt.KeyType(), where{path: at.path + "[key]", column: joinPath(entries, mt.KeyField().Name)})
+	entries := joinPath(at.column, mt.Entries.Name)
+	key, kvt, err := c.compile(t.Key(), ktag, mt.Key.Type, where{path: at.path + "[key]", column: joinPath(entries, mt.Key.Name)})
 	if err != nil {
 		return nil, nil, err
 	}
-	val, vvt, err := c.compile(t.Elem(), vtag, mt.ItemType(), where{path: at.path + "[value]", column: joinPath(entries, mt.ItemField().Name)})
+	val, vvt, err := c.compile(t.Elem(), vtag, mt.Item.Type, where{path: at.path + "[value]", column: joinPath(entries, mt.Item.Name)})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -101,7 +103,7 @@ func (c *compiler) compileMap(t reflect.Type, tag tags.Tag, value arrow.DataType
 }
 
 func (c *compiler) compileStruct(t reflect.Type, value arrow.DataType, vt *views.Type, cd *codec, at where) (*codec, *views.Type, error) {
-	st, ok := value.(*arrow.StructType)
+	fields, ok := structChildren(value)
 	if !ok {
 		return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: a struct reads struct", t, value)
 	}
@@ -110,9 +112,9 @@ func (c *compiler) compileStruct(t reflect.Type, value arrow.DataType, vt *views
 	}
 	c.stack[t] = true
 	defer delete(c.stack, t)
-	vt.Accept |= views.AcceptOf(arrow.STRUCT)
+	vt.Accept |= structAccept
 	var codecs []*codec
-	members, err := c.compileMembers(t, st.Fields(), at, func(f arrow.Field, i int, fcd *codec, fvt *views.Type) int {
+	members, err := c.compileMembers(t, fields, at, func(f arrow.Field, i int, fcd *codec, fvt *views.Type) int {
 		vt.Fields = append(vt.Fields, views.Field{Name: f.Name, Type: *fvt, Pos: &i}) // the child matchFields chose
 		codecs = append(codecs, fcd)
 		return len(vt.Fields) - 1

@@ -1,11 +1,12 @@
 package mapper
 
 import (
-	"github.com/apache/arrow-go/v18/arrow"
 	"reflect"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/float16"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 	"github.com/arrowmap/arrowmap/views"
 )
@@ -139,14 +140,10 @@ func integerAccept(t reflect.Type, strict bool) views.Accept {
 // for date32 and time32, int64 for the others) a Go integer of width own
 // holds without loss: a signed one at least as wide.
 func temporalStorageAccept(own integerWidth) views.Accept {
-	var a views.Accept
-	if own.signed && own.size >= 4 {
-		a |= views.AcceptOf(arrow.DATE32, arrow.TIME32)
+	if !own.signed {
+		return 0
 	}
-	if own.signed && own.size >= 8 {
-		a |= views.AcceptOf(arrow.DATE64, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION)
-	}
-	return a
+	return acceptRows(func(r *arrowtype.Row) bool { return r.Counts() && r.Bytes <= int(own.size) })
 }
 
 // boolDecoder decodes a bool array.

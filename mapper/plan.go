@@ -5,6 +5,8 @@ import (
 	"reflect"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
@@ -36,8 +38,7 @@ func (p *plan) decodesInPlace(m member) bool {
 	}
 	cd := m.codec
 	_, ok := cd.dec.(inPlace)
-	switch views.Storage(p.columns[m.k].typ).ID() {
-	case arrow.DICTIONARY, arrow.RUN_END_ENCODED:
+	if _, encoded := arrowtype.Encoded(arrowtype.Storage(p.columns[m.k].typ)); encoded {
 		return false
 	}
 	return ok && !cd.needsPrep
@@ -148,7 +149,7 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 	if conv, ok := c.opts.conversions[t]; ok && conv.decode != nil {
 		return c.compileAs(t, conv, tag, dt, at)
 	}
-	if storageOf(dt).ID() == arrow.NULL {
+	if arrowtype.OfType(storageOf(dt)).Layout == arrowtype.Null {
 		return c.compileNull(t, tag, dt, at)
 	}
 	if kindOf(t) == kindPointer {
@@ -206,6 +207,7 @@ type level struct {
 	dt    arrow.DataType // the column's type, as the schema has it
 	value arrow.DataType // the type of its values: through extensions, dictionaries and run-end encoding
 	id    arrow.Type     // value's
+	row   *arrowtype.Row // value's
 	at    where
 	vt    *views.Type
 	cd    *codec
@@ -251,7 +253,7 @@ func (c *compiler) newLevel(t reflect.Type, tag tags.Tag, dt arrow.DataType, at 
 		return nil, mismatchOf(t, dt, at, "the tag pins ext=%s", tags.Quote(tag.Extension))
 	}
 	l := &level{
-		t: t, tag: tag, dt: dt, value: value, id: value.ID(), at: at, ext: ext,
+		t: t, tag: tag, dt: dt, value: value, id: value.ID(), row: arrowtype.OfType(value), at: at, ext: ext,
 		vt:             &views.Type{Nullable: tag.Nullable || nullableKind(t), Label: at.path},
 		cd:             newCodec(t),
 		strictEncoding: c.opts.strict && !pinsEncoding(tag),
@@ -279,7 +281,7 @@ func (c *compiler) compileNull(t reflect.Type, tag tags.Tag, dt arrow.DataType, 
 	}
 	cd := newCodec(t)
 	cd.dec = nullDecoder{}
-	return c.finish(cd, at), &views.Type{Accept: views.AcceptOf(arrow.NULL), Nullable: true, Label: at.path}, nil
+	return c.finish(cd, at), &views.Type{Accept: nullAccept, Nullable: true, Label: at.path}, nil
 }
 
 // compilePointer plans *T as T, whose level may be null.
@@ -305,9 +307,9 @@ func (c *compiler) compileText(l *level) (*codec, *views.Type, error) {
 }
 
 func (c *compiler) compileTime(l *level) (*codec, *views.Type, error) {
-	accept := views.AcceptOf(arrow.TIMESTAMP, arrow.DATE32, arrow.DATE64, arrow.TIME32, arrow.TIME64)
+	accept := timeAccept
 	if l.strictEncoding {
-		accept = views.AcceptOf(arrow.TIMESTAMP)
+		accept = timestampAccept
 	}
 	if !l.takes(accept) {
 		return l.mismatch("a time.Time reads timestamp, date32, date64, time32 or time64")
@@ -317,26 +319,26 @@ func (c *compiler) compileTime(l *level) (*codec, *views.Type, error) {
 		return nil, nil, newError(ErrTypeMismatch, l.at.path, l.at.column, -1, "%v", err)
 	}
 	l.cd.dec = &timeDecoder{loc: loc}
-	l.cd.prep = timeOfDayPreparer(l.cd, l.id)
-	if l.id == arrow.DATE64 {
+	l.cd.prep = timeOfDayPreparer(l.cd, l.row)
+	if l.row.MillisecondDate() {
 		l.cd.prep = wholeDays{l.cd}
 	}
 	return c.done(l)
 }
 
 func (c *compiler) compileDuration(l *level) (*codec, *views.Type, error) {
-	accept := views.AcceptOf(arrow.DURATION, arrow.TIME32, arrow.TIME64)
+	accept := durationAccept
 	if l.strictEncoding {
-		accept = views.AcceptOf(arrow.DURATION)
+		accept = durationOnly
 	}
 	if !l.takes(accept) {
 		return l.mismatch("a time.Duration reads duration, time32 or time64")
 	}
 	l.cd.dec = durationDecoder{}
-	if l.id == arrow.DURATION && l.value.(*arrow.DurationType).Unit != arrow.Nanosecond {
+	if unit, _ := arrowtype.Unit(l.value); l.row.Temporal == arrowtype.Duration && unit != arrow.Nanosecond {
 		l.cd.prep = durationPreparer{cd: l.cd}
 	}
-	if p := timeOfDayPreparer(l.cd, l.id); p != nil {
+	if p := timeOfDayPreparer(l.cd, l.row); p != nil {
 		l.cd.prep = p
 	}
 	return c.done(l)
@@ -349,7 +351,7 @@ func (c *compiler) compileDecimal(l *level) (*codec, *views.Type, error) {
 		return l.mismatch("%s reads %s", l.t, accept)
 	}
 	l.cd.dec = w.decoder
-	l.cd.prep = decimalPrecisionPreparer(l.cd, l.id)
+	l.cd.prep = decimalPrecisionPreparer(l.cd, l.row)
 	return c.done(l)
 }
 
@@ -366,7 +368,7 @@ func (c *compiler) compileInterval(l *level) (*codec, *views.Type, error) {
 }
 
 func (c *compiler) compileFloat16(l *level) (*codec, *views.Type, error) {
-	if !l.takes(views.AcceptOf(arrow.FLOAT16)) {
+	if !l.takes(float16Accept) {
 		return l.mismatch("a float16.Num reads float16")
 	}
 	l.cd.dec = float16Decoder{}
@@ -376,26 +378,26 @@ func (c *compiler) compileFloat16(l *level) (*codec, *views.Type, error) {
 func (c *compiler) compileString(l *level) (*codec, *views.Type, error) {
 	accept := views.Strings | views.Decimals
 	if l.strictEncoding {
-		accept = views.AcceptOf(arrow.STRING) | views.Decimals
+		accept = plainStrings | views.Decimals
 	}
 	if !l.takes(accept) {
 		return l.mismatch("a string reads utf8, large_utf8, utf8_view or a decimal")
 	}
 	l.cd.dec = stringDecoder{}
-	l.cd.prep = decimalPrecisionPreparer(l.cd, l.id) // decimal text
+	l.cd.prep = decimalPrecisionPreparer(l.cd, l.row) // decimal text
 	return c.done(l)
 }
 
 func (c *compiler) compileBytes(l *level) (*codec, *views.Type, error) {
-	accept := views.Binaries | views.AcceptOf(arrow.FIXED_SIZE_BINARY)
+	accept := views.Binaries | fixedBinaries
 	if l.strictEncoding {
-		accept = views.AcceptOf(arrow.BINARY)
+		accept = plainBinaries
 	}
 	if l.ext == extJSON {
 		// JSON text, as json.RawMessage holds it and Encode writes it.
 		accept = views.Strings
 		if l.strictEncoding {
-			accept = views.AcceptOf(arrow.STRING)
+			accept = plainStrings
 		}
 	}
 	if !l.takes(accept) {
@@ -411,9 +413,9 @@ func (c *compiler) compileBytes(l *level) (*codec, *views.Type, error) {
 // compileByteArray plans [N]byte from fixed_size_binary(N); decodeKindOf
 // makes it a fixed_size_list from anything else.
 func (c *compiler) compileByteArray(l *level) (*codec, *views.Type, error) {
-	l.vt.Accept |= views.AcceptOf(arrow.FIXED_SIZE_BINARY)
+	l.vt.Accept |= fixedBinaries
 	l.vt.Size = l.t.Len()
-	if w := l.value.(*arrow.FixedSizeBinaryType).ByteWidth; w != l.t.Len() {
+	if w := arrowtype.ByteWidth(l.value); w != l.t.Len() {
 		return l.mismatch("fixed_size_binary(%d) into %d bytes", w, l.t.Len())
 	}
 	l.cd.dec = byteArrayDecoder{}
@@ -424,13 +426,13 @@ func (c *compiler) compileBool(l *level) (*codec, *views.Type, error) {
 	if l.ext == extBool8 {
 		// Its storage, one int8 a value, as Encode writes it: 0 is false,
 		// any other value true, as arrow-go's Bool8Array reads it.
-		if !l.takes(views.AcceptOf(arrow.INT8)) {
+		if !l.takes(bool8Storage) {
 			return l.mismatch("a bool reads an arrow.bool8 of int8")
 		}
 		l.cd.dec = bool8Decoder{}
 		return c.done(l)
 	}
-	if !l.takes(views.AcceptOf(arrow.BOOL)) {
+	if !l.takes(boolAccept) {
 		return l.mismatch("a bool reads bool, and the extension arrow.bool8")
 	}
 	l.cd.dec = boolDecoder{}
@@ -457,15 +459,12 @@ func (c *compiler) compileInteger(l *level) (*codec, *views.Type, error) {
 
 func (c *compiler) compileFloat(l *level) (*codec, *views.Type, error) {
 	single := l.t.Kind() == reflect.Float32
-	accept := views.AcceptOf(arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64)
-	switch {
-	case c.opts.strict && single:
-		accept = views.AcceptOf(arrow.FLOAT32)
-	case c.opts.strict:
-		accept = views.AcceptOf(arrow.FLOAT64)
-	case single:
-		accept = views.AcceptOf(arrow.FLOAT16, arrow.FLOAT32)
+	// A float reads the floats no wider than itself; Strict, its own width.
+	fits := func(r *arrowtype.Row) bool { return r.Float && r.Bytes <= int(l.t.Size()) }
+	if c.opts.strict {
+		fits = func(r *arrowtype.Row) bool { return r.Float && r.Bytes == int(l.t.Size()) }
 	}
+	accept := acceptRows(fits)
 	if !l.takes(accept) {
 		return l.mismatch("%s reads %s without loss", l.t.Kind(), accept)
 	}
@@ -492,18 +491,58 @@ func (c *compiler) hasConversion(t reflect.Type) bool {
 	return ok
 }
 
-// storageOf is the type of the values of dt: through extensions,
-// dictionaries and run-end encoding.
+// storageOf is the type of the values of dt: through extensions, and one
+// dictionary or run-end encoding (encodings do not nest: the type of a
+// nested one's values is an encoding, which no Go type reads).
 func storageOf(dt arrow.DataType) arrow.DataType {
-	dt = views.Storage(dt)
-	switch e := dt.(type) {
-	case *arrow.DictionaryType:
-		return views.Storage(e.ValueType)
-	case *arrow.RunEndEncodedType:
-		return views.Storage(e.Encoded())
-	}
-	return dt
+	values, _ := arrowtype.Encoded(arrowtype.Storage(dt))
+	return arrowtype.Storage(values)
 }
+
+// structChildren is the fields of dt when it is a struct.
+func structChildren(dt arrow.DataType) ([]arrow.Field, bool) {
+	if arrowtype.OfType(dt).Layout != arrowtype.Struct {
+		return nil, false
+	}
+	return dt.(arrow.NestedType).Fields(), true
+}
+
+// acceptRows is the set of the table's types accept takes.
+func acceptRows(accept func(r *arrowtype.Row) bool) views.Accept {
+	return views.AcceptOf(arrowtype.IDs(accept)...)
+}
+
+// The sets of types the kinds read, from the table.
+var (
+	nullAccept = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Null })
+	// A time.Time reads instants, dates and times of day; a time.Duration
+	// durations and times of day.
+	timeAccept = acceptRows(func(r *arrowtype.Row) bool {
+		return r.Temporal == arrowtype.Timestamp || r.Temporal == arrowtype.Date || r.Temporal == arrowtype.TimeOfDay
+	})
+	timestampAccept = acceptRows(func(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Timestamp })
+	durationAccept  = acceptRows(func(r *arrowtype.Row) bool {
+		return r.Temporal == arrowtype.Duration || r.Temporal == arrowtype.TimeOfDay
+	})
+	durationOnly  = acceptRows(func(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Duration })
+	boolAccept    = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Boolean })
+	float16Accept = acceptRows(func(r *arrowtype.Row) bool { return r.Value == arrowtype.Float16 })
+	// The plain layout of each family, which Strict reads where no tag
+	// pins another.
+	plainStrings  = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Text })
+	plainBinaries = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Layout == arrowtype.Binary && !r.Text })
+	plainLists    = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Layout == arrowtype.List })
+	fixedBinaries = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.FixedBinary })
+	// bool8Storage is the storage of an arrow.bool8: int8.
+	bool8Storage = acceptRows(func(r *arrowtype.Row) bool { return r.Integer && r.Value == arrowtype.Int8 })
+	structAccept = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Struct })
+	mapAccept    = acceptRows(func(r *arrowtype.Row) bool { return r.Map })
+	fixedLists   = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.FixedList })
+	// largeAccept and viewAccept are what the tag options large and view
+	// pin.
+	largeAccept = acceptRows(func(r *arrowtype.Row) bool { return r.Large })
+	viewAccept  = acceptRows((*arrowtype.Row).Viewed)
+)
 
 // pinsEncoding reports whether the tag pins the encoding or temporal type
 // of its level.
@@ -515,63 +554,43 @@ func pinsEncoding(tag tags.Tag) bool {
 // column strict. It returns what is wrong, or "".
 func checkPins(tag tags.Tag, dt, value arrow.DataType) string {
 	id := value.ID()
-	outer := views.Storage(dt).ID()
+	outer := arrowtype.OfType(arrowtype.Storage(dt)).Layout
 	switch {
-	case tag.Dict && outer != arrow.DICTIONARY:
+	case tag.Dict && outer != arrowtype.Dictionary:
 		return "the tag pins dict"
-	case tag.REE && outer != arrow.RUN_END_ENCODED:
+	case tag.REE && outer != arrowtype.RunEnd:
 		return "the tag pins ree"
 	}
-	if tag.Encoding != tags.EncodingDefault {
-		if want := pinnedID[tag.Encoding]; want != id {
-			return fmt.Sprintf("the tag pins %s", tag.Encoding)
-		}
+	if r := pinnedRow(tag.Encoding); r != nil && r.ID != id {
+		return fmt.Sprintf("the tag pins %s", tag.Encoding)
 	}
-	if tag.Large && !largeIDs.Has(id) {
+	if tag.Large && !largeAccept.Has(id) {
 		return "the tag pins a large encoding"
 	}
-	if tag.View && !viewIDs.Has(id) {
+	if tag.View && !viewAccept.Has(id) {
 		return "the tag pins a view encoding"
 	}
-	if tag.Temporal != tags.TemporalDefault {
-		if want := temporalID[tag.Temporal]; want != id {
-			return fmt.Sprintf("the tag pins %s", tag.Temporal)
-		}
+	if r := temporalRow(tag.Temporal); r != nil && r.ID != id {
+		return fmt.Sprintf("the tag pins %s", tag.Temporal)
 	}
 	if tag.Unit != tags.UnitDefault {
-		if u, ok := value.(interface{ TimeUnit() arrow.TimeUnit }); !ok || u.TimeUnit() != tag.Unit.TimeUnit() {
+		if u, ok := arrowtype.Unit(value); !ok || u != tag.Unit.TimeUnit() {
 			return fmt.Sprintf("the tag pins unit=%s", tag.Unit)
 		}
 	}
 	if tag.TZ != "" {
-		if ts, ok := value.(*arrow.TimestampType); !ok || ts.TimeZone != tag.TZ {
+		if tz, ok := arrowtype.Zone(value); !ok || tz != tag.TZ {
 			return fmt.Sprintf("the tag pins tz=%s", tag.TZ)
 		}
 	}
 	if tag.Decimal != nil {
-		d, ok := value.(arrow.DecimalType)
-		if !ok || d.GetPrecision() != tag.Decimal.Precision || d.GetScale() != tag.Decimal.Scale {
+		p, s, ok := arrowtype.Precision(value)
+		if !ok || p != tag.Decimal.Precision || s != tag.Decimal.Scale {
 			return fmt.Sprintf("the tag pins decimal(%d,%d)", tag.Decimal.Precision, tag.Decimal.Scale)
 		}
 	}
 	return ""
 }
-
-var (
-	pinnedID = map[tags.Encoding]arrow.Type{
-		tags.List: arrow.LIST, tags.LargeList: arrow.LARGE_LIST, tags.ListView: arrow.LIST_VIEW,
-		tags.LargeListView: arrow.LARGE_LIST_VIEW, tags.FixedSizeList: arrow.FIXED_SIZE_LIST,
-		tags.Utf8: arrow.STRING, tags.LargeUtf8: arrow.LARGE_STRING, tags.Utf8View: arrow.STRING_VIEW,
-		tags.Binary: arrow.BINARY, tags.LargeBinary: arrow.LARGE_BINARY, tags.BinaryView: arrow.BINARY_VIEW,
-		tags.FixedSizeBinary: arrow.FIXED_SIZE_BINARY, tags.Map: arrow.MAP,
-	}
-	temporalID = map[tags.Temporal]arrow.Type{
-		tags.Timestamp: arrow.TIMESTAMP, tags.Date32: arrow.DATE32, tags.Date64: arrow.DATE64,
-		tags.Time32: arrow.TIME32, tags.Time64: arrow.TIME64, tags.Duration: arrow.DURATION,
-	}
-	largeIDs = views.AcceptOf(arrow.LARGE_STRING, arrow.LARGE_BINARY, arrow.LARGE_LIST, arrow.LARGE_LIST_VIEW)
-	viewIDs  = views.AcceptOf(arrow.STRING_VIEW, arrow.BINARY_VIEW, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW)
-)
 
 func isStringLike(id arrow.Type) bool { return views.Strings.Has(id) }
 

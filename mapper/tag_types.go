@@ -13,21 +13,21 @@ import (
 // pinnedRow is the row of the layout a tag's encoding pins (`utf8_view`,
 // `large_list`, `fixed_size_binary`), nil when it pins none.
 func pinnedRow(e tags.Encoding) *arrowtype.Row {
-	if e == tags.EncodingDefault {
+	id, ok := e.ID()
+	if !ok {
 		return nil
 	}
-	r, _ := arrowtype.ByName(e.String())
-	return r
+	return arrowtype.Of(id)
 }
 
 // temporalRow is the row of the temporal type a tag pins, nil when it
 // pins none.
 func temporalRow(t tags.Temporal) *arrowtype.Row {
-	if t == tags.TemporalDefault {
+	id, ok := t.ID()
+	if !ok {
 		return nil
 	}
-	r, _ := arrowtype.ByName(t.String())
-	return r
+	return arrowtype.Of(id)
 }
 
 // temporalOf is the type of r as tag gives it: its unit, else r's default,
@@ -47,7 +47,11 @@ func temporalOf(r *arrowtype.Row, tag tags.Tag) (arrow.DataType, error) {
 // zoneOf is the zone of a timestamp a tag pins: tz=, else UTC unless naive.
 func zoneOf(tag tags.Tag) string {
 	if tag.TZ == "" && !tag.Naive {
-		return "UTC"
+		return defaultZone
 	}
 	return tag.TZ
 }
+
+// defaultZone is the zone of a timestamp whose tag names none and is not
+// naive, as zoneOf gives it.
+const defaultZone = "UTC"

@@ -1,13 +1,15 @@
 package mapper
 
 import (
-	"github.com/arrowmap/arrowmap/internal/arrowcheck"
-	"github.com/arrowmap/arrowmap/internal/zone"
 	"math"
 	"time"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/arrowmap/arrowmap/internal/arrowcheck"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/internal/zone"
 	"github.com/arrowmap/arrowmap/views"
 )
 
@@ -24,22 +26,23 @@ func (d *timeDecoder) decode(v views.View, dst strided, _ *call) {
 	switch n := v.Node().(type) {
 	case *views.Primitive[int64]:
 		values := n.Values()[w.Offset:w.End()]
-		switch dt := n.DataType().(type) {
-		case *arrow.Time64Type: // a time of day, on the epoch's day in UTC
-			scale := int64(dt.Unit.Multiplier())
+		unit := timeUnitOf(n.DataType())
+		switch arrowtype.OfType(n.DataType()).Temporal {
+		case arrowtype.TimeOfDay: // time64, on the epoch's day in UTC
+			scale := int64(unit.Multiplier())
 			for i, x := range values {
 				if nulls.IsValid(i) {
 					put(i, time.Unix(0, x*scale).UTC())
 				}
 			}
-		case *arrow.TimestampType:
-			toTime := unixOf(dt.Unit)
+		case arrowtype.Timestamp:
+			toTime := arrowtype.InstantOf(unit)
 			for i, x := range values {
 				if nulls.IsValid(i) {
 					put(i, toTime(x).In(d.loc))
 				}
 			}
-		case *arrow.Date64Type:
+		case arrowtype.Date: // date64: milliseconds since the epoch
 			for i, x := range values {
 				if nulls.IsValid(i) {
 					put(i, time.UnixMilli(x).UTC())
@@ -48,8 +51,8 @@ func (d *timeDecoder) decode(v views.View, dst strided, _ *call) {
 		}
 	case *views.Primitive[int32]:
 		values := n.Values()[w.Offset:w.End()]
-		if dt, ok := n.DataType().(*arrow.Time32Type); ok { // a time of day, on the epoch's day in UTC
-			scale := int64(dt.Unit.Multiplier())
+		if arrowtype.OfType(n.DataType()).Temporal == arrowtype.TimeOfDay { // time32, on the epoch's day in UTC
+			scale := int64(timeUnitOf(n.DataType()).Multiplier())
 			for i, x := range values {
 				if nulls.IsValid(i) {
 					put(i, time.Unix(0, int64(x)*scale).UTC())
@@ -69,8 +72,8 @@ func (d *timeDecoder) decode(v views.View, dst strided, _ *call) {
 // or time64 value is a time of day, in [0, 24h) as the Arrow format says:
 // a value past it has no time of day to decode to, and encoding refuses it
 // too. It is nil for other types.
-func timeOfDayPreparer(cd *codec, id arrow.Type) preparer {
-	if id != arrow.TIME32 && id != arrow.TIME64 {
+func timeOfDayPreparer(cd *codec, r *arrowtype.Row) preparer {
+	if r.Temporal != arrowtype.TimeOfDay {
 		return nil
 	}
 	return timesOfDay{cd}
@@ -109,7 +112,7 @@ func (p wholeDays) prepare(v views.View, c *call) (unsafe.Pointer, error) {
 }
 
 func (p timesOfDay) check(v views.View, values []int64, unit arrow.TimeUnit, c *call) error {
-	day := secondsPerDay * int64(time.Second/unit.Multiplier())
+	day := arrowtype.PerDay(unit)
 	w, nulls := v.Window(), v.Nulls()
 	for i, x := range values[w.Offset:w.End()] {
 		if uint64(x) >= uint64(day) && nulls.IsValid(i) { // negative too, as unsigned
@@ -120,7 +123,7 @@ func (p timesOfDay) check(v views.View, values []int64, unit arrow.TimeUnit, c *
 }
 
 func (p timesOfDay) check32(v views.View, values []int32, unit arrow.TimeUnit, c *call) error {
-	day := secondsPerDay * int64(time.Second/unit.Multiplier())
+	day := arrowtype.PerDay(unit)
 	w, nulls := v.Window(), v.Nulls()
 	for i, x := range values[w.Offset:w.End()] {
 		if uint64(int64(x)) >= uint64(day) && nulls.IsValid(i) {
@@ -130,31 +133,18 @@ func (p timesOfDay) check32(v views.View, values []int32, unit arrow.TimeUnit, c
 	return nil
 }
 
-const secondsPerDay = 24 * 60 * 60
-
-// unixOf is the time.Time of a count of unit since the epoch.
-func unixOf(unit arrow.TimeUnit) func(int64) time.Time {
-	switch unit {
-	case arrow.Second:
-		return func(x int64) time.Time { return time.Unix(x, 0) }
-	case arrow.Millisecond:
-		return time.UnixMilli
-	case arrow.Microsecond:
-		return time.UnixMicro
-	default:
-		return func(x int64) time.Time { return time.Unix(0, x) }
-	}
-}
+// secondsPerDay is the table's, for the encoder's dates.
+const secondsPerDay = arrowtype.SecondsPerDay
 
 // locationOf is the time zone a timestamp type's values decode in: the
 // column's zone as [tags.ParseZone] reads it, UTC when it has none (Arrow's
 // "no zone" means instants shown in UTC); UTC for dates too.
 func locationOf(dt arrow.DataType) (*time.Location, error) {
-	ts, ok := dt.(*arrow.TimestampType)
+	tz, ok := arrowtype.Zone(dt)
 	if !ok {
 		return time.UTC, nil
 	}
-	return zone.OfTimestamp(ts.TimeZone)
+	return zone.OfTimestamp(tz)
 }
 
 // durationDecoder decodes durations, and time32/time64 times of day, into
@@ -184,9 +174,10 @@ func (durationDecoder) decode(v views.View, dst strided, _ *call) {
 	}
 }
 
+// timeUnitOf is dt's unit, nanoseconds for a type without one.
 func timeUnitOf(dt arrow.DataType) arrow.TimeUnit {
-	if u, ok := dt.(interface{ TimeUnit() arrow.TimeUnit }); ok {
-		return u.TimeUnit()
+	if u, ok := arrowtype.Unit(dt); ok {
+		return u
 	}
 	return arrow.Nanosecond
 }

@@ -5,6 +5,8 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
@@ -112,13 +114,10 @@ func variantTag(tag tags.Tag) tags.Tag {
 // unionAccept is what a union tag decodes: either mode, or the one it
 // pins.
 func unionAccept(mode tags.UnionMode) views.Accept {
-	switch mode {
-	case tags.SparseUnion:
-		return views.AcceptOf(arrow.SPARSE_UNION)
-	case tags.DenseUnion:
-		return views.AcceptOf(arrow.DENSE_UNION)
-	}
-	return views.AcceptOf(arrow.SPARSE_UNION, arrow.DENSE_UNION)
+	pinned := mode == tags.SparseUnion || mode == tags.DenseUnion
+	return acceptRows(func(r *arrowtype.Row) bool {
+		return r.Layout == arrowtype.Union && (!pinned || r.Name == mode.String())
+	})
 }
 
 // compileUnion plans a union struct from a union column: each child of

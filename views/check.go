@@ -53,7 +53,8 @@ func checkType(dt arrow.DataType, t *Type, p *path, encodedOK bool) *Error {
 			return p.fail(ErrTypeMismatch, -1, "got %s, but the type has no key and value types, nor entries", dt)
 		}
 		entries := p.child(dt.(arrow.ListLikeType).ElemField().Name, nil)
-		key, item, _ := arrowtype.MapFields(dt)
+		mp, _ := arrowtype.MapParts(dt)
+		key, item := mp.Key, mp.Item
 		kp, vp := entries.child(key.Name, t.Key), entries.child(item.Name, t.Value)
 		if err := checkType(key.Type, t.Key, &kp, true); err != nil {
 			return err

@@ -507,10 +507,10 @@ func (MapColumn[K, V]) From(v View) (MapColumn[K, V], error) { return MapsOf[K, 
 // ViewType accepts a map, with keys as K's ViewType and values as V's.
 func (MapColumn[K, V]) ViewType(dt arrow.DataType) Type {
 	t := Type{Accept: maps, Key: &Type{}, Value: &Type{}}
-	if key, item, ok := arrowtype.MapFields(Storage(dt)); ok {
+	if mp, ok := arrowtype.MapParts(Storage(dt)); ok {
 		var zeroK K
 		var zeroV V
-		k, val := zeroK.ViewType(key.Type), zeroV.ViewType(item.Type)
+		k, val := zeroK.ViewType(mp.Key.Type), zeroV.ViewType(mp.Item.Type)
 		t.Key, t.Value = &k, &val
 	}
 	return t

@@ -98,7 +98,8 @@ func newMap(d arrow.ArrayData, l *level) (*Map, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, item, _ := arrowtype.MapFields(l.dt)
+	mp, _ := arrowtype.MapParts(l.dt)
+	key, item := mp.Key, mp.Item
 	ep := l.p.child(l.dt.(arrow.ListLikeType).ElemField().Name, nil)
 	if bits := buffer(entries, 0); bits != nil && entries.NullN() != 0 {
 		return nil, ep.fail(ErrInvalidData, -1, "map entries with a validity bitmap and %d nulls", entries.NullN())

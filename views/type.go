@@ -146,8 +146,8 @@ func TypeOf(dt arrow.DataType) Type {
 		v.Accept |= t.Accept
 		return v
 	case arrowtype.List, arrowtype.ListView, arrowtype.FixedList:
-		if key, item, ok := arrowtype.MapFields(dt); ok {
-			k, v := TypeOf(key.Type), TypeOf(item.Type)
+		if mp, ok := arrowtype.MapParts(dt); ok {
+			k, v := TypeOf(mp.Key.Type), TypeOf(mp.Item.Type)
 			t.Key, t.Value = &k, &v
 			break
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 )
@@ -248,14 +249,6 @@ func appendValues[V FixedValue](b any) (func(values []V, valid []bool), bool) {
 
 // ---- views
 
-// MapFields is a map dt's key and item fields; false for any other.
-func MapFields(dt arrow.DataType) (key, item arrow.Field, ok bool) {
-	if t, ok := dt.(*arrow.MapType); ok {
-		return t.KeyField(), t.ItemField(), true
-	}
-	return arrow.Field{}, arrow.Field{}, false
-}
-
 // ListSize is the number of elements of every row of a fixed-size list dt;
 // false for any other.
 func ListSize(dt arrow.DataType) (int, bool) {
@@ -263,4 +256,68 @@ func ListSize(dt arrow.DataType) (int, bool) {
 		return int(t.Len()), true
 	}
 	return 0, false
+}
+
+// ---- decode
+
+// ExtensionName is the name and serialized metadata of the extension type
+// dt, and true; false for any other type.
+func ExtensionName(dt arrow.DataType) (name, metadata string, ok bool) {
+	ext, ok := dt.(arrow.ExtensionType)
+	if !ok {
+		return "", "", false
+	}
+	return ext.ExtensionName(), ext.Serialize(), true
+}
+
+// ExtensionStorage is the storage type of the extension type dt, one
+// level down, and true; dt and false for any other type.
+func ExtensionStorage(dt arrow.DataType) (arrow.DataType, bool) {
+	if ext, ok := dt.(arrow.ExtensionType); ok {
+		return ext.StorageType(), true
+	}
+	return dt, false
+}
+
+// ExtensionArray is the array of the extension type dt over storage, an
+// array of its storage type; it retains storage. dt must be an extension
+// type.
+func ExtensionArray(dt arrow.DataType, storage arrow.Array) arrow.Array {
+	return array.NewExtensionArrayWithStorage(dt.(arrow.ExtensionType), storage)
+}
+
+// DictionaryParts is the index and value types of the dictionary type dt and
+// whether it is ordered; ok is false for any other type.
+func DictionaryParts(dt arrow.DataType) (index, values arrow.DataType, ordered, ok bool) {
+	d, ok := dt.(*arrow.DictionaryType)
+	if !ok {
+		return nil, nil, false, false
+	}
+	return d.IndexType, d.ValueType, d.Ordered, true
+}
+
+// RunEndParts is the run-end and value types of the run-end encoded type dt
+// and whether its values may be null; ok is false for any other type.
+func RunEndParts(dt arrow.DataType) (runEnds, values arrow.DataType, valuesNullable, ok bool) {
+	r, ok := dt.(*arrow.RunEndEncodedType)
+	if !ok {
+		return nil, nil, false, false
+	}
+	return r.RunEnds(), r.Encoded(), r.ValueNullable, true
+}
+
+// MapFields are the fields of a map type: its entries (the list's
+// element, a struct of the key and the item), the key and the item.
+type MapFields struct {
+	Entries, Key, Item arrow.Field
+	KeysSorted         bool
+}
+
+// MapParts is the fields of the map type dt; false for any other type.
+func MapParts(dt arrow.DataType) (MapFields, bool) {
+	m, ok := dt.(*arrow.MapType)
+	if !ok {
+		return MapFields{}, false
+	}
+	return MapFields{Entries: m.ElemField(), Key: m.KeyField(), Item: m.ItemField(), KeysSorted: m.KeysSorted}, true
 }

@@ -23,10 +23,11 @@ func TestDictionaryIndicesIsTheIndexTypeArrowGoDeclares(t *testing.T) {
 	assert.False(t, ok, "a run-end encoded type is no dictionary")
 }
 
-func TestMapFieldsAreTheKeyAndItemFieldsOfArrowGosMap(t *testing.T) {
+func TestMapPartsAreTheKeyAndItemFieldsOfArrowGosMap(t *testing.T) {
 	m := arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Float64)
 	m.SetItemNullable(false)
-	key, item, ok := arrowtype.MapFields(m)
+	mp, ok := arrowtype.MapParts(m)
+	key, item := mp.Key, mp.Item
 	require.True(t, ok)
 	assert.Equal(t, m.KeyField(), key)
 	assert.Equal(t, m.ItemField(), item)
@@ -35,7 +36,7 @@ func TestMapFieldsAreTheKeyAndItemFieldsOfArrowGosMap(t *testing.T) {
 	entries := m.Elem().(arrow.NestedType).Fields()
 	assert.Equal(t, []arrow.Field{key, item}, entries)
 
-	_, _, ok = arrowtype.MapFields(arrow.ListOf(m.Elem()))
+	_, ok = arrowtype.MapParts(arrow.ListOf(m.Elem()))
 	assert.False(t, ok, "a list of entries is no map")
 }
 
