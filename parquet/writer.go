@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/internal/atomicfile"
 	"github.com/arrowmap/arrowmap/internal/ioconfig"
 	"github.com/arrowmap/arrowmap/internal/mapperhook"
@@ -337,16 +338,17 @@ func fileMetadata(schemaMeta arrow.Metadata, cfgMeta map[string]string) ([][2]st
 // pqarrow even where its storage type is dt: a list whose null rows hold
 // elements, a dictionary with a null entry.
 func mayNormalize(dt arrow.DataType) bool {
-	switch t := dt.(type) {
-	case *arrow.DictionaryType:
+	r := arrowtype.OfType(dt)
+	if r.Layout == arrowtype.Dictionary {
 		return true
-	case arrow.NestedType:
+	}
+	if t, ok := dt.(arrow.NestedType); ok {
 		for _, f := range t.Fields() {
 			if mayNormalize(f.Type) {
 				return true
 			}
 		}
-		return dt.ID() == arrow.LIST || dt.ID() == arrow.LARGE_LIST || dt.ID() == arrow.MAP
+		return r.Layout == arrowtype.List
 	}
 	return false
 }
@@ -756,21 +758,25 @@ func dictionaryLeaves(schema *arrow.Schema) []bool {
 	var leaves []bool
 	var walk func(dt arrow.DataType, dict bool)
 	walk = func(dt arrow.DataType, dict bool) {
-		switch t := dt.(type) {
-		case *arrow.DictionaryType:
-			walk(t.ValueType, true)
-		case arrow.ExtensionType:
-			walk(t.StorageType(), dict)
-		case *arrow.MapType:
-			walk(t.KeyType(), false)
-			walk(t.ItemType(), false)
-		case arrow.ListLikeType:
-			walk(t.Elem(), false)
-		case *arrow.StructType:
-			for _, f := range t.Fields() {
+		dt = arrowtype.Storage(dt)
+		if _, values, _, ok := arrowtype.DictionaryParts(dt); ok {
+			walk(values, true)
+			return
+		}
+		switch r := arrowtype.OfType(dt); {
+		case r.Map:
+			mp, _ := arrowtype.MapParts(dt)
+			walk(mp.Key.Type, false)
+			walk(mp.Item.Type, false)
+		case r.Layout == arrowtype.Struct:
+			for _, f := range dt.(arrow.NestedType).Fields() {
 				walk(f.Type, false)
 			}
 		default:
+			if l, ok := dt.(arrow.ListLikeType); ok {
+				walk(l.Elem(), false)
+				return
+			}
 			leaves = append(leaves, dict)
 		}
 	}

@@ -41,6 +41,6 @@ func (e Encoding) String() string {
 	return "Encoding(" + strconv.Itoa(int(e)) + ")"
 }
 
-// ID is the Arrow type e pins (arrow.LARGE_LIST for LargeList), and false
+// ID is the Arrow type e pins (large_list for LargeList), and false
 // for EncodingDefault.
 func (e Encoding) ID() (arrow.Type, bool) { return pinnedID(encodings, e) }

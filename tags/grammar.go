@@ -119,11 +119,13 @@ func value[T any](name string, applies GoTypes, set func(*Tag, T)) *option {
 		set: func(t *Tag, v any) { set(t, v.(T)) }}
 }
 
-// pin is a row for an option that picks v within its group, named after
-// the Arrow type id names in arrowtype's table (or spelled when id is 0).
-func pin[T any](spelling string, id arrow.Type, applies GoTypes, v T, field func(*Tag) *T) *option {
-	if id != 0 {
-		spelling = arrowtype.Of(id).Name
+// pin is a row for an option that picks v within its group. A pin of an
+// Arrow type is spelled as arrowtype's table names the type, and names
+// that row; union, which pins a mode and no type, names none.
+func pin[T any](spelling string, applies GoTypes, v T, field func(*Tag) *T) *option {
+	var id arrow.Type
+	if r, ok := arrowtype.ByName(spelling); ok {
+		id = r.ID
 	}
 	return &option{name: spelling, kind: KindPin, levels: anyLevel, applies: applies, id: id, pinned: v, goType: boolType,
 		set: func(t *Tag, chosen any) {
@@ -157,16 +159,16 @@ const (
 	temporalTypes = Times | Durations | Integers
 )
 
-func encodingPin(id arrow.Type, applies GoTypes, e Encoding) *option {
-	return pin("", id, applies, e, func(t *Tag) *Encoding { return &t.Encoding })
+func encodingPin(spelling string, applies GoTypes, e Encoding) *option {
+	return pin(spelling, applies, e, func(t *Tag) *Encoding { return &t.Encoding })
 }
 
-func temporalPin(id arrow.Type, applies GoTypes, tt Temporal) *option {
-	return pin("", id, applies, tt, func(t *Tag) *Temporal { return &t.Temporal })
+func temporalPin(spelling string, applies GoTypes, tt Temporal) *option {
+	return pin(spelling, applies, tt, func(t *Tag) *Temporal { return &t.Temporal })
 }
 
-func unionPin(spelling string, id arrow.Type, m UnionMode) *option {
-	return pin(spelling, id, UnionStructs, m, func(t *Tag) *UnionMode { return &t.Union })
+func unionPin(spelling string, m UnionMode) *option {
+	return pin(spelling, UnionStructs, m, func(t *Tag) *UnionMode { return &t.Union })
 }
 
 // The rows, by what they set.
@@ -183,30 +185,30 @@ var (
 	optKeysSorted = flag("keys_sorted", Maps, func(t *Tag) *bool { return &t.KeysSorted })
 	optTypeCode   = flag("type_code", UnionFields, func(t *Tag) *bool { return &t.TypeCode })
 
-	optList            = encodingPin(arrow.LIST, Lists, List)
-	optLargeList       = encodingPin(arrow.LARGE_LIST, Lists, LargeList)
-	optListView        = encodingPin(arrow.LIST_VIEW, Lists, ListView)
-	optLargeListView   = encodingPin(arrow.LARGE_LIST_VIEW, Lists, LargeListView)
-	optFixedSizeList   = encodingPin(arrow.FIXED_SIZE_LIST, Lists, FixedSizeList)
-	optUtf8            = encodingPin(arrow.STRING, textTypes, Utf8)
-	optLargeUtf8       = encodingPin(arrow.LARGE_STRING, textTypes, LargeUtf8)
-	optUtf8View        = encodingPin(arrow.STRING_VIEW, textTypes, Utf8View)
-	optBinary          = encodingPin(arrow.BINARY, Bytes, Binary)
-	optLargeBinary     = encodingPin(arrow.LARGE_BINARY, Bytes, LargeBinary)
-	optBinaryView      = encodingPin(arrow.BINARY_VIEW, Bytes, BinaryView)
-	optFixedSizeBinary = encodingPin(arrow.FIXED_SIZE_BINARY, Bytes, FixedSizeBinary)
-	optMap             = encodingPin(arrow.MAP, Maps, Map)
+	optList            = encodingPin("list", Lists, List)
+	optLargeList       = encodingPin("large_list", Lists, LargeList)
+	optListView        = encodingPin("list_view", Lists, ListView)
+	optLargeListView   = encodingPin("large_list_view", Lists, LargeListView)
+	optFixedSizeList   = encodingPin("fixed_size_list", Lists, FixedSizeList)
+	optUtf8            = encodingPin("utf8", textTypes, Utf8)
+	optLargeUtf8       = encodingPin("large_utf8", textTypes, LargeUtf8)
+	optUtf8View        = encodingPin("utf8_view", textTypes, Utf8View)
+	optBinary          = encodingPin("binary", Bytes, Binary)
+	optLargeBinary     = encodingPin("large_binary", Bytes, LargeBinary)
+	optBinaryView      = encodingPin("binary_view", Bytes, BinaryView)
+	optFixedSizeBinary = encodingPin("fixed_size_binary", Bytes, FixedSizeBinary)
+	optMap             = encodingPin("map", Maps, Map)
 
-	optTimestamp = temporalPin(arrow.TIMESTAMP, Times|Integers, Timestamp)
-	optDate32    = temporalPin(arrow.DATE32, Times|Integers, Date32)
-	optDate64    = temporalPin(arrow.DATE64, Times|Integers, Date64)
-	optTime32    = temporalPin(arrow.TIME32, temporalTypes, Time32)
-	optTime64    = temporalPin(arrow.TIME64, temporalTypes, Time64)
-	optDuration  = temporalPin(arrow.DURATION, Durations|Integers, Duration)
+	optTimestamp = temporalPin("timestamp", Times|Integers, Timestamp)
+	optDate32    = temporalPin("date32", Times|Integers, Date32)
+	optDate64    = temporalPin("date64", Times|Integers, Date64)
+	optTime32    = temporalPin("time32", temporalTypes, Time32)
+	optTime64    = temporalPin("time64", temporalTypes, Time64)
+	optDuration  = temporalPin("duration", Durations|Integers, Duration)
 
-	optUnion       = unionPin("union", 0, AnyUnion)
-	optSparseUnion = unionPin("", arrow.SPARSE_UNION, SparseUnion)
-	optDenseUnion  = unionPin("", arrow.DENSE_UNION, DenseUnion)
+	optUnion       = unionPin("union", AnyUnion)
+	optSparseUnion = unionPin("sparse_union", SparseUnion)
+	optDenseUnion  = unionPin("dense_union", DenseUnion)
 
 	optUnit = value("unit", temporalTypes, func(t *Tag, u Unit) { t.Unit = u })
 	optTZ   = value("tz", Times|Integers, func(t *Tag, z zone) { t.TZ = string(z) })
@@ -306,8 +308,8 @@ type Option struct {
 	Levels Level
 	// AppliesTo is the kinds of Go type it applies to.
 	AppliesTo GoTypes
-	// ArrowType is the Arrow type a pin names (arrow.LARGE_LIST for
-	// large_list), arrow.NULL for the other options.
+	// ArrowType is the ID of the Arrow type a pin names (large_list's for
+	// large_list), 0 (null's) for the other options.
 	ArrowType arrow.Type
 }
 

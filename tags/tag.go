@@ -73,7 +73,7 @@ type Tag struct {
 	// Ordered is set by `ordered`: the dictionary is ordered.
 	Ordered bool
 	// KeysSorted is set by `keys_sorted`, which needs `map`: the map type
-	// says its keys are sorted in every row (arrow.MapType.KeysSorted).
+	// says its keys are sorted in every row (the map type's KeysSorted).
 	KeysSorted bool
 	// RunEnds is the run-end type from `run_ends=` (int16, int32, int64),
 	// nil for the default, int32.

@@ -35,7 +35,7 @@ func (t Temporal) String() string {
 	return "Temporal(" + strconv.Itoa(int(t)) + ")"
 }
 
-// ID is the Arrow type t pins (arrow.DATE32 for Date32), and false for
+// ID is the Arrow type t pins (date32 for Date32), and false for
 // TemporalDefault.
 func (t Temporal) ID() (arrow.Type, bool) { return pinnedID(temporals, t) }
 

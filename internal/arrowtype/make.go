@@ -74,18 +74,6 @@ func Precision(dt arrow.DataType) (precision, scale int32, ok bool) {
 	return 0, 0, false
 }
 
-// Storage is dt without its extension types, the type its arrays are laid
-// out as.
-func Storage(dt arrow.DataType) arrow.DataType {
-	for {
-		ext, ok := dt.(arrow.ExtensionType)
-		if !ok {
-			return dt
-		}
-		dt = ext.StorageType()
-	}
-}
-
 // Decoded is dt without its extensions and encodings: the type of the
 // values a reader meets, through any depth of extension, dictionary and
 // run-end encoding.

@@ -205,6 +205,18 @@ func RunEndEncodedOf(runEnds, values arrow.DataType) arrow.DataType {
 	return arrow.RunEndEncodedOf(runEnds, values)
 }
 
+// Storage is dt without its extension types, the type its arrays are laid
+// out as.
+func Storage(dt arrow.DataType) arrow.DataType {
+	for {
+		ext, ok := dt.(arrow.ExtensionType)
+		if !ok {
+			return dt
+		}
+		dt = ext.StorageType()
+	}
+}
+
 // ---- ipcdict
 
 // DictionaryIndices is the type of the indices of a dictionary dt, and
