@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -131,6 +132,42 @@ func TestDeprecatedNamesGiveTheResultsOfTheNewOnes(t *testing.T) {
 	require.NoError(t, errOf(wn.Write(rows)))
 	require.NoError(t, wn.Close())
 	assert.Equal(t, old.Bytes(), now.Bytes(), "WriteConfig.Metadata and Alloc write what SchemaMetadata and Allocator do")
+
+	data := old.Bytes()
+	oldRecords, err := ipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), mem)
+	require.NoError(t, err)
+	newRecords, err := ipc.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)), mapper.Allocator(mem))
+	require.NoError(t, err)
+	assert.Equal(t, recordsJSON(t, newRecords), recordsJSON(t, oldRecords), "NewRecordFileReader reads what OpenRecordsReaderAt does")
+	oldRecords, err = ipc.NewRecordStreamReader(bytes.NewReader(buf.Bytes()), mem)
+	require.NoError(t, err)
+	newRecords, err = ipc.NewRecordReader(bytes.NewReader(buf.Bytes()), mapper.Allocator(mem))
+	require.NoError(t, err)
+	assert.Equal(t, recordsJSON(t, newRecords), recordsJSON(t, oldRecords), "NewRecordStreamReader reads what NewRecordReader does")
+}
+
+// drainRecords reads every record of rr, and releases it.
+func drainRecords(rr array.RecordReader) error {
+	defer rr.Release()
+	for rr.Next() {
+	}
+	return rr.Err()
+}
+
+// recordsJSON is every record of rr as arrow-go's JSON of it, and
+// releases rr.
+func recordsJSON(t *testing.T, rr array.RecordReader) []string {
+	t.Helper()
+	defer rr.Release()
+	var out []string
+	for rr.Next() {
+		b, err := rr.RecordBatch().MarshalJSON()
+		require.NoError(t, err)
+		out = append(out, string(b))
+	}
+	require.NoError(t, rr.Err())
+	require.NotEmpty(t, out)
+	return out
 }
 
 // countingAllocator is a CheckedAllocator that also counts its Allocate
@@ -174,6 +211,36 @@ func TestAllocatorIsHonouredByEveryReaderAndWriter(t *testing.T) {
 				return err
 			}
 			return w.Close()
+		},
+		"OpenRecords": func(mem memory.Allocator) error {
+			rr, err := ipc.OpenRecords(stream, mapper.Allocator(mem))
+			if err != nil {
+				return err
+			}
+			return drainRecords(rr)
+		},
+		"OpenRecordsReaderAt": func(mem memory.Allocator) error {
+			data, err := os.ReadFile(stream)
+			if err != nil {
+				return err
+			}
+			rr, err := ipc.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)), mapper.Allocator(mem))
+			if err != nil {
+				return err
+			}
+			return drainRecords(rr)
+		},
+		"NewRecordReader": func(mem memory.Allocator) error {
+			f, err := os.Open(stream)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			rr, err := ipc.NewRecordReader(f, mapper.Allocator(mem))
+			if err != nil {
+				return err
+			}
+			return drainRecords(rr)
 		},
 		"Open": func(mem memory.Allocator) error {
 			r, err := ipc.Open[verbRow](stream, mapper.Allocator(mem))

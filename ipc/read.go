@@ -173,20 +173,57 @@ func NewStreamReader[T any](r io.Reader, opts ...mapper.Option) (*mapper.Reader[
 	return NewReader[T](r, ioconfig.Mapper(opts)...)
 }
 
+// OpenRecords opens the IPC file or stream at path, as Open does, and
+// returns its records as they are, for data whose schema is known only at
+// run time, with Open's checks of malformed and truncated input. Release
+// the reader when done; that closes the file.
+//
+// opts is mapper.Allocator, for the memory of the records read.
+func OpenRecords(path string, opts ...Option) (array.RecordReader, error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.OpenRecords", mapperhook.Allocator, opts)
+	if err != nil {
+		return nil, err
+	}
+	return recordReader(openRecords(path, c.Alloc))
+}
+
+// OpenRecordsReaderAt is OpenRecords for the size bytes of an IPC file or
+// stream that r reads. Release the reader when done; r is the caller's to
+// close, after.
+func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...Option) (array.RecordReader, error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.OpenRecordsReaderAt", mapperhook.Allocator, opts)
+	if err != nil {
+		return nil, err
+	}
+	return recordReader(recordsAt(r, size, "the IPC data", c.Alloc))
+}
+
+// NewRecordReader reads the records of the IPC stream r, as NewReader
+// does, without the Go type. Release the reader when done; r is the
+// caller's to close, after.
+//
+// opts is mapper.Allocator, for the memory of the records read.
+func NewRecordReader(r io.Reader, opts ...Option) (array.RecordReader, error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.NewRecordReader", mapperhook.Allocator, opts)
+	if err != nil {
+		return nil, err
+	}
+	return recordReader(openStreamRecords(r, "the IPC stream", c.Alloc, nil))
+}
+
 // NewRecordFileReader reads the records of the IPC file of size bytes
-// that r holds, in order: OpenReaderAt of a file without the Go type, for data whose
-// schema is known only at run time, with its checks of malformed and
-// truncated input. mem allocates the records (nil: memory.DefaultAllocator).
-// Release the reader when done; r is the caller's to close, after.
+// that r holds (a stream is refused), as OpenRecordsReaderAt does; mem
+// allocates them (nil: memory.DefaultAllocator).
+//
+// Deprecated: use OpenRecordsReaderAt with mapper.Allocator.
 func NewRecordFileReader(r io.ReaderAt, size int64, mem memory.Allocator) (array.RecordReader, error) {
 	return recordReader(fileRecords(r, "the IPC file", size, mem, nil))
 }
 
-// NewRecordStreamReader reads the records of the IPC stream r:
-// NewReader without the Go type, with its checks of malformed and
-// truncated input. mem allocates the records (nil:
-// memory.DefaultAllocator). Release the reader when done; r is the
-// caller's to close, after.
+// NewRecordStreamReader reads the records of the IPC stream r, as
+// NewRecordReader does; mem allocates them (nil: memory.DefaultAllocator).
+//
+// Deprecated: use NewRecordReader with mapper.Allocator.
 func NewRecordStreamReader(r io.Reader, mem memory.Allocator) (array.RecordReader, error) {
 	return recordReader(openStreamRecords(r, "the IPC stream", mem, nil))
 }

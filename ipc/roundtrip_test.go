@@ -291,9 +291,9 @@ func TestRecordReadersReadWhatRecordWritersWrote(t *testing.T) {
 			var rr array.RecordReader
 			var err error
 			if file {
-				rr, err = ipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), mem)
+				rr, err = ipc.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)), mapper.Allocator(mem))
 			} else {
-				rr, err = ipc.NewRecordStreamReader(bytes.NewReader(data), mem)
+				rr, err = ipc.NewRecordReader(bytes.NewReader(data), mapper.Allocator(mem))
 			}
 			require.NoError(t, err)
 			defer rr.Release()

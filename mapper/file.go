@@ -17,5 +17,5 @@ import (
 // import package ipc, which imports mapper.
 //
 // Deprecated: use arrowmap's ipc.Open (or ipc.OpenReaderAt), which opens
-// the file with those checks, or ipc.NewRecordFileReader for its records.
+// the file with those checks, or ipc.OpenRecordsReaderAt for its records.
 func FileRecords(f *ipc.FileReader) array.RecordReader { return ipcfile.Records(f) }

@@ -16,7 +16,7 @@ import (
 // pages without validating again. Pages are exact-size across record
 // boundaries; only the last is short.
 //
-// Any array.RecordReader works: ipc.NewReader (IPC streams), arrowmap's ipc.NewRecordFileReader
+// Any array.RecordReader works: ipc.NewReader (IPC streams), arrowmap's ipc.OpenRecordsReaderAt
 // (IPC files), pqarrow's GetRecordReader (Parquet), flight.NewRecordReader
 // (Arrow Flight).
 //

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	amipc "github.com/arrowmap/arrowmap/ipc"
+	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/arrowmap/arrowmap/parquet"
 )
 
@@ -195,7 +196,7 @@ func (s *source) schema() (*arrow.Schema, error) {
 		return schema, nil
 	case ipcFile:
 		start := io.NewSectionReader(s.at, int64(len(ipcFilePrefix)), s.size-int64(len(ipcFilePrefix)))
-		if r, err := amipc.NewRecordStreamReader(start, s.alloc()); err == nil {
+		if r, err := amipc.NewRecordReader(start, mapper.Allocator(s.alloc())); err == nil {
 			defer r.Release()
 			return r.Schema(), nil
 		}
@@ -229,7 +230,7 @@ func (s *source) records(rows int) (*input, error) {
 	var err error
 	switch s.format {
 	case ipcFile:
-		in.records, err = amipc.NewRecordFileReader(s.at, s.size, s.alloc())
+		in.records, err = amipc.OpenRecordsReaderAt(s.at, s.size, mapper.Allocator(s.alloc()))
 	case parquetFF:
 		// The library bounds what a page header may make it allocate, and
 		// its reader's own allocator reuses buffers: a bounded allocator
@@ -243,7 +244,7 @@ func (s *source) records(rows int) (*input, error) {
 			in.records, in.rows = rr, rr.NumRows()
 		}
 	default:
-		in.records, err = amipc.NewRecordStreamReader(s.countedStream(), s.alloc())
+		in.records, err = amipc.NewRecordReader(s.countedStream(), mapper.Allocator(s.alloc()))
 		if errors.Is(err, amipc.ErrNotIPC) {
 			return nil, fmt.Errorf("%s: not an Arrow IPC file or stream, nor a Parquet file", s.name)
 		}

@@ -168,7 +168,7 @@ func convert(in, out string) (err error) {
 	if err != nil {
 		return err
 	}
-	rr, err := ipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), nil)
+	rr, err := ipc.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return err
 	}
