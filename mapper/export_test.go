@@ -38,10 +38,6 @@ func SetMaxOffset32(n int) (restore func()) {
 	return func() { maxOffset32 = old }
 }
 
-// SetTileRows sets how many rows the in-place columns decode at a time;
-// the returned func restores it.
-func SetTileRows(n int) (restore func()) {
-	old := tileRows
-	tileRows = n
-	return func() { tileRows = old }
-}
+// TileRows is an option of the decoders, for tests only: the in-place
+// columns decode n rows at a time.
+func TileRows(n int) Option { return func(o *options) { o.tileRows = n } }

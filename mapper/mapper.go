@@ -1,6 +1,7 @@
 package mapper
 
 import (
+	"cmp"
 	"errors"
 	"reflect"
 	"slices"
@@ -205,9 +206,9 @@ func (b Batch[T]) Append(dst []T) []T {
 // minParallelRows is the fewest rows worth a goroutine of their own.
 const minParallelRows = 4096
 
-// tileRows is how many rows the inPlace columns decode at a time: enough
-// for long column loops, few enough that the rows stay in cache.
-var tileRows = 2048
+// defaultTileRows is how many rows the inPlace columns decode at a time:
+// enough for long column loops, few enough that the rows stay in cache.
+const defaultTileRows = 2048
 
 // decode writes the rows of b to consecutive rows of the plan's type at
 // base. Those rows are zero, or clearRows zeroes rows [i, j) of them: each
@@ -235,8 +236,9 @@ func (b batch) decodeWindow(i, j int, rows strided, clearRows func(i, j int)) {
 	if len(b.plan.tiled) == 0 && clearRows != nil {
 		clearRows(i, j)
 	}
-	for t := i; t < j && len(b.plan.tiled) > 0; t += tileRows {
-		end := min(t+tileRows, j)
+	tile := cmp.Or(b.call.tileRows, defaultTileRows)
+	for t := i; t < j && len(b.plan.tiled) > 0; t += tile {
+		end := min(t+tile, j)
 		if clearRows != nil {
 			clearRows(t, end)
 		}

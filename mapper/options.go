@@ -35,6 +35,7 @@ type options struct {
 	mem         memory.Allocator
 	zeroCopy    bool
 	parallelism int
+	tileRows    int // set by tests only (export_test.go); 0 is defaultTileRows
 }
 
 // optionSet is a set of kinds of option, one bit each: mapperhook's, so
@@ -81,9 +82,12 @@ func init() {
 type runOptions struct {
 	zeroCopy    bool
 	parallelism int
+	tileRows    int
 }
 
-func (o *options) run() runOptions { return runOptions{o.zeroCopy, o.parallelism} }
+func (o *options) run() runOptions {
+	return runOptions{zeroCopy: o.zeroCopy, parallelism: o.parallelism, tileRows: o.tileRows}
+}
 
 // optionsFor applies opts for entry point entry, which takes the options
 // in accepted: any other is an ErrUnsupported *Error naming it.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,7 +92,7 @@ func propertySeedFor(t *testing.T) int64 {
 
 // runDecodeCase generates case index of seed, decodes it with the mapper
 // and the reference, and describes the first difference, or returns "".
-func runDecodeCase(seed int64, index int) (failure string) {
+func runDecodeCase(seed int64, index int, extra ...mapper.Option) (failure string) {
 	g := &generator{
 		r:          rand.New(rand.NewPCG(uint64(seed), uint64(index))),
 		listViews:  map[array.Builder][][2]int{},
@@ -107,7 +108,7 @@ func runDecodeCase(seed int64, index int) (failure string) {
 	g.mem = mem
 	c = g.decodeCase()
 	rec := g.record(&c)
-	var opts []mapper.Option
+	opts := slices.Clone(extra)
 	if c.zeroCopy {
 		opts = append(opts, mapper.ZeroCopy())
 	}

@@ -16,10 +16,9 @@ import (
 // cases with tiles of 3 rows, so that the in-place columns cross many tile
 // boundaries inside every record and every window.
 func TestDecodeAgreesWithAReferenceDecoderInSmallTiles(t *testing.T) {
-	defer mapper.SetTileRows(3)()
 	seed := propertySeedFor(t)
 	for i := range 300 {
-		if msg := runDecodeCase(seed, i); msg != "" {
+		if msg := runDecodeCase(seed, i, mapper.TileRows(3)); msg != "" {
 			t.Fatalf("seed %d, case %d fails in tiles of 3 rows:\n%s", seed, i, msg)
 		}
 	}
@@ -40,7 +39,6 @@ type tiledRow struct {
 // values, serially and on goroutines, in tiles of 7 rows: null rows come
 // out zero in every field, and the rows equal a fresh decode.
 func TestAppendIntoReusedRowsClearsEveryTile(t *testing.T) {
-	defer mapper.SetTileRows(7)()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	const n = 10_000
@@ -78,7 +76,7 @@ func TestAppendIntoReusedRowsClearsEveryTile(t *testing.T) {
 		for i := range dst {
 			dst[i] = tiledRow{ID: -1, Qty: -1, OK: true, At: time.Unix(1, 0), Name: "stale", Score: &stale}
 		}
-		m, err := mapper.New[tiledRow](schema, mapper.Parallelism(p))
+		m, err := mapper.New[tiledRow](schema, mapper.Parallelism(p), mapper.TileRows(7))
 		require.NoError(t, err)
 		got, err := m.Append(dst[:0], rec)
 		require.NoError(t, err)

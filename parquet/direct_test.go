@@ -153,9 +153,7 @@ func sameAsPqarrow[T any](t *testing.T, rows []T, cfg amparquet.WriteConfig) {
 	require.True(t, amparquet.WritesDirectly[T](cfg), "the direct writer writes %T", rows)
 	direct := roundTrip(t, rows, cfg)
 	viaPqarrow := filepath.Join(t.TempDir(), "pqarrow.parquet")
-	amparquet.ThroughPqarrow(true)
-	err := amparquet.WriteFile(viaPqarrow, rows, cfg)
-	amparquet.ThroughPqarrow(false)
+	err := amparquet.WriteFile(viaPqarrow, rows, amparquet.ThroughPqarrow(true, cfg))
 	require.NoError(t, err)
 
 	got, want := readWithPqarrow(t, direct), readWithPqarrow(t, viaPqarrow)

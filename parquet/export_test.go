@@ -25,9 +25,12 @@ func StorageType(dt arrow.DataType) arrow.DataType {
 	return st
 }
 
-// ThroughPqarrow writes every file with pqarrow while on: the files the
-// direct writer's are compared with.
-func ThroughPqarrow(on bool) { throughPqarrow = on }
+// ThroughPqarrow is cfg writing with pqarrow where the direct writer
+// would, when on: the files the direct writer's are compared with.
+func ThroughPqarrow(on bool, cfg WriteConfig) WriteConfig {
+	cfg.viaPqarrow = on
+	return cfg
+}
 
 // WritesDirectly reports whether a Writer of T with cfg writes its column
 // chunks itself rather than through pqarrow.

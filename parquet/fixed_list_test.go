@@ -51,14 +51,14 @@ func TestAFixedSizeListWithNullRowsRoundTripsAtEveryDepth(t *testing.T) {
 		{"in a fixed-size list", fixedOf(2, ints, true), `[[[1, 2], null], null, [null, [3, 4]]]`},
 	}
 	for _, through := range []string{"the direct writer", "pqarrow"} {
-		amparquet.ThroughPqarrow(through == "pqarrow")
+		cfg := amparquet.ThroughPqarrow(through == "pqarrow", amparquet.WriteConfig{})
 		for _, tt := range tests {
 			t.Run(through+"/"+tt.name, func(t *testing.T) {
 				col := fromJSON(t, tt.dt, tt.js)
 				schema := arrow.NewSchema([]arrow.Field{{Name: "c", Type: tt.dt, Nullable: true}}, nil)
 				rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(col.Len()))
 				defer rec.Release()
-				data, err := writeRecords(schema, rec)
+				data, err := writeRecordsWith(cfg, schema, rec)
 				require.NoError(t, err)
 				gotSchema, recs := readRecords(t, data)
 				require.True(t, schema.Equal(gotSchema), "got %s\nwant %s", gotSchema, schema)
@@ -66,7 +66,6 @@ func TestAFixedSizeListWithNullRowsRoundTripsAtEveryDepth(t *testing.T) {
 			})
 		}
 	}
-	amparquet.ThroughPqarrow(false)
 }
 
 func TestASlicedFixedSizeListWithNullRowsRoundTrips(t *testing.T) {
@@ -134,10 +133,8 @@ func TestWriterOfFixedSizeArraysWithNilRowsRoundTrips(t *testing.T) {
 	}
 	for _, through := range []string{"the direct writer", "pqarrow"} {
 		t.Run(through, func(t *testing.T) {
-			amparquet.ThroughPqarrow(through == "pqarrow")
-			defer amparquet.ThroughPqarrow(false)
 			// roundTrip checks ReadFile, and what pqarrow alone reads.
-			path := roundTrip(t, rows, amparquet.WriteConfig{})
+			path := roundTrip(t, rows, amparquet.ThroughPqarrow(through == "pqarrow", amparquet.WriteConfig{}))
 			got, err := amparquet.ReadFile[fixedRowsNullable](path)
 			require.NoError(t, err)
 			require.Equal(t, []fixedRowsNullable{{Point: [2]int32{1, 2}}, {}, {}, {Point: [2]int32{-7, 0}}}, got, "a null row is the zero array of a nullable field")
@@ -164,8 +161,7 @@ func TestAStructWhoseNullRowsHoldListsRoundTrips(t *testing.T) {
 	for _, through := range []string{"the direct writer", "pqarrow"} {
 		for _, dt := range []arrow.DataType{arrow.ListOf(arrow.PrimitiveTypes.Int32), fixedOf(1, arrow.PrimitiveTypes.Int32, true), arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32)} {
 			t.Run(through+"/"+dt.String(), func(t *testing.T) {
-				amparquet.ThroughPqarrow(through == "pqarrow")
-				defer amparquet.ThroughPqarrow(false)
+				cfg := amparquet.ThroughPqarrow(through == "pqarrow", amparquet.WriteConfig{})
 				js := `[[1], [2], [4]]`
 				if dt.ID() == arrow.MAP {
 					js = `[[{"key": "a", "value": 1}], [{"key": "b", "value": 2}], [{"key": "c", "value": 4}]]`
@@ -179,7 +175,7 @@ func TestAStructWhoseNullRowsHoldListsRoundTrips(t *testing.T) {
 				schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: st, Nullable: true}}, nil)
 				rec := array.NewRecordBatch(schema, []arrow.Array{col}, 3)
 				defer rec.Release()
-				data, err := writeRecords(schema, rec)
+				data, err := writeRecordsWith(cfg, schema, rec)
 				require.NoError(t, err)
 				gotSchema, recs := readRecords(t, data)
 				got := oneTable(t, gotSchema, recs).Column(0)

@@ -26,8 +26,13 @@ import (
 // writeRecords writes recs, of schema, with a RecordWriter and returns the
 // file's bytes, or the first error.
 func writeRecords(schema *arrow.Schema, recs ...arrow.RecordBatch) ([]byte, error) {
+	return writeRecordsWith(amparquet.WriteConfig{}, schema, recs...)
+}
+
+// writeRecordsWith is writeRecords with cfg.
+func writeRecordsWith(cfg amparquet.WriteConfig, schema *arrow.Schema, recs ...arrow.RecordBatch) ([]byte, error) {
 	var buf bytes.Buffer
-	w, err := amparquet.NewRecordWriter(&buf, schema, amparquet.WriteConfig{})
+	w, err := amparquet.NewRecordWriter(&buf, schema, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -95,6 +95,11 @@ type WriteConfig struct {
 	// Deprecated: give mapper.Allocator, the allocator of every reader and
 	// writer of every IO package.
 	Alloc memory.Allocator
+
+	// viaPqarrow, set by tests only (export_test.go), writes with pqarrow
+	// where the direct writer would: the files the direct writer's are
+	// compared with.
+	viaPqarrow bool
 }
 
 // IOOption marks a WriteConfig as an Option of the writers. It does
@@ -278,7 +283,7 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
-	case direct != nil && !throughPqarrow:
+	case direct != nil && !cfg.viaPqarrow:
 		if _, err := s.Write(magic); err != nil {
 			return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
 		}
@@ -504,10 +509,6 @@ func (f *fileOut) close() error {
 	}
 	return nil
 }
-
-// throughPqarrow, set by tests, writes every file with pqarrow: what the
-// direct writer's files are compared with.
-var throughPqarrow bool
 
 // fileWriter is what a Writer needs of pqarrow.FileWriter, which
 // directFile does too.
