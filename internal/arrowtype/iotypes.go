@@ -1,6 +1,10 @@
 package arrowtype
 
-import "github.com/apache/arrow-go/v18/arrow"
+import (
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
 
 // StructArray is what a struct array gives beside arrow.Array: its fields,
 // each sliced to the struct's offset and length.
@@ -27,4 +31,35 @@ type RunEndArray interface {
 	Values() arrow.Array
 	GetPhysicalOffset() int
 	GetPhysicalLength() int
+}
+
+// SecondsPerDay is the seconds of a day of a date: a date32 counts days
+// since the epoch.
+const SecondsPerDay = 24 * 60 * 60
+
+// SinceEpoch is x, a value of a date, timestamp or time type of r in unit
+// (unit is ignored for dates), as a count of the returned unit: a date32's
+// days in seconds, a date64's milliseconds, the others in their own unit.
+func (r *Row) SinceEpoch(x int64, unit arrow.TimeUnit) (int64, arrow.TimeUnit) {
+	if r.Temporal == Date {
+		if r.Bytes == 4 {
+			return x * SecondsPerDay, arrow.Second
+		}
+		return x, arrow.Millisecond
+	}
+	return x, unit
+}
+
+// PerSecond is how many of unit make a second.
+func PerSecond(unit arrow.TimeUnit) int64 { return int64(time.Second / unit.Multiplier()) }
+
+// IntegerOf is the integer type whose buffers hold values of v (int32 for
+// date32 and time32): the type a column's storage integers are read as.
+func IntegerOf(v Value) (arrow.DataType, bool) {
+	for _, r := range rows {
+		if r.Integer && r.Value == v {
+			return r.plain, true
+		}
+	}
+	return nil, false
 }

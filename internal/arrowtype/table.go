@@ -203,3 +203,58 @@ func RunEnds(dt arrow.DataType) (arrow.DataType, bool) {
 func RunEndEncodedOf(runEnds, values arrow.DataType) arrow.DataType {
 	return arrow.RunEndEncodedOf(runEnds, values)
 }
+
+// ---- iotypes
+
+// WithEncodedValues is dt, a dictionary or run-end encoded type, with
+// values as the type of what it encodes: its index or run-end type, its
+// order and its values' nullability kept. False for any other dt.
+func WithEncodedValues(dt, values arrow.DataType) (arrow.DataType, bool) {
+	switch t := dt.(type) {
+	case *arrow.DictionaryType:
+		return &arrow.DictionaryType{IndexType: t.IndexType, ValueType: values, Ordered: t.Ordered}, true
+	case *arrow.RunEndEncodedType:
+		ree := arrow.RunEndEncodedOf(t.RunEnds(), values)
+		ree.ValueNullable = t.ValueNullable
+		return ree, true
+	}
+	return dt, false
+}
+
+// WithElem is the list-like dt with elem as its element: a list, large
+// list, list view or large list view of elem, a fixed-size list of elem of
+// dt's size, a map whose entries are elem, a struct of a key and an item
+// (its keys' order kept, the key not nullable). False for any other dt, a
+// fixed size below 1, entries of another shape, or a nil element type:
+// arrow-go's constructors panic on those.
+func WithElem(dt arrow.DataType, elem arrow.Field) (arrow.DataType, bool) {
+	if elem.Type == nil {
+		return dt, false
+	}
+	switch t := dt.(type) {
+	case *arrow.ListType:
+		return arrow.ListOfField(elem), true
+	case *arrow.LargeListType:
+		return arrow.LargeListOfField(elem), true
+	case *arrow.ListViewType:
+		return arrow.ListViewOfField(elem), true
+	case *arrow.LargeListViewType:
+		return arrow.LargeListViewOfField(elem), true
+	case *arrow.FixedSizeListType:
+		if t.Len() < 1 {
+			return dt, false
+		}
+		return arrow.FixedSizeListOfField(t.Len(), elem), true
+	case *arrow.MapType:
+		entries, ok := elem.Type.(*arrow.StructType)
+		if !ok || entries.NumFields() != 2 || entries.Field(0).Type == nil || entries.Field(1).Type == nil {
+			return dt, false
+		}
+		key := entries.Field(0)
+		key.Nullable = false
+		m := arrow.MapOfFields(key, entries.Field(1))
+		m.KeysSorted = t.KeysSorted
+		return m, true
+	}
+	return dt, false
+}
