@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // StructArray is what a struct array gives beside arrow.Array: its fields,
@@ -31,6 +32,30 @@ type RunEndArray interface {
 	Values() arrow.Array
 	GetPhysicalOffset() int
 	GetPhysicalLength() int
+	GetPhysicalIndex(i int) int
+}
+
+// OffsetsArray is what a binary or utf8 array (O int32) or a large one
+// (O int64) gives beside arrow.Array: the offsets of its window's values
+// (one more than its length) and their bytes, from the first one's start.
+type OffsetsArray[O int32 | int64] interface {
+	arrow.Array
+	ValueOffsets() []O
+	ValueBytes() []byte
+}
+
+// TextArray is what a utf8, large_utf8 or utf8_view array gives beside
+// arrow.Array: each value as a string.
+type TextArray interface {
+	arrow.Array
+	Value(i int) string
+}
+
+// DenseUnionArray is what a dense union array gives beside array.Union:
+// the row of its child that each slot is.
+type DenseUnionArray interface {
+	array.Union
+	ValueOffset(i int) int32
 }
 
 // SecondsPerDay is the seconds of a day of a date: a date32 counts days
