@@ -99,7 +99,9 @@ func mayForbid(dt arrow.DataType, nullable bool) bool {
 
 // isDate64 reports whether r is the date of milliseconds, which must be
 // whole days.
-func isDate64(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Date && r.Value == arrowtype.Int64 }
+func isDate64(r *arrowtype.Row) bool {
+	return r.Temporal == arrowtype.Date && r.Value == arrowtype.Int64
+}
 
 // Record returns the first value of rec's columns cols (Columns of its
 // schema) that the spec forbids and a row reaches, column by column, or
