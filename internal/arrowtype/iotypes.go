@@ -88,3 +88,22 @@ func IntegerOf(v Value) (arrow.DataType, bool) {
 	}
 	return nil, false
 }
+
+// MapFields is a map type's key and item fields, from its entries
+// struct; false for another type or entries of another shape.
+func MapFields(dt arrow.DataType) (key, item arrow.Field, ok bool) {
+	if !OfType(dt).Map {
+		return key, item, false
+	}
+	entries, ok := dt.(arrow.ListLikeType).Elem().(arrow.NestedType)
+	if !ok || len(entries.Fields()) != 2 {
+		return key, item, false
+	}
+	return entries.Fields()[0], entries.Fields()[1], true
+}
+
+// MapLike is the map of key and item whose keys are sorted as those of
+// the map like; false where WithElem is.
+func MapLike(like arrow.DataType, key, item arrow.Field) (arrow.DataType, bool) {
+	return WithElem(like, arrow.Field{Name: "entries", Type: arrow.StructOf(key, item)})
+}

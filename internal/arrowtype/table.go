@@ -258,3 +258,11 @@ func WithElem(dt arrow.DataType, elem arrow.Field) (arrow.DataType, bool) {
 	}
 	return dt, false
 }
+
+// FixedSize is a fixed-size list's size; false for any other dt.
+func FixedSize(dt arrow.DataType) (int32, bool) {
+	if t, ok := dt.(*arrow.FixedSizeListType); ok {
+		return t.Len(), true
+	}
+	return 0, false
+}
