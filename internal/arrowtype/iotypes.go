@@ -107,3 +107,10 @@ func MapFields(dt arrow.DataType) (key, item arrow.Field, ok bool) {
 func MapLike(like arrow.DataType, key, item arrow.Field) (arrow.DataType, bool) {
 	return WithElem(like, arrow.Field{Name: "entries", Type: arrow.StructOf(key, item)})
 }
+
+// BinaryArray is what a binary, large_binary or binary_view array gives
+// beside arrow.Array: each value's bytes as a string.
+type BinaryArray interface {
+	arrow.Array
+	ValueString(i int) string
+}

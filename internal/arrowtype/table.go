@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 )
@@ -265,4 +266,23 @@ func FixedSize(dt arrow.DataType) (int32, bool) {
 		return t.Len(), true
 	}
 	return 0, false
+}
+
+// DictionaryIndex is a dictionary type's index type; false for any other
+// dt.
+func DictionaryIndex(dt arrow.DataType) (arrow.DataType, bool) {
+	if t, ok := dt.(*arrow.DictionaryType); ok {
+		return t.IndexType, true
+	}
+	return nil, false
+}
+
+// WithStorage is storage as an array of the extension type dt; false
+// when dt is no extension type.
+func WithStorage(dt arrow.DataType, storage arrow.Array) (arrow.Array, bool) {
+	t, ok := dt.(arrow.ExtensionType)
+	if !ok {
+		return nil, false
+	}
+	return array.NewExtensionArrayWithStorage(t, storage), true
 }
