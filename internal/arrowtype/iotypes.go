@@ -114,3 +114,51 @@ type BinaryArray interface {
 	arrow.Array
 	ValueString(i int) string
 }
+
+// Named is the row ByName finds for name, which must be one (a name the
+// code spells): it panics for another.
+func Named(name string) *Row {
+	r, ok := ByName(name)
+	if !ok {
+		panic("arrowtype: no type " + name)
+	}
+	return r
+}
+
+// MustWithUnit is r.WithUnit for a unit the code knows r takes: it panics
+// for another.
+func (r *Row) MustWithUnit(unit arrow.TimeUnit, zone string) arrow.DataType {
+	dt, err := r.WithUnit(unit, zone)
+	if err != nil {
+		panic("arrowtype: " + err.Error())
+	}
+	return dt
+}
+
+// Appender, ListAppender, StructAppender and MapAppender are what
+// arrow-go's builders do, by the Go values they take: the builder of an
+// Arrow type's values is an Appender of its Go type (of [Row.GoType]'s
+// buffer value, arrow.Timestamp for a timestamp).
+type (
+	Appender[T any] interface {
+		array.Builder
+		Append(T)
+		AppendValues(values []T, valid []bool)
+	}
+	ListAppender interface {
+		array.Builder
+		Append(bool)
+		ValueBuilder() array.Builder
+	}
+	StructAppender interface {
+		array.Builder
+		Append(bool)
+		FieldBuilder(i int) array.Builder
+	}
+	MapAppender interface {
+		array.Builder
+		Append(bool)
+		KeyBuilder() array.Builder
+		ItemBuilder() array.Builder
+	}
+)

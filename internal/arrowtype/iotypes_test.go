@@ -145,3 +145,56 @@ func TestPerSecondAndIntegerOfAgreeWithArrowGo(t *testing.T) {
 	_, ok := arrowtype.IntegerOf(arrowtype.Float64)
 	assert.False(t, ok)
 }
+
+func TestTheAppendersAreWhatArrowGosBuildersOfEachTypeDo(t *testing.T) {
+	mem := memory.DefaultAllocator
+	ts := arrowtype.Named("timestamp").MustWithUnit(arrow.Microsecond, "UTC")
+	assert.True(t, arrow.TypeEqual(&arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, ts))
+	assert.Panics(t, func() { arrowtype.Named("time32").MustWithUnit(arrow.Nanosecond, "") }, "time32 takes no nanoseconds")
+	assert.Panics(t, func() { arrowtype.Named("no such type") })
+
+	b := array.NewBuilder(mem, ts)
+	defer b.Release()
+	b.(arrowtype.Appender[arrow.Timestamp]).Append(7)
+	a := b.NewArray()
+	defer a.Release()
+	assert.Equal(t, arrow.Timestamp(7), a.(*array.Timestamp).Value(0))
+
+	for _, c := range []struct {
+		dt arrow.DataType
+		ok func(array.Builder) bool
+	}{
+		{arrow.ListOf(arrow.PrimitiveTypes.Int8), func(b array.Builder) bool { _, ok := b.(arrowtype.ListAppender); return ok }},
+		{arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int8}), func(b array.Builder) bool { _, ok := b.(arrowtype.StructAppender); return ok }},
+		{arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int8), func(b array.Builder) bool { _, ok := b.(arrowtype.MapAppender); return ok }},
+		{arrow.BinaryTypes.String, func(b array.Builder) bool { _, ok := b.(arrowtype.Appender[string]); return ok }},
+		{arrow.FixedWidthTypes.Boolean, func(b array.Builder) bool { _, ok := b.(arrowtype.Appender[bool]); return ok }},
+	} {
+		b := array.NewBuilder(mem, c.dt)
+		assert.True(t, c.ok(b), "%s", c.dt)
+		b.Release()
+	}
+}
+
+func TestTheTypePartsAreArrowGos(t *testing.T) {
+	fsl := arrow.FixedSizeListOf(4, arrow.PrimitiveTypes.Int8)
+	n, ok := arrowtype.FixedSize(fsl)
+	assert.True(t, ok)
+	assert.Equal(t, fsl.Len(), n)
+	_, ok = arrowtype.FixedSize(arrow.ListOf(arrow.PrimitiveTypes.Int8))
+	assert.False(t, ok)
+
+	dict := arrowtype.DictionaryOf(arrow.PrimitiveTypes.Uint16, arrow.BinaryTypes.String)
+	assert.True(t, arrow.TypeEqual(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Uint16, ValueType: arrow.BinaryTypes.String}, dict))
+	index, ok := arrowtype.DictionaryIndex(dict)
+	assert.True(t, ok)
+	assert.Equal(t, arrow.PrimitiveTypes.Uint16, index)
+
+	m := arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int8)
+	key, item, ok := arrowtype.MapFields(m)
+	require.True(t, ok)
+	assert.Equal(t, m.KeyField(), key)
+	assert.Equal(t, m.ItemField(), item)
+	_, _, ok = arrowtype.MapFields(arrow.ListOf(arrow.PrimitiveTypes.Int8))
+	assert.False(t, ok, "a list is no map")
+}

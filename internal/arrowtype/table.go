@@ -286,3 +286,8 @@ func WithStorage(dt arrow.DataType, storage arrow.Array) (arrow.Array, bool) {
 	}
 	return array.NewExtensionArrayWithStorage(t, storage), true
 }
+
+// DictionaryOf is dictionary<values, indices of index>, unordered.
+func DictionaryOf(index, values arrow.DataType) arrow.DataType {
+	return &arrow.DictionaryType{IndexType: index, ValueType: values}
+}
