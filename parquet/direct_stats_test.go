@@ -68,7 +68,7 @@ func statsRows() []statsRow {
 
 		{I: math.MinInt64, PI: ptr[int32](math.MinInt32), U: math.MaxUint32, U64: math.MaxUint64, F: math.Inf(-1), PF: ptr(float32(math.Inf(1))), S: "\U0010ffff", PS: ptr("ÿ"), Bin: []byte{0xff, 0xfe}, Day: day(1, 1, 1), At: time.Unix(0, math.MinInt64).UTC(), T: 24*time.Hour - 1, PB: ptr(false)},
 		{I: math.MaxInt64, PI: ptr[int32](math.MaxInt32), U: 1 << 31, U64: 1 << 63, F: math.Inf(1), PF: ptr(float32(negZero)), S: "\x7f", PS: ptr("\u0080"), Bin: []byte{0x80}, Day: day(9999, 12, 31), At: time.Unix(0, math.MaxInt64).UTC(), T: 1, PB: ptr(false)},
-		{U: 1<<31 - 1, U64: 1<<63 - 1, F: -0.0, S: "ÿ", Bin: []byte{0xff}, Day: day(2000, 1, 1), At: time.Unix(9, 0).UTC()},
+		{U: 1<<31 - 1, U64: 1<<63 - 1, F: 0, S: "ÿ", Bin: []byte{0xff}, Day: day(2000, 1, 1), At: time.Unix(9, 0).UTC()},
 		{U: 5, U64: 5, F: 1e300, S: "\uffff", Day: day(2000, 1, 1), At: time.Unix(9, 0).UTC()},
 	}
 }
