@@ -560,6 +560,8 @@ func (lw *leafWriter) startChunk(pager file.PageWriter) {
 	lw.chunkRows, lw.chunkNulls = 0, 0
 	if lw.stats {
 		if lw.chunkStats == nil {
+			// Go's heap, not the writer's allocator: the statistics keep a
+			// plain encoder (for EncodeMin and EncodeMax) they never release.
 			lw.chunkStats = metadata.NewStatistics(lw.descr, memory.DefaultAllocator)
 		} else {
 			lw.chunkStats.Reset()
