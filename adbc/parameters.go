@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-adbc/go/adbc"
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -39,7 +40,7 @@ func checkParameters(entry, query string, stmt adbc.Statement, have *arrow.Schem
 	}
 	for i, w := range want.Fields() {
 		h := have.Field(i)
-		if w.Type.ID() == arrow.NULL || arrow.TypeEqual(w.Type, h.Type) {
+		if arrowtype.OfType(w.Type).Layout == arrowtype.Null || arrow.TypeEqual(w.Type, h.Type) {
 			continue
 		}
 		return &mapper.Error{Column: h.Name, Row: -1, Err: fmt.Errorf("%w: %w: parameter %d%s of %s %q is %s, P's column %q is %s",

@@ -64,7 +64,8 @@ func newExtensionBuilder(mem memory.Allocator, dt arrow.DataType, newStorage fun
 func (b *extensionBuilder) NewArray() arrow.Array {
 	storage := b.columnBuilder.NewArray()
 	defer storage.Release()
-	return arrowtype.ExtensionArray(b.dt, storage)
+	arr, _ := arrowtype.WithStorage(b.dt, storage) // b.dt is an extension type
+	return arr
 }
 
 // extensionAdapter adapts arrow-go's builder of an extension type, below

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/internal/dictindex"
 	"github.com/arrowmap/arrowmap/mapper"
 )
@@ -54,85 +55,90 @@ func convert(a arrow.Array, to arrow.DataType, mem memory.Allocator) (_ arrow.Ar
 
 func convertArray(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	from := a.DataType()
+	fr, tr := arrowtype.OfType(from), arrowtype.OfType(to)
 	// What a is encoded as, decoded first.
-	switch f := from.(type) {
-	case *arrow.DictionaryType:
-		if t, ok := to.(*arrow.DictionaryType); ok {
-			return convertDictionary(a.(*array.Dictionary), t, mem)
+	switch fr.Layout {
+	case arrowtype.Dictionary:
+		d := a.(arrowtype.DictionaryArray)
+		if tr.Layout == arrowtype.Dictionary {
+			return convertDictionary(d, to, mem)
 		}
-		d := a.(*array.Dictionary)
 		values, err := convertArray(d.Dictionary(), to, mem)
 		if err != nil {
 			return nil, err
 		}
 		defer values.Release()
 		return take(values, d.Indices(), mem)
-	case *arrow.RunEndEncodedType:
-		if t, ok := to.(*arrow.RunEndEncodedType); ok && arrow.TypeEqual(f, t) {
+	case arrowtype.RunEnd:
+		if tr.Layout == arrowtype.RunEnd && arrow.TypeEqual(from, to) {
 			a.Retain()
 			return a, nil
 		}
-		if _, ok := to.(*arrow.RunEndEncodedType); !ok {
-			return decodeRunEnds(a.(*array.RunEndEncoded), to, mem)
+		if tr.Layout != arrowtype.RunEnd {
+			return decodeRunEnds(a.(arrowtype.RunEndArray), to, mem)
 		}
-	case arrow.ExtensionType:
-		if arrow.TypeEqual(f, to) {
+	case arrowtype.Extension:
+		if arrow.TypeEqual(from, to) {
 			a.Retain()
 			return a, nil
 		}
 		return convertArray(a.(array.ExtensionArray).Storage(), to, mem)
 	}
-	switch t := to.(type) {
-	case *arrow.DictionaryType:
-		return encodeDictionary(a, t, mem)
-	case *arrow.RunEndEncodedType:
-		values, err := convertArray(a, t.Encoded(), mem)
+	switch tr.Layout {
+	case arrowtype.Dictionary:
+		return encodeDictionary(a, to, mem)
+	case arrowtype.RunEnd:
+		encoded, _ := arrowtype.Encoded(to)
+		values, err := convertArray(a, encoded, mem)
 		if err != nil {
 			return nil, err
 		}
 		defer values.Release()
-		return encodeRunEnds(values, t, mem)
-	case arrow.ExtensionType:
-		storage, err := convertArray(a, t.StorageType(), mem)
+		return encodeRunEnds(values, to, mem)
+	case arrowtype.Extension:
+		storage, err := convertArray(a, arrowtype.Storage(to), mem)
 		if err != nil {
 			return nil, err
 		}
 		defer storage.Release()
-		return array.NewExtensionArrayWithStorage(t, storage), nil
+		ext, _ := arrowtype.WithStorage(to, storage)
+		return ext, nil
 	}
-	switch fid, tid := from.ID(), to.ID(); {
-	case fid == arrow.DATE64 && tid == arrow.DATE32:
+	isInt := func(r *arrowtype.Row, v arrowtype.Value) bool { return r.Integer && r.Value == v }
+	switch {
+	case isDate64(fr) && isDate32(tr):
 		return rescale[int64, int32](a, to, mem, 1, arrowcheck.MsPerDay, "date64 %d ms is not a whole day")
-	case fid == arrow.DATE32 && tid == arrow.DATE64:
+	case isDate32(fr) && isDate64(tr):
 		return rescale[int32, int64](a, to, mem, arrowcheck.MsPerDay, 1, "")
-	case fid == arrow.TIME32 && tid == arrow.TIME32, fid == arrow.TIMESTAMP && tid == arrow.TIMESTAMP:
+	case fr == tr && (fr.Temporal == arrowtype.Timestamp || (fr.Temporal == arrowtype.TimeOfDay && fr.Value == arrowtype.Int32)):
 		fu, tu := unitOf(from), unitOf(to)
+		time32 := fr.Temporal == arrowtype.TimeOfDay
 		switch {
 		case fu == tu:
 			return retyped(a, to), nil
-		case fid == arrow.TIME32 && fu == arrow.Second && tu == arrow.Millisecond:
+		case time32 && fu == arrow.Second && tu == arrow.Millisecond:
 			return rescale[int32, int32](a, to, mem, 1000, 1, "")
-		case fid == arrow.TIME32 && fu == arrow.Millisecond && tu == arrow.Second:
+		case time32 && fu == arrow.Millisecond && tu == arrow.Second:
 			return rescale[int32, int32](a, to, mem, 1, 1000, "time32 %d ms is not a whole second")
 		case fu == arrow.Second && tu == arrow.Millisecond:
 			return rescale[int64, int64](a, to, mem, 1000, 1, "")
 		case fu == arrow.Millisecond && tu == arrow.Second:
 			return rescale[int64, int64](a, to, mem, 1, 1000, "timestamp %d ms is not a whole second")
 		}
-	case fid == arrow.INT64 && tid == arrow.DURATION, fid == arrow.DURATION && tid == arrow.INT64,
-		fid == arrow.INT32 && tid == arrow.INTERVAL_MONTHS, fid == arrow.INTERVAL_MONTHS && tid == arrow.INT32:
+	case isInt(fr, arrowtype.Int64) && tr.Temporal == arrowtype.Duration, fr.Temporal == arrowtype.Duration && isInt(tr, arrowtype.Int64),
+		isInt(fr, arrowtype.Int32) && tr.Value == arrowtype.MonthInterval, fr.Value == arrowtype.MonthInterval && isInt(tr, arrowtype.Int32):
 		return retyped(a, to), nil
-	case fid == arrow.DECIMAL32 || fid == arrow.DECIMAL64 || tid == arrow.DECIMAL32 || tid == arrow.DECIMAL64:
-		if fid != tid && isDecimal(fid) && isDecimal(tid) {
+	case (fr.Decimal && fr.Bytes <= 8) || (tr.Decimal && tr.Bytes <= 8): // decimal32, decimal64
+		if fr != tr && fr.Decimal && tr.Decimal {
 			return convertDecimal(a, to, mem)
 		}
-	case isBinaryLike(fid) && isBinaryLike(tid) && fid != tid:
+	case isBinaryLike(fr) && isBinaryLike(tr) && fr != tr:
 		return convertBinary(a, to, mem)
-	case fid == arrow.FIXED_SIZE_LIST && (tid == arrow.LIST || tid == arrow.LARGE_LIST):
-		return fixedAsList(a.(*array.FixedSizeList), to, mem)
-	case isListLike(fid) && isListLike(tid):
+	case fr.Layout == arrowtype.FixedList && tr.Layout == arrowtype.List && !tr.Map:
+		return fixedAsList(a.(array.ListLike), to, mem)
+	case isListLike(fr) && isListLike(tr):
 		return convertList(a, to, mem)
-	case fid == arrow.STRUCT && tid == arrow.STRUCT, fid == arrow.FIXED_SIZE_LIST && tid == arrow.FIXED_SIZE_LIST:
+	case fr == tr && (fr.Layout == arrowtype.Struct || fr.Layout == arrowtype.FixedList):
 		return convertChildren(a, to, mem)
 	}
 	if !sameLayout(from, to) {
@@ -160,24 +166,19 @@ func unitOf(dt arrow.DataType) arrow.TimeUnit {
 	return arrow.Nanosecond
 }
 
-func isDecimal(id arrow.Type) bool {
-	return id == arrow.DECIMAL32 || id == arrow.DECIMAL64 || id == arrow.DECIMAL128 || id == arrow.DECIMAL256
+// isDate32 and isDate64 report whether r is the date of days or of
+// milliseconds.
+func isDate32(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Date && r.Bytes == 4 }
+func isDate64(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Date && r.Bytes == 8 }
+
+// isBinaryLike reports whether r is text or binary, of offsets or views.
+func isBinaryLike(r *arrowtype.Row) bool {
+	return r.Layout == arrowtype.Binary || r.Layout == arrowtype.View
 }
 
-func isBinaryLike(id arrow.Type) bool {
-	switch id {
-	case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW, arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW:
-		return true
-	}
-	return false
-}
-
-func isListLike(id arrow.Type) bool {
-	switch id {
-	case arrow.LIST, arrow.LARGE_LIST, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW, arrow.MAP:
-		return true
-	}
-	return false
+// isListLike reports whether r is a list, large list, list view or map.
+func isListLike(r *arrowtype.Row) bool {
+	return r.Layout == arrowtype.List || r.Layout == arrowtype.ListView
 }
 
 // copyValidity is a copy of a's validity bitmap from its offset, nil when a
@@ -252,59 +253,69 @@ func convertDecimal(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arr
 	b := array.NewBuilder(mem, to)
 	defer b.Release()
 	b.Reserve(a.Len())
-	prec := to.(arrow.DecimalType).GetPrecision()
+	prec, scale, _ := arrowtype.Precision(to)
+	from, add, ok := decimalsOf(a, b)
+	if !ok {
+		return nil, fmt.Errorf("%w: cannot convert %s to %s", mapper.ErrInvalidData, a.DataType(), to)
+	}
 	for i := range a.Len() {
 		if a.IsNull(i) {
 			b.AppendNull()
 			continue
 		}
-		var v decimal.Decimal128
-		switch s := a.(type) {
-		case *array.Decimal32:
-			v = decimal128.FromI64(int64(s.Value(i)))
-		case *array.Decimal64:
-			v = decimal128.FromI64(int64(s.Value(i)))
-		case *array.Decimal128:
-			v = s.Value(i)
-		default:
-			return nil, fmt.Errorf("%w: cannot convert %s to %s", mapper.ErrInvalidData, a.DataType(), to)
-		}
+		v := from(i)
 		if !v.FitsInPrecision(prec) {
-			return nil, &rowError{i, fmt.Errorf("%w: %s does not fit %s", mapper.ErrInvalidData, v.ToString(to.(arrow.DecimalType).GetScale()), to)}
+			return nil, &rowError{i, fmt.Errorf("%w: %s does not fit %s", mapper.ErrInvalidData, v.ToString(scale), to)}
 		}
-		switch b := b.(type) {
-		case *array.Decimal32Builder:
-			b.Append(decimal.Decimal32(int32(int64(v.LowBits()))))
-		case *array.Decimal64Builder:
-			b.Append(decimal.Decimal64(int64(v.LowBits())))
-		case *array.Decimal128Builder:
-			b.Append(v)
-		default:
-			return nil, fmt.Errorf("%w: cannot convert %s to %s", mapper.ErrInvalidData, a.DataType(), to)
-		}
+		add(v)
 	}
 	return b.NewArray(), nil
+}
+
+// decimalsOf is how convertDecimal reads the decimals of a (decimal32,
+// decimal64 or decimal128) as decimal128 values, and appends one to b, a
+// builder of decimal32, decimal64 or decimal128, cut to its width (the
+// value fits its precision).
+func decimalsOf(a arrow.Array, b array.Builder) (from func(int) decimal.Decimal128, add func(decimal.Decimal128), ok bool) {
+	switch arrowtype.OfType(a.DataType()).Value {
+	case arrowtype.Decimal32:
+		vals := arrowtype.Values[decimal.Decimal32](a.Data())
+		from = func(i int) decimal.Decimal128 { return decimal128.FromI64(int64(vals[i])) }
+	case arrowtype.Decimal64:
+		vals := arrowtype.Values[decimal.Decimal64](a.Data())
+		from = func(i int) decimal.Decimal128 { return decimal128.FromI64(int64(vals[i])) }
+	case arrowtype.Decimal128:
+		vals := arrowtype.Values[decimal.Decimal128](a.Data())
+		from = func(i int) decimal.Decimal128 { return vals[i] }
+	default:
+		return nil, nil, false
+	}
+	switch b := b.(type) {
+	case interface{ Append(decimal.Decimal32) }:
+		add = func(v decimal.Decimal128) { b.Append(decimal.Decimal32(int32(int64(v.LowBits())))) }
+	case interface{ Append(decimal.Decimal64) }:
+		add = func(v decimal.Decimal128) { b.Append(decimal.Decimal64(int64(v.LowBits()))) }
+	case interface{ Append(decimal.Decimal128) }:
+		add = func(v decimal.Decimal128) { b.Append(v) }
+	default:
+		return nil, nil, false
+	}
+	return from, add, true
 }
 
 // convertBinary is a, of text or binary, as to: views to offsets and back.
 func convertBinary(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	var value func(int) string
-	switch s := a.(type) {
-	case *array.String:
-		value = s.Value
-	case *array.LargeString:
-		value = s.Value
-	case *array.StringView:
-		value = s.Value
-	case *array.Binary:
-		value = s.ValueString
-	case *array.LargeBinary:
-		value = s.ValueString
-	case *array.BinaryView:
-		value = s.ValueString
+	switch fr := arrowtype.OfType(a.DataType()); {
+	case fr.Text:
+		value = a.(arrowtype.TextArray).Value
+	case isBinaryLike(fr):
+		value = a.(arrowtype.BinaryArray).ValueString
 	default:
 		return nil, fmt.Errorf("%w: cannot convert %s to %s", mapper.ErrInvalidData, a.DataType(), to)
 	}
+	tr := arrowtype.OfType(to)
+	narrow := tr.Layout == arrowtype.Binary && !tr.Large // 32-bit offsets
 	b := array.NewBuilder(mem, to)
 	defer b.Release()
 	app, ok := b.(interface{ AppendString(string) })
@@ -320,7 +331,7 @@ func convertBinary(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arro
 		}
 		v := value(i)
 		total += len(v)
-		if (to.ID() == arrow.STRING || to.ID() == arrow.BINARY) && total > math.MaxInt32 {
+		if narrow && total > math.MaxInt32 {
 			return nil, &rowError{i, fmt.Errorf("%w: more than 2 GiB of %s in one record", mapper.ErrUnsupported, a.DataType())}
 		}
 		app.AppendString(v)
@@ -334,12 +345,10 @@ func convertBinary(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arro
 func convertList(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	l := a.(array.ListLike)
 	n := a.Len()
-	fromView := a.DataType().ID() == arrow.LIST_VIEW || a.DataType().ID() == arrow.LARGE_LIST_VIEW
-	toView := to.ID() == arrow.LIST_VIEW || to.ID() == arrow.LARGE_LIST_VIEW
-	elemType := to.(arrow.ListLikeType).ElemField().Type
-	if _, ok := to.(*arrow.MapType); ok {
-		elemType = to.(*arrow.MapType).Elem()
-	}
+	tr := arrowtype.OfType(to)
+	fromView := arrowtype.OfType(a.DataType()).Layout == arrowtype.ListView
+	toView := tr.Layout == arrowtype.ListView
+	elemType := to.(arrow.ListLikeType).Elem() // a map's entries struct
 	// The ranges of child rows the rows hold, in order: a list's are
 	// contiguous unless a null row holds some.
 	contiguous := !fromView
@@ -376,7 +385,7 @@ func convertList(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.
 			s.Release()
 		}
 	}()
-	large := to.ID() == arrow.LARGE_LIST
+	large := tr.Large
 	offsets := make([]int64, n+1)
 	runStart, runEnd := int64(-1), int64(-1)
 	flush := func() {
@@ -440,16 +449,17 @@ func convertList(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.
 
 // fixedAsList is the fixed-size list a as the list (or large list) to:
 // each row's elements the same, a null row's dropped (convertList).
-func fixedAsList(a *array.FixedSizeList, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
-	n, size := a.Len(), int64(a.DataType().(*arrow.FixedSizeListType).Len())
+func fixedAsList(a array.ListLike, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	fixed, _ := arrowtype.ListSize(a.DataType())
+	n, size := a.Len(), int64(fixed)
 	start := int64(a.Data().Offset()) * size // a's rows are child rows [start, start+n*size)
-	large := to.ID() == arrow.LARGE_LIST
+	large := arrowtype.OfType(to).Large
 	if !large && start+int64(n)*size > math.MaxInt32 {
 		return nil, fmt.Errorf("%w: a fixed-size list of more than 2^31 elements", mapper.ErrUnsupported)
 	}
 	// The same rows as a list whose null rows hold their elements, which
 	// convertList drops.
-	elem := a.DataType().(*arrow.FixedSizeListType).ElemField()
+	elem := a.DataType().(arrow.ListLikeType).ElemField()
 	var through arrow.DataType = arrow.ListOfField(elem)
 	offBuf := memory.NewResizableBuffer(mem)
 	defer offBuf.Release()
@@ -491,7 +501,7 @@ func listToView(a arrow.Array, to arrow.DataType, elemType arrow.DataType, mem m
 	offBuf, sizeBuf := memory.NewResizableBuffer(mem), memory.NewResizableBuffer(mem)
 	defer offBuf.Release()
 	defer sizeBuf.Release()
-	if to.ID() == arrow.LARGE_LIST_VIEW {
+	if arrowtype.OfType(to).Large {
 		offBuf.Resize(n * 8)
 		sizeBuf.Resize(n * 8)
 		offs, sizes := arrow.Int64Traits.CastFromBytes(offBuf.Bytes()), arrow.Int64Traits.CastFromBytes(sizeBuf.Bytes())
@@ -545,7 +555,7 @@ func convertChildren(a arrow.Array, to arrow.DataType, mem memory.Allocator) (ar
 			c.Release()
 		}
 	}()
-	masks := to.ID() == arrow.STRUCT && a.NullN() > 0
+	masks := arrowtype.OfType(to).Layout == arrowtype.Struct && a.NullN() > 0
 	for i, c := range d.Children() {
 		if masks {
 			if m := underNulls(a, c, mem); m != nil {
@@ -560,8 +570,8 @@ func convertChildren(a arrow.Array, to arrow.DataType, mem memory.Allocator) (ar
 			var re *rowError
 			if errors.As(err, &re) {
 				row := re.row - d.Offset()
-				if ft, ok := to.(*arrow.FixedSizeListType); ok {
-					row = re.row/int(ft.Len()) - d.Offset()
+				if size, ok := arrowtype.ListSize(to); ok {
+					row = re.row/int(size) - d.Offset()
 				}
 				return nil, &rowError{row, re.err}
 			}
@@ -623,7 +633,7 @@ func take(values, indices arrow.Array, mem memory.Allocator) (arrow.Array, error
 }
 
 // decodeRunEnds is the values of the run-end encoded a, one a row, as to.
-func decodeRunEnds(a *array.RunEndEncoded, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+func decodeRunEnds(a arrowtype.RunEndArray, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	values, err := convertArray(a.Values(), to, mem)
 	if err != nil {
 		return nil, err
@@ -633,18 +643,9 @@ func decodeRunEnds(a *array.RunEndEncoded, to arrow.DataType, mem memory.Allocat
 	defer idx.Release()
 	idx.Reserve(a.Len())
 	off, n := int64(a.Data().Offset()), int64(a.Len())
-	ends := a.RunEndsArr()
-	for p := a.GetPhysicalOffset(); p < ends.Len() && off < int64(a.Data().Offset())+n; p++ {
-		var end int64
-		switch e := ends.(type) {
-		case *array.Int16:
-			end = int64(e.Value(p))
-		case *array.Int32:
-			end = int64(e.Value(p))
-		case *array.Int64:
-			end = e.Value(p)
-		}
-		end = min(end, int64(a.Data().Offset())+n)
+	ends := runEnds(a.RunEndsArr())
+	for p := a.GetPhysicalOffset(); p < len(ends) && off < int64(a.Data().Offset())+n; p++ {
+		end := min(ends[p], int64(a.Data().Offset())+n)
 		for ; off < end; off++ {
 			idx.UnsafeAppend(int64(p))
 		}
@@ -657,39 +658,49 @@ func decodeRunEnds(a *array.RunEndEncoded, to arrow.DataType, mem memory.Allocat
 	return take(values, indices, mem)
 }
 
+// runEnds is the run ends of an array of run-end encoded rows (int16,
+// int32 or int64) as int64s.
+func runEnds(ends arrow.Array) []int64 {
+	switch arrowtype.OfType(ends.DataType()).Value {
+	case arrowtype.Int16:
+		return widen(arrowtype.Values[int16](ends.Data()))
+	case arrowtype.Int32:
+		return widen(arrowtype.Values[int32](ends.Data()))
+	case arrowtype.Int64:
+		return arrowtype.Values[int64](ends.Data())
+	}
+	return nil
+}
+
+func widen[T int16 | int32](vals []T) []int64 {
+	out := make([]int64, len(vals))
+	for i, v := range vals {
+		out[i] = int64(v)
+	}
+	return out
+}
+
 // encodeRunEnds is values as the run-end encoded to: equal neighbours one
 // run.
-func encodeRunEnds(values arrow.Array, to *arrow.RunEndEncodedType, mem memory.Allocator) (arrow.Array, error) {
+func encodeRunEnds(values arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	n := values.Len()
 	starts := array.NewInt64Builder(mem)
 	defer starts.Release()
-	var ends []int64
+	var ends []int
 	for i := 0; i < n; {
 		j := i + 1
 		for j < n && array.SliceEqual(values, int64(i), int64(i+1), values, int64(j), int64(j+1)) {
 			j++
 		}
 		starts.Append(int64(i))
-		ends = append(ends, int64(j))
+		ends = append(ends, j)
 		i = j
 	}
-	limit := map[arrow.Type]int64{arrow.INT16: math.MaxInt16, arrow.INT32: math.MaxInt32, arrow.INT64: math.MaxInt64}[to.RunEnds().ID()]
-	if int64(n) > limit {
-		return nil, fmt.Errorf("%w: %d rows overflow run ends of %s", mapper.ErrInvalidData, n, to.RunEnds())
+	endsType, _ := arrowtype.RunEnds(to)
+	if r := arrowtype.OfType(endsType); !r.Integer || !r.Signed || uint64(n) > dictindex.Max(endsType) {
+		return nil, fmt.Errorf("%w: %d rows overflow run ends of %s", mapper.ErrInvalidData, n, endsType)
 	}
-	eb := array.NewBuilder(mem, to.RunEnds())
-	defer eb.Release()
-	for _, e := range ends {
-		switch b := eb.(type) {
-		case *array.Int16Builder:
-			b.Append(int16(e))
-		case *array.Int32Builder:
-			b.Append(int32(e))
-		case *array.Int64Builder:
-			b.Append(e)
-		}
-	}
-	runEnds := eb.NewArray()
+	runEnds := dictindex.Array(mem, endsType, ends)
 	defer runEnds.Release()
 	si := starts.NewArray()
 	defer si.Release()
@@ -707,14 +718,17 @@ func encodeRunEnds(values arrow.Array, to *arrow.RunEndEncodedType, mem memory.A
 // converted, its indices of to's index type, and null where the entry they
 // point to is null, so that the dictionary holds no null (which pqarrow
 // does not write, and Parquet's dictionary pages have no place for).
-func convertDictionary(a *array.Dictionary, to *arrow.DictionaryType, mem memory.Allocator) (arrow.Array, error) {
+func convertDictionary(a arrowtype.DictionaryArray, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	dict := a.Dictionary()
-	values, err := convertArray(dict, to.ValueType, mem)
+	valueType, _ := arrowtype.Encoded(to)
+	values, err := convertArray(dict, valueType, mem)
 	if err != nil {
 		return nil, err
 	}
 	defer values.Release()
-	if dict.NullN() == 0 && arrow.TypeEqual(a.DataType().(*arrow.DictionaryType).IndexType, to.IndexType) {
+	fromIndex, _ := arrowtype.DictionaryIndices(a.DataType())
+	toIndex, _ := arrowtype.DictionaryIndices(to)
+	if dict.NullN() == 0 && arrow.TypeEqual(fromIndex, toIndex) {
 		return array.NewDictionaryArray(to, a.Indices(), values), nil
 	}
 	if values.NullN() > 0 {
@@ -725,7 +739,7 @@ func convertDictionary(a *array.Dictionary, to *arrow.DictionaryType, mem memory
 		values.Release()
 		values = array.MakeFromData(nd)
 	}
-	indices, err := indexArray(to.IndexType, a.Len(), func(i int) (int, bool) {
+	indices, err := indexArray(toIndex, a.Len(), func(i int) (int, bool) {
 		if a.IsNull(i) || dict.IsNull(a.GetValueIndex(i)) {
 			return 0, false
 		}
@@ -741,21 +755,23 @@ func convertDictionary(a *array.Dictionary, to *arrow.DictionaryType, mem memory
 // encodeDictionary is a as the dictionary to: its values looked up, for
 // values arrow-go's dictionary builder takes, else each value its own
 // entry.
-func encodeDictionary(a arrow.Array, to *arrow.DictionaryType, mem memory.Allocator) (arrow.Array, error) {
-	values, err := convertArray(a, to.ValueType, mem)
+func encodeDictionary(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	valueType, _ := arrowtype.Encoded(to)
+	values, err := convertArray(a, valueType, mem)
 	if err != nil {
 		return nil, err
 	}
 	defer values.Release()
-	if flatDictionary(to.ValueType) {
-		b := array.NewDictionaryBuilder(mem, to)
+	if flatDictionary(valueType) {
+		b := array.NewBuilder(mem, to) // a dictionary builder, which looks values up
 		defer b.Release()
-		if err := b.AppendArray(values); err != nil {
+		if err := b.(interface{ AppendArray(arrow.Array) error }).AppendArray(values); err != nil {
 			return nil, err
 		}
 		return b.NewArray(), nil
 	}
-	indices, err := indexArray(to.IndexType, a.Len(), func(i int) (int, bool) { return i, values.IsValid(i) }, mem)
+	indexType, _ := arrowtype.DictionaryIndices(to)
+	indices, err := indexArray(indexType, a.Len(), func(i int) (int, bool) { return i, values.IsValid(i) }, mem)
 	if err != nil {
 		return nil, err
 	}

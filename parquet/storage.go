@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/internal/ipcschema"
 	"github.com/arrowmap/arrowmap/mapper"
 )
@@ -53,88 +54,74 @@ func storageType(dt arrow.DataType) (_ arrow.DataType, changed bool, err error) 
 
 // storageOf is storageType, top when dt is a top-level column's type.
 func storageOf(dt arrow.DataType, top bool) (_ arrow.DataType, changed bool, err error) {
-	switch t := dt.(type) {
-	case *arrow.DurationType:
+	r := arrowtype.OfType(dt)
+	switch {
+	case r.Temporal == arrowtype.Duration:
 		return arrow.PrimitiveTypes.Int64, true, nil
-	case *arrow.MonthIntervalType:
+	case r.Value == arrowtype.MonthInterval:
 		return arrow.PrimitiveTypes.Int32, true, nil
-	case *arrow.DayTimeIntervalType, *arrow.MonthDayNanoIntervalType:
+	case r.Temporal == arrowtype.Interval:
 		return nil, false, fmt.Errorf("%w: Parquet cannot store %s: its INTERVAL is unsigned months, days and milliseconds, which hold no signed Arrow interval exactly", mapper.ErrUnsupported, dt)
-	case arrow.UnionType:
+	case r.Layout == arrowtype.Union:
 		return nil, false, fmt.Errorf("%w: Parquet cannot store %s: it has no union type", mapper.ErrUnsupported, dt)
-	case *arrow.Date64Type:
+	case r.Temporal == arrowtype.Date && r.Bytes == 8:
 		return arrow.FixedWidthTypes.Date32, true, nil
-	case *arrow.Time32Type:
-		if t.Unit == arrow.Second {
-			return arrow.FixedWidthTypes.Time32ms, true, nil
+	case r.Temporal == arrowtype.TimeOfDay || r.Temporal == arrowtype.Timestamp:
+		// Parquet has no seconds: time32[s] and timestamp[s] are stored
+		// in milliseconds.
+		if unit, _ := arrowtype.Unit(dt); unit == arrow.Second {
+			zone, _ := arrowtype.Zone(dt)
+			ms, err := r.WithUnit(arrow.Millisecond, zone)
+			return ms, true, err
 		}
-	case *arrow.TimestampType:
-		if t.Unit == arrow.Second {
-			return &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: t.TimeZone}, true, nil
-		}
-	case *arrow.Decimal32Type:
-		return &arrow.Decimal128Type{Precision: t.Precision, Scale: t.Scale}, true, nil
-	case *arrow.Decimal64Type:
-		return &arrow.Decimal128Type{Precision: t.Precision, Scale: t.Scale}, true, nil
-	case *arrow.StringViewType:
+	case r.Decimal && r.Value != arrowtype.Decimal128 && r.Value != arrowtype.Decimal256:
+		precision, scale, _ := arrowtype.Precision(dt)
+		return decimal128Row.DecimalOf(precision, scale), true, nil
+	case r.Layout == arrowtype.View && r.Text:
 		return arrow.BinaryTypes.String, true, nil
-	case *arrow.BinaryViewType:
+	case r.Layout == arrowtype.View:
 		return arrow.BinaryTypes.Binary, true, nil
-	case *arrow.ListViewType:
-		elem, _, err := storageField(t.ElemField())
+	case r.Layout == arrowtype.ListView:
+		elem, _, err := storageField(dt.(arrow.ListLikeType).ElemField())
 		if err != nil {
 			return nil, false, err
 		}
-		return arrow.ListOfField(elem), true, nil
-	case *arrow.LargeListViewType:
-		elem, _, err := storageField(t.ElemField())
-		if err != nil {
-			return nil, false, err
-		}
-		return arrow.LargeListOfField(elem), true, nil
-	case *arrow.RunEndEncodedType:
-		st, _, err := storageOf(t.Encoded(), top)
+		return listOfField(r.Large, elem), true, nil
+	case r.Layout == arrowtype.RunEnd:
+		values, _ := arrowtype.Encoded(dt)
+		st, _, err := storageOf(values, top)
 		return st, true, err
-	case arrow.ExtensionType:
-		st, _, err := storageOf(t.StorageType(), top)
+	case r.Layout == arrowtype.Extension:
+		st, _, err := storageOf(arrowtype.Storage(dt), top)
 		return st, true, err
-	case *arrow.DictionaryType:
-		st, vchanged, err := storageOf(t.ValueType, false)
+	case r.Layout == arrowtype.Dictionary:
+		values, _ := arrowtype.Encoded(dt)
+		st, vchanged, err := storageOf(values, false)
 		if err != nil || !top || vchanged || !flatDictionary(st) {
 			return st, true, err
 		}
-	case *arrow.ListType:
-		elem, changed, err := storageField(t.ElemField())
+	case r.Map:
+		mp, _ := arrowtype.MapParts(dt)
+		key, item := mp.Key, mp.Item
+		key, kchanged, err := storageField(key)
 		if err != nil {
 			return nil, false, err
 		}
-		return arrow.ListOfField(elem), changed, nil
-	case *arrow.LargeListType:
-		elem, changed, err := storageField(t.ElemField())
+		item, ichanged, err := storageField(item)
 		if err != nil {
 			return nil, false, err
 		}
-		return arrow.LargeListOfField(elem), changed, nil
-	case *arrow.FixedSizeListType:
-		elem, changed, err := storageField(t.ElemField())
-		if err != nil {
-			return nil, false, err
-		}
-		return arrow.FixedSizeListOfField(t.Len(), elem), changed, nil
-	case *arrow.MapType:
-		key, kchanged, err := storageField(t.KeyField())
-		if err != nil {
-			return nil, false, err
-		}
-		item, ichanged, err := storageField(t.ItemField())
-		if err != nil {
-			return nil, false, err
-		}
-		m := arrow.MapOfFields(key, item)
-		m.KeysSorted = t.KeysSorted
+		m, _ := arrowtype.MapLike(dt, key, item)
 		return m, kchanged || ichanged, nil
-	case *arrow.StructType:
-		fields := t.Fields()
+	case r.Layout == arrowtype.List || r.Layout == arrowtype.FixedList:
+		elem, changed, err := storageField(dt.(arrow.ListLikeType).ElemField())
+		if err != nil {
+			return nil, false, err
+		}
+		st, _ := arrowtype.WithElem(dt, elem)
+		return st, changed, nil
+	case r.Layout == arrowtype.Struct:
+		fields := dt.(arrow.NestedType).Fields()
 		for i, f := range fields {
 			sf, fchanged, err := storageField(f)
 			if err != nil {
@@ -145,6 +132,18 @@ func storageOf(dt arrow.DataType, top bool) (_ arrow.DataType, changed bool, err
 		return arrow.StructOf(fields...), changed, nil
 	}
 	return dt, false, nil
+}
+
+// decimal128Row is the row of the decimal that decimal32 and decimal64
+// are stored as.
+var decimal128Row = arrowtype.Of(arrowtype.Holding(arrowtype.Decimal128)[0])
+
+// listOfField is a list of elem, large or not.
+func listOfField(large bool, elem arrow.Field) arrow.DataType {
+	if large {
+		return arrow.LargeListOfField(elem)
+	}
+	return arrow.ListOfField(elem)
 }
 
 // flatDictionary reports whether pqarrow writes a dictionary of values of
@@ -187,27 +186,25 @@ func storageSchema(schema *arrow.Schema) (*arrow.Schema, []bool, error) {
 // with the null rows' elements null). changed reports whether it differs
 // from dt.
 func encodingType(dt arrow.DataType) (_ arrow.DataType, changed bool) {
-	switch t := dt.(type) {
-	case *arrow.FixedSizeListType:
-		elem, _ := encodingField(t.ElemField())
+	switch r := arrowtype.OfType(dt); {
+	case r.Layout == arrowtype.FixedList:
+		elem, _ := encodingField(dt.(arrow.ListLikeType).ElemField())
 		return arrow.ListOfField(elem), true
-	case *arrow.ListType:
-		elem, changed := encodingField(t.ElemField())
-		return arrow.ListOfField(elem), changed
-	case *arrow.LargeListType:
-		elem, changed := encodingField(t.ElemField())
-		return arrow.LargeListOfField(elem), changed
-	case *arrow.MapType:
-		key, kchanged := encodingField(t.KeyField())
-		item, ichanged := encodingField(t.ItemField())
+	case r.Map:
+		mp, _ := arrowtype.MapParts(dt)
+		key, item := mp.Key, mp.Item
+		key, kchanged := encodingField(key)
+		item, ichanged := encodingField(item)
 		if !kchanged && !ichanged {
 			return dt, false
 		}
-		m := arrow.MapOfFields(key, item)
-		m.KeysSorted = t.KeysSorted
+		m, _ := arrowtype.MapLike(dt, key, item)
 		return m, true
-	case *arrow.StructType:
-		fields := t.Fields()
+	case r.Layout == arrowtype.List:
+		elem, changed := encodingField(dt.(arrow.ListLikeType).ElemField())
+		return listOfField(r.Large, elem), changed
+	case r.Layout == arrowtype.Struct:
+		fields := dt.(arrow.NestedType).Fields()
 		for i, f := range fields {
 			var fchanged bool
 			fields[i], fchanged = encodingField(f)
@@ -260,7 +257,8 @@ func retype(d arrow.ArrayData, dt arrow.DataType) arrow.ArrayData {
 		children = d.Children()
 	}
 	if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
-		values := retype(dict, dt.(*arrow.DictionaryType).ValueType)
+		valueType, _ := arrowtype.Encoded(dt)
+		values := retype(dict, valueType)
 		defer values.Release()
 		return array.NewDataWithDictionary(dt, d.Len(), d.Buffers(), d.NullN(), d.Offset(), values.(*array.Data))
 	}
@@ -293,8 +291,7 @@ func encodeSchema(schema *arrow.Schema, mem memory.Allocator) (string, error) {
 // elementNames is f with the elements of its lists named "element", at
 // every depth.
 func elementNames(f arrow.Field) arrow.Field {
-	switch f.Type.ID() {
-	case arrow.LIST, arrow.LARGE_LIST, arrow.FIXED_SIZE_LIST:
+	if r := arrowtype.OfType(f.Type); (r.Layout == arrowtype.List && !r.Map) || r.Layout == arrowtype.FixedList {
 		return withChildren(f, func(c arrow.Field) arrow.Field {
 			c = elementNames(c)
 			c.Name = "element"
@@ -304,22 +301,18 @@ func elementNames(f arrow.Field) arrow.Field {
 	return withChildren(f, elementNames)
 }
 
-// withChildren is f with each child field of its list, map or struct type
-// replaced by fn's of it.
+// withChildren is f with each child field of its list, fixed-size list,
+// map or struct type replaced by fn's of it.
 func withChildren(f arrow.Field, fn func(arrow.Field) arrow.Field) arrow.Field {
-	switch t := f.Type.(type) {
-	case *arrow.ListType:
-		f.Type = arrow.ListOfField(fn(t.ElemField()))
-	case *arrow.LargeListType:
-		f.Type = arrow.LargeListOfField(fn(t.ElemField()))
-	case *arrow.FixedSizeListType:
-		f.Type = arrow.FixedSizeListOfField(t.Len(), fn(t.ElemField()))
-	case *arrow.MapType:
-		m := arrow.MapOfFields(fn(t.KeyField()), fn(t.ItemField()))
-		m.KeysSorted = t.KeysSorted
-		f.Type = m
-	case *arrow.StructType:
-		fields := t.Fields()
+	switch r := arrowtype.OfType(f.Type); {
+	case r.Map:
+		mp, _ := arrowtype.MapParts(f.Type)
+		key, item := mp.Key, mp.Item
+		f.Type, _ = arrowtype.MapLike(f.Type, fn(key), fn(item))
+	case r.Layout == arrowtype.List || r.Layout == arrowtype.FixedList:
+		f.Type, _ = arrowtype.WithElem(f.Type, fn(f.Type.(arrow.ListLikeType).ElemField()))
+	case r.Layout == arrowtype.Struct:
+		fields := f.Type.(arrow.NestedType).Fields()
 		for i, c := range fields {
 			fields[i] = fn(c)
 		}
@@ -353,8 +346,10 @@ func sameLayout(a, b arrow.DataType) bool {
 	if len(af) != len(bf) {
 		return false
 	}
-	if al, ok := a.(*arrow.FixedSizeListType); ok && al.Len() != b.(*arrow.FixedSizeListType).Len() {
-		return false
+	if an, ok := arrowtype.ListSize(a); ok {
+		if bn, _ := arrowtype.ListSize(b); an != bn {
+			return false
+		}
 	}
 	for i := range af {
 		if !sameLayout(af[i].Type, bf[i].Type) {

@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -74,62 +76,40 @@ func jsonFields(fields []arrow.Field) []arrow.Field {
 }
 
 func jsonType(dt arrow.DataType) arrow.DataType {
-	switch dt := dt.(type) {
-	case arrow.ExtensionType:
-		return jsonType(dt.StorageType())
-	case arrow.DecimalType:
+	if dt == nil {
+		return nil // GoTypeOf refuses it
+	}
+	dt = arrowtype.Storage(dt)
+	switch r := arrowtype.OfType(dt); {
+	case r.Decimal:
 		return arrow.BinaryTypes.String
-	case *arrow.Float16Type:
+	case r.Float && r.Value == arrowtype.Float16:
 		return arrow.PrimitiveTypes.Float32
-	case *arrow.Date32Type, *arrow.Time32Type:
-		return arrow.PrimitiveTypes.Int32
-	case *arrow.Date64Type, *arrow.Time64Type, *arrow.TimestampType, *arrow.DurationType:
-		return arrow.PrimitiveTypes.Int64
-	case *arrow.FixedSizeBinaryType:
+	case r.Temporal != arrowtype.NotTemporal && r.Temporal != arrowtype.Interval:
+		if integer, ok := arrowtype.IntegerOf(r.Value); ok {
+			return integer
+		}
+	case r.Layout == arrowtype.FixedBinary:
 		return arrow.BinaryTypes.Binary
-	case *arrow.DictionaryType:
-		if dt.ValueType != nil {
-			return &arrow.DictionaryType{IndexType: dt.IndexType, ValueType: jsonType(dt.ValueType), Ordered: dt.Ordered}
+	case r.Layout == arrowtype.Dictionary || r.Layout == arrowtype.RunEnd:
+		if values, _ := arrowtype.Encoded(dt); values != nil {
+			retyped, _ := arrowtype.WithEncodedValues(dt, jsonType(values))
+			return retyped
 		}
-	case *arrow.RunEndEncodedType:
-		if dt.Encoded() != nil {
-			ree := arrow.RunEndEncodedOf(dt.RunEnds(), jsonType(dt.Encoded()))
-			ree.ValueNullable = dt.ValueNullable
-			return ree
-		}
-	case *arrow.StructType:
-		return arrow.StructOf(jsonFields(dt.Fields())...)
-	case *arrow.MapType:
-		if dt.KeyType() != nil && dt.ItemType() != nil {
-			key, item := dt.KeyField(), dt.ItemField()
-			key.Type, item.Type = jsonType(key.Type), jsonType(item.Type)
-			key.Nullable = false // MapOfFields panics on a nullable key; GoTypeOf has none
-			m := arrow.MapOfFields(key, item)
-			m.KeysSorted = dt.KeysSorted
-			return m
-		}
-	case arrow.ListLikeType:
-		// arrow-go's constructors panic on a nil element type or a
-		// fixed size below 1: such a type is left for GoTypeOf to refuse.
-		elem := dt.ElemField()
+	case r.Layout == arrowtype.Struct:
+		return arrow.StructOf(jsonFields(dt.(arrow.NestedType).Fields())...)
+	case r.Layout == arrowtype.List || r.Layout == arrowtype.ListView || r.Layout == arrowtype.FixedList:
+		// arrow-go's constructors panic on a nil element type, a fixed size
+		// below 1 or a map's entries of another shape: WithElem leaves such
+		// a type for GoTypeOf to refuse. A map's key is made non-nullable
+		// (MapOfFields panics on one; GoTypeOf has none).
+		elem := dt.(arrow.ListLikeType).ElemField()
 		if elem.Type == nil {
 			return dt
 		}
 		elem.Type = jsonType(elem.Type)
-		switch dt := dt.(type) {
-		case *arrow.ListType:
-			return arrow.ListOfField(elem)
-		case *arrow.LargeListType:
-			return arrow.LargeListOfField(elem)
-		case *arrow.ListViewType:
-			return arrow.ListViewOfField(elem)
-		case *arrow.LargeListViewType:
-			return arrow.LargeListViewOfField(elem)
-		case *arrow.FixedSizeListType:
-			if dt.Len() > 0 {
-				return arrow.FixedSizeListOfField(dt.Len(), elem)
-			}
-		}
+		retyped, _ := arrowtype.WithElem(dt, elem)
+		return retyped
 	}
 	return dt
 }

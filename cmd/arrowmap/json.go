@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/internal/zone"
 )
 
 // appendJSON appends the JSON of v, a value of the Go type GoTypeOf gives
@@ -24,7 +27,7 @@ import (
 //
 // Everything else is as encoding/json writes it.
 func appendJSON(b []byte, v reflect.Value, dt arrow.DataType) ([]byte, error) {
-	dt = valueType(dt)
+	dt = arrowtype.Decoded(dt)
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Map, reflect.Slice:
 		if v.IsNil() {
@@ -34,10 +37,10 @@ func appendJSON(b []byte, v reflect.Value, dt arrow.DataType) ([]byte, error) {
 			v = v.Elem()
 		}
 	}
-	switch dt := dt.(type) {
-	case *arrow.StructType:
+	switch r := arrowtype.OfType(dt); {
+	case r.Layout == arrowtype.Struct:
 		b = append(b, '{')
-		for i, f := range dt.Fields() {
+		for i, f := range dt.(arrow.NestedType).Fields() {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -49,30 +52,31 @@ func appendJSON(b []byte, v reflect.Value, dt arrow.DataType) ([]byte, error) {
 			}
 		}
 		return append(b, '}'), nil
-	case arrow.UnionType:
+	case r.Layout == arrowtype.Union:
 		// A union row is its selected variant, as arrow-go's JSON writes
 		// it: GoTypeOf's struct has a pointer per child, in order.
-		for i, f := range dt.Fields() {
+		for i, f := range dt.(arrow.UnionType).Fields() {
 			if variant := v.Field(i); !variant.IsNil() {
 				return appendJSON(b, variant, f.Type)
 			}
 		}
 		return append(b, "null"...), nil
-	case *arrow.MapType:
-		return appendMap(b, v, dt)
-	case arrow.ListLikeType:
+	case r.Map:
+		return appendMap(b, v, dt.(arrow.ListLikeType).Elem().(arrow.NestedType).Fields())
+	case r.Layout == arrowtype.List || r.Layout == arrowtype.ListView || r.Layout == arrowtype.FixedList:
 		b = append(b, '[')
+		elem := dt.(arrow.ListLikeType).Elem()
 		for i := range v.Len() {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			var err error
-			if b, err = appendJSON(b, v.Index(i), dt.Elem()); err != nil {
+			if b, err = appendJSON(b, v.Index(i), elem); err != nil {
 				return nil, err
 			}
 		}
 		return append(b, ']'), nil
-	case *arrow.Float16Type, *arrow.Float32Type, *arrow.Float64Type:
+	case r.Float:
 		switch f := v.Float(); {
 		case math.IsNaN(f):
 			return append(b, `"NaN"`...), nil
@@ -81,22 +85,20 @@ func appendJSON(b []byte, v reflect.Value, dt arrow.DataType) ([]byte, error) {
 		case math.IsInf(f, -1):
 			return append(b, `"-Inf"`...), nil
 		}
-	case *arrow.TimestampType:
-		loc, err := zoneOf(dt)
+	case r.Temporal == arrowtype.Timestamp:
+		tz, _ := arrowtype.Zone(dt)
+		loc, err := zone.OfTimestamp(tz) // as the decoder reads it: "Local" is refused
 		if err != nil {
 			return nil, err
 		}
-		return appendInstant(b, v.Int(), dt.Unit, loc), nil
-	case *arrow.Date32Type:
-		return appendInstant(b, v.Int()*secondsPerDay, arrow.Second, time.UTC), nil
-	case *arrow.Date64Type:
-		return appendInstant(b, v.Int(), arrow.Millisecond, time.UTC), nil
-	case *arrow.Time32Type:
-		return appendNanoseconds(b, v.Int(), dt.Unit), nil
-	case *arrow.Time64Type:
-		return appendNanoseconds(b, v.Int(), dt.Unit), nil
-	case *arrow.DurationType:
-		return appendNanoseconds(b, v.Int(), dt.Unit), nil
+		unit, _ := arrowtype.Unit(dt)
+		return appendInstant(b, v.Int(), unit, loc), nil
+	case r.Temporal == arrowtype.Date:
+		x, unit := r.SinceEpoch(v.Int(), 0)
+		return appendInstant(b, x, unit, time.UTC), nil
+	case r.Temporal == arrowtype.TimeOfDay || r.Temporal == arrowtype.Duration:
+		unit, _ := arrowtype.Unit(dt)
+		return appendNanoseconds(b, v.Int(), unit), nil
 	}
 	js, err := json.Marshal(v.Interface())
 	if err != nil {
@@ -105,35 +107,18 @@ func appendJSON(b []byte, v reflect.Value, dt arrow.DataType) ([]byte, error) {
 	return append(b, js...), nil
 }
 
-// valueType is the type of the values of dt: through extensions,
-// dictionaries and run-end encoding, as the decoder reads them.
-func valueType(dt arrow.DataType) arrow.DataType {
-	for {
-		switch t := dt.(type) {
-		case arrow.ExtensionType:
-			dt = t.StorageType()
-		case *arrow.DictionaryType:
-			dt = t.ValueType
-		case *arrow.RunEndEncodedType:
-			dt = t.Encoded()
-		default:
-			return dt
-		}
-	}
-}
-
 // appendMap writes a map, its entries as GoTypeOf's type holds them
 // (Key, Value), as an object in the entries' order, a key twice as often
 // as the map has it; a key whose JSON is not a string is that JSON as a
 // string.
-func appendMap(b []byte, v reflect.Value, dt *arrow.MapType) ([]byte, error) {
+func appendMap(b []byte, v reflect.Value, entries []arrow.Field) ([]byte, error) {
 	b = append(b, '{')
 	for i := range v.Len() {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		e := v.Index(i)
-		key, err := appendJSON(nil, e.Field(0), dt.KeyType())
+		key, err := appendJSON(nil, e.Field(0), entries[0].Type)
 		if err != nil {
 			return nil, err
 		}
@@ -144,27 +129,17 @@ func appendMap(b []byte, v reflect.Value, dt *arrow.MapType) ([]byte, error) {
 		key, _ = json.Marshal(k) // as encoding/json escapes it
 		b = append(b, key...)
 		b = append(b, ':')
-		if b, err = appendJSON(b, e.Field(1), dt.ItemType()); err != nil {
+		if b, err = appendJSON(b, e.Field(1), entries[1].Type); err != nil {
 			return nil, err
 		}
 	}
 	return append(b, '}'), nil
 }
 
-const secondsPerDay = 24 * 60 * 60
+const secondsPerDay = arrowtype.SecondsPerDay
 
 // perSecond is how many of unit make a second.
-func perSecond(unit arrow.TimeUnit) int64 {
-	return [...]int64{arrow.Second: 1, arrow.Millisecond: 1e3, arrow.Microsecond: 1e6, arrow.Nanosecond: 1e9}[unit]
-}
-
-// zoneOf is the time zone of a timestamp column, UTC for none.
-func zoneOf(dt *arrow.TimestampType) (*time.Location, error) {
-	if dt.TimeZone == "" {
-		return time.UTC, nil
-	}
-	return dt.GetZone()
-}
+func perSecond(unit arrow.TimeUnit) int64 { return arrowtype.PerSecond(unit) }
 
 // appendInstant writes x, a count of unit since the epoch, as RFC 3339 text
 // in loc, with an offset's seconds when it has some (local mean times) and

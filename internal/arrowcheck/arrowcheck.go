@@ -22,6 +22,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/decimal256"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 )
 
 // MsPerDay is the milliseconds of a day: a date64 is a whole number of
@@ -73,21 +75,19 @@ func Columns(schema *arrow.Schema) []int {
 }
 
 func mayForbid(dt arrow.DataType, nullable bool) bool {
-	if !nullable && dt.ID() != arrow.NULL {
+	dt = arrowtype.Storage(dt)
+	r := arrowtype.OfType(dt)
+	if !nullable && r.Layout != arrowtype.Null {
 		return true
 	}
-	switch t := dt.(type) {
-	case *arrow.StringType, *arrow.LargeStringType, *arrow.StringViewType,
-		*arrow.Decimal32Type, *arrow.Decimal64Type, *arrow.Decimal128Type, *arrow.Decimal256Type,
-		*arrow.Date64Type:
+	switch {
+	case r.Text || r.Decimal || isDate64(r):
 		return true
-	case *arrow.DictionaryType:
-		return mayForbid(t.ValueType, nullable)
-	case *arrow.RunEndEncodedType:
-		return mayForbid(t.Encoded(), nullable)
-	case arrow.ExtensionType:
-		return mayForbid(t.StorageType(), nullable)
-	case arrow.NestedType:
+	case r.Layout == arrowtype.Dictionary || r.Layout == arrowtype.RunEnd:
+		values, _ := arrowtype.Encoded(dt)
+		return mayForbid(values, nullable)
+	}
+	if t, ok := dt.(arrow.NestedType); ok {
 		for _, f := range t.Fields() {
 			if mayForbid(f.Type, f.Nullable) {
 				return true
@@ -95,6 +95,12 @@ func mayForbid(dt arrow.DataType, nullable bool) bool {
 		}
 	}
 	return false
+}
+
+// isDate64 reports whether r is the date of milliseconds, which must be
+// whole days.
+func isDate64(r *arrowtype.Row) bool {
+	return r.Temporal == arrowtype.Date && r.Value == arrowtype.Int64
 }
 
 // Record returns the first value of rec's columns cols (Columns of its
@@ -140,8 +146,8 @@ func join(a, b string) string {
 // hasNulls reports whether a's validity bitmap says a null. Run-end
 // encoded arrays and unions have none: their children say.
 func hasNulls(a arrow.Array) bool {
-	switch a.DataType().ID() {
-	case arrow.NULL, arrow.RUN_END_ENCODED, arrow.SPARSE_UNION, arrow.DENSE_UNION:
+	switch arrowtype.OfType(a.DataType()).Layout {
+	case arrowtype.Null, arrowtype.RunEnd, arrowtype.Union:
 		return false
 	}
 	return a.NullN() > 0
@@ -158,46 +164,37 @@ func allowed(a arrow.Array, nullable bool) bool {
 	if !nullable && hasNulls(a) {
 		return false
 	}
-	switch a := a.(type) {
-	case *array.String:
+	if ext, ok := a.(array.ExtensionArray); ok {
+		return allowed(ext.Storage(), nullable)
+	}
+	switch r := arrowtype.OfType(a.DataType()); {
+	case r.Text && r.Layout == arrowtype.Binary && r.Large:
+		a := a.(arrowtype.OffsetsArray[int64])
 		return offsetsUTF8(a.ValueBytes(), a.ValueOffsets())
-	case *array.LargeString:
+	case r.Text && r.Layout == arrowtype.Binary:
+		a := a.(arrowtype.OffsetsArray[int32])
 		return offsetsUTF8(a.ValueBytes(), a.ValueOffsets())
-	case *array.StringView:
+	case r.Text:
+		a := a.(arrowtype.TextArray)
 		for i := range a.Len() {
 			if a.IsValid(i) && !validString(a.Value(i)) {
 				return false
 			}
 		}
 		return true
-	case *array.Decimal32:
-		return integersFit(a.Values(), a.DataType().(arrow.DecimalType).GetPrecision())
-	case *array.Decimal64:
-		return integersFit(a.Values(), a.DataType().(arrow.DecimalType).GetPrecision())
-	case *array.Decimal128:
-		low, high := DecimalBounds[decimal128.Num](a.DataType().(arrow.DecimalType).GetPrecision())
-		for _, d := range a.Values() {
-			if !d.Less(high) || !low.Less(d) {
-				return false
-			}
-		}
-		return true
-	case *array.Decimal256:
-		low, high := DecimalBounds[decimal256.Num](a.DataType().(arrow.DecimalType).GetPrecision())
-		for _, d := range a.Values() {
-			if !d.Less(high) || !low.Less(d) {
-				return false
-			}
-		}
-		return true
-	case *array.Date64:
+	case r.Decimal:
+		fit, _ := decimals(a, r.Value, -1)
+		return fit
+	case isDate64(r):
+		values := arrowtype.Values[int64](a.Data())
 		var rem int64 // any value's remainder, without a branch per value
-		for _, x := range a.Date64Values() {
-			rem |= int64(x) % MsPerDay
+		for _, x := range values {
+			rem |= x % MsPerDay
 		}
-		return rem == 0
-	case *array.Struct:
-		fields := a.DataType().(*arrow.StructType).Fields()
+		return rem == 0 && values != nil
+	case r.Layout == arrowtype.Struct:
+		a := a.(arrowtype.StructArray)
+		fields := a.DataType().(arrow.NestedType).Fields()
 		for j := range a.NumField() {
 			child := a.Field(j)
 			if !fields[j].Nullable && hasNulls(child) && !nullsUnderNulls(a, child) {
@@ -208,16 +205,15 @@ func allowed(a arrow.Array, nullable bool) bool {
 			}
 		}
 		return true
-	case *array.Dictionary:
-		return allowed(a.Dictionary(), nullable)
-	case *array.RunEndEncoded:
-		return allowed(a.Values(), nullable)
-	case array.ExtensionArray:
-		return allowed(a.Storage(), nullable)
-	case array.ListLike:
+	case r.Layout == arrowtype.Dictionary:
+		return allowed(a.(arrowtype.DictionaryArray).Dictionary(), nullable)
+	case r.Layout == arrowtype.RunEnd:
+		return allowed(a.(arrowtype.RunEndArray).Values(), nullable)
+	case r.Layout == arrowtype.List || r.Layout == arrowtype.ListView || r.Layout == arrowtype.FixedList:
+		a := a.(array.ListLike)
 		elem := a.DataType().(arrow.ListLikeType).ElemField()
 		values := a.ListValues()
-		if id := a.DataType().ID(); id == arrow.LIST_VIEW || id == arrow.LARGE_LIST_VIEW {
+		if r.Layout == arrowtype.ListView {
 			return allowed(values, elem.Nullable) // a view's rows may be anywhere in its child
 		}
 		// The child rows of a's window, contiguous.
@@ -229,7 +225,8 @@ func allowed(a arrow.Array, nullable bool) bool {
 		window := array.NewSlice(values, start, end)
 		defer window.Release()
 		return allowed(window, elem.Nullable)
-	case array.Union:
+	case r.Layout == arrowtype.Union:
+		a := a.(array.Union)
 		fields := a.DataType().(arrow.UnionType).Fields()
 		for j := range a.NumFields() {
 			if !allowed(a.Field(j), fields[j].Nullable) {
@@ -243,7 +240,7 @@ func allowed(a arrow.Array, nullable bool) bool {
 
 // nullsUnderNulls reports whether every null of child, a struct's child,
 // is in a null row of the struct s, where no row reaches it.
-func nullsUnderNulls(s *array.Struct, child arrow.Array) bool {
+func nullsUnderNulls(s arrow.Array, child arrow.Array) bool {
 	if !hasNulls(s) {
 		return false
 	}
@@ -317,58 +314,104 @@ func integersFit[D decimal.Decimal32 | decimal.Decimal64](values []D, precision 
 	return true
 }
 
-func decimalFits[D decimalNum[D]](d D, dt arrow.DataType) *Error {
-	t := dt.(arrow.DecimalType)
-	if low, high := DecimalBounds[D](t.GetPrecision()); d.Cmp(high) < 0 && d.Cmp(low) > 0 {
-		return nil
+// decimals checks the decimal array a, whose values are of Go type v: for
+// row < 0 whether every value fits its precision (a loop over the buffer
+// with no call per value where the values are integers), else the value
+// of row, with the error saying what is wrong.
+func decimals(a arrow.Array, v arrowtype.Value, row int) (bool, *Error) {
+	precision, _, _ := arrowtype.Precision(a.DataType())
+	switch v {
+	case arrowtype.Decimal32:
+		values := arrowtype.Values[decimal.Decimal32](a.Data())
+		if row < 0 {
+			return values != nil && integersFit(values, precision), nil
+		}
+		return decimalFits(values[row], a.DataType())
+	case arrowtype.Decimal64:
+		values := arrowtype.Values[decimal.Decimal64](a.Data())
+		if row < 0 {
+			return values != nil && integersFit(values, precision), nil
+		}
+		return decimalFits(values[row], a.DataType())
+	case arrowtype.Decimal128:
+		values := arrowtype.Values[decimal128.Num](a.Data())
+		if row >= 0 {
+			return decimalFits(values[row], a.DataType())
+		}
+		// Each width's loop written out: a generic one calls Less through
+		// a dictionary, not inlined.
+		low, high := DecimalBounds[decimal128.Num](precision)
+		for _, d := range values {
+			if !d.Less(high) || !low.Less(d) {
+				return false, nil
+			}
+		}
+		return values != nil, nil
+	case arrowtype.Decimal256:
+		values := arrowtype.Values[decimal256.Num](a.Data())
+		if row >= 0 {
+			return decimalFits(values[row], a.DataType())
+		}
+		low, high := DecimalBounds[decimal256.Num](precision)
+		for _, d := range values {
+			if !d.Less(high) || !low.Less(d) {
+				return false, nil
+			}
+		}
+		return values != nil, nil
 	}
-	return &Error{Problem: PastPrecision, Detail: fmt.Sprintf("%s has more digits than %s holds", d.ToString(t.GetScale()), dt)}
+	return true, nil
+}
+
+func decimalFits[D decimalNum[D]](d D, dt arrow.DataType) (bool, *Error) {
+	precision, scale, _ := arrowtype.Precision(dt)
+	if low, high := DecimalBounds[D](precision); d.Cmp(high) < 0 && d.Cmp(low) > 0 {
+		return true, nil
+	}
+	return false, &Error{Problem: PastPrecision, Detail: fmt.Sprintf("%s has more digits than %s holds", d.ToString(scale), dt)}
 }
 
 // find returns the forbidden value that row i of a reaches, with the path
 // below a's column to it (the names of the fields on the way, "" for a's
 // own value), or nil. nullable says whether a's field takes a null.
 func find(a arrow.Array, nullable bool, i int) *Error {
+	r := arrowtype.OfType(a.DataType())
 	if a.IsNull(i) {
-		if nullable || a.DataType().ID() == arrow.NULL {
+		if nullable || r.Layout == arrowtype.Null {
 			return nil
 		}
 		return &Error{Problem: Null, Detail: "a null where the field is not nullable"}
 	}
-	switch a := a.(type) {
-	case *array.String:
-		return validText(a.Value(i))
-	case *array.LargeString:
-		return validText(a.Value(i))
-	case *array.StringView:
-		return validText(a.Value(i))
-	case *array.Decimal32:
-		return decimalFits(a.Value(i), a.DataType())
-	case *array.Decimal64:
-		return decimalFits(a.Value(i), a.DataType())
-	case *array.Decimal128:
-		return decimalFits(a.Value(i), a.DataType())
-	case *array.Decimal256:
-		return decimalFits(a.Value(i), a.DataType())
-	case *array.Date64:
-		if x := a.Value(i); x%MsPerDay != 0 {
+	if ext, ok := a.(array.ExtensionArray); ok {
+		return find(ext.Storage(), nullable, i)
+	}
+	switch {
+	case r.Text:
+		return validText(a.(arrowtype.TextArray).Value(i))
+	case r.Decimal:
+		_, e := decimals(a, r.Value, i)
+		return e
+	case isDate64(r):
+		if x := arrowtype.Values[int64](a.Data())[i]; x%MsPerDay != 0 {
 			return &Error{Problem: NotWholeDay, Detail: fmt.Sprintf("date64 %d ms is not a whole number of days", x)}
 		}
-	case *array.Struct:
-		fields := a.DataType().(*arrow.StructType).Fields()
+	case r.Layout == arrowtype.Struct:
+		a := a.(arrowtype.StructArray)
+		fields := a.DataType().(arrow.NestedType).Fields()
 		for j := range a.NumField() {
 			if e := find(a.Field(j), fields[j].Nullable, i); e != nil {
 				e.Column = join(fields[j].Name, e.Column)
 				return e
 			}
 		}
-	case *array.Dictionary:
+	case r.Layout == arrowtype.Dictionary:
+		a := a.(arrowtype.DictionaryArray)
 		return find(a.Dictionary(), nullable, a.GetValueIndex(i))
-	case *array.RunEndEncoded:
+	case r.Layout == arrowtype.RunEnd:
+		a := a.(arrowtype.RunEndArray)
 		return find(a.Values(), nullable, a.GetPhysicalIndex(i))
-	case array.ExtensionArray:
-		return find(a.Storage(), nullable, i)
-	case array.ListLike:
+	case r.Layout == arrowtype.List || r.Layout == arrowtype.ListView || r.Layout == arrowtype.FixedList:
+		a := a.(array.ListLike)
 		elem := a.DataType().(arrow.ListLikeType).ElemField() // a map's entries
 		values := a.ListValues()
 		start, end := a.ValueOffsets(i)
@@ -378,10 +421,12 @@ func find(a arrow.Array, nullable bool, i int) *Error {
 				return e
 			}
 		}
-	case *array.SparseUnion:
-		return findInUnion(a, a.ChildID(i), i)
-	case *array.DenseUnion:
+	case r.Layout == arrowtype.Union && r.Dense:
+		a := a.(arrowtype.DenseUnionArray)
 		return findInUnion(a, a.ChildID(i), int(a.ValueOffset(i)))
+	case r.Layout == arrowtype.Union:
+		a := a.(array.Union)
+		return findInUnion(a, a.ChildID(i), i)
 	}
 	return nil
 }

@@ -8,6 +8,22 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
+// dictionaryArray and structArray are what arrow-go's dictionary and
+// struct arrays give (arrowtype names them too, but this package imports
+// nothing of arrowmap's).
+type (
+	dictionaryArray interface {
+		arrow.Array
+		Dictionary() arrow.Array
+		GetValueIndex(i int) int
+	}
+	structArray interface {
+		arrow.Array
+		NumField() int
+		Field(i int) arrow.Array
+	}
+)
+
 // SameValue reports whether row i of a and row j of b, arrays of one type,
 // hold the same value as Arrow defines it: the same nullness, then the same
 // dictionary value, elements, fields or entries (a map's in order), or the
@@ -19,14 +35,14 @@ func SameValue(a arrow.Array, i int, b arrow.Array, j int) bool {
 		return IsNull(a, i) && IsNull(b, j)
 	}
 	switch a := a.(type) {
-	case *array.Dictionary:
-		b, ok := b.(*array.Dictionary)
+	case dictionaryArray:
+		b, ok := b.(dictionaryArray)
 		return ok && SameValue(a.Dictionary(), a.GetValueIndex(i), b.Dictionary(), b.GetValueIndex(j))
 	case array.ExtensionArray:
 		b, ok := b.(array.ExtensionArray)
 		return ok && SameValue(a.Storage(), i, b.Storage(), j)
-	case *array.Struct:
-		b, ok := b.(*array.Struct)
+	case structArray:
+		b, ok := b.(structArray)
 		if !ok || a.NumField() != b.NumField() {
 			return false
 		}
@@ -59,7 +75,7 @@ func SameValue(a arrow.Array, i int, b arrow.Array, j int) bool {
 // IsNull reports whether row i of a is null, a dictionary's row also when
 // its index points to a null entry.
 func IsNull(a arrow.Array, i int) bool {
-	if d, ok := a.(*array.Dictionary); ok && d.IsValid(i) {
+	if d, ok := a.(dictionaryArray); ok && d.IsValid(i) {
 		return d.Dictionary().IsNull(d.GetValueIndex(i))
 	}
 	return a.IsNull(i)

@@ -291,13 +291,6 @@ func ExtensionStorage(dt arrow.DataType) (arrow.DataType, bool) {
 	return dt, false
 }
 
-// ExtensionArray is the array of the extension type dt over storage, an
-// array of its storage type; it retains storage. dt must be an extension
-// type.
-func ExtensionArray(dt arrow.DataType, storage arrow.Array) arrow.Array {
-	return array.NewExtensionArrayWithStorage(dt.(arrow.ExtensionType), storage)
-}
-
 // DictionaryParts is the index and value types of the dictionary type dt and
 // whether it is ordered; ok is false for any other type.
 func DictionaryParts(dt arrow.DataType) (index, values arrow.DataType, ordered, ok bool) {
@@ -332,4 +325,69 @@ func MapParts(dt arrow.DataType) (MapFields, bool) {
 		return MapFields{}, false
 	}
 	return MapFields{Entries: m.ElemField(), Key: m.KeyField(), Item: m.ItemField(), KeysSorted: m.KeysSorted}, true
+}
+
+// ---- iotypes
+
+// WithEncodedValues is dt, a dictionary or run-end encoded type, with
+// values as the type of what it encodes: its index or run-end type, its
+// order and its values' nullability kept. False for any other dt.
+func WithEncodedValues(dt, values arrow.DataType) (arrow.DataType, bool) {
+	switch t := dt.(type) {
+	case *arrow.DictionaryType:
+		return &arrow.DictionaryType{IndexType: t.IndexType, ValueType: values, Ordered: t.Ordered}, true
+	case *arrow.RunEndEncodedType:
+		ree := arrow.RunEndEncodedOf(t.RunEnds(), values)
+		ree.ValueNullable = t.ValueNullable
+		return ree, true
+	}
+	return dt, false
+}
+
+// WithElem is the list-like dt with elem as its element: a list, large
+// list, list view or large list view of elem, a fixed-size list of elem of
+// dt's size, a map whose entries are elem, a struct of a key and an item
+// (its keys' order kept, the key not nullable). False for any other dt, a
+// fixed size below 1, entries of another shape, or a nil element type:
+// arrow-go's constructors panic on those.
+func WithElem(dt arrow.DataType, elem arrow.Field) (arrow.DataType, bool) {
+	if elem.Type == nil {
+		return dt, false
+	}
+	switch t := dt.(type) {
+	case *arrow.ListType:
+		return arrow.ListOfField(elem), true
+	case *arrow.LargeListType:
+		return arrow.LargeListOfField(elem), true
+	case *arrow.ListViewType:
+		return arrow.ListViewOfField(elem), true
+	case *arrow.LargeListViewType:
+		return arrow.LargeListViewOfField(elem), true
+	case *arrow.FixedSizeListType:
+		if t.Len() < 1 {
+			return dt, false
+		}
+		return arrow.FixedSizeListOfField(t.Len(), elem), true
+	case *arrow.MapType:
+		entries, ok := elem.Type.(*arrow.StructType)
+		if !ok || entries.NumFields() != 2 || entries.Field(0).Type == nil || entries.Field(1).Type == nil {
+			return dt, false
+		}
+		key := entries.Field(0)
+		key.Nullable = false
+		m := arrow.MapOfFields(key, entries.Field(1))
+		m.KeysSorted = t.KeysSorted
+		return m, true
+	}
+	return dt, false
+}
+
+// WithStorage is storage as an array of the extension type dt; false
+// when dt is no extension type.
+func WithStorage(dt arrow.DataType, storage arrow.Array) (arrow.Array, bool) {
+	t, ok := dt.(arrow.ExtensionType)
+	if !ok {
+		return nil, false
+	}
+	return array.NewExtensionArrayWithStorage(t, storage), true
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 )
 
 // Flat is the flat record of the decode benchmarks: eight columns of the
@@ -52,7 +54,7 @@ var (
 		{Name: "ok", Type: arrow.FixedWidthTypes.Boolean},
 		{Name: "name", Type: arrow.BinaryTypes.String},
 		{Name: "note", Type: arrow.BinaryTypes.String, Nullable: true},
-		{Name: "at", Type: &arrow.TimestampType{Unit: arrow.Microsecond}},
+		{Name: "at", Type: arrowtype.Named("timestamp").MustWithUnit(arrow.Microsecond, "")},
 		{Name: "score", Type: arrow.PrimitiveTypes.Float32},
 	}, nil)
 	ItemType     = arrow.StructOf(arrow.Field{Name: "sku", Type: arrow.BinaryTypes.String}, arrow.Field{Name: "price", Type: arrow.PrimitiveTypes.Float64})
@@ -90,14 +92,14 @@ func FlatRecord(mem memory.Allocator, start, end int) arrow.RecordBatch {
 	b := array.NewRecordBuilder(mem, FlatSchema)
 	defer b.Release()
 	b.Reserve(end - start)
-	ids := b.Field(0).(*array.Int64Builder)
-	qty := b.Field(1).(*array.Int32Builder)
-	price := b.Field(2).(*array.Float64Builder)
-	ok := b.Field(3).(*array.BooleanBuilder)
-	name := b.Field(4).(*array.StringBuilder)
-	note := b.Field(5).(*array.StringBuilder)
-	at := b.Field(6).(*array.TimestampBuilder)
-	score := b.Field(7).(*array.Float32Builder)
+	ids := b.Field(0).(arrowtype.Appender[int64])
+	qty := b.Field(1).(arrowtype.Appender[int32])
+	price := b.Field(2).(arrowtype.Appender[float64])
+	ok := b.Field(3).(arrowtype.Appender[bool])
+	name := b.Field(4).(arrowtype.Appender[string])
+	note := b.Field(5).(arrowtype.Appender[string])
+	at := b.Field(6).(arrowtype.Appender[arrow.Timestamp])
+	score := b.Field(7).(arrowtype.Appender[float32])
 	for i := start; i < end; i++ {
 		r := FlatRow(i)
 		ids.Append(r.ID)
@@ -136,15 +138,15 @@ func NestedRow(i int) Nested {
 func NestedRecord(mem memory.Allocator, n int) arrow.RecordBatch {
 	b := array.NewRecordBuilder(mem, NestedSchema)
 	defer b.Release()
-	ids := b.Field(0).(*array.Int64Builder)
-	tags := b.Field(1).(*array.ListBuilder)
-	tag := tags.ValueBuilder().(*array.StringBuilder)
-	items := b.Field(2).(*array.ListBuilder)
-	item := items.ValueBuilder().(*array.StructBuilder)
-	sku := item.FieldBuilder(0).(*array.StringBuilder)
-	itemPrice := item.FieldBuilder(1).(*array.Float64Builder)
-	scores := b.Field(3).(*array.ListBuilder)
-	score := scores.ValueBuilder().(*array.Float32Builder)
+	ids := b.Field(0).(arrowtype.Appender[int64])
+	tags := b.Field(1).(arrowtype.ListAppender)
+	tag := tags.ValueBuilder().(arrowtype.Appender[string])
+	items := b.Field(2).(arrowtype.ListAppender)
+	item := items.ValueBuilder().(arrowtype.StructAppender)
+	sku := item.FieldBuilder(0).(arrowtype.Appender[string])
+	itemPrice := item.FieldBuilder(1).(arrowtype.Appender[float64])
+	scores := b.Field(3).(arrowtype.ListAppender)
+	score := scores.ValueBuilder().(arrowtype.Appender[float32])
 	for i := range n {
 		r := NestedRow(i)
 		ids.Append(r.ID)

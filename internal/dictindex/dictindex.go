@@ -12,47 +12,42 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 )
 
-// Max is the largest index of the integer index type dt.
+// Max is the largest index of the integer index type dt: of its row's
+// width and sign; the largest uint64 for a type that is no integer.
 func Max(dt arrow.DataType) uint64 {
-	switch dt.ID() {
-	case arrow.INT8:
-		return math.MaxInt8
-	case arrow.UINT8:
-		return math.MaxUint8
-	case arrow.INT16:
-		return math.MaxInt16
-	case arrow.UINT16:
-		return math.MaxUint16
-	case arrow.INT32:
-		return math.MaxInt32
-	case arrow.UINT32:
-		return math.MaxUint32
-	case arrow.INT64:
-		return math.MaxInt64
-	default:
+	r := arrowtype.OfType(dt)
+	if !r.Integer {
 		return math.MaxUint64
 	}
+	bits := 8 * r.Bytes
+	if r.Signed {
+		bits--
+	}
+	return math.MaxUint64 >> (64 - bits)
 }
 
 // Array is an array of the integer index type dt holding indices, each at
-// most Max(dt), a negative one null.
+// most Max(dt), a negative one null; an int64 array for a type that is no
+// integer.
 func Array(mem memory.Allocator, dt arrow.DataType, indices []int) arrow.Array {
-	switch dt.ID() {
-	case arrow.INT8:
+	switch arrowtype.OfType(dt).Value {
+	case arrowtype.Int8:
 		return arrayOf[int8](mem, dt, indices)
-	case arrow.UINT8:
+	case arrowtype.Uint8:
 		return arrayOf[uint8](mem, dt, indices)
-	case arrow.INT16:
+	case arrowtype.Int16:
 		return arrayOf[int16](mem, dt, indices)
-	case arrow.UINT16:
+	case arrowtype.Uint16:
 		return arrayOf[uint16](mem, dt, indices)
-	case arrow.INT32:
+	case arrowtype.Int32:
 		return arrayOf[int32](mem, dt, indices)
-	case arrow.UINT32:
+	case arrowtype.Uint32:
 		return arrayOf[uint32](mem, dt, indices)
-	case arrow.UINT64:
+	case arrowtype.Uint64:
 		return arrayOf[uint64](mem, dt, indices)
 	}
 	return arrayOf[int64](mem, dt, indices)

@@ -14,6 +14,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 )
 
 // Rows is the number of rows of the embedded sample.
@@ -28,9 +30,9 @@ var item = arrow.StructOf(
 // Schema is the schema of the sample.
 var Schema = arrow.NewSchema([]arrow.Field{
 	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "region", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}},
-	{Name: "placed_at", Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "Europe/Paris"}},
-	{Name: "total", Type: &arrow.Decimal128Type{Precision: 12, Scale: 2}},
+	{Name: "region", Type: arrowtype.DictionaryOf(arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.String, false)},
+	{Name: "placed_at", Type: arrowtype.Named("timestamp").MustWithUnit(arrow.Millisecond, "Europe/Paris")},
+	{Name: "total", Type: arrowtype.Named("decimal128").DecimalOf(12, 2)},
 	{Name: "tags", Type: arrow.ListOf(arrow.BinaryTypes.String), Nullable: true},
 	{Name: "items", Type: arrow.ListOfNonNullable(item)},
 	{Name: "attrs", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.BinaryTypes.String), Nullable: true},
@@ -57,7 +59,7 @@ func Write(w io.Writer, rows int) error {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	// An IPC file holds one dictionary per field: every batch shares it.
-	dict := array.NewStringBuilder(mem)
+	dict := array.NewBuilder(mem, arrow.BinaryTypes.String).(arrowtype.Appender[string])
 	dict.AppendValues(regions, nil)
 	regionDict := dict.NewArray()
 	dict.Release()
@@ -76,25 +78,25 @@ func Write(w io.Writer, rows int) error {
 func batch(mem memory.Allocator, rng *rand.Rand, regionDict arrow.Array, from, to int) arrow.RecordBatch {
 	b := array.NewRecordBuilder(mem, Schema)
 	defer b.Release()
-	id := b.Field(0).(*array.Int64Builder)
-	region := array.NewInt8Builder(mem)
+	id := b.Field(0).(arrowtype.Appender[int64])
+	region := array.NewBuilder(mem, arrow.PrimitiveTypes.Int8).(arrowtype.Appender[int8])
 	defer region.Release()
-	placed := b.Field(2).(*array.TimestampBuilder)
-	total := b.Field(3).(*array.Decimal128Builder)
-	tagList := b.Field(4).(*array.ListBuilder)
-	tag := tagList.ValueBuilder().(*array.StringBuilder)
-	itemList := b.Field(5).(*array.ListBuilder)
-	it := itemList.ValueBuilder().(*array.StructBuilder)
-	sku := it.FieldBuilder(0).(*array.StringBuilder)
-	qty := it.FieldBuilder(1).(*array.Int32Builder)
-	price := it.FieldBuilder(2).(*array.Float64Builder)
-	attrs := b.Field(6).(*array.MapBuilder)
-	key := attrs.KeyBuilder().(*array.StringBuilder)
-	val := attrs.ItemBuilder().(*array.StringBuilder)
-	note := b.Field(7).(*array.StringBuilder)
-	ship := b.Field(8).(*array.StructBuilder)
-	city := ship.FieldBuilder(0).(*array.StringBuilder)
-	zip := ship.FieldBuilder(1).(*array.StringBuilder)
+	placed := b.Field(2).(arrowtype.Appender[arrow.Timestamp])
+	total := b.Field(3).(arrowtype.Appender[decimal128.Num])
+	tagList := b.Field(4).(arrowtype.ListAppender)
+	tag := tagList.ValueBuilder().(arrowtype.Appender[string])
+	itemList := b.Field(5).(arrowtype.ListAppender)
+	it := itemList.ValueBuilder().(arrowtype.StructAppender)
+	sku := it.FieldBuilder(0).(arrowtype.Appender[string])
+	qty := it.FieldBuilder(1).(arrowtype.Appender[int32])
+	price := it.FieldBuilder(2).(arrowtype.Appender[float64])
+	attrs := b.Field(6).(arrowtype.MapAppender)
+	key := attrs.KeyBuilder().(arrowtype.Appender[string])
+	val := attrs.ItemBuilder().(arrowtype.Appender[string])
+	note := b.Field(7).(arrowtype.Appender[string])
+	ship := b.Field(8).(arrowtype.StructAppender)
+	city := ship.FieldBuilder(0).(arrowtype.Appender[string])
+	zip := ship.FieldBuilder(1).(arrowtype.Appender[string])
 	for i := from; i < to; i++ {
 		id.Append(int64(i + 1))
 		region.Append(int8(rng.IntN(len(regions))))
