@@ -21,7 +21,7 @@ import (
 // entriesEncoderOf maps []E tagged map to map<K, V>, K and V the types of
 // E's fields named key and value (arrow-go names a map's fields so, and
 // its IPC reader reads every map so: any other name would not decode back).
-func (c *compiler) entriesEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+func (c *encodeCompiler) entriesEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	if err := checkTagParts(t, tag, lv.at, partLayout); err != nil {
 		return nil, nil, err
 	}

@@ -111,7 +111,7 @@ func kindOf(t reflect.Type) goKind {
 // string column through it, unless it is a string; []byte whose bytes an
 // As converts is a list of them; [N]byte is a fixed_size_list but from
 // fixed_size_binary.
-func (c *compiler) decodeKindOf(t reflect.Type, id arrow.Type) goKind {
+func (c *planner) decodeKindOf(t reflect.Type, id arrow.Type) goKind {
 	k := kindOf(t)
 	switch {
 	case k != kindString && isStringLike(id) && implementsTextUnmarshaler(t):
@@ -129,7 +129,7 @@ func (c *compiler) decodeKindOf(t reflect.Type, id arrow.Type) goKind {
 // a type that implements encoding.TextMarshaler is text where it has no
 // Arrow type of its own: when it is a list, an array, a map, a struct or
 // unsupported.
-func (c *compiler) encodeKindOf(t reflect.Type, tag tags.Tag) goKind {
+func (c *planner) encodeKindOf(t reflect.Type, tag tags.Tag) goKind {
 	k := kindOf(t)
 	switch {
 	case k == kindBytes && c.hasConversion(t.Elem()):

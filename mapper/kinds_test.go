@@ -125,11 +125,11 @@ func TestKindOf(t *testing.T) {
 }
 
 func TestDecodeKindOf(t *testing.T) {
-	plain := &compiler{opts: testOptions(nil)}
-	converted := &compiler{opts: testOptions([]Option{As(func(b int16) (uint8, error) { return uint8(b), nil }, nil)})}
+	plain := &planner{opts: testOptions(nil)}
+	converted := &planner{opts: testOptions([]Option{As(func(b int16) (uint8, error) { return uint8(b), nil }, nil)})}
 	tests := []struct {
 		name string
-		c    *compiler
+		c    *planner
 		typ  reflect.Type
 		id   arrow.Type
 		want goKind
@@ -160,12 +160,12 @@ func TestDecodeKindOf(t *testing.T) {
 }
 
 func TestEncodeKindOf(t *testing.T) {
-	plain := &compiler{opts: testOptions(nil)}
-	converted := &compiler{opts: testOptions([]Option{As(nil, func(b uint8) (int16, error) { return int16(b), nil })})}
+	plain := &planner{opts: testOptions(nil)}
+	converted := &planner{opts: testOptions([]Option{As(nil, func(b uint8) (int16, error) { return int16(b), nil })})}
 	fsl := tags.Tag{Encoding: tags.FixedSizeList}
 	tests := []struct {
 		name string
-		c    *compiler
+		c    *planner
 		typ  reflect.Type
 		tag  tags.Tag
 		want goKind

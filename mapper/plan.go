@@ -71,23 +71,24 @@ func (w where) field(goName, colName string) where {
 	return where{path: joinPath(w.path, goName), column: joinPath(w.column, colName)}
 }
 
-// compiler holds what compiling one plan needs.
-type compiler struct {
+// planner is what planning in either direction keeps: the plan options
+// and the struct types being planned.
+type planner struct {
 	opts  *options
-	stack map[reflect.Type]bool // struct types being compiled: a repeat is a recursive type
+	stack map[reflect.Type]bool // struct types being planned: a repeat is a recursive type
+}
+
+// compiler holds what compiling one decoding plan needs.
+type compiler struct {
+	planner
 	slots int
-	// Encoding only: large and view inherited from a level above
-	// (arreflect's meaning: they apply to every level below the field),
-	// and how many levels up arrow-go's builders build.
-	large, view  bool
-	belowArrowGo int
 }
 
 func compilePlan(t reflect.Type, schema *arrow.Schema, opts *options) (*plan, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, newError(ErrUnsupported, "", "", -1, "%s is not a struct", t)
 	}
-	c := &compiler{opts: opts, stack: map[reflect.Type]bool{t: true}}
+	c := &compiler{planner: planner{opts: opts, stack: map[reflect.Type]bool{t: true}}}
 	fields := schema.Fields()
 	p := &plan{rowType: t, opts: opts}
 	members, err := c.compileMembers(t, fields, where{}, func(f arrow.Field, i int, cd *codec, vt *views.Type) int {
@@ -486,7 +487,7 @@ func (c *compiler) finish(cd *codec, at where) *codec {
 	return cd
 }
 
-func (c *compiler) hasConversion(t reflect.Type) bool {
+func (c *planner) hasConversion(t reflect.Type) bool {
 	_, ok := c.opts.conversions[t]
 	return ok
 }

@@ -87,11 +87,21 @@ func cachedEncodePlan(t reflect.Type, o *options) (*encodePlan, error) {
 	return planFor(encodeKind, t, nil, o, func() (*encodePlan, error) { return compileEncodePlan(t, o) })
 }
 
+// encodeCompiler holds what compiling one encoding plan needs: large and
+// view inherited from a level above (arreflect's meaning: they apply to
+// every level below the field), and how many levels up arrow-go's builders
+// build.
+type encodeCompiler struct {
+	planner
+	large, view  bool
+	belowArrowGo int
+}
+
 func compileEncodePlan(t reflect.Type, o *options) (*encodePlan, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, newError(ErrUnsupported, "", "", -1, "%s is not a struct", t)
 	}
-	c := &compiler{opts: o, stack: map[reflect.Type]bool{t: true}}
+	c := &encodeCompiler{planner: planner{opts: o, stack: map[reflect.Type]bool{t: true}}}
 	fields, encs, err := c.fieldsOf(t, where{})
 	if err != nil {
 		return nil, err
@@ -115,7 +125,7 @@ func compileEncodePlan(t reflect.Type, o *options) (*encodePlan, error) {
 }
 
 // fieldsOf derives the Arrow fields of struct type t and their encoders.
-func (c *compiler) fieldsOf(t reflect.Type, at where) ([]arrow.Field, []fieldEncoder, error) {
+func (c *encodeCompiler) fieldsOf(t reflect.Type, at where) ([]arrow.Field, []fieldEncoder, error) {
 	goFields, ferr := structFields(t)
 	if ferr != nil {
 		ferr.Path = joinPath(at.path, ferr.Path)
@@ -172,7 +182,7 @@ func offsetsOf(t reflect.Type, index []int) []uintptr {
 // encoderOf derives the Arrow field (without its name) of one level, Go
 // type t with its tag, and the encoder that writes it. nullable is set when
 // the level is reached through a pointer.
-func (c *compiler) encoderOf(t reflect.Type, tag tags.Tag, nullable bool, at where) (arrow.Field, encoder, error) {
+func (c *encodeCompiler) encoderOf(t reflect.Type, tag tags.Tag, nullable bool, at where) (arrow.Field, encoder, error) {
 	if c.stack[t] {
 		return arrow.Field{}, nil, newError(ErrUnsupported, at.path, at.column, -1, "%s is recursive", t)
 	}
@@ -260,7 +270,7 @@ func nullableKind(t reflect.Type) bool {
 // valueEncoderOf derives the Arrow type of a level that is not a pointer,
 // before dictionary or run-end encoding: it dispatches on the kind of t to
 // one function per kind.
-func (c *compiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+func (c *encodeCompiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	kind := c.encodeKindOf(t, tag)
 	if kind == kindList && tag.Encoding == tags.Map {
 		kind = kindMap // []E tagged map: a map's entries (entriesEncoderOf)
@@ -363,13 +373,13 @@ func floatEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, 
 // structEncoderOf maps a struct to an Arrow struct of its fields.
 // inheritLayout makes the large and view of tag apply to every level
 // below, as arreflect's do; the returned func restores what was inherited.
-func (c *compiler) inheritLayout(tag tags.Tag) (restore func()) {
+func (c *encodeCompiler) inheritLayout(tag tags.Tag) (restore func()) {
 	large, view := c.large, c.view
 	c.large, c.view = large || tag.Large, view || tag.View
 	return func() { c.large, c.view = large, view }
 }
 
-func (c *compiler) structEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+func (c *encodeCompiler) structEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	if err := checkTagParts(t, tag, lv.at, 0); err != nil {
 		return nil, nil, err
 	}
@@ -619,7 +629,7 @@ func decimalTextEncoderOf(d *tags.Decimal, lv encLevel) (arrow.DataType, encoder
 
 // listEncoderOf maps []T to a list layout of T and [N]T to
 // fixed_size_list<T>(N).
-func (c *compiler) listEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+func (c *encodeCompiler) listEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	if err := checkTagParts(t, tag, lv.at, partLayout|partElem); err != nil {
 		return nil, nil, err
 	}
@@ -664,7 +674,7 @@ func (c *compiler) listEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arr
 
 // mapEncoderOf maps map[K]V to map<K, V>, whose keys cannot be null and
 // are written in order, and []E tagged map to the map of its entries.
-func (c *compiler) mapEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+func (c *encodeCompiler) mapEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	if t.Kind() == reflect.Slice {
 		return c.entriesEncoderOf(t, tag, lv)
 	}

@@ -16,7 +16,7 @@ import (
 // unionEncoderOf maps a union struct to a sparse_union (dense_union when
 // pinned) of its variants, with their codes. A variant's child is
 // nullable when its tag says nullable, or its type is nullable by nature.
-func (c *compiler) unionEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+func (c *encodeCompiler) unionEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	shape, err := unionShapeOf(t, tag, lv.at, true)
 	if err != nil {
 		return nil, nil, err
