@@ -104,30 +104,6 @@ func optionsFor(entry string, accepted optionSet, opts []Option) (*options, erro
 	return o, nil
 }
 
-// RefuseOptions reports, as an ErrUnsupported *Error naming entry, the
-// options of opts that are of a kind in refused (an option's kind, not its
-// value, is compared), and nil when there are none.
-//
-// Deprecated: it was for the IO packages, which now check their options
-// through an internal package, by mapper's own kinds.
-func RefuseOptions(entry string, opts []Option, refused ...Option) error {
-	var given, refuse options
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&given)
-		}
-	}
-	for _, opt := range refused {
-		if opt != nil {
-			opt(&refuse)
-		}
-	}
-	if both := given.given & refuse.given; both != 0 {
-		return newError(ErrUnsupported, "", "", -1, "%s does not take %s", entry, both)
-	}
-	return nil
-}
-
 // Allocator sets the allocator for the Arrow memory the encoders build.
 // The default is memory.DefaultAllocator. A call option of Encode,
 // NewBuilder and EncodeArray.

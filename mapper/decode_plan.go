@@ -629,3 +629,15 @@ func insertMember(members []member, t reflect.Type, index []int, k int, cd *code
 	}
 	return members
 }
+
+// extensionNameOf is the name of the extension type of dt's values: of dt,
+// or of its dictionary's or run-end encoding's values; "" for none.
+func extensionNameOf(dt arrow.DataType) string {
+	values, _ := arrowtype.Encoded(arrowtype.Storage(dt))
+	for _, t := range [...]arrow.DataType{values, dt} {
+		if name, _, ok := arrowtype.ExtensionName(t); ok {
+			return name
+		}
+	}
+	return ""
+}

@@ -310,21 +310,6 @@ func matchedColumns(typ reflect.Type, schema *arrow.Schema, o *options) ([]int, 
 	return matched, err == nil
 }
 
-// Decode decodes every row of rec into a []T, through a plan cached per
-// (T, the columns it reads, plan options): after the first call for a
-// schema it is as fast as a reused Mapper. Plans built with As are not
-// cached.
-func Decode[T any](rec arrow.RecordBatch, opts ...Option) ([]T, error) {
-	if rec == nil {
-		return nil, newError(ErrInvalidData, "", "", -1, "nil record")
-	}
-	m, err := newMapper[T]("Decode", rec.Schema(), opts)
-	if err != nil {
-		return nil, err
-	}
-	return m.Decode(rec)
-}
-
 // cachedDecodePlan is the decode plan for typ and schema.
 func cachedDecodePlan(typ reflect.Type, schema *arrow.Schema, o *options) (*plan, error) {
 	if schema == nil {

@@ -13,6 +13,21 @@ import (
 	"github.com/arrowmap/arrowmap/views"
 )
 
+// Decode decodes every row of rec into a []T, through a plan cached per
+// (T, the columns it reads, plan options): after the first call for a
+// schema it is as fast as a reused Mapper. Plans built with As are not
+// cached.
+func Decode[T any](rec arrow.RecordBatch, opts ...Option) ([]T, error) {
+	if rec == nil {
+		return nil, newError(ErrInvalidData, "", "", -1, "nil record")
+	}
+	m, err := newMapper[T]("Decode", rec.Schema(), opts)
+	if err != nil {
+		return nil, err
+	}
+	return m.Decode(rec)
+}
+
 // Mapper decodes records of one schema into values of struct type T. It is
 // immutable after New and safe for concurrent use.
 type Mapper[T any] struct{ mapping }

@@ -36,18 +36,6 @@ func extensionOf(tag tags.Tag, storage arrow.DataType, at where) (arrow.DataType
 	return ext, nil
 }
 
-// extensionNameOf is the name of the extension type of dt's values: of dt,
-// or of its dictionary's or run-end encoding's values; "" for none.
-func extensionNameOf(dt arrow.DataType) string {
-	values, _ := arrowtype.Encoded(arrowtype.Storage(dt))
-	for _, t := range [...]arrow.DataType{values, dt} {
-		if name, _, ok := arrowtype.ExtensionName(t); ok {
-			return name
-		}
-	}
-	return ""
-}
-
 // extensionBuilder builds an extension array: its storage, by the builder
 // of the storage type, then wrapped.
 type extensionBuilder struct {

@@ -384,15 +384,3 @@ func (r *Reader[T]) usedAfterRelease() error {
 }
 
 func closedError() error { return &Error{Row: -1, Err: ErrClosed} }
-
-// SourceError is how a reader reports err, the error its source stopped
-// with: nil for a clean end, when err is nil or io.EOF itself; an err
-// that wraps io.EOF without being it becomes an error that is
-// io.ErrUnexpectedEOF (with err's text, not wrapping err); any other err
-// is returned unchanged. Every reader of this module reports its source's
-// errors so.
-//
-// Deprecated: it was for the IO packages, which now share the rule
-// through an internal package; a reader of another source can keep its
-// own copy of these three lines.
-func SourceError(err error) error { return sourceerr.Of(err) }
