@@ -12,6 +12,11 @@
 //	defer r.Release() // also closes the statement
 //	orders, err := r.ReadAll()
 //
+// Its entry points, by verb: Query and QueryWith (rows of T, with
+// parameters from a []P), Exec and ExecWith (a statement's affected rows),
+// Ingest and IngestSeq (rows into a table, at once or page by page). Each
+// ends with ...Option: mapper options, checked at the call.
+//
 // Errors from the driver come back wrapped with the entry point and the
 // ADBC call that failed; errors.As finds the driver's adbc.Error in them.
 // A result that does not fit T is the *mapper.Error of mapper.NewReader,

@@ -14,6 +14,11 @@
 //	defer r.Release() // ends the streams and closes the prepared statement
 //	summaries, err := r.ReadAll()
 //
+// Its entry points, by verb: Query and QueryWith (rows of T, with
+// parameters from a []P), Ingest and IngestSeq (rows into a table, at once
+// or page by page). Each ends with ...Option: mapper options, checked at
+// the call (mapper.Allocator for the records read).
+//
 // Its name is arrow-go's flightsql package's too; import one of them under
 // another name, as above.
 package flightsql
