@@ -134,12 +134,8 @@ func replaceMetadata(schema *arrow.Schema, md arrow.Metadata) *arrow.Schema {
 // that mapper.SchemaMetadata and the deprecated Metadata agree.
 func writeConfig(c *ioconfig.Call[WriteConfig]) (WriteConfig, error) {
 	cfg := c.Config
-	mem, err := c.Allocator(cfg.Alloc, "WriteConfig.Alloc")
-	if err != nil {
-		return cfg, err
-	}
-	cfg.Alloc = mem
-	if err := c.CheckMetadata(cfg.Metadata, "WriteConfig.Metadata"); err != nil {
+	var err error
+	if cfg.Alloc, err = c.WriterAllocator(cfg.Alloc, cfg.Metadata); err != nil {
 		return cfg, err
 	}
 	return cfg, cfg.check()

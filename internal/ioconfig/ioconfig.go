@@ -108,6 +108,18 @@ func (c *Call[C]) Allocator(old memory.Allocator, field string) (memory.Allocato
 		mapper.ErrUnsupported, c.Entry, field)}
 }
 
+// WriterAllocator is the allocator of a writer's call, as Allocator gives
+// it from the deprecated WriteConfig.Alloc, alloc, after checking that the
+// deprecated WriteConfig.Metadata, metadata, agrees with
+// mapper.SchemaMetadata: the one rule of every writer's config.
+func (c *Call[C]) WriterAllocator(alloc memory.Allocator, metadata map[string]string) (memory.Allocator, error) {
+	mem, err := c.Allocator(alloc, "WriteConfig.Alloc")
+	if err != nil {
+		return nil, err
+	}
+	return mem, c.CheckMetadata(metadata, "WriteConfig.Metadata")
+}
+
 // CheckMetadata reports an error when mapper.SchemaMetadata and old, the
 // deprecated config field named field, are both given and differ.
 func (c *Call[C]) CheckMetadata(old map[string]string, field string) error {
