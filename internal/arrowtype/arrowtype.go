@@ -183,3 +183,29 @@ func init() {
 		decimals = append(decimals, Of(Holding(v)[0]))
 	}
 }
+
+// MillisecondDate reports whether r is a date that counts milliseconds
+// (date64), not days (date32).
+func (r *Row) MillisecondDate() bool { return r.Temporal == Date && r.Value == Int64 }
+
+// Counts reports whether r's values count time in units, days or
+// milliseconds (a date, a time of day, a timestamp, a duration): its
+// storage is an integer of r.Bytes.
+func (r *Row) Counts() bool { return r.Temporal != NotTemporal && r.Temporal != Interval }
+
+// Variant reports whether r is a layout that is not its family's plain
+// one: large, a view of bytes, or fixed-size binary. A list view is the
+// plain one of the list views.
+func (r *Row) Variant() bool {
+	return r.Large || r.Layout == View || r.Layout == FixedBinary
+}
+
+// Viewed reports whether r is a view layout: of strings, bytes or lists.
+func (r *Row) Viewed() bool { return r.Layout == View || r.Layout == ListView }
+
+// PlainLayout reports whether r is the plain layout of its family, the
+// one a Go type is written as when no tag pins another: utf8, binary,
+// list.
+func (r *Row) PlainLayout() bool {
+	return (r.Layout == Binary || r.Layout == List) && !r.Large && !r.Map
+}

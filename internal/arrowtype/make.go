@@ -102,3 +102,40 @@ func Values[T FixedValue](d arrow.ArrayData) []T {
 	}
 	return all[d.Offset() : d.Offset()+d.Len()]
 }
+
+// IntegerOf is the integer type whose buffers hold values of v (int32 for
+// date32 and time32): the type a column's storage integers are read as.
+func IntegerOf(v Value) (arrow.DataType, bool) {
+	for _, r := range rows {
+		if r.Integer && r.Value == v {
+			return r.plain, true
+		}
+	}
+	return nil, false
+}
+
+// MapLike is the map of key and item whose keys are sorted as those of
+// the map like; false where WithElem is.
+func MapLike(like arrow.DataType, key, item arrow.Field) (arrow.DataType, bool) {
+	return WithElem(like, arrow.Field{Name: "entries", Type: arrow.StructOf(key, item)})
+}
+
+// Named is the row ByName finds for name, which must be one (a name the
+// code spells): it panics for another.
+func Named(name string) *Row {
+	r, ok := ByName(name)
+	if !ok {
+		panic("arrowtype: no type " + name)
+	}
+	return r
+}
+
+// MustWithUnit is r.WithUnit for a unit the code knows r takes: it panics
+// for another.
+func (r *Row) MustWithUnit(unit arrow.TimeUnit, zone string) arrow.DataType {
+	dt, err := r.WithUnit(unit, zone)
+	if err != nil {
+		panic("arrowtype: " + err.Error())
+	}
+	return dt
+}

@@ -1,11 +1,13 @@
 package arrowtype
 
 import (
-	"time"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
+
+// What arrow-go's arrays, builders and types of each layout offer, as
+// interfaces: code reads and builds them through these, by a row's
+// layout, without naming their concrete types.
 
 // StructArray is what a struct array gives beside arrow.Array: its fields,
 // each sliced to the struct's offset and length.
@@ -58,64 +60,11 @@ type DenseUnionArray interface {
 	ValueOffset(i int) int32
 }
 
-// SinceEpoch is x, a value of a date, timestamp or time type of r in unit
-// (unit is ignored for dates), as a count of the returned unit: a date32's
-// days in seconds, a date64's milliseconds, the others in their own unit.
-func (r *Row) SinceEpoch(x int64, unit arrow.TimeUnit) (int64, arrow.TimeUnit) {
-	if r.Temporal == Date {
-		if r.Bytes == 4 {
-			return x * SecondsPerDay, arrow.Second
-		}
-		return x, arrow.Millisecond
-	}
-	return x, unit
-}
-
-// PerSecond is how many of unit make a second.
-func PerSecond(unit arrow.TimeUnit) int64 { return int64(time.Second / unit.Multiplier()) }
-
-// IntegerOf is the integer type whose buffers hold values of v (int32 for
-// date32 and time32): the type a column's storage integers are read as.
-func IntegerOf(v Value) (arrow.DataType, bool) {
-	for _, r := range rows {
-		if r.Integer && r.Value == v {
-			return r.plain, true
-		}
-	}
-	return nil, false
-}
-
-// MapLike is the map of key and item whose keys are sorted as those of
-// the map like; false where WithElem is.
-func MapLike(like arrow.DataType, key, item arrow.Field) (arrow.DataType, bool) {
-	return WithElem(like, arrow.Field{Name: "entries", Type: arrow.StructOf(key, item)})
-}
-
 // BinaryArray is what a binary, large_binary or binary_view array gives
 // beside arrow.Array: each value's bytes as a string.
 type BinaryArray interface {
 	arrow.Array
 	ValueString(i int) string
-}
-
-// Named is the row ByName finds for name, which must be one (a name the
-// code spells): it panics for another.
-func Named(name string) *Row {
-	r, ok := ByName(name)
-	if !ok {
-		panic("arrowtype: no type " + name)
-	}
-	return r
-}
-
-// MustWithUnit is r.WithUnit for a unit the code knows r takes: it panics
-// for another.
-func (r *Row) MustWithUnit(unit arrow.TimeUnit, zone string) arrow.DataType {
-	dt, err := r.WithUnit(unit, zone)
-	if err != nil {
-		panic("arrowtype: " + err.Error())
-	}
-	return dt
 }
 
 // Appender, ListAppender, StructAppender and MapAppender are what
@@ -145,3 +94,14 @@ type (
 		ItemBuilder() array.Builder
 	}
 )
+
+// StructLike is what a struct type has beyond arrow.NestedType: its fields
+// by position and by name, without copying them. Assert it of a type of
+// Layout Struct.
+type StructLike interface {
+	arrow.NestedType
+	// Field is field i.
+	Field(i int) arrow.Field
+	// FieldIndices is the positions of the fields called name.
+	FieldIndices(name string) []int
+}
