@@ -171,6 +171,7 @@ func connect(t *testing.T, addr string, mem memory.Allocator) amflightsql.Conn {
 	t.Cleanup(func() { require.NoError(t, client.Close()) })
 	client.Alloc = mem
 	c := amflightsql.Conn{Client: client}
+	//lint:ignore SA1019 the deprecated field is still honoured: these tests check every read's memory through it
 	c.Source.Alloc = mem
 	return c
 }

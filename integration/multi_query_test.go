@@ -124,6 +124,7 @@ func TestQueryReadsEveryEndpointWhereItLives(t *testing.T) {
 			var d dialer
 			base := runtime.NumGoroutine()
 
+			//lint:ignore SA1019 the deprecated field is still honoured: these tests check every read's memory through it
 			r, err := amflightsql.Query[shardRow](ctx, amflightsql.Conn{Client: cl, Source: amflight.Source{Dial: d.Dial, Alloc: mem}}, shardQuery)
 			require.NoError(t, err)
 			got, err := r.ReadAll()
@@ -303,6 +304,7 @@ func TestQueryErrors(t *testing.T) {
 			var d dialer
 			base := runtime.NumGoroutine()
 
+			//lint:ignore SA1019 the deprecated field is still honoured: these tests check every read's memory through it
 			err := tc.query(ctx, amflightsql.Conn{Client: cl, Source: amflight.Source{Dial: d.Dial, Alloc: mem}})
 			tc.check(t, err, c, &d)
 			require.NoError(t, ctx.Err(), "the error came from the timeout, not the read")
@@ -352,6 +354,7 @@ func TestQueryReleasedBeforeTheEndStopsEveryStream(t *testing.T) {
 	var d dialer
 	base := runtime.NumGoroutine()
 
+	//lint:ignore SA1019 the deprecated field is still honoured: these tests check every read's memory through it
 	r, err := amflightsql.Query[shardRow](ctx, amflightsql.Conn{Client: cl, Source: amflight.Source{Dial: d.Dial, Alloc: mem}}, shardQuery)
 	require.NoError(t, err)
 	buf := make([]shardRow, 10)

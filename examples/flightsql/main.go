@@ -88,7 +88,6 @@ func run(ctx context.Context, w io.Writer, mem memory.Allocator) (err error) {
 	defer client.Close()
 	client.Alloc = mem
 	c := amflightsql.Conn{Client: client}
-	c.Source.Alloc = mem
 
 	if _, err := client.ExecuteUpdate(ctx, "CREATE TABLE orders (id INTEGER, region TEXT, amount REAL)"); err != nil {
 		return err
@@ -96,7 +95,7 @@ func run(ctx context.Context, w io.Writer, mem memory.Allocator) (err error) {
 	n, err := amflightsql.Ingest(ctx, c, amflightsql.Table{Name: "orders",
 		IfNotExist: flightsql.TableDefinitionOptionsTableNotExistOptionFail,
 		IfExists:   flightsql.TableDefinitionOptionsTableExistsOptionAppend,
-	}, orders)
+	}, orders, mapper.Allocator(mem))
 	if status.Code(err) == codes.Unimplemented {
 		fmt.Fprintln(w, "the server has no bulk ingest; inserting through a prepared statement")
 		n, err = insert(ctx, client, mem, orders)
@@ -106,7 +105,7 @@ func run(ctx context.Context, w io.Writer, mem memory.Allocator) (err error) {
 	}
 	fmt.Fprintf(w, "wrote %d orders\n", n)
 
-	r, err := amflightsql.QueryWith[Summary](ctx, c, summaryQuery, []MinAmount{{Amount: 9}})
+	r, err := amflightsql.QueryWith[Summary](ctx, c, summaryQuery, []MinAmount{{Amount: 9}}, mapper.Allocator(mem))
 	if err != nil {
 		return err
 	}

@@ -47,12 +47,11 @@ func main() {
 // to w.
 func run(w io.Writer, mem memory.Allocator) error {
 	var stream bytes.Buffer
-	sw, err := amipc.NewStreamWriter[Trade](&stream, amipc.WriteConfig{
+	sw, err := amipc.NewWriter[Trade](&stream, amipc.WriteConfig{
 		Compression:      amipc.ZSTD,
 		DictionaryDeltas: true, // a record's new symbols only, not the whole dictionary again
 		BatchRows:        4_000,
-		Alloc:            mem,
-	})
+	}, mapper.Allocator(mem))
 	if err != nil {
 		return err
 	}
@@ -67,7 +66,7 @@ func run(w io.Writer, mem memory.Allocator) error {
 	}
 	fmt.Fprintf(w, "wrote %d trades\n", trades)
 
-	r, err := amipc.NewStreamReader[Trade](&stream, mapper.Allocator(mem))
+	r, err := amipc.NewReader[Trade](&stream, mapper.Allocator(mem))
 	if err != nil {
 		return err
 	}

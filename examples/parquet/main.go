@@ -68,7 +68,7 @@ func run(w io.Writer, mem memory.Allocator, dir string) error {
 
 	// Every column, in pages of 256 rows: the reader holds one record of
 	// BatchRows rows at a time, whatever the size of the file.
-	rdr, err := amparquet.Open[Order](path, amparquet.ReadConfig{BatchRows: 512, Alloc: mem})
+	rdr, err := amparquet.Open[Order](path, amparquet.ReadConfig{BatchRows: 512}, mapper.Allocator(mem))
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func run(w io.Writer, mem memory.Allocator, dir string) error {
 
 	// Two columns, from the row groups whose ids reach 2000: the footer's
 	// statistics decide before any data is read.
-	baskets, err := amparquet.Open[Basket](path, amparquet.ReadConfig{Alloc: mem, KeepRowGroup: func(g amparquet.RowGroup) bool {
+	baskets, err := amparquet.Open[Basket](path, mapper.Allocator(mem), amparquet.ReadConfig{KeepRowGroup: func(g amparquet.RowGroup) bool {
 		id, ok := g.Column("id")
 		return !ok || !id.HasMinMax || id.Max.(int64) >= 2000
 	}})
@@ -124,7 +124,7 @@ func writeOrders(path string, mem memory.Allocator) error {
 		return err
 	}
 	defer f.Close()
-	pw, err := amparquet.NewWriter[Order](f, amparquet.WriteConfig{RowGroupRows: rowGroup, Compression: compress.Codecs.Snappy, Alloc: mem})
+	pw, err := amparquet.NewWriter[Order](f, amparquet.WriteConfig{RowGroupRows: rowGroup, Compression: compress.Codecs.Snappy}, mapper.Allocator(mem))
 	if err != nil {
 		return err
 	}
