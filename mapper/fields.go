@@ -117,6 +117,9 @@ func listStructFields(t reflect.Type) ([]goField, *Error) {
 					next = append(next, queued{typ: ft, index: index, path: path})
 					continue
 				}
+				if tag.Inline {
+					return nil, newError(ErrTag, path, "", -1, "inline does not apply to %s: it flattens the fields of a struct into its parent", sf.Type)
+				}
 				if !sf.IsExported() {
 					continue
 				}
