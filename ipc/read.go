@@ -35,32 +35,16 @@ var fileMagic = []byte("ARROW1")
 // opts are mapper.NewReader's options, and mapper.Allocator for the memory
 // of the records read (memory.DefaultAllocator without it).
 func Open[T any](path string, opts ...Option) (*mapper.Reader[T], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.Open", readKinds, opts)
-	if err != nil {
-		return nil, err
-	}
-	rr, err := openRecords(path, c.Alloc)
-	if err != nil {
-		return nil, err
-	}
-	defer rr.Release() // the Reader retains its own reference
-	return mapper.NewReader[T](rr, c.Mapper...)
+	return rowsOf[T]("ipc.Open", readKinds, opts, func(mem memory.Allocator) (*records, error) { return openRecords(path, mem) })
 }
 
 // OpenReaderAt is Open for the size bytes of an IPC file or stream that r
 // reads: an *os.File, a *bytes.Reader, an object store's ranged reader.
 // The Reader does not close r.
 func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Reader[T], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.OpenReaderAt", readKinds, opts)
-	if err != nil {
-		return nil, err
-	}
-	rr, err := recordsAt(r, size, "the IPC data", c.Alloc)
-	if err != nil {
-		return nil, err
-	}
-	defer rr.Release()
-	return mapper.NewReader[T](rr, c.Mapper...)
+	return rowsOf[T]("ipc.OpenReaderAt", readKinds, opts, func(mem memory.Allocator) (*records, error) {
+		return recordsAt(r, size, "the IPC data", mem)
+	})
 }
 
 // OpenColumns opens the IPC file or stream at path, as Open does, and
@@ -71,16 +55,7 @@ func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Rea
 // opts are mapper.NewColumnsReader's options, and mapper.Allocator for the
 // memory of the records read.
 func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.OpenColumns", mapperhook.Columns|mapperhook.Allocator, opts)
-	if err != nil {
-		return nil, err
-	}
-	rr, err := openRecords(path, c.Alloc)
-	if err != nil {
-		return nil, err
-	}
-	defer rr.Release()
-	return mapper.NewColumnsReader[C](rr, c.Mapper...)
+	return columnsOf[C]("ipc.OpenColumns", opts, func(mem memory.Allocator) (*records, error) { return openRecords(path, mem) })
 }
 
 // NewReader reads an IPC stream from r (an io.Reader holds a stream: a
@@ -92,16 +67,9 @@ func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], 
 // opts are mapper.NewReader's options, and mapper.Allocator for the memory
 // of the records read.
 func NewReader[T any](r io.Reader, opts ...Option) (*mapper.Reader[T], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.NewReader", readKinds, opts)
-	if err != nil {
-		return nil, err
-	}
-	rr, err := openStreamRecords(r, "the IPC stream", c.Alloc, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer rr.Release()
-	return mapper.NewReader[T](rr, c.Mapper...)
+	return rowsOf[T]("ipc.NewReader", readKinds, opts, func(mem memory.Allocator) (*records, error) {
+		return openStreamRecords(r, "the IPC stream", mem, nil)
+	})
 }
 
 // ReadFile reads every row of the IPC file or stream at path, as Open and
@@ -111,16 +79,9 @@ func NewReader[T any](r io.Reader, opts ...Option) (*mapper.Reader[T], error) {
 // opts are mapper.NewReader's options but ZeroCopy (the rows outlive the
 // records they would alias), and mapper.Allocator.
 func ReadFile[T any](path string, opts ...Option) ([]T, error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.ReadFile", readKinds&^mapperhook.ZeroCopy, opts)
-	if err != nil {
-		return nil, err
-	}
-	rr, err := openRecords(path, c.Alloc)
-	if err != nil {
-		return nil, err
-	}
-	defer rr.Release()
-	r, err := mapper.NewReader[T](rr, c.Mapper...)
+	r, err := rowsOf[T]("ipc.ReadFile", readKinds&^mapperhook.ZeroCopy, opts, func(mem memory.Allocator) (*records, error) {
+		return openRecords(path, mem)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -137,16 +98,9 @@ const readKinds = mapperhook.Decode | mapperhook.Allocator
 //
 // Deprecated: use Open, which opens a file or a stream.
 func OpenFile[T any](path string, opts ...mapper.Option) (*mapper.Reader[T], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.OpenFile", readKinds, ioconfig.Mapper(opts))
-	if err != nil {
-		return nil, err
-	}
-	rr, err := openFileRecords(path, c.Alloc)
-	if err != nil {
-		return nil, err
-	}
-	defer rr.Release()
-	return mapper.NewReader[T](rr, c.Mapper...)
+	return rowsOf[T]("ipc.OpenFile", readKinds, ioconfig.Mapper(opts), func(mem memory.Allocator) (*records, error) {
+		return openFileRecords(path, mem)
+	})
 }
 
 // OpenFileColumns opens the IPC file at path (a stream is refused) and
@@ -154,16 +108,9 @@ func OpenFile[T any](path string, opts ...mapper.Option) (*mapper.Reader[T], err
 //
 // Deprecated: use OpenColumns, which opens a file or a stream.
 func OpenFileColumns[C any](path string, opts ...mapper.Option) (*mapper.ColumnsReader[C], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.OpenFileColumns", mapperhook.Columns|mapperhook.Allocator, ioconfig.Mapper(opts))
-	if err != nil {
-		return nil, err
-	}
-	rr, err := openFileRecords(path, c.Alloc)
-	if err != nil {
-		return nil, err
-	}
-	defer rr.Release()
-	return mapper.NewColumnsReader[C](rr, c.Mapper...)
+	return columnsOf[C]("ipc.OpenFileColumns", ioconfig.Mapper(opts), func(mem memory.Allocator) (*records, error) {
+		return openFileRecords(path, mem)
+	})
 }
 
 // NewStreamReader reads an IPC stream from r, as NewReader does.
@@ -180,22 +127,16 @@ func NewStreamReader[T any](r io.Reader, opts ...mapper.Option) (*mapper.Reader[
 //
 // opts is mapper.Allocator, for the memory of the records read.
 func OpenRecords(path string, opts ...Option) (array.RecordReader, error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.OpenRecords", mapperhook.Allocator, opts)
-	if err != nil {
-		return nil, err
-	}
-	return recordReader(openRecords(path, c.Alloc))
+	return recordsOf("ipc.OpenRecords", opts, func(mem memory.Allocator) (*records, error) { return openRecords(path, mem) })
 }
 
 // OpenRecordsReaderAt is OpenRecords for the size bytes of an IPC file or
 // stream that r reads. Release the reader when done; r is the caller's to
 // close, after.
 func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...Option) (array.RecordReader, error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.OpenRecordsReaderAt", mapperhook.Allocator, opts)
-	if err != nil {
-		return nil, err
-	}
-	return recordReader(recordsAt(r, size, "the IPC data", c.Alloc))
+	return recordsOf("ipc.OpenRecordsReaderAt", opts, func(mem memory.Allocator) (*records, error) {
+		return recordsAt(r, size, "the IPC data", mem)
+	})
 }
 
 // NewRecordReader reads the records of the IPC stream r, as NewReader
@@ -204,11 +145,9 @@ func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...Option) (array.Recor
 //
 // opts is mapper.Allocator, for the memory of the records read.
 func NewRecordReader(r io.Reader, opts ...Option) (array.RecordReader, error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("ipc.NewRecordReader", mapperhook.Allocator, opts)
-	if err != nil {
-		return nil, err
-	}
-	return recordReader(openStreamRecords(r, "the IPC stream", c.Alloc, nil))
+	return recordsOf("ipc.NewRecordReader", opts, func(mem memory.Allocator) (*records, error) {
+		return openStreamRecords(r, "the IPC stream", mem, nil)
+	})
 }
 
 // NewRecordFileReader reads the records of the IPC file of size bytes
@@ -226,6 +165,50 @@ func NewRecordFileReader(r io.ReaderAt, size int64, mem memory.Allocator) (array
 // Deprecated: use NewRecordReader with mapper.Allocator.
 func NewRecordStreamReader(r io.Reader, mem memory.Allocator) (array.RecordReader, error) {
 	return recordReader(openStreamRecords(r, "the IPC stream", mem, nil))
+}
+
+// opener opens the records an entry point reads, with the allocator its
+// options give (nil: memory.DefaultAllocator).
+type opener func(mem memory.Allocator) (*records, error)
+
+// rowsOf is what every reader of rows does: its options checked for
+// entry, which takes the kinds in accepted, then the records open reads
+// as a Reader of T, which holds its own reference to them.
+func rowsOf[T any](entry string, accepted mapperhook.Kinds, opts []Option, open opener) (*mapper.Reader[T], error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig](entry, accepted, opts)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := open(c.Alloc)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	return mapper.NewReader[T](rr, c.Mapper...)
+}
+
+// columnsOf is rowsOf for a ColumnsReader of C.
+func columnsOf[C any](entry string, opts []Option, open opener) (*mapper.ColumnsReader[C], error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig](entry, mapperhook.Columns|mapperhook.Allocator, opts)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := open(c.Alloc)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	return mapper.NewColumnsReader[C](rr, c.Mapper...)
+}
+
+// recordsOf is rowsOf for the records themselves, which take only an
+// allocator.
+func recordsOf(entry string, opts []Option, open opener) (array.RecordReader, error) {
+	c, err := ioconfig.Parse[ioconfig.NoConfig](entry, mapperhook.Allocator, opts)
+	if err != nil {
+		return nil, err
+	}
+	return recordReader(open(c.Alloc))
 }
 
 // recordReader is rr as an array.RecordReader, nil itself on an error
