@@ -1,6 +1,7 @@
 package mapper
 
 import (
+	"cmp"
 	"reflect"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -41,3 +42,6 @@ func SetMaxOffset32(n int) (restore func()) {
 // TileRows is an option of the decoders, for tests only: the in-place
 // columns decode n rows at a time.
 func TileRows(n int) Option { return func(o *options) { o.tileRows = n } }
+
+// TileRowsOf is how many rows the in-place columns of m decode at a time.
+func TileRowsOf[T any](m *Mapper[T]) int { return cmp.Or(m.run.tileRows, defaultTileRows) }

@@ -78,6 +78,7 @@ func TestAppendIntoReusedRowsClearsEveryTile(t *testing.T) {
 		}
 		m, err := mapper.New[tiledRow](schema, mapper.Parallelism(p), mapper.TileRows(7))
 		require.NoError(t, err)
+		require.Equal(t, 7, mapper.TileRowsOf(m), "the tiles the test is about")
 		got, err := m.Append(dst[:0], rec)
 		require.NoError(t, err)
 		require.Equal(t, want, got, "Parallelism(%d)", p)

@@ -153,6 +153,7 @@ func sameAsPqarrow[T any](t *testing.T, rows []T, cfg amparquet.WriteConfig) {
 	require.True(t, amparquet.WritesDirectly[T](cfg), "the direct writer writes %T", rows)
 	direct := roundTrip(t, rows, cfg)
 	viaPqarrow := filepath.Join(t.TempDir(), "pqarrow.parquet")
+	require.False(t, amparquet.WritesDirectly[T](amparquet.ThroughPqarrow(true, cfg)), "the file compared with is pqarrow's")
 	err := amparquet.WriteFile(viaPqarrow, rows, amparquet.ThroughPqarrow(true, cfg))
 	require.NoError(t, err)
 
