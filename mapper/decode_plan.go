@@ -253,6 +253,11 @@ func (c *compiler) newLevel(t reflect.Type, tag tags.Tag, dt arrow.DataType, at 
 	if tag.Extension != "" && tag.Extension != ext {
 		return nil, mismatchOf(t, dt, at, "the tag pins ext=%s", tags.Quote(tag.Extension))
 	}
+	if tag.Extension == "" {
+		if err := checkDeclaredExtension(t, dt, at); err != nil {
+			return nil, err
+		}
+	}
 	l := &level{
 		t: t, tag: tag, dt: dt, value: value, id: value.ID(), row: arrowtype.OfType(value), at: at, ext: ext,
 		vt:             &views.Type{Nullable: tag.Nullable || nullableKind(t), Label: at.path},
@@ -628,6 +633,26 @@ func insertMember(members []member, t reflect.Type, index []int, k int, cd *code
 		return members
 	}
 	return members
+}
+
+// checkDeclaredExtension refuses a column of another extension than the
+// one t declares (an Extension), where no tag's ext= pins another: a
+// column of its storage alone is t's.
+func checkDeclaredExtension(t reflect.Type, dt arrow.DataType, at where) error {
+	want, err := declaredExtension(t, storageOf(dt), at)
+	if err != nil || want == nil {
+		return err
+	}
+	values, _ := arrowtype.Encoded(arrowtype.Storage(dt))
+	for _, d := range [...]arrow.DataType{values, dt} {
+		if name, md, ok := arrowtype.ExtensionName(d); ok {
+			if name != want.ExtensionName() || md != want.Serialize() {
+				return mismatchOf(t, dt, at, "%s is the Go form of %s %s", t, want.ExtensionName(), want.Serialize())
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // extensionNameOf is the name of the extension type of dt's values: of dt,

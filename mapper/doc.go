@@ -49,6 +49,9 @@
 //   - Unions decode into a struct of pointer variants on a field tagged
 //     union, sparse_union or dense_union; [UnionCode] keeps a row's type
 //     code. [Null] is the Go type of a column of Arrow's null type.
+//   - A Go type that implements [Extension] is the Go form of an Arrow
+//     extension type: it encodes as that extension and decodes from no
+//     other (DuckDB's HUGEINT, arrow.opaque over 16 bytes, say).
 //
 // # Options
 //

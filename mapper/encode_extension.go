@@ -1,6 +1,9 @@
 package mapper
 
 import (
+	"errors"
+	"reflect"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -35,6 +38,44 @@ func extensionOf(tag tags.Tag, storage arrow.DataType, at where) (arrow.DataType
 	}
 	return ext, nil
 }
+
+// Extension is implemented by a Go type that is the Go form of an Arrow
+// extension type: a vendor's 128-bit integer held in a [16]byte, say.
+// ArrowExtension returns that extension over storage, the Arrow type the Go
+// type's own kind encodes to (fixed_size_binary(16) for a [16]byte). Such a
+// type encodes as its extension wherever it is, as a field tagged ext= does
+// (a tag's ext= wins), and decodes from a column of that extension (name
+// and metadata equal) or of its storage alone, never from another
+// extension over the same storage.
+type Extension interface {
+	ArrowExtension(storage arrow.DataType) (arrow.ExtensionType, error)
+}
+
+var extensionIface = reflect.TypeFor[Extension]()
+
+// declaredExtension is the Extension t declares over storage, nil when t
+// declares none. A method of the pointer is called on a new zero value.
+func declaredExtension(t reflect.Type, storage arrow.DataType, at where) (arrow.ExtensionType, error) {
+	var e Extension
+	switch {
+	case t.Implements(extensionIface):
+		e = reflect.Zero(t).Interface().(Extension)
+	case reflect.PointerTo(t).Implements(extensionIface):
+		e = reflect.New(t).Interface().(Extension)
+	default:
+		return nil, nil
+	}
+	ext, err := e.ArrowExtension(storage)
+	if err == nil && ext == nil {
+		err = errNoExtension
+	}
+	if err != nil {
+		return nil, newError(ErrUnsupported, at.path, at.column, -1, "%s over %s: its ArrowExtension: %v", t, storage, err)
+	}
+	return ext, nil
+}
+
+var errNoExtension = errors.New("no extension type")
 
 // extensionBuilder builds an extension array: its storage, by the builder
 // of the storage type, then wrapped.

@@ -230,6 +230,10 @@ func (c *encodeCompiler) encoderOf(t reflect.Type, tag tags.Tag, nullable bool, 
 		if dt, err = extensionOf(tag, dt, at); err != nil {
 			return arrow.Field{}, nil, err
 		}
+	} else if ext, err := declaredExtension(t, dt, at); err != nil {
+		return arrow.Field{}, nil, err
+	} else if ext != nil {
+		dt = ext
 	}
 	switch {
 	case tag.Dict:

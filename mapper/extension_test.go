@@ -271,3 +271,86 @@ func TestJSONDecodesIntoRawMessageBytesAndString(t *testing.T) {
 		require.ErrorIs(t, err, mapper.ErrTypeMismatch)
 	})
 }
+
+// vendorInt is a 128-bit integer of a vendor's, as DuckDB exports its
+// HUGEINT: arrow.opaque over fixed_size_binary(16).
+type vendorInt [16]byte
+
+func (vendorInt) ArrowExtension(storage arrow.DataType) (arrow.ExtensionType, error) {
+	return extensions.NewOpaqueType(storage, "hugeint", "DuckDB"), nil
+}
+
+// vendorUint is another type of the same vendor over the same storage.
+type vendorUint [16]byte
+
+func (*vendorUint) ArrowExtension(storage arrow.DataType) (arrow.ExtensionType, error) {
+	return extensions.NewOpaqueType(storage, "uhugeint", "DuckDB"), nil
+}
+
+type vendorRow struct {
+	Big   vendorInt              `arrow:"big"`
+	Bigs  []vendorInt            `arrow:"bigs"`
+	Maybe *vendorUint            `arrow:"maybe"`
+	Plain [16]byte               `arrow:"plain"`
+	ByTag vendorInt              `arrow:"by_tag,ext=arrow.uuid"`
+	Inner struct{ U vendorUint } `arrow:"inner"`
+}
+
+func TestATypeThatDeclaresItsExtensionEncodesAsItWhereverItIs(t *testing.T) {
+	schema, err := mapper.SchemaOf[vendorRow]()
+	require.NoError(t, err)
+	hugeint := extensions.NewOpaqueType(&arrow.FixedSizeBinaryType{ByteWidth: 16}, "hugeint", "DuckDB")
+	uhugeint := extensions.NewOpaqueType(&arrow.FixedSizeBinaryType{ByteWidth: 16}, "uhugeint", "DuckDB")
+	assert.True(t, arrow.TypeEqual(hugeint, schema.Field(0).Type), "%s", schema.Field(0).Type)
+	assert.True(t, arrow.TypeEqual(hugeint, schema.Field(1).Type.(*arrow.ListType).Elem()), "%s", schema.Field(1).Type)
+	assert.True(t, arrow.TypeEqual(uhugeint, schema.Field(2).Type), "a pointer method declares it too: %s", schema.Field(2).Type)
+	assert.True(t, arrow.TypeEqual(&arrow.FixedSizeBinaryType{ByteWidth: 16}, schema.Field(3).Type), "a [16]byte declares none: %s", schema.Field(3).Type)
+	assert.Equal(t, "arrow.uuid", schema.Field(4).Type.(arrow.ExtensionType).ExtensionName(), "the tag's ext= wins")
+	assert.True(t, arrow.TypeEqual(arrow.StructOf(arrow.Field{Name: "U", Type: uhugeint}), schema.Field(5).Type), "%s", schema.Field(5).Type)
+
+	rows := []vendorRow{{Big: vendorInt{1, 2}, Bigs: []vendorInt{{3}, {4}}, Maybe: &vendorUint{0xff}, Plain: [16]byte{5}, ByTag: vendorInt{6}}, {}}
+	rows[1].Inner.U = vendorUint{7}
+	rec, err := mapper.Encode(rows)
+	require.NoError(t, err)
+	defer rec.Release()
+	assert.True(t, arrow.TypeEqual(hugeint, rec.Column(0).DataType()))
+	back, err := mapper.Decode[vendorRow](rec)
+	require.NoError(t, err)
+	assert.Equal(t, rows, back)
+}
+
+func TestATypeThatDeclaresItsExtensionRefusesAnotherOverTheSameStorage(t *testing.T) {
+	// A UUID is 16 bytes too; a HUGEINT read from it would be a number made
+	// of random bytes.
+	type uuidRow struct {
+		ID [16]byte `arrow:"id,ext=arrow.uuid"`
+	}
+	rec, err := mapper.Encode([]uuidRow{{ID: [16]byte{1}}})
+	require.NoError(t, err)
+	defer rec.Release()
+	type asBig struct {
+		ID vendorInt `arrow:"id"`
+	}
+	_, err = mapper.Decode[asBig](rec)
+	var me *mapper.Error
+	require.ErrorAs(t, err, &me)
+	assert.ErrorIs(t, err, mapper.ErrTypeMismatch)
+	assert.Equal(t, "id", me.Column)
+	assert.Contains(t, err.Error(), "hugeint")
+
+	// Another type of the same vendor and storage is refused as well.
+	big, err := mapper.Encode([]struct{ ID vendorInt }{{}})
+	require.NoError(t, err)
+	defer big.Release()
+	_, err = mapper.Decode[struct{ ID vendorUint }](big)
+	assert.ErrorIs(t, err, mapper.ErrTypeMismatch)
+
+	// Its storage alone, from a source that does not know the extension,
+	// is read.
+	plain, err := mapper.Encode([]struct{ ID [16]byte }{{ID: [16]byte{9}}})
+	require.NoError(t, err)
+	defer plain.Release()
+	got, err := mapper.Decode[struct{ ID vendorInt }](plain)
+	require.NoError(t, err)
+	assert.Equal(t, vendorInt{9}, got[0].ID)
+}
