@@ -1,0 +1,181 @@
+//go:build duckdb_arrow
+
+package duckdb
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
+	"github.com/arrowmap/arrowmap/mapper"
+)
+
+// Query runs query on db with its arguments and reads its result as rows
+// of T: T is checked against the result's schema before any row is read
+// (a mismatch is mapper's *Error naming the field and the column). The
+// Reader holds one connection until it is released; its rows stream from
+// DuckDB one chunk (2,048 rows) at a time. ctx governs the query and the
+// reading of its rows: cancelled, the reader stops at the next chunk with
+// ctx's error, every row before it delivered.
+//
+// args are the query's parameters ($1, ?) and, among them, Query's
+// options: a QueryConfig (how DuckDB exports the result) and the options
+// of mapper.NewReader. DuckDB allocates the records, so mapper.Allocator
+// is refused.
+//
+//	r, err := duckdb.Query[Order](ctx, db, "SELECT * FROM orders WHERE total > ?", 100)
+//	if err != nil { … }
+//	defer r.Release()
+//	orders, err := r.ReadAll()
+func Query[T any, D DB](ctx context.Context, db D, query string, args ...any) (*mapper.Reader[T], error) {
+	const entry = "duckdb.Query"
+	cfg, opts, params, err := splitArgs(entry, mapperhook.Decode, args)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := queryRecords(ctx, entry, db, query, params, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer recs.Release() // the Reader holds its own reference
+	return mapper.NewReader[T](recs, opts...)
+}
+
+// QueryColumns runs query as Query does and reads its result as structs
+// of typed columns (mapper.NewColumnsReader), record by record, without
+// decoding rows. Its options are a QueryConfig and those of
+// mapper.NewColumnsReader.
+func QueryColumns[C any, D DB](ctx context.Context, db D, query string, args ...any) (*mapper.ColumnsReader[C], error) {
+	const entry = "duckdb.QueryColumns"
+	cfg, opts, params, err := splitArgs(entry, mapperhook.Columns, args)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := queryRecords(ctx, entry, db, query, params, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer recs.Release()
+	return mapper.NewColumnsReader[C](recs, opts...)
+}
+
+// QueryRecords runs query as Query does and returns its result as DuckDB
+// exports it, the records themselves; releasing the reader returns its
+// connection. Its one option is a QueryConfig.
+func QueryRecords[D DB](ctx context.Context, db D, query string, args ...any) (array.RecordReader, error) {
+	const entry = "duckdb.QueryRecords"
+	cfg, _, params, err := splitArgs(entry, 0, args)
+	if err != nil {
+		return nil, err
+	}
+	return queryRecords(ctx, entry, db, query, params, cfg)
+}
+
+// splitArgs divides the arguments of a query between its parameters and
+// the entry point's options: a QueryConfig and mapper options of the kinds
+// in accepted.
+func splitArgs(entry string, accepted mapperhook.Kinds, args []any) (QueryConfig, []mapper.Option, []any, error) {
+	var opts []Option
+	params := make([]any, 0, len(args))
+	for _, a := range args {
+		if o, ok := a.(Option); ok {
+			opts = append(opts, o)
+			continue
+		}
+		params = append(params, a)
+	}
+	cfg, mopts, err := parse[QueryConfig](entry, accepted, opts)
+	return cfg, mopts, params, err
+}
+
+// queryRecords runs query on a connection of db, exported as cfg says.
+// The reader owns the connection.
+func queryRecords[D DB](ctx context.Context, entry string, db D, query string, params []any, cfg QueryConfig) (*records, error) {
+	s, err := open(ctx, entry, db)
+	if err != nil {
+		return nil, err
+	}
+	restore, err := s.export(ctx, cfg)
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("arrowmap/duckdb: %s: the export settings: %w", entry, err)
+	}
+	rr, err := s.arrow.QueryContext(ctx, query, params...)
+	// The result keeps the settings it was made with: they go back now.
+	if rerr := restore(); rerr != nil && err == nil {
+		rr.Release()
+		err = fmt.Errorf("the export settings put back: %w", rerr)
+	}
+	if err != nil {
+		s.close()
+		return nil, queryError(entry, query, err)
+	}
+	r := &records{entry: entry, query: query, rr: rr, s: s}
+	r.refs.Store(1)
+	return r, nil
+}
+
+func queryError(entry, query string, err error) error {
+	return fmt.Errorf("arrowmap/duckdb: %s %s: %w", entry, quoteSQL(query), err)
+}
+
+// quoteSQL is query as errors name it: on one line, its first 200 bytes.
+func quoteSQL(query string) string {
+	q := strings.Join(strings.Fields(query), " ")
+	if len(q) > 200 {
+		q = q[:200] + "…"
+	}
+	return fmt.Sprintf("%q", q)
+}
+
+// records is DuckDB's reader of a result, which owns the connection it
+// runs on: the last Release releases the result and returns the
+// connection. Its errors name the query.
+type records struct {
+	entry, query string
+	rr           array.RecordReader
+	s            *session
+	refs         atomic.Int64
+	err          error
+}
+
+func (r *records) Schema() *arrow.Schema { return r.rr.Schema() }
+
+func (r *records) Next() bool {
+	if r.err != nil {
+		return false
+	}
+	if r.rr.Next() {
+		return true
+	}
+	if err := r.rr.Err(); err != nil {
+		r.err = queryError(r.entry, r.query, err)
+	}
+	return false
+}
+
+func (r *records) RecordBatch() arrow.RecordBatch { return r.rr.RecordBatch() }
+
+// Record is RecordBatch.
+//
+// Deprecated: use RecordBatch, as arrow-go's array.RecordReader does.
+func (r *records) Record() arrow.RecordBatch { return r.rr.RecordBatch() }
+
+func (r *records) Err() error { return r.err }
+
+func (r *records) Retain() { r.refs.Add(1) }
+
+func (r *records) Release() {
+	if r.refs.Add(-1) != 0 {
+		return
+	}
+	r.rr.Release()
+	if err := r.rr.Err(); err != nil && r.err == nil {
+		r.err = queryError(r.entry, r.query, err)
+	}
+	r.s.close()
+}
