@@ -1,0 +1,394 @@
+//go:build duckdb_arrow
+
+package duckdb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/arrowmap/arrowmap/internal/mapperhook"
+	"github.com/arrowmap/arrowmap/mapper"
+)
+
+// Insert writes rows into table and returns the number of rows written.
+// The rows are encoded with mapper.Encode's rules, InsertConfig.BatchRows
+// at a time, and each record goes into the table through one INSERT … BY
+// NAME SELECT * from an Arrow view of it, released before the next; all of
+// them in one transaction, so that a failed batch leaves the table as it
+// was (a connection already in a transaction of its caller's keeps it:
+// the caller's COMMIT or ROLLBACK decides).
+//
+// table is the table's name, which may be qualified (schema.table); each
+// part is quoted as an identifier. With InsertConfig.Create the table is
+// created from mapper.SchemaOf[T] first, DuckDB choosing each column's
+// type from its Arrow type (the table in the package doc), with NOT NULL
+// on the columns T cannot hold a null in. Otherwise the table must have
+// T's columns, by name in any order, and no other: a mismatch is an error
+// naming the columns, before any row is written.
+//
+// Insert takes an InsertConfig and the options of mapper.Encode.
+func Insert[T any, D DB](ctx context.Context, db D, table string, rows []T, opts ...Option) (int64, error) {
+	const entry = "duckdb.Insert"
+	return insert[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
+		return func(yield func([]T, error) bool) {
+			for len(rows) > 0 {
+				page := rows[:min(n, len(rows))]
+				rows = rows[len(page):]
+				if !yield(page, nil) {
+					return
+				}
+			}
+		}
+	})
+}
+
+// InsertSeq is Insert of the rows of a sequence, read a batch at a time:
+// the rows of a query go straight into a table, for example,
+//
+//	n, err := duckdb.InsertSeq(ctx, db, "orders", r.All())
+//
+// An error of the sequence stops the insert, which is rolled back, and is
+// returned, wrapped.
+func InsertSeq[T any, D DB](ctx context.Context, db D, table string, rows iter.Seq2[T, error], opts ...Option) (int64, error) {
+	const entry = "duckdb.InsertSeq"
+	if rows == nil {
+		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: nil sequence", entry, table)
+	}
+	return insert[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
+		return func(yield func([]T, error) bool) {
+			buf := make([]T, 0, min(n, 4096))
+			for row, err := range rows {
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				if buf = append(buf, row); len(buf) == n {
+					if !yield(buf, nil) {
+						return
+					}
+					buf = buf[:0]
+				}
+			}
+			if len(buf) > 0 {
+				yield(buf, nil)
+			}
+		}
+	})
+}
+
+// InsertPages is Insert of pages of rows, as a Reader's Pages gives them:
+// each page is encoded as it comes, a record of at most
+// InsertConfig.BatchRows rows at a time. An error of the sequence stops
+// the insert, which is rolled back, and is returned, wrapped.
+func InsertPages[T any, D DB](ctx context.Context, db D, table string, pages iter.Seq2[[]T, error], opts ...Option) (int64, error) {
+	const entry = "duckdb.InsertPages"
+	if pages == nil {
+		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: nil sequence", entry, table)
+	}
+	return insert[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
+		return func(yield func([]T, error) bool) {
+			for page, err := range pages {
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				for len(page) > 0 {
+					part := page[:min(n, len(page))]
+					page = page[len(part):]
+					if !yield(part, nil) {
+						return
+					}
+				}
+			}
+		}
+	})
+}
+
+// sequenceError marks an error the caller's sequence yielded.
+type sequenceError struct{ err error }
+
+func (e *sequenceError) Error() string { return "the sequence of rows: " + e.err.Error() }
+func (e *sequenceError) Unwrap() error { return e.err }
+
+// insert writes the batches of rows into table, in one transaction.
+func insert[T any, D DB](ctx context.Context, entry string, db D, table string, options []Option, batches func(n int) iter.Seq2[[]T, error]) (n int64, err error) {
+	cfg, opts, err := parse[InsertConfig](entry, mapperhook.Encode, options)
+	if err != nil {
+		return 0, err
+	}
+	if cfg.BatchRows < 0 {
+		return 0, fmt.Errorf("arrowmap/duckdb: %s: InsertConfig.BatchRows %d is negative", entry, cfg.BatchRows)
+	}
+	name, err := tableName(table)
+	if err != nil {
+		return 0, fmt.Errorf("arrowmap/duckdb: %s: %w", entry, err)
+	}
+	schema, err := mapper.SchemaOf[T](schemaOptions(opts)...)
+	if err != nil {
+		return 0, err
+	}
+	b, err := mapper.NewBuilder[T](opts...)
+	if err != nil {
+		return 0, err
+	}
+	defer b.Release()
+	s, err := open(ctx, entry, db)
+	if err != nil {
+		return 0, err
+	}
+	defer s.close()
+	w := &inserter{s: s, entry: entry, table: table, name: name, schema: schema}
+	if err := w.begin(ctx); err != nil {
+		return 0, err
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, w.rollback())
+			n = 0
+		}
+	}()
+	if cfg.Create {
+		if err := w.create(ctx, cfg.IfNotExists); err != nil {
+			return 0, err
+		}
+	}
+	if err := w.checkColumns(ctx); err != nil {
+		return 0, err
+	}
+	for rows, err := range batches(cmp(cfg.BatchRows, DefaultBatchRows)) {
+		if err != nil {
+			return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: %w", entry, table, &sequenceError{err})
+		}
+		if err := b.Append(rows...); err != nil {
+			return 0, rowOffset(err, n)
+		}
+		rec := b.NewRecordBatch()
+		written, err := w.insert(ctx, rec)
+		rec.Release()
+		if err != nil {
+			return 0, err
+		}
+		n += written
+	}
+	return n, w.commit()
+}
+
+func cmp(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// rowOffset makes the row of an *Error of Builder.Append, counted from the
+// start of its batch, counted from the start of the rows.
+func rowOffset(err error, offset int64) error {
+	var me *mapper.Error
+	if offset == 0 || !errors.As(err, &me) || me.Row < 0 {
+		return err
+	}
+	moved := *me
+	moved.Row += int(offset)
+	return &moved
+}
+
+// schemaOptions is opts without what SchemaOf does not take (Allocator).
+func schemaOptions(opts []mapper.Option) []mapper.Option {
+	return slices.DeleteFunc(slices.Clone(opts), func(o mapper.Option) bool {
+		return o == nil || mapperhook.Inspect(o).Kind == mapperhook.Allocator
+	})
+}
+
+// inserter writes records into one table on one connection.
+type inserter struct {
+	s      *session
+	entry  string
+	table  string // as the caller gave it, for errors
+	name   string // quoted
+	schema *arrow.Schema
+	ownTx  bool // began by us: ours to end
+	done   bool
+}
+
+func (w *inserter) fail(step string, err error) error {
+	return fmt.Errorf("arrowmap/duckdb: %s into %q: %s: %w", w.entry, w.table, step, err)
+}
+
+// begin starts the transaction of the insert, unless the connection is in
+// one already.
+func (w *inserter) begin(ctx context.Context) error {
+	_, err := w.s.conn.ExecContext(ctx, "BEGIN TRANSACTION")
+	switch {
+	case err == nil:
+		w.ownTx = true
+	case strings.Contains(err.Error(), "within a transaction"):
+	default:
+		return w.fail("BEGIN", err)
+	}
+	return nil
+}
+
+func (w *inserter) commit() error {
+	if !w.ownTx {
+		return nil
+	}
+	w.done = true
+	if _, err := w.s.conn.ExecContext(context.Background(), "COMMIT"); err != nil {
+		return w.fail("COMMIT", err)
+	}
+	return nil
+}
+
+func (w *inserter) rollback() error {
+	if !w.ownTx || w.done {
+		return nil
+	}
+	w.done = true
+	if _, err := w.s.conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		return w.fail("ROLLBACK", err)
+	}
+	return nil
+}
+
+// viewSeq numbers the views of inserts, so that no two on one connection
+// share a name.
+var viewSeq atomic.Int64
+
+// withView runs stmt (a statement with %s for the view) over a view of
+// recs, and drops the view and releases the stream before it returns:
+// duckdb-go's views ignore the projection DuckDB pushes into them
+// (duckdb/duckdb-go issue 24), and are read by one SELECT * only.
+func (w *inserter) withView(ctx context.Context, recs array.RecordReader, stmt string) (int64, error) {
+	view := fmt.Sprintf("arrowmap_insert_%d", viewSeq.Add(1))
+	release, err := w.s.arrow.RegisterView(recs, view)
+	if err != nil {
+		return 0, fmt.Errorf("an Arrow view of the rows: %w", err)
+	}
+	defer release()
+	defer w.s.conn.ExecContext(context.WithoutCancel(ctx), "DROP VIEW IF EXISTS "+quoteIdent(view))
+	res, err := w.s.conn.ExecContext(ctx, fmt.Sprintf(stmt, quoteIdent(view)))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// create creates the table from the schema: DuckDB's own types of the
+// Arrow types, with NOT NULL where the schema's field is not nullable.
+func (w *inserter) create(ctx context.Context, ifNotExists bool) error {
+	empty, err := array.NewRecordReader(w.schema, nil)
+	if err != nil {
+		return w.fail("CREATE TABLE", err)
+	}
+	defer empty.Release()
+	verb := "CREATE TABLE "
+	if ifNotExists {
+		verb += "IF NOT EXISTS "
+	}
+	if _, err := w.withView(ctx, empty, verb+w.name+" AS SELECT * FROM %s"); err != nil {
+		return w.fail("CREATE TABLE", err)
+	}
+	for _, f := range w.schema.Fields() {
+		if f.Nullable {
+			continue
+		}
+		if _, err := w.s.conn.ExecContext(ctx, fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET NOT NULL", w.name, quoteIdent(f.Name))); err != nil {
+			return w.fail("NOT NULL on column "+f.Name, err)
+		}
+	}
+	return nil
+}
+
+// checkColumns refuses a table whose columns are not the schema's, by
+// name.
+func (w *inserter) checkColumns(ctx context.Context) error {
+	rows, err := w.s.conn.QueryContext(ctx, "SELECT * FROM "+w.name+" LIMIT 0")
+	if err != nil {
+		return w.fail("its columns", err)
+	}
+	cols, err := rows.Columns()
+	rows.Close()
+	if err != nil {
+		return w.fail("its columns", err)
+	}
+	var missing, extra []string
+	for _, f := range w.schema.Fields() {
+		if !slices.Contains(cols, f.Name) {
+			missing = append(missing, f.Name)
+		}
+	}
+	for _, c := range cols {
+		if len(w.schema.FieldIndices(c)) == 0 {
+			extra = append(extra, c)
+		}
+	}
+	if len(missing) == 0 && len(extra) == 0 {
+		return nil
+	}
+	var why []string
+	if len(missing) > 0 {
+		why = append(why, fmt.Sprintf("has no column %s", quoteAll(missing)))
+	}
+	if len(extra) > 0 {
+		why = append(why, fmt.Sprintf("has columns %s that the rows have not", quoteAll(extra)))
+	}
+	return &mapper.Error{Row: -1, Err: fmt.Errorf("%w: arrowmap/duckdb: %s into %q: the table %s (the rows' columns: %s)",
+		mapper.ErrMissingColumn, w.entry, w.table, strings.Join(why, " and "), quoteAll(fieldNames(w.schema)))}
+}
+
+// insert writes one record into the table.
+func (w *inserter) insert(ctx context.Context, rec arrow.RecordBatch) (int64, error) {
+	recs, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
+	if err != nil {
+		return 0, w.fail("INSERT", err)
+	}
+	defer recs.Release()
+	n, err := w.withView(ctx, recs, "INSERT INTO "+w.name+" BY NAME SELECT * FROM %s")
+	if err != nil {
+		return 0, w.fail("INSERT", err)
+	}
+	return n, nil
+}
+
+// tableName is table quoted, each part of a qualified name on its own.
+func tableName(table string) (string, error) {
+	if table == "" {
+		return "", errors.New("no table")
+	}
+	parts := strings.Split(table, ".")
+	for i, p := range parts {
+		if p == "" {
+			return "", fmt.Errorf("the table name %q has an empty part", table)
+		}
+		parts[i] = quoteIdent(p)
+	}
+	return strings.Join(parts, "."), nil
+}
+
+// quoteIdent is name as a quoted SQL identifier.
+func quoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func fieldNames(schema *arrow.Schema) []string {
+	names := make([]string, schema.NumFields())
+	for i, f := range schema.Fields() {
+		names[i] = f.Name
+	}
+	return names
+}
