@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
@@ -134,6 +135,10 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 	if err != nil {
 		return 0, err
 	}
+	carried, err := carriedSchema(schema)
+	if err != nil {
+		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: %w", entry, table, err)
+	}
 	b, err := mapper.NewBuilder[T](opts...)
 	if err != nil {
 		return 0, err
@@ -144,7 +149,7 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 		return 0, err
 	}
 	defer s.close()
-	w := &inserter{s: s, entry: entry, table: table, name: name, schema: schema}
+	w := &inserter{s: s, entry: entry, table: table, name: name, schema: schema, carried: carried}
 	if err := w.begin(ctx); err != nil {
 		return 0, err
 	}
@@ -213,8 +218,11 @@ type inserter struct {
 	table  string // as the caller gave it, for errors
 	name   string // quoted
 	schema *arrow.Schema
-	ownTx  bool // began by us: ours to end
-	done   bool
+	// carried is the schema the view gives DuckDB where it is not schema
+	// (carry.go), nil where it is.
+	carried *arrow.Schema
+	ownTx   bool // began by us: ours to end
+	done    bool
 }
 
 func (w *inserter) fail(step string, err error) error {
@@ -283,7 +291,11 @@ func (w *inserter) withView(ctx context.Context, recs array.RecordReader, stmt s
 // create creates the table from the schema: DuckDB's own types of the
 // Arrow types, with NOT NULL where the schema's field is not nullable.
 func (w *inserter) create(ctx context.Context, ifNotExists bool) error {
-	empty, err := array.NewRecordReader(w.schema, nil)
+	schema := w.schema
+	if w.carried != nil {
+		schema = w.carried
+	}
+	empty, err := array.NewRecordReader(schema, nil)
 	if err != nil {
 		return w.fail("CREATE TABLE", err)
 	}
@@ -295,7 +307,7 @@ func (w *inserter) create(ctx context.Context, ifNotExists bool) error {
 	if _, err := w.withView(ctx, empty, verb+w.name+" AS SELECT * FROM %s"); err != nil {
 		return w.fail("CREATE TABLE", err)
 	}
-	for _, f := range w.schema.Fields() {
+	for _, f := range schema.Fields() {
 		if f.Nullable {
 			continue
 		}
@@ -345,6 +357,14 @@ func (w *inserter) checkColumns(ctx context.Context) error {
 
 // insert writes one record into the table.
 func (w *inserter) insert(ctx context.Context, rec arrow.RecordBatch) (int64, error) {
+	if w.carried != nil {
+		carried, err := carry(memory.DefaultAllocator, rec, w.carried)
+		if err != nil {
+			return 0, w.fail("the values DuckDB's Arrow import cannot read as they are", err)
+		}
+		defer carried.Release()
+		rec = carried
+	}
 	recs, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
 	if err != nil {
 		return 0, w.fail("INSERT", err)

@@ -114,7 +114,7 @@ func queryRecords[D DB](ctx context.Context, entry string, db D, query string, p
 		s.close()
 		return nil, queryError(entry, query, err)
 	}
-	r := &records{entry: entry, query: query, rr: rr, s: s}
+	r := &records{entry: entry, query: query, rr: rr, s: s, schema: schemaWithExtensions(rr.Schema())}
 	r.refs.Store(1)
 	return r, nil
 }
@@ -134,22 +134,42 @@ func quoteSQL(query string) string {
 
 // records is DuckDB's reader of a result, which owns the connection it
 // runs on: the last Release releases the result and returns the
-// connection. Its errors name the query.
+// connection. Its records have their extension types back (extensions.go);
+// its errors name the query.
 type records struct {
 	entry, query string
 	rr           array.RecordReader
 	s            *session
 	refs         atomic.Int64
 	err          error
+	// schema is rr's with its extensions, nil where it names none; rec is
+	// the current record under it.
+	schema *arrow.Schema
+	rec    arrow.RecordBatch
 }
 
-func (r *records) Schema() *arrow.Schema { return r.rr.Schema() }
+func (r *records) Schema() *arrow.Schema {
+	if r.schema != nil {
+		return r.schema
+	}
+	return r.rr.Schema()
+}
 
 func (r *records) Next() bool {
+	r.releaseRecord()
 	if r.err != nil {
 		return false
 	}
 	if r.rr.Next() {
+		if r.schema == nil {
+			return true
+		}
+		rec, err := retype(r.rr.RecordBatch(), r.schema)
+		if err != nil {
+			r.err = queryError(r.entry, r.query, err)
+			return false
+		}
+		r.rec = rec
 		return true
 	}
 	if err := r.rr.Err(); err != nil {
@@ -158,12 +178,24 @@ func (r *records) Next() bool {
 	return false
 }
 
-func (r *records) RecordBatch() arrow.RecordBatch { return r.rr.RecordBatch() }
+func (r *records) RecordBatch() arrow.RecordBatch {
+	if r.schema != nil {
+		return r.rec
+	}
+	return r.rr.RecordBatch()
+}
 
 // Record is RecordBatch.
 //
 // Deprecated: use RecordBatch, as arrow-go's array.RecordReader does.
-func (r *records) Record() arrow.RecordBatch { return r.rr.RecordBatch() }
+func (r *records) Record() arrow.RecordBatch { return r.RecordBatch() }
+
+func (r *records) releaseRecord() {
+	if r.rec != nil {
+		r.rec.Release()
+		r.rec = nil
+	}
+}
 
 func (r *records) Err() error { return r.err }
 
@@ -173,6 +205,7 @@ func (r *records) Release() {
 	if r.refs.Add(-1) != 0 {
 		return
 	}
+	r.releaseRecord()
 	r.rr.Release()
 	if err := r.rr.Err(); err != nil && r.err == nil {
 		r.err = queryError(r.entry, r.query, err)

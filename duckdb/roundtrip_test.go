@@ -4,13 +4,17 @@ package duckdb_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -48,7 +52,7 @@ type everyType struct {
 	Interval  arrow.MonthDayNanoInterval `arrow:"interval"`
 	UUID      [16]byte                   `arrow:"uuid,ext=arrow.uuid"`
 	JSON      json.RawMessage            `arrow:"json,ext=arrow.json"`
-	Enum      string                     `arrow:"enum,dict"`
+	Enum      string                     `arrow:"enum"`
 	List      []int32                    `arrow:"list"`
 	Nested    [][]string                 `arrow:"nested"`
 	Struct    struct {
@@ -62,19 +66,121 @@ type everyType struct {
 	NullList []*string        `arrow:"null_list"`
 }
 
-func TestProbeTypes(t *testing.T) {
+// everyRows is rows of everyType: the zero row, the types' extremes, and
+// rows of ordinary values with nulls among them.
+func everyRows(t *testing.T) []everyType {
+	t.Helper()
+	str := func(s string) *string { return &s }
+	i64 := func(v int64) *int64 { return &v }
+	tokyo := time.FixedZone("", 9*3600)
+	maxHuge, err := duckdb.HugeIntOf(bigOf(t, "170141183460469231731687303715884105727"))
+	require.NoError(t, err)
+	maxUHuge, err := duckdb.UHugeIntOf(bigOf(t, "340282366920938463463374607431768211455"))
+	require.NoError(t, err)
+	tz, err := duckdb.TimeTZOf(time.Date(1, 1, 1, 23, 59, 59, 999999000, time.FixedZone("", -(15*3600+59*60+59))))
+	require.NoError(t, err)
+	epoch := time.Unix(0, 0).UTC()
+	rows := []everyType{{TSNanos: epoch, Date: epoch, Timestamp: epoch, TSSeconds: epoch, TSMillis: epoch, TSZoned: epoch}}
+	extreme := everyType{
+		Bool: true, TinyInt: math.MinInt8, SmallInt: math.MaxInt16, Integer: math.MinInt32, BigInt: math.MaxInt64,
+		UTinyInt: math.MaxUint8, USmallInt: math.MaxUint16, UInteger: math.MaxUint32, UBigInt: math.MaxUint64,
+		HugeInt: maxHuge, UHugeInt: maxUHuge, Float: math.MaxFloat32, Double: -math.SmallestNonzeroFloat64,
+		Decimal: decimal128.FromI64(999_999_999_999_999_999), Wide: decimal128.FromBigInt(bigOf(t, "-"+strings.Repeat("9", 38))),
+		Varchar: strings.Repeat("ü", 5000), Blob: []byte{0, 0xff, 0},
+		Date: time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC), Time: 24*time.Hour - time.Microsecond, TimeTZ: tz,
+		Timestamp: time.Date(2262, 4, 11, 23, 47, 16, 854775000, time.UTC), TSSeconds: time.Date(1677, 9, 21, 0, 12, 44, 0, time.UTC),
+		TSMillis: time.Date(2000, 2, 29, 12, 0, 0, 999e6, time.UTC), TSNanos: time.Unix(0, math.MaxInt64).UTC(),
+		TSZoned:  time.Date(2024, 3, 31, 2, 30, 0, 123456000, tokyo).UTC(),
+		Interval: arrow.MonthDayNanoInterval{Months: -7, Days: 40, Nanoseconds: 3_600_000_001_000},
+		UUID:     [16]byte{0xff, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0xfe},
+		JSON:     json.RawMessage(`{"a":[1,2,{"b":null}]}`), Enum: "shipped",
+		List: []int32{math.MinInt32, 0, math.MaxInt32}, Nested: [][]string{{"a", ""}, {}, nil, {"z"}},
+		Map: map[string]int64{"": 0, "k": -1}, Array: [3]int32{1, -2, 3}, Nullable: i64(-9), NullList: []*string{nil, str("x"), nil},
+	}
+	extreme.Struct.A, extreme.Struct.B, extreme.Struct.C = -1, str("β"), []uint16{65535}
+	rows = append(rows, extreme)
+	for i := range 300 {
+		r := everyType{
+			Bool: i%3 == 0, TinyInt: int8(i), SmallInt: int16(i * 7), Integer: int32(i * 1000), BigInt: int64(i) << 40,
+			UTinyInt: uint8(i), USmallInt: uint16(i * 3), UInteger: uint32(i) << 20, UBigInt: uint64(i) << 50,
+			HugeInt: duckdb.HugeIntFromInt64(int64(-i) << 50), Float: float32(i) / 8, Double: float64(i) / 3,
+			Decimal: decimal128.FromI64(int64(i*1001 - 5000)), Wide: decimal128.FromI64(int64(i) << 40),
+			Varchar: fmt.Sprintf("row %d", i), Date: epoch.AddDate(0, 0, i*37-5000),
+			Time: time.Duration(i) * 17 * time.Second, Timestamp: epoch.Add(time.Duration(i) * 1234567 * time.Microsecond),
+			TSSeconds: epoch.Add(time.Duration(i) * time.Hour), TSMillis: epoch.Add(time.Duration(i) * time.Millisecond * 333),
+			TSNanos: epoch.Add(time.Duration(i*i) * 7), TSZoned: epoch.Add(time.Duration(i) * time.Minute),
+			Interval: arrow.MonthDayNanoInterval{Months: int32(i % 13), Days: int32(i % 31), Nanoseconds: int64(i) * 1000},
+			Enum:     []string{"placed", "shipped", "returned"}[i%3], JSON: json.RawMessage(fmt.Sprintf("[%d]", i)),
+		}
+		r.UHugeInt, err = duckdb.UHugeIntOf(new(big.Int).Lsh(big.NewInt(int64(i)), 100))
+		require.NoError(t, err)
+		r.TimeTZ, err = duckdb.TimeTZOf(time.Date(1, 1, 1, i%24, i%60, 0, 0, time.FixedZone("", (i%31-15)*1800)))
+		require.NoError(t, err)
+		r.UUID[i%16] = byte(i)
+		if i%4 != 0 {
+			r.Blob = []byte(r.Varchar)
+			r.List = []int32{int32(i), int32(-i)}
+			r.Nested = [][]string{{r.Varchar}}
+			r.Map = map[string]int64{r.Varchar: int64(i)}
+			r.Nullable = i64(int64(i))
+			r.NullList = []*string{str(r.Varchar), nil}
+			r.Struct.B = str(r.Varchar)
+			r.Struct.C = []uint16{uint16(i)}
+		}
+		r.Struct.A = int64(i)
+		r.Array = [3]int32{int32(i), int32(i + 1), int32(i + 2)}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// What DuckDB gives back is not the Go value itself where DuckDB keeps
+// less: an empty list or map in a nullable column reads back as what was
+// written, nil as nil.
+func TestEveryDuckDBTypeRoundTripsThroughATable(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
-	n, err := duckdb.Insert(ctx, db, "every", []everyType{{Varchar: "x", TSNanos: time.Unix(0, 0)}}, duckdb.InsertConfig{Create: true})
+	rows := everyRows(t)
+	n, err := duckdb.Insert(ctx, db, "every", rows, duckdb.InsertConfig{Create: true, BatchRows: 100})
 	require.NoError(t, err)
-	assert.EqualValues(t, 1, n)
-	rows, err := db.Query("SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = 'every'")
+	assert.EqualValues(t, len(rows), n)
+
+	// DuckDB holds each column in its own type, not as text or blobs.
+	var types []string
+	trows, err := db.Query("SELECT data_type FROM information_schema.columns WHERE table_name = 'every' ORDER BY ordinal_position")
 	require.NoError(t, err)
-	defer rows.Close()
-	for rows.Next() {
-		var name, typ, null string
-		require.NoError(t, rows.Scan(&name, &typ, &null))
-		t.Logf("%-14s %-40s %s", name, typ, null)
+	for trows.Next() {
+		var typ string
+		require.NoError(t, trows.Scan(&typ))
+		types = append(types, typ)
 	}
-	_ = sql.ErrNoRows
+	require.NoError(t, trows.Err())
+	assert.Equal(t, []string{"BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
+		"HUGEINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL(18,3)", "DECIMAL(38,10)", "VARCHAR", "BLOB", "DATE", "TIME",
+		"TIME WITH TIME ZONE", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS", "TIMESTAMP WITH TIME ZONE", "INTERVAL",
+		"UUID", "JSON", "VARCHAR", "INTEGER[]", "VARCHAR[][]", "STRUCT(a BIGINT, b VARCHAR, c USMALLINT[])", "MAP(VARCHAR, BIGINT)",
+		"INTEGER[3]", "BIGINT", "VARCHAR[]"}, types)
+
+	// Through DuckDB's own text of some values: what was written is what
+	// DuckDB holds, not only what it gives back.
+	var huge, uhuge, timetz, uuid string
+	require.NoError(t, db.QueryRow("SELECT hugeint::VARCHAR, uhugeint::VARCHAR, timetz::VARCHAR, uuid::VARCHAR FROM every LIMIT 1 OFFSET 1").Scan(&huge, &uhuge, &timetz, &uuid))
+	assert.Equal(t, "170141183460469231731687303715884105727", huge)
+	assert.Equal(t, "340282366920938463463374607431768211455", uhuge)
+	assert.Equal(t, "23:59:59.999999-15:59:59", timetz)
+	assert.Equal(t, "ff010203-0405-0607-0809-0a0b0c0d0efe", uuid)
+
+	r, err := duckdb.Query[everyType](ctx, db, "SELECT * FROM every ORDER BY rowid")
+	require.NoError(t, err)
+	defer r.Release()
+	back, err := r.ReadAll()
+	require.NoError(t, err)
+	require.Len(t, back, len(rows))
+	for i := range rows {
+		// A TIMESTAMPTZ reads in its column's zone, Etc/UTC: the same
+		// instants in the same zone, under another *time.Location.
+		assert.Equal(t, "Etc/UTC", back[i].TSZoned.Location().String())
+		back[i].TSZoned = back[i].TSZoned.UTC()
+		require.Equal(t, rows[i], back[i], "row %d", i)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/internal/zone"
 	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
@@ -585,7 +586,7 @@ func checkPins(tag tags.Tag, dt, value arrow.DataType) string {
 		}
 	}
 	if tag.TZ != "" {
-		if tz, ok := arrowtype.Zone(value); !ok || tz != tag.TZ {
+		if tz, ok := arrowtype.Zone(value); !ok || !zone.Same(tz, tag.TZ) {
 			return fmt.Sprintf("the tag pins tz=%s", tag.TZ)
 		}
 	}

@@ -3,6 +3,7 @@ package mapper_test
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -353,4 +354,25 @@ func TestATypeThatDeclaresItsExtensionRefusesAnotherOverTheSameStorage(t *testin
 	got, err := mapper.Decode[struct{ ID vendorInt }](plain)
 	require.NoError(t, err)
 	assert.Equal(t, vendorInt{9}, got[0].ID)
+}
+
+func TestATagsTZOfUTCReadsAColumnInAnotherNameOfUTC(t *testing.T) {
+	type stamped struct {
+		At time.Time `arrow:"at,timestamp,unit=us,tz=Etc/UTC"`
+	}
+	at := time.Date(2024, 3, 31, 1, 2, 3, 4000, time.UTC)
+	rec, err := mapper.Encode([]stamped{{At: at}})
+	require.NoError(t, err)
+	defer rec.Release()
+	type asUTC struct {
+		At time.Time `arrow:"at,timestamp,tz=UTC"`
+	}
+	got, err := mapper.Decode[asUTC](rec)
+	require.NoError(t, err, "DuckDB's TIMESTAMPTZ is tz=Etc/UTC")
+	assert.True(t, at.Equal(got[0].At))
+	type asTokyo struct {
+		At time.Time `arrow:"at,timestamp,tz=Asia/Tokyo"`
+	}
+	_, err = mapper.Decode[asTokyo](rec)
+	assert.ErrorIs(t, err, mapper.ErrTypeMismatch)
 }

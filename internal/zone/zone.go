@@ -106,3 +106,16 @@ func OfTimestamp(tz string) (*time.Location, error) {
 	}
 	return Parse(tz)
 }
+
+// utcNames are the names of UTC: the IANA database's Etc/UTC and its
+// links, and the offsets that are it.
+var utcNames = map[string]bool{
+	"UTC": true, "Etc/UTC": true, "Etc/UCT": true, "Etc/Universal": true, "Etc/Zulu": true,
+	"UCT": true, "Universal": true, "Zulu": true, "Z": true, "+00:00": true, "-00:00": true,
+}
+
+// Same reports whether a and b name one zone: the same name, or two names
+// of UTC (a tag's tz=UTC and DuckDB's Etc/UTC, say).
+func Same(a, b string) bool {
+	return a == b || (utcNames[a] && utcNames[b])
+}

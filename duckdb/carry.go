@@ -1,0 +1,243 @@
+//go:build duckdb_arrow
+
+package duckdb
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/mapper"
+)
+
+// DuckDB's Arrow import (1.5) refuses float16 and decimal256 and reads a
+// day_time_interval's milliseconds as microseconds, silently; it has no
+// dense union and no decimal of more than 38 digits. The view gives it
+// what it reads exactly: each such value converted in Arrow, losslessly,
+// before the view (float32, decimal128, month_day_nano_interval), and a
+// column of a type DuckDB has none for is refused before any row.
+
+// carriedType is dt as the view gives it to DuckDB, and whether it
+// differs from dt.
+func carriedType(dt arrow.DataType, at string) (arrow.DataType, bool, error) {
+	row := arrowtype.OfType(dt)
+	switch {
+	case row.Value == arrowtype.Float16:
+		t, _ := arrowtype.Plain(arrow.FLOAT32)
+		return t, true, nil
+	case row.Value == arrowtype.DayTimeInterval:
+		t, _ := arrowtype.Plain(arrow.INTERVAL_MONTH_DAY_NANO)
+		return t, true, nil
+	case row.Value == arrowtype.Decimal256:
+		p, s, _ := arrowtype.Precision(dt)
+		if p > 38 {
+			return nil, false, unsupported(at, dt, "DuckDB's DECIMAL holds at most 38 digits: decimal(38,s) or less")
+		}
+		d128, _ := arrowtype.DecimalFor(38)
+		return d128.DecimalOf(p, s), true, nil
+	case row.Layout == arrowtype.Union && row.Dense:
+		return nil, false, unsupported(at, dt, "DuckDB's Arrow import reads sparse unions only: tag the field sparse_union")
+	case row.Layout == arrowtype.Struct:
+		fields := dt.(arrow.NestedType).Fields()
+		changed := false
+		for i, f := range fields {
+			t, ch, err := carriedType(f.Type, at+"."+f.Name)
+			if err != nil {
+				return nil, false, err
+			}
+			if ch {
+				if !changed {
+					fields = append([]arrow.Field(nil), fields...)
+				}
+				fields[i].Type, changed = t, true
+			}
+		}
+		if !changed {
+			return dt, false, nil
+		}
+		return arrow.StructOf(fields...), true, nil
+	case row.Layout == arrowtype.Dictionary || row.Layout == arrowtype.RunEnd:
+		values, _ := arrowtype.Encoded(dt)
+		t, ch, err := carriedType(values, at)
+		if err != nil || !ch {
+			return dt, false, err
+		}
+		out, _ := arrowtype.WithEncodedValues(dt, t)
+		return out, true, nil
+	case row.Layout == arrowtype.List || row.Layout == arrowtype.ListView || row.Layout == arrowtype.FixedList:
+		elem := dt.(arrow.ListLikeType).ElemField()
+		t, ch, err := carriedType(elem.Type, at+"[]")
+		if err != nil || !ch {
+			return dt, false, err
+		}
+		elem.Type = t
+		out, _ := arrowtype.WithElem(dt, elem)
+		return out, true, nil
+	}
+	return dt, false, nil
+}
+
+func unsupported(at string, dt arrow.DataType, why string) error {
+	return &mapper.Error{Column: at, Row: -1, Err: fmt.Errorf("%w: %s: %s", mapper.ErrUnsupported, dt, why)}
+}
+
+// carriedSchema is the schema the view gives DuckDB for schema, nil when
+// it is schema itself.
+func carriedSchema(schema *arrow.Schema) (*arrow.Schema, error) {
+	fields := schema.Fields()
+	changed := false
+	for i, f := range fields {
+		t, ch, err := carriedType(f.Type, f.Name)
+		if err != nil {
+			return nil, err
+		}
+		if ch {
+			fields[i].Type, changed = t, true
+		}
+	}
+	if !changed {
+		return nil, nil
+	}
+	md := schema.Metadata()
+	return arrow.NewSchema(fields, &md), nil
+}
+
+// carry converts rec to carried, a carriedSchema of its schema.
+func carry(mem memory.Allocator, rec arrow.RecordBatch, carried *arrow.Schema) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, rec.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, col := range rec.Columns() {
+		d, err := carryData(mem, col.Data(), carried.Field(i).Type)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = array.MakeFromData(d)
+		d.Release()
+	}
+	return array.NewRecordBatch(carried, cols, rec.NumRows()), nil
+}
+
+// carryData is d as type to, which differs from d's type only in its
+// leaves' types and extensions: d retained when it is of to already; its
+// buffers under to where to is an extension over d's type; its values
+// converted where a leaf's type differs; its nesting kept.
+func carryData(mem memory.Allocator, d arrow.ArrayData, to arrow.DataType) (arrow.ArrayData, error) {
+	if arrow.TypeEqual(d.DataType(), to) {
+		d.Retain()
+		return d, nil
+	}
+	if ext, ok := arrowtype.ExtensionOf(to); ok {
+		storage, err := carryData(mem, d, ext.StorageType())
+		if err != nil {
+			return nil, err
+		}
+		defer storage.Release()
+		return withType(storage, to), nil
+	}
+	if _, ok := arrowtype.ExtensionOf(d.DataType()); ok {
+		return carryData(mem, withType(d, arrowtype.Storage(d.DataType())), to)
+	}
+	row := arrowtype.OfType(d.DataType())
+	switch {
+	case row.Value == arrowtype.DayTimeInterval:
+		return dayTimeAsMonthDayNano(mem, d, to)
+	case row.Layout == arrowtype.Fixed:
+		arr := array.MakeFromData(d)
+		defer arr.Release()
+		out, err := compute.CastArray(compute.WithAllocator(context.Background(), mem), arr, compute.SafeCastOptions(to))
+		if err != nil {
+			return nil, err
+		}
+		defer out.Release()
+		od := out.Data()
+		od.Retain()
+		return od, nil
+	}
+	children := d.Children()
+	var childTypes []arrow.DataType
+	switch {
+	case row.Layout == arrowtype.Struct:
+		for _, f := range to.(arrow.NestedType).Fields() {
+			childTypes = append(childTypes, f.Type)
+		}
+	case row.Layout == arrowtype.RunEnd:
+		runEnds, _ := arrowtype.RunEnds(to)
+		values, _ := arrowtype.Encoded(to)
+		childTypes = []arrow.DataType{runEnds, values}
+	case row.Layout == arrowtype.Dictionary:
+		values, _ := arrowtype.Encoded(to)
+		dict, err := carryData(mem, d.Dictionary(), values)
+		if err != nil {
+			return nil, err
+		}
+		defer dict.Release()
+		out := array.NewDataWithDictionary(to, d.Len(), d.Buffers(), d.NullN(), d.Offset(), dict.(*array.Data))
+		return out, nil
+	case row.Layout == arrowtype.Union:
+		for _, f := range to.(arrow.NestedType).Fields() {
+			childTypes = append(childTypes, f.Type)
+		}
+	default: // the list-likes
+		childTypes = []arrow.DataType{to.(arrow.ListLikeType).Elem()}
+	}
+	kids := make([]arrow.ArrayData, len(children))
+	defer func() {
+		for _, k := range kids {
+			if k != nil {
+				k.Release()
+			}
+		}
+	}()
+	for i, c := range children {
+		k, err := carryData(mem, c, childTypes[i])
+		if err != nil {
+			return nil, err
+		}
+		kids[i] = k
+	}
+	return array.NewData(to, d.Len(), d.Buffers(), kids, d.NullN(), d.Offset()), nil
+}
+
+// dayTimeAsMonthDayNano is a day_time_interval's d as
+// month_day_nano_interval: days as days, milliseconds as nanoseconds.
+func dayTimeAsMonthDayNano(mem memory.Allocator, d arrow.ArrayData, to arrow.DataType) (arrow.ArrayData, error) {
+	in := arrowtype.Values[arrow.DayTimeInterval](d)
+	b := array.NewBuilder(mem, to)
+	defer b.Release()
+	appendValues, ok := arrowtype.AppendValues[arrow.MonthDayNanoInterval](b)
+	if !ok {
+		return nil, fmt.Errorf("no builder of %s", to)
+	}
+	out := make([]arrow.MonthDayNanoInterval, len(in))
+	valid := make([]bool, len(in))
+	arr := array.MakeFromData(d)
+	defer arr.Release()
+	for i, v := range in {
+		out[i] = arrow.MonthDayNanoInterval{Days: v.Days, Nanoseconds: int64(v.Milliseconds) * 1e6}
+		valid[i] = arr.IsValid(i)
+	}
+	appendValues(out, valid)
+	a := b.NewArray()
+	defer a.Release()
+	od := a.Data()
+	od.Retain()
+	return od, nil
+}
+
+// withType is d's buffers, children and dictionary as type dt.
+func withType(d arrow.ArrayData, dt arrow.DataType) arrow.ArrayData {
+	if dict := d.Dictionary(); dict != nil {
+		return array.NewDataWithDictionary(dt, d.Len(), d.Buffers(), d.NullN(), d.Offset(), dict.(*array.Data))
+	}
+	return array.NewData(dt, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
+}

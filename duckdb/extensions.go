@@ -1,0 +1,83 @@
+//go:build duckdb_arrow
+
+package duckdb
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
+)
+
+// DuckDB's records come through arrow-go's C data import, which keeps an
+// extension type (arrow.uuid, arrow.json, arrow.bool8, DuckDB's
+// arrow.opaque types) as its field's metadata only, over its storage. The
+// reader gives them their extension types back, those registered in
+// arrow-go (arrow-go's extensions package, which this package imports,
+// registers the canonical ones): the buffers are DuckDB's, unchanged.
+
+const (
+	extensionName     = "ARROW:extension:name"
+	extensionMetadata = "ARROW:extension:metadata"
+)
+
+// withExtensions is f's type with the extensions its metadata, and its
+// children's, name, and whether it differs from f's.
+func withExtensions(f arrow.Field) (arrow.DataType, bool) {
+	dt, changed := f.Type, false
+	row := arrowtype.OfType(dt)
+	switch {
+	case row.Layout == arrowtype.Struct:
+		fields := append([]arrow.Field(nil), dt.(arrow.NestedType).Fields()...)
+		for i := range fields {
+			if t, ch := withExtensions(fields[i]); ch {
+				fields[i].Type, changed = t, true
+			}
+		}
+		if changed {
+			dt = arrow.StructOf(fields...)
+		}
+	case row.Layout == arrowtype.List || row.Layout == arrowtype.ListView || row.Layout == arrowtype.FixedList:
+		elem := dt.(arrow.ListLikeType).ElemField()
+		if t, ch := withExtensions(elem); ch {
+			elem.Type = t
+			dt, changed = arrowtype.WithElem(dt, elem)
+		}
+	}
+	name, ok := f.Metadata.GetValue(extensionName)
+	if !ok {
+		return dt, changed
+	}
+	registered := arrow.GetExtensionType(name)
+	if registered == nil {
+		return dt, changed
+	}
+	md, _ := f.Metadata.GetValue(extensionMetadata)
+	ext, err := registered.Deserialize(dt, md)
+	if err != nil {
+		return dt, changed // its storage, as an unregistered one
+	}
+	return ext, true
+}
+
+// schemaWithExtensions is schema with the extensions of its fields'
+// metadata, nil when it names none that is registered.
+func schemaWithExtensions(schema *arrow.Schema) *arrow.Schema {
+	fields := schema.Fields()
+	changed := false
+	for i, f := range fields {
+		if t, ch := withExtensions(f); ch {
+			fields[i].Type, changed = t, true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	md := schema.Metadata()
+	return arrow.NewSchema(fields, &md)
+}
+
+// retype is rec under schema, a schemaWithExtensions of its own: the same
+// buffers.
+func retype(rec arrow.RecordBatch, schema *arrow.Schema) (arrow.RecordBatch, error) {
+	return carry(memory.DefaultAllocator, rec, schema)
+}
