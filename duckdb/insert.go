@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/ioconfig"
 	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
@@ -120,10 +121,12 @@ func (e *sequenceError) Unwrap() error { return e.err }
 
 // insert writes the batches of rows into table, in one transaction.
 func insert[T any, D DB](ctx context.Context, entry string, db D, table string, options []Option, batches func(n int) iter.Seq2[[]T, error]) (n int64, err error) {
-	cfg, opts, err := parse[InsertConfig](entry, mapperhook.Encode, options)
+	call, err := ioconfig.Parse[InsertConfig](entry, mapperhook.Encode, options)
 	if err != nil {
 		return 0, err
 	}
+	cfg, opts := call.Config, call.All()
+	mem := cmpOr[memory.Allocator](call.Alloc, memory.DefaultAllocator)
 	if cfg.BatchRows < 0 {
 		return 0, fmt.Errorf("arrowmap/duckdb: %s: InsertConfig.BatchRows %d is negative", entry, cfg.BatchRows)
 	}
@@ -149,7 +152,7 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 		return 0, err
 	}
 	defer s.close()
-	w := &inserter{s: s, entry: entry, table: table, name: name, schema: schema, carried: carried}
+	w := &inserter{s: s, mem: mem, entry: entry, table: table, name: name, schema: schema, carried: carried}
 	if err := w.begin(ctx); err != nil {
 		return 0, err
 	}
@@ -192,6 +195,15 @@ func cmp(v, def int) int {
 	return v
 }
 
+// cmpOr is v, or def where v is nil.
+func cmpOr[V comparable](v, def V) V {
+	var zero V
+	if v == zero {
+		return def
+	}
+	return v
+}
+
 // rowOffset makes the row of an *Error of Builder.Append, counted from the
 // start of its batch, counted from the start of the rows.
 func rowOffset(err error, offset int64) error {
@@ -214,6 +226,7 @@ func schemaOptions(opts []mapper.Option) []mapper.Option {
 // inserter writes records into one table on one connection.
 type inserter struct {
 	s      *session
+	mem    memory.Allocator // of the values carry converts
 	entry  string
 	table  string // as the caller gave it, for errors
 	name   string // quoted
@@ -230,16 +243,24 @@ func (w *inserter) fail(step string, err error) error {
 }
 
 // begin starts the transaction of the insert, unless the connection is in
-// one already.
+// one already. DuckDB aborts a transaction at a failed BEGIN, so it is
+// asked first: in autocommit each statement is a transaction of its own,
+// and two give two ids.
 func (w *inserter) begin(ctx context.Context) error {
-	_, err := w.s.conn.ExecContext(ctx, "BEGIN TRANSACTION")
-	switch {
-	case err == nil:
-		w.ownTx = true
-	case strings.Contains(err.Error(), "within a transaction"):
-	default:
+	var first, second int64
+	if err := w.s.conn.QueryRowContext(ctx, "SELECT txid_current()").Scan(&first); err != nil {
+		return w.fail("its transaction", err)
+	}
+	if err := w.s.conn.QueryRowContext(ctx, "SELECT txid_current()").Scan(&second); err != nil {
+		return w.fail("its transaction", err)
+	}
+	if first == second {
+		return nil // the caller's
+	}
+	if _, err := w.s.conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
 		return w.fail("BEGIN", err)
 	}
+	w.ownTx = true
 	return nil
 }
 
@@ -358,7 +379,7 @@ func (w *inserter) checkColumns(ctx context.Context) error {
 // insert writes one record into the table.
 func (w *inserter) insert(ctx context.Context, rec arrow.RecordBatch) (int64, error) {
 	if w.carried != nil {
-		carried, err := carry(memory.DefaultAllocator, rec, w.carried)
+		carried, err := carry(w.mem, rec, w.carried)
 		if err != nil {
 			return 0, w.fail("the values DuckDB's Arrow import cannot read as they are", err)
 		}

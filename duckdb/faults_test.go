@@ -1,0 +1,356 @@
+//go:build duckdb_arrow
+
+package duckdb_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"iter"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/decimal256"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/duckdb"
+	"github.com/arrowmap/arrowmap/mapper"
+)
+
+type order struct {
+	ID    int64   `arrow:"id"`
+	Total float64 `arrow:"total"`
+	Note  *string `arrow:"note"`
+}
+
+func orders(n int) []order {
+	rows := make([]order, n)
+	for i := range rows {
+		rows[i] = order{ID: int64(i), Total: float64(i) / 4}
+		if i%3 == 0 {
+			s := fmt.Sprint("note ", i)
+			rows[i].Note = &s
+		}
+	}
+	return rows
+}
+
+func count(t *testing.T, db *sql.DB, table string) int {
+	t.Helper()
+	var n int
+	require.NoError(t, db.QueryRow("SELECT count(*) FROM "+table).Scan(&n))
+	return n
+}
+
+// settled is the number of goroutines once those that are ending have.
+func settled(before int) int {
+	n := runtime.NumGoroutine()
+	for i := 0; i < 50 && n > before; i++ {
+		time.Sleep(10 * time.Millisecond)
+		n = runtime.NumGoroutine()
+	}
+	return n
+}
+
+func TestAQueryErrorNamesTheQueryAndKeepsDuckDBsError(t *testing.T) {
+	db := openDB(t)
+	_, err := duckdb.Query[order](context.Background(), db, "SELECT id FROM no_such_table")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "duckdb.Query")
+	assert.Contains(t, err.Error(), "no_such_table")
+	// The connection went back to the pool: the database is usable.
+	assert.Equal(t, 1, db.Stats().OpenConnections-db.Stats().InUse)
+}
+
+func TestASchemaThatDoesNotFitTIsRefusedBeforeAnyRowNamingFieldAndColumn(t *testing.T) {
+	db := openDB(t)
+	_, err := duckdb.Query[order](context.Background(), db, "SELECT 'x' AS id, 1.5::DOUBLE AS total, NULL::VARCHAR AS note")
+	var me *mapper.Error
+	require.ErrorAs(t, err, &me)
+	assert.ErrorIs(t, err, mapper.ErrTypeMismatch)
+	assert.Equal(t, "ID", me.Path)
+	assert.Equal(t, "id", me.Column)
+	_, err = duckdb.Query[order](context.Background(), db, "SELECT 1::BIGINT AS id")
+	assert.ErrorIs(t, err, mapper.ErrMissingColumn)
+	assert.Equal(t, 0, db.Stats().InUse, "the connection of a refused query is returned")
+}
+
+func TestACancelledQueryDeliversEveryRowBeforeItAndLeaksNothing(t *testing.T) {
+	db := openDB(t)
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, err := duckdb.Query[order](ctx, db, "SELECT range AS id, range / 4 AS total, NULL::VARCHAR AS note FROM range(1000000)")
+	require.NoError(t, err)
+	var got int64
+	for page, err := range r.Pages(1000) {
+		if err != nil {
+			assert.ErrorIs(t, err, context.Canceled)
+			break
+		}
+		for _, o := range page {
+			require.Equal(t, got, o.ID, "rows in order, none skipped")
+			got++
+		}
+		if got == 10_000 {
+			cancel()
+		}
+	}
+	require.ErrorIs(t, r.Err(), context.Canceled)
+	assert.GreaterOrEqual(t, got, int64(10_000))
+	assert.Less(t, got, int64(1_000_000), "the reader stopped")
+	r.Release()
+	assert.Equal(t, 0, db.Stats().InUse, "released, the reader returned its connection")
+	assert.LessOrEqual(t, settled(before), before)
+}
+
+func TestQueryTakesItsOptionsAmongItsArguments(t *testing.T) {
+	db := openDB(t)
+	type snake struct {
+		OrderID int64 `arrow:""`
+	}
+	r, err := duckdb.Query[snake](context.Background(), db, "SELECT ?::BIGINT AS order_id", 42, mapper.SnakeCase())
+	require.NoError(t, err)
+	rows, err := r.ReadAll()
+	r.Release()
+	require.NoError(t, err)
+	assert.Equal(t, []snake{{OrderID: 42}}, rows)
+
+	_, err = duckdb.Query[snake](context.Background(), db, "SELECT 1 AS order_id", mapper.Allocator(nil))
+	assert.ErrorIs(t, err, mapper.ErrUnsupported, "DuckDB allocates the records")
+	_, err = duckdb.Query[snake](context.Background(), db, "SELECT 1 AS order_id", duckdb.InsertConfig{})
+	assert.ErrorIs(t, err, mapper.ErrUnsupported)
+}
+
+func TestTheExportSettingsActOnTheQueryAndArePutBack(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	require.NoError(t, err)
+	defer conn.Close()
+	settings := func() (lossless, views string) {
+		require.NoError(t, conn.QueryRowContext(ctx, "SELECT current_setting('arrow_lossless_conversion')::VARCHAR, current_setting('produce_arrow_string_view')::VARCHAR").Scan(&lossless, &views))
+		return
+	}
+	l0, v0 := settings()
+	schemaOf := func(args ...any) *arrow.Schema {
+		rr, err := duckdb.QueryRecords(ctx, conn, "SELECT uuid() AS u, 'x' AS s, 1::UHUGEINT AS h, [1] AS l", args...)
+		require.NoError(t, err)
+		defer rr.Release()
+		return rr.Schema()
+	}
+	lossless := schemaOf()
+	assert.Equal(t, "extension<arrow.uuid>", lossless.Field(0).Type.String())
+	assert.Equal(t, "utf8", lossless.Field(1).Type.String())
+	assert.Contains(t, lossless.Field(2).Type.String(), "uhugeint")
+	lossy := schemaOf(duckdb.QueryConfig{Lossy: true})
+	assert.Equal(t, "utf8", lossy.Field(0).Type.String())
+	assert.Equal(t, "decimal(38, 0)", lossy.Field(2).Type.String())
+	views := schemaOf(duckdb.QueryConfig{StringViews: true, ListViews: true})
+	assert.Equal(t, "string_view", views.Field(1).Type.String())
+	assert.Equal(t, "list_view<l: int32, nullable>", views.Field(3).Type.String())
+	l1, v1 := settings()
+	assert.Equal(t, l0, l1, "the connection's own settings, put back")
+	assert.Equal(t, v0, v1)
+
+	// The reader keeps the settings of its query after they are put back.
+	r, err := duckdb.Query[struct {
+		U [16]byte `arrow:"u"`
+	}](ctx, conn, "SELECT uuid() AS u FROM range(5000)")
+	require.NoError(t, err)
+	rows, err := r.ReadAll()
+	r.Release()
+	require.NoError(t, err)
+	assert.Len(t, rows, 5000)
+}
+
+func TestAnInsertIntoATableOfOtherColumnsIsRefusedNamingThem(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	_, err := db.Exec("CREATE TABLE orders (id BIGINT, amount DOUBLE, note VARCHAR)")
+	require.NoError(t, err)
+	_, err = duckdb.Insert(ctx, db, "orders", orders(10))
+	assert.ErrorIs(t, err, mapper.ErrMissingColumn)
+	assert.Contains(t, err.Error(), `no column "total"`)
+	assert.Contains(t, err.Error(), `columns "amount"`)
+	assert.Equal(t, 0, count(t, db, "orders"))
+	_, err = duckdb.Insert(ctx, db, "missing", orders(10))
+	assert.ErrorContains(t, err, "missing")
+	_, err = duckdb.Insert(ctx, db, "orders", orders(1), duckdb.InsertConfig{Create: true})
+	assert.ErrorContains(t, err, "already exists")
+}
+
+func TestInsertAppendsByNameAndCreatesWhenAsked(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	_, err := db.Exec("CREATE TABLE orders (note VARCHAR, total DOUBLE, id BIGINT)")
+	require.NoError(t, err)
+	rows := orders(1000)
+	n, err := duckdb.Insert(ctx, db, "orders", rows, duckdb.InsertConfig{BatchRows: 64})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1000, n)
+	r, err := duckdb.Query[order](ctx, db, "SELECT * FROM orders ORDER BY id")
+	require.NoError(t, err)
+	back, err := r.ReadAll()
+	r.Release()
+	require.NoError(t, err)
+	assert.Equal(t, rows, back)
+
+	n, err = duckdb.Insert(ctx, db, "main.created", rows[:5], duckdb.InsertConfig{Create: true, IfNotExists: true})
+	require.NoError(t, err)
+	assert.EqualValues(t, 5, n)
+	n, err = duckdb.Insert(ctx, db, "main.created", rows[5:7], duckdb.InsertConfig{Create: true, IfNotExists: true})
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, n)
+	assert.Equal(t, 7, count(t, db, "created"))
+	var nullable string
+	require.NoError(t, db.QueryRow("SELECT is_nullable FROM information_schema.columns WHERE table_name = 'created' AND column_name = 'id'").Scan(&nullable))
+	assert.Equal(t, "NO", nullable, "an int64 holds no null: NOT NULL")
+}
+
+func TestAFailedBatchLeavesTheTableAsItWas(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	_, err := db.Exec("CREATE TABLE orders (id BIGINT PRIMARY KEY, total DOUBLE, note VARCHAR)")
+	require.NoError(t, err)
+	_, err = duckdb.Insert(ctx, db, "orders", orders(10))
+	require.NoError(t, err)
+	// The third batch repeats a key: DuckDB refuses it, and the two before
+	// it go too.
+	rows := orders(300)
+	for i := range rows {
+		rows[i].ID += 100
+	}
+	rows[250].ID = 5
+	_, err = duckdb.Insert(ctx, db, "orders", rows, duckdb.InsertConfig{BatchRows: 100})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "INSERT")
+	assert.Equal(t, 10, count(t, db, "orders"))
+
+	// A sequence that fails after two batches, the same.
+	seq := func(yield func(order, error) bool) {
+		for i, o := range orders(250) {
+			o.ID += 1000
+			if i == 240 {
+				yield(order{}, errors.New("the source broke"))
+				return
+			}
+			if !yield(o, nil) {
+				return
+			}
+		}
+	}
+	_, err = duckdb.InsertSeq(ctx, db, "orders", iter.Seq2[order, error](seq), duckdb.InsertConfig{BatchRows: 100})
+	assert.ErrorContains(t, err, "the source broke")
+	assert.Equal(t, 10, count(t, db, "orders"))
+
+	// A value that does not fit its column, past the first batch: the
+	// row is counted from the start of the rows.
+	type wide struct {
+		ID    int64   `arrow:"id"`
+		Total float64 `arrow:"total"`
+		Note  string  `arrow:"note"`
+	}
+	bad := make([]wide, 150)
+	for i := range bad {
+		bad[i] = wide{ID: int64(2000 + i), Note: "ok"}
+	}
+	bad[120].Note = "\xff"
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	_, err = duckdb.Insert(ctx, db, "orders", bad, duckdb.InsertConfig{BatchRows: 100}, mapper.Allocator(mem))
+	var me *mapper.Error
+	require.ErrorAs(t, err, &me)
+	assert.Equal(t, 120, me.Row)
+	assert.Equal(t, 10, count(t, db, "orders"))
+	mem.AssertSize(t, 0)
+	bad[120].Note = "fixed"
+	n, err := duckdb.Insert(ctx, db, "orders", bad, duckdb.InsertConfig{BatchRows: 100}, mapper.Allocator(mem))
+	require.NoError(t, err)
+	assert.EqualValues(t, 150, n)
+	mem.AssertSize(t, 0)
+	assert.Equal(t, 0, db.Stats().InUse)
+}
+
+func TestInsertInTheCallersTransactionLeavesItToTheCaller(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = conn.ExecContext(ctx, "BEGIN TRANSACTION")
+	require.NoError(t, err)
+	_, err = duckdb.Insert(ctx, conn, "t", orders(20), duckdb.InsertConfig{Create: true})
+	require.NoError(t, err)
+	_, err = conn.ExecContext(ctx, "ROLLBACK")
+	require.NoError(t, err)
+	var n int
+	require.Error(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM t").Scan(&n), "the caller's ROLLBACK took the table too")
+}
+
+func TestInsertPagesWritesAReadersPagesIntoAnotherTable(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	_, err := duckdb.Insert(ctx, db, "src", orders(5000), duckdb.InsertConfig{Create: true})
+	require.NoError(t, err)
+	r, err := duckdb.Query[order](ctx, db, "SELECT * FROM src ORDER BY id")
+	require.NoError(t, err)
+	defer r.Release()
+	n, err := duckdb.InsertPages(ctx, db, "dst", r.Pages(700), duckdb.InsertConfig{Create: true, BatchRows: 1000})
+	require.NoError(t, err)
+	assert.EqualValues(t, 5000, n)
+	var same bool
+	require.NoError(t, db.QueryRow("SELECT (SELECT sum(hash(id, total, note)) FROM src) = (SELECT sum(hash(id, total, note)) FROM dst)").Scan(&same))
+	assert.True(t, same)
+}
+
+func TestWhatDuckDBsArrowImportCannotReadIsConvertedOrRefused(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	type odd struct {
+		Half    float16.Num           `arrow:"half"`
+		Halves  []float16.Num         `arrow:"halves"`
+		DayTime arrow.DayTimeInterval `arrow:"day_time"`
+		Wide    decimal.Decimal256    `arrow:"wide,decimal(30,2)"`
+	}
+	rows := []odd{{Half: float16.New(1.5), Halves: []float16.Num{float16.New(-2), float16.New(0.25)},
+		DayTime: arrow.DayTimeInterval{Days: 3, Milliseconds: 1500}, Wide: decimal256.FromI64(-12345)}}
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	_, err := duckdb.Insert(ctx, db, "odd", rows, duckdb.InsertConfig{Create: true}, mapper.Allocator(mem))
+	require.NoError(t, err)
+	mem.AssertSize(t, 0)
+	var half, halves, dayTime, wide string
+	require.NoError(t, db.QueryRow("SELECT half::VARCHAR, halves::VARCHAR, day_time::VARCHAR, wide::VARCHAR FROM odd").Scan(&half, &halves, &dayTime, &wide))
+	assert.Equal(t, "1.5", half)
+	assert.Equal(t, "[-2.0, 0.25]", halves)
+	assert.Equal(t, "3 days 00:00:01.5", dayTime, "DuckDB reads a day_time's milliseconds as microseconds")
+	assert.Equal(t, "-123.45", wide)
+
+	type dense struct {
+		V struct {
+			I *int32  `arrow:"i"`
+			S *string `arrow:"s"`
+		} `arrow:"v,dense_union"`
+	}
+	_, err = duckdb.Insert(ctx, db, "dense", []dense{{}}, duckdb.InsertConfig{Create: true})
+	var me *mapper.Error
+	require.ErrorAs(t, err, &me)
+	assert.ErrorIs(t, err, mapper.ErrUnsupported)
+	assert.Equal(t, "v", me.Column)
+	assert.Contains(t, err.Error(), "sparse_union")
+	type wider struct {
+		W decimal.Decimal256 `arrow:"w,decimal(50,2)"`
+	}
+	_, err = duckdb.Insert(ctx, db, "wider", []wider{{}}, duckdb.InsertConfig{Create: true})
+	assert.ErrorIs(t, err, mapper.ErrUnsupported)
+	assert.Contains(t, err.Error(), "38 digits")
+	var tables int
+	require.NoError(t, db.QueryRow("SELECT count(*) FROM duckdb_tables() WHERE table_name IN ('dense', 'wider')").Scan(&tables))
+	assert.Zero(t, tables, "refused before anything was created")
+}
