@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arrowmap/arrowmap/duckdb"
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // everyType has a field of each of DuckDB's types, in the Go type it
@@ -182,5 +183,80 @@ func TestEveryDuckDBTypeRoundTripsThroughATable(t *testing.T) {
 		assert.Equal(t, "Etc/UTC", back[i].TSZoned.Location().String())
 		back[i].TSZoned = back[i].TSZoned.UTC()
 		require.Equal(t, rows[i], back[i], "row %d", i)
+	}
+}
+
+func TestAnEnumColumnTakesDictionaryStringsAndGivesThemBack(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	_, err := db.Exec("CREATE TYPE status AS ENUM ('placed', 'shipped', 'returned'); CREATE TABLE orders (id BIGINT, status status)")
+	require.NoError(t, err)
+	type row struct {
+		ID     int64   `arrow:"id"`
+		Status *string `arrow:"status,dict"`
+	}
+	statuses := []string{"placed", "shipped", "returned"}
+	rows := make([]row, 5000)
+	for i := range rows {
+		rows[i].ID = int64(i)
+		if i%7 != 0 {
+			rows[i].Status = &statuses[i%3]
+		}
+	}
+	_, err = duckdb.Insert(ctx, db, "orders", rows)
+	require.NoError(t, err)
+	var typ string
+	require.NoError(t, db.QueryRow("SELECT data_type FROM information_schema.columns WHERE table_name = 'orders' AND column_name = 'status'").Scan(&typ))
+	assert.Equal(t, "ENUM('placed', 'shipped', 'returned')", typ)
+
+	rr, err := duckdb.QueryRecords(ctx, db, "SELECT status FROM orders")
+	require.NoError(t, err)
+	assert.Equal(t, "dictionary<values=utf8, indices=uint8, ordered=false>", rr.Schema().Field(0).Type.String())
+	rr.Release()
+	r, err := duckdb.Query[row](ctx, db, "SELECT * FROM orders ORDER BY id")
+	require.NoError(t, err)
+	defer r.Release()
+	back, err := r.ReadAll()
+	require.NoError(t, err)
+	assert.Equal(t, rows, back)
+
+	_, err = duckdb.Insert(ctx, db, "orders", []row{{ID: 1, Status: new(string)}})
+	assert.ErrorContains(t, err, "Conversion Error", "a value the ENUM has not is DuckDB's error")
+}
+
+// Every type DuckDB exports decodes into the Go type GoTypeOf gives its
+// schema (what the arrowmap command's gen prints), value for value as
+// DuckDB's own text of it says where the two can be compared.
+func TestEveryTypeDuckDBExportsDecodesThroughGoTypeOf(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	_, err := db.Exec(`CREATE TYPE mood AS ENUM ('sad', 'ok');
+		CREATE TABLE every AS SELECT
+			true AS b, -1::TINYINT AS i1, 2::SMALLINT AS i2, 3 AS i4, 4::BIGINT AS i8, (2::HUGEINT ** 100)::HUGEINT AS h,
+			1::UTINYINT AS u1, 2::USMALLINT AS u2, 3::UINTEGER AS u4, 4::UBIGINT AS u8, 340282366920938463463374607431768211455::UHUGEINT AS uh,
+			1.5::FLOAT AS f4, 2.5::DOUBLE AS f8, 12.345::DECIMAL(5,3) AS d, 'x' AS s, '\x00\xff'::BLOB AS blob,
+			DATE '2024-02-29' AS date, TIME '12:34:56.789' AS time, TIMETZ '12:34:56+05:30' AS timetz,
+			TIMESTAMP '2024-02-29 12:34:56.789' AS ts, TIMESTAMP_S '2024-02-29 12:34:56' AS ts_s, TIMESTAMP_MS '2024-02-29 12:34:56.789' AS ts_ms,
+			TIMESTAMP_NS '2024-02-29 12:34:56.789123456' AS ts_ns, TIMESTAMPTZ '2024-02-29 12:34:56+00' AS tstz,
+			INTERVAL '1 month 2 days 3 seconds' AS iv, '00000000-0000-0000-0000-000000000001'::UUID AS uuid, '{"a":1}'::JSON AS json,
+			'ok'::mood AS mood, '101'::BIT AS bit, 12345678901234567890123456789::VARINT AS varint,
+			[1, 2] AS list, [[1], []] AS nested, {'a': 1, 'b': 'x'} AS st, MAP {'k': 1} AS m, [1, 2, 3]::INTEGER[3] AS arr,
+			union_value(n := 2)::UNION(n INTEGER, s VARCHAR) AS un, NULL::INTEGER AS nothing
+		FROM range(3)`)
+	require.NoError(t, err)
+	for _, cfg := range []duckdb.QueryConfig{{}, {Lossy: true}, {StringViews: true, ListViews: true}} {
+		rr, err := duckdb.QueryRecords(ctx, db, "SELECT * FROM every", cfg)
+		require.NoError(t, err)
+		typ, err := mapper.GoTypeOf(rr.Schema())
+		require.NoError(t, err, "%+v", cfg)
+		rows := 0
+		for rr.Next() {
+			v, err := mapper.DecodeTo(typ, rr.RecordBatch())
+			require.NoError(t, err, "%+v", cfg)
+			rows += v.Len()
+		}
+		require.NoError(t, rr.Err())
+		rr.Release()
+		assert.Equal(t, 3, rows)
 	}
 }
