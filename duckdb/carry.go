@@ -4,7 +4,9 @@ package duckdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -14,12 +16,15 @@ import (
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
-// DuckDB's Arrow import (1.5) refuses float16 and decimal256 and reads a
-// day_time_interval's milliseconds as microseconds, silently; it has no
-// dense union and no decimal of more than 38 digits. The view gives it
-// what it reads exactly: each such value converted in Arrow, losslessly,
-// before the view (float32, decimal128, month_day_nano_interval), and a
-// column of a type DuckDB has none for is refused before any row.
+// DuckDB's Arrow import (1.5) refuses float16 and decimal256, reads a
+// day_time_interval's milliseconds as microseconds and truncates a zoned
+// timestamp's nanoseconds to microseconds (TIMESTAMPTZ holds µs), silently;
+// it has no dense union and no decimal of more than 38 digits. The view
+// gives it what it reads exactly: each such value converted in Arrow,
+// losslessly, before the view (float32, decimal128,
+// month_day_nano_interval, timestamp[us] — a value with nanoseconds is
+// refused, naming its row), and a column of a type DuckDB has none for is
+// refused before any row.
 
 // carriedType is dt as the view gives it to DuckDB, and whether it
 // differs from dt.
@@ -32,6 +37,14 @@ func carriedType(dt arrow.DataType, at string) (arrow.DataType, bool, error) {
 	case row.Value == arrowtype.DayTimeInterval:
 		t, _ := arrowtype.Plain(arrow.INTERVAL_MONTH_DAY_NANO)
 		return t, true, nil
+	case row.Temporal == arrowtype.Timestamp:
+		unit, _ := arrowtype.Unit(dt)
+		zone, _ := arrowtype.Zone(dt)
+		if unit != arrow.Nanosecond || zone == "" {
+			return dt, false, nil
+		}
+		t, err := row.WithUnit(arrow.Microsecond, zone)
+		return t, true, err
 	case row.Value == arrowtype.Decimal256:
 		p, s, _ := arrowtype.Precision(dt)
 		if p > 38 {
@@ -119,7 +132,13 @@ func carry(mem memory.Allocator, rec arrow.RecordBatch, carried *arrow.Schema) (
 	for i, col := range rec.Columns() {
 		d, err := carryData(mem, col.Data(), carried.Field(i).Type)
 		if err != nil {
-			return nil, err
+			var me *mapper.Error
+			if errors.As(err, &me) && me.Column == "" {
+				named := *me
+				named.Column = carried.Field(i).Name
+				return nil, &named
+			}
+			return nil, fmt.Errorf("column %q: %w", carried.Field(i).Name, err)
 		}
 		cols[i] = array.MakeFromData(d)
 		d.Release()
@@ -156,6 +175,9 @@ func carryData(mem memory.Allocator, d arrow.ArrayData, to arrow.DataType) (arro
 		defer arr.Release()
 		out, err := compute.CastArray(compute.WithAllocator(context.Background(), mem), arr, compute.SafeCastOptions(to))
 		if err != nil {
+			if row.Temporal == arrowtype.Timestamp {
+				return nil, nanosecondsError(d)
+			}
 			return nil, err
 		}
 		defer out.Release()
@@ -240,4 +262,18 @@ func withType(d arrow.ArrayData, dt arrow.DataType) arrow.ArrayData {
 		return array.NewDataWithDictionary(dt, d.Len(), d.Buffers(), d.NullN(), d.Offset(), dict.(*array.Data))
 	}
 	return array.NewData(dt, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
+}
+
+// nanosecondsError is the error of a zoned timestamp[ns] whose values are
+// not all whole microseconds: it names the first row that is not.
+func nanosecondsError(d arrow.ArrayData) error {
+	arr := array.MakeFromData(d)
+	defer arr.Release()
+	for i, v := range arrowtype.Values[int64](d) {
+		if arr.IsValid(i) && v%1000 != 0 {
+			return &mapper.Error{Row: i, Err: fmt.Errorf("%w: %s at %s has nanoseconds, which DuckDB's TIMESTAMPTZ (µs) cannot hold: tag the field unit=us to store it truncated to microseconds",
+				mapper.ErrOverflow, d.DataType(), time.Unix(0, v).UTC().Format(time.RFC3339Nano))}
+		}
+	}
+	return fmt.Errorf("%s: not whole microseconds", d.DataType())
 }

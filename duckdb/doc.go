@@ -1,4 +1,68 @@
 // Package duckdb runs DuckDB queries into rows of Go struct types and
 // writes rows of them into DuckDB tables, through DuckDB's Arrow interface
-// (github.com/duckdb/duckdb-go/v2, built with -tags duckdb_arrow).
+// (github.com/duckdb/duckdb-go/v2, whose Arrow interface is compiled only
+// with the build tag duckdb_arrow: build and test with -tags duckdb_arrow;
+// without it this package does not compile, and its error says so). It is
+// a module of its own, so that users of the rest of arrowmap never
+// download DuckDB or need cgo.
+//
+//	db, err := sql.Open("duckdb", "")
+//	n, err := duckdb.Insert(ctx, db, "orders", orders, duckdb.InsertConfig{Create: true})
+//	r, err := duckdb.Query[Summary](ctx, db, "SELECT region, count(*) AS orders FROM orders WHERE total > ? GROUP BY region", 9.0)
+//	if err != nil { … }
+//	defer r.Release() // returns the connection
+//	summaries, err := r.ReadAll()
+//
+// Its entry points, by verb: Query (rows of T, a *mapper.Reader),
+// QueryColumns (typed columns, a *mapper.ColumnsReader), QueryRecords
+// (DuckDB's records themselves); Insert, InsertSeq and InsertPages (rows
+// into a table, from a slice, a sequence of rows, or pages). Each runs on
+// a DB: a *sql.DB of duckdb-go's driver, of whose pool it takes one
+// connection, or a *sql.Conn. Query's and QueryColumns' options come among
+// their arguments (as pgx takes its own); the others end with ...Option.
+//
+// A query's result is checked against T before any row is read, a
+// mismatch being mapper's *Error naming the field and the column. Its rows
+// stream from DuckDB one chunk (2,048 rows) at a time; a cancelled ctx
+// stops the reader at the next chunk.
+//
+// # Export settings
+//
+// Query exports losslessly by default: it sets DuckDB's
+// arrow_lossless_conversion for its own connection while the result is
+// made, and puts it back (QueryConfig says what each setting changes).
+// HUGEINT and UHUGEINT then read into HugeInt and UHugeInt, TIMETZ into
+// TimeTZ with its offset, UUID into a [16]byte, JSON into a string, []byte
+// or json.RawMessage. QueryConfig.Lossy is DuckDB's own export, in which a
+// UHUGEINT past 2¹²⁷ arrives negative; StringViews and ListViews export
+// utf8_view and list_view.
+//
+// DuckDB sums integers into a HUGEINT and counts into a BIGINT: cast a sum
+// (sum(x)::BIGINT) for an int64 field, or read it into a HugeInt.
+//
+// # Ingest
+//
+// Insert encodes the rows with mapper's rules, a batch at a time, and
+// writes each batch through one INSERT … BY NAME SELECT * from an Arrow
+// view of it (duckdb-go's views ignore the projection DuckDB pushes into
+// them — duckdb/duckdb-go issue 24 — so a view is read by that one
+// statement and dropped at once; users never see it). All batches are one
+// transaction: a failed one leaves the table as it was. InsertConfig.Create
+// creates the table from mapper.SchemaOf[T], each column of the DuckDB
+// type of its Arrow type (the README's table). What DuckDB's Arrow import
+// refuses (float16, decimal256) or misreads (a day_time_interval's
+// milliseconds, read as microseconds) is converted losslessly before the
+// view; a dense union and a decimal of more than 38 digits, which DuckDB
+// has no type for, are refused before any row, naming the column.
+//
+// # Types
+//
+// HugeInt, UHugeInt and TimeTZ are DuckDB's types as its lossless export
+// holds them, each a mapper.Extension (arrow.opaque over fixed-size
+// binary): a table created from a type with such a field has a HUGEINT,
+// UHUGEINT or TIMETZ column. A time.Time field tagged
+// timestamp,naive,unit=us is a TIMESTAMP (unit=s, ms, ns: TIMESTAMP_S, _MS,
+// _NS); untagged it is timestamp[ns, tz=UTC], a TIMESTAMPTZ, which holds
+// microseconds: a value with nanoseconds is refused, naming its row (tag
+// unit=us to store it truncated).
 package duckdb

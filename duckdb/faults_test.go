@@ -354,3 +354,41 @@ func TestWhatDuckDBsArrowImportCannotReadIsConvertedOrRefused(t *testing.T) {
 	require.NoError(t, db.QueryRow("SELECT count(*) FROM duckdb_tables() WHERE table_name IN ('dense', 'wider')").Scan(&tables))
 	assert.Zero(t, tables, "refused before anything was created")
 }
+
+func TestAZonedTimestampsNanosecondsAreRefusedNotTruncated(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	type stamped struct {
+		At time.Time `arrow:"at"` // timestamp[ns, tz=UTC]
+	}
+	rows := make([]stamped, 250)
+	for i := range rows {
+		rows[i].At = time.Unix(int64(i), int64(i)*1000).UTC()
+	}
+	n, err := duckdb.Insert(ctx, db, "stamps", rows, duckdb.InsertConfig{Create: true, BatchRows: 100})
+	require.NoError(t, err, "whole microseconds go in")
+	assert.EqualValues(t, 250, n)
+	r, err := duckdb.Query[stamped](ctx, db, `SELECT "at" FROM stamps ORDER BY "at"`)
+	require.NoError(t, err)
+	back, err := r.ReadAll()
+	r.Release()
+	require.NoError(t, err)
+	for i := range rows {
+		require.True(t, rows[i].At.Equal(back[i].At), "row %d", i)
+	}
+
+	rows[217].At = rows[217].At.Add(5)
+	_, err = duckdb.Insert(ctx, db, "stamps", rows, duckdb.InsertConfig{BatchRows: 100})
+	var me *mapper.Error
+	require.ErrorAs(t, err, &me)
+	assert.Equal(t, 217, me.Row)
+	assert.Equal(t, "at", me.Column)
+	assert.Contains(t, err.Error(), "unit=us")
+	assert.Equal(t, 250, count(t, db, "stamps"))
+
+	type truncated struct {
+		At time.Time `arrow:"at,timestamp,unit=us,tz=UTC"`
+	}
+	_, err = duckdb.Insert(ctx, db, "stamps", []truncated{{At: rows[217].At}})
+	require.NoError(t, err, "unit=us: the caller's truncation")
+}

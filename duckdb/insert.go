@@ -178,7 +178,7 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 			return 0, rowOffset(err, n)
 		}
 		rec := b.NewRecordBatch()
-		written, err := w.insert(ctx, rec)
+		written, err := w.insert(ctx, rec, n)
 		rec.Release()
 		if err != nil {
 			return 0, err
@@ -376,11 +376,16 @@ func (w *inserter) checkColumns(ctx context.Context) error {
 		mapper.ErrMissingColumn, w.entry, w.table, strings.Join(why, " and "), quoteAll(fieldNames(w.schema)))}
 }
 
-// insert writes one record into the table.
-func (w *inserter) insert(ctx context.Context, rec arrow.RecordBatch) (int64, error) {
+// insert writes one record into the table, whose first row is row first
+// of the rows.
+func (w *inserter) insert(ctx context.Context, rec arrow.RecordBatch, first int64) (int64, error) {
 	if w.carried != nil {
 		carried, err := carry(w.mem, rec, w.carried)
 		if err != nil {
+			var me *mapper.Error
+			if errors.As(err, &me) {
+				return 0, rowOffset(err, first)
+			}
 			return 0, w.fail("the values DuckDB's Arrow import cannot read as they are", err)
 		}
 		defer carried.Release()
