@@ -17,13 +17,14 @@ import (
 )
 
 // DuckDB's Arrow import (1.5) refuses float16 and decimal256, reads a
-// day_time_interval's milliseconds as microseconds and truncates a zoned
-// timestamp's nanoseconds to microseconds (TIMESTAMPTZ holds µs), silently;
+// day_time_interval's milliseconds as microseconds and truncates to
+// microseconds the nanoseconds of a zoned timestamp (TIMESTAMPTZ holds µs),
+// a duration and a month_day_nano_interval (INTERVAL holds µs), silently;
 // it has no dense union and no decimal of more than 38 digits. The view
 // gives it what it reads exactly: each such value converted in Arrow,
 // losslessly, before the view (float32, decimal128,
-// month_day_nano_interval, timestamp[us] — a value with nanoseconds is
-// refused, naming its row), and a column of a type DuckDB has none for is
+// month_day_nano_interval, timestamp[us], duration[us] — a value with
+// nanoseconds is refused, naming its row), and a column of a type DuckDB has none for is
 // refused before any row.
 
 // carriedType is dt as the view gives it to DuckDB, and whether it
@@ -37,14 +38,16 @@ func carriedType(dt arrow.DataType, at string) (arrow.DataType, bool, error) {
 	case row.Value == arrowtype.DayTimeInterval:
 		t, _ := arrowtype.Plain(arrow.INTERVAL_MONTH_DAY_NANO)
 		return t, true, nil
-	case row.Temporal == arrowtype.Timestamp:
+	case row.Temporal == arrowtype.Timestamp || row.Temporal == arrowtype.Duration:
 		unit, _ := arrowtype.Unit(dt)
 		zone, _ := arrowtype.Zone(dt)
-		if unit != arrow.Nanosecond || zone == "" {
-			return dt, false, nil
+		if unit != arrow.Nanosecond || (zone == "" && row.Temporal == arrowtype.Timestamp) {
+			return dt, false, nil // TIMESTAMP_NS holds nanoseconds
 		}
 		t, err := row.WithUnit(arrow.Microsecond, zone)
 		return t, true, err
+	case row.Value == arrowtype.MonthDayNanoInterval:
+		return dt, true, nil // the same type, its nanoseconds checked
 	case row.Value == arrowtype.Decimal256:
 		p, s, _ := arrowtype.Precision(dt)
 		if p > 38 {
@@ -151,6 +154,11 @@ func carry(mem memory.Allocator, rec arrow.RecordBatch, carried *arrow.Schema) (
 // buffers under to where to is an extension over d's type; its values
 // converted where a leaf's type differs; its nesting kept.
 func carryData(mem memory.Allocator, d arrow.ArrayData, to arrow.DataType) (arrow.ArrayData, error) {
+	if arrowtype.OfType(d.DataType()).Value == arrowtype.MonthDayNanoInterval {
+		if err := checkIntervalNanoseconds(d); err != nil {
+			return nil, err
+		}
+	}
 	if arrow.TypeEqual(d.DataType(), to) {
 		d.Retain()
 		return d, nil
@@ -175,7 +183,7 @@ func carryData(mem memory.Allocator, d arrow.ArrayData, to arrow.DataType) (arro
 		defer arr.Release()
 		out, err := compute.CastArray(compute.WithAllocator(context.Background(), mem), arr, compute.SafeCastOptions(to))
 		if err != nil {
-			if row.Temporal == arrowtype.Timestamp {
+			if row.Temporal == arrowtype.Timestamp || row.Temporal == arrowtype.Duration {
 				return nil, nanosecondsError(d)
 			}
 			return nil, err
@@ -264,16 +272,38 @@ func withType(d arrow.ArrayData, dt arrow.DataType) arrow.ArrayData {
 	return array.NewData(dt, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
 }
 
-// nanosecondsError is the error of a zoned timestamp[ns] whose values are
-// not all whole microseconds: it names the first row that is not.
+// nanosecondsError is the error of a timestamp[ns] or duration[ns] whose
+// values are not all whole microseconds, which DuckDB's TIMESTAMPTZ and
+// INTERVAL hold: it names the first row that is not.
 func nanosecondsError(d arrow.ArrayData) error {
 	arr := array.MakeFromData(d)
 	defer arr.Release()
 	for i, v := range arrowtype.Values[int64](d) {
 		if arr.IsValid(i) && v%1000 != 0 {
-			return &mapper.Error{Row: i, Err: fmt.Errorf("%w: %s at %s has nanoseconds, which DuckDB's TIMESTAMPTZ (µs) cannot hold: tag the field unit=us to store it truncated to microseconds",
-				mapper.ErrOverflow, d.DataType(), time.Unix(0, v).UTC().Format(time.RFC3339Nano))}
+			what := time.Duration(v).String()
+			if arrowtype.OfType(d.DataType()).Temporal == arrowtype.Timestamp {
+				what = time.Unix(0, v).UTC().Format(time.RFC3339Nano)
+			}
+			return microsecondsError(i, d.DataType(), what)
 		}
 	}
 	return fmt.Errorf("%s: not whole microseconds", d.DataType())
+}
+
+// checkIntervalNanoseconds refuses a month_day_nano_interval whose
+// nanoseconds are not whole microseconds, which DuckDB's INTERVAL holds.
+func checkIntervalNanoseconds(d arrow.ArrayData) error {
+	arr := array.MakeFromData(d)
+	defer arr.Release()
+	for i, v := range arrowtype.Values[arrow.MonthDayNanoInterval](d) {
+		if arr.IsValid(i) && v.Nanoseconds%1000 != 0 {
+			return microsecondsError(i, d.DataType(), fmt.Sprintf("%d months %d days %dns", v.Months, v.Days, v.Nanoseconds))
+		}
+	}
+	return nil
+}
+
+func microsecondsError(row int, dt arrow.DataType, what string) error {
+	return &mapper.Error{Row: row, Err: fmt.Errorf("%w: %s %s has nanoseconds, which DuckDB (microseconds) cannot hold: tag the field unit=us to store it truncated, or round it",
+		mapper.ErrOverflow, dt, what)}
 }

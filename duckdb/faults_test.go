@@ -392,3 +392,44 @@ func TestAZonedTimestampsNanosecondsAreRefusedNotTruncated(t *testing.T) {
 	_, err = duckdb.Insert(ctx, db, "stamps", []truncated{{At: rows[217].At}})
 	require.NoError(t, err, "unit=us: the caller's truncation")
 }
+
+func TestNanosecondsDuckDBsIntervalCannotHoldAreRefusedNotTruncated(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	type spans struct {
+		D time.Duration              `arrow:"d"` // duration[ns]
+		M arrow.MonthDayNanoInterval `arrow:"m"`
+		L []time.Duration            `arrow:"l"`
+		T time.Duration              `arrow:"t,time64,unit=ns"`          // TIME_NS: exact
+		N time.Time                  `arrow:"n,timestamp,naive,unit=ns"` // TIMESTAMP_NS: exact
+	}
+	ok := []spans{{D: 1500 * time.Microsecond, M: arrow.MonthDayNanoInterval{Months: 1, Nanoseconds: 2000}, L: []time.Duration{time.Second}, T: 1500, N: time.Unix(0, 1500).UTC()}}
+	_, err := duckdb.Insert(ctx, db, "spans", ok, duckdb.InsertConfig{Create: true})
+	require.NoError(t, err)
+	_, err = duckdb.Query[spans](ctx, db, "SELECT * FROM spans")
+	assert.ErrorIs(t, err, mapper.ErrTypeMismatch, "an INTERVAL comes back as month_day_nano, not a duration")
+	var d, m, tm, n string
+	require.NoError(t, db.QueryRow("SELECT d::VARCHAR, m::VARCHAR, t::VARCHAR, n::VARCHAR FROM spans").Scan(&d, &m, &tm, &n))
+	assert.Equal(t, []string{"00:00:00.0015", "1 month 00:00:00.000002", "00:00:00.0000015", "1970-01-01 00:00:00.0000015"}, []string{d, m, tm, n})
+
+	for name, bad := range map[string]spans{
+		"d": {D: 1500},
+		"m": {M: arrow.MonthDayNanoInterval{Nanoseconds: 1}},
+		"l": {L: []time.Duration{time.Second, 7}},
+	} {
+		rows := make([]spans, 3)
+		rows[2] = bad
+		for i := range rows {
+			rows[i].N = time.Unix(0, 0)
+		}
+		_, err := duckdb.Insert(ctx, db, "spans", rows)
+		var me *mapper.Error
+		require.ErrorAs(t, err, &me, name)
+		assert.Equal(t, name, me.Column)
+		if name != "l" {
+			assert.Equal(t, 2, me.Row, name)
+		}
+		assert.ErrorIs(t, err, mapper.ErrOverflow)
+	}
+	assert.Equal(t, 1, count(t, db, "spans"))
+}
