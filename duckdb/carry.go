@@ -27,9 +27,19 @@ import (
 // nanoseconds is refused, naming its row), and a column of a type DuckDB has none for is
 // refused before any row.
 
-// carriedType is dt as the view gives it to DuckDB, and whether it
-// differs from dt.
-func carriedType(dt arrow.DataType, at string) (arrow.DataType, bool, error) {
+// path is where values go into DuckDB: an Arrow view, the Appender, or
+// the empty view a table is created from.
+type path uint8
+
+const (
+	viewPath path = iota
+	appenderPath
+	createPath
+)
+
+// carriedType is dt as the path gives it to DuckDB, and whether it differs
+// from dt.
+func carriedType(dt arrow.DataType, at string, p path) (arrow.DataType, bool, error) {
 	row := arrowtype.OfType(dt)
 	switch {
 	case row.Value == arrowtype.Float16:
@@ -56,12 +66,19 @@ func carriedType(dt arrow.DataType, at string) (arrow.DataType, bool, error) {
 		d128, _ := arrowtype.DecimalFor(38)
 		return d128.DecimalOf(p, s), true, nil
 	case row.Layout == arrowtype.Union && row.Dense:
+		switch p {
+		case appenderPath:
+			return dt, false, nil
+		case createPath: // the same UNION
+			fields := dt.(arrow.NestedType).Fields()
+			return arrow.SparseUnionOf(fields, dt.(arrow.UnionType).TypeCodes()), true, nil
+		}
 		return nil, false, unsupported(at, dt, "DuckDB's Arrow import reads sparse unions only: tag the field sparse_union")
 	case row.Layout == arrowtype.Struct:
 		fields := dt.(arrow.NestedType).Fields()
 		changed := false
 		for i, f := range fields {
-			t, ch, err := carriedType(f.Type, at+"."+f.Name)
+			t, ch, err := carriedType(f.Type, at+"."+f.Name, p)
 			if err != nil {
 				return nil, false, err
 			}
@@ -78,7 +95,7 @@ func carriedType(dt arrow.DataType, at string) (arrow.DataType, bool, error) {
 		return arrow.StructOf(fields...), true, nil
 	case row.Layout == arrowtype.Dictionary || row.Layout == arrowtype.RunEnd:
 		values, _ := arrowtype.Encoded(dt)
-		t, ch, err := carriedType(values, at)
+		t, ch, err := carriedType(values, at, p)
 		if err != nil || !ch {
 			return dt, false, err
 		}
@@ -86,7 +103,7 @@ func carriedType(dt arrow.DataType, at string) (arrow.DataType, bool, error) {
 		return out, true, nil
 	case row.Layout == arrowtype.List || row.Layout == arrowtype.ListView || row.Layout == arrowtype.FixedList:
 		elem := dt.(arrow.ListLikeType).ElemField()
-		t, ch, err := carriedType(elem.Type, at+"[]")
+		t, ch, err := carriedType(elem.Type, at+"[]", p)
 		if err != nil || !ch {
 			return dt, false, err
 		}
@@ -101,13 +118,13 @@ func unsupported(at string, dt arrow.DataType, why string) error {
 	return &mapper.Error{Column: at, Row: -1, Err: fmt.Errorf("%w: %s: %s", mapper.ErrUnsupported, dt, why)}
 }
 
-// carriedSchema is the schema the view gives DuckDB for schema, nil when
+// carriedSchema is the schema the path gives DuckDB for schema, nil when
 // it is schema itself.
-func carriedSchema(schema *arrow.Schema) (*arrow.Schema, error) {
+func carriedSchema(schema *arrow.Schema, p path) (*arrow.Schema, error) {
 	fields := schema.Fields()
 	changed := false
 	for i, f := range fields {
-		t, ch, err := carriedType(f.Type, f.Name)
+		t, ch, err := carriedType(f.Type, f.Name, p)
 		if err != nil {
 			return nil, err
 		}

@@ -52,8 +52,12 @@
 // type of its Arrow type (the README's table). What DuckDB's Arrow import
 // refuses (float16, decimal256) or misreads (a day_time_interval's
 // milliseconds, read as microseconds) is converted losslessly before the
-// view; a dense union and a decimal of more than 38 digits, which DuckDB
-// has no type for, are refused before any row, naming the column.
+// view, and what it would truncate (nanoseconds past whole microseconds
+// in a TIMESTAMPTZ or an INTERVAL) refused, naming the row. A dense union,
+// which the view cannot carry, goes through DuckDB's Appender, as every
+// column does with InsertConfig.Appender; a decimal of more than 38
+// digits, which DuckDB has no type for, is refused before any row, naming
+// the column.
 //
 // # Types
 //

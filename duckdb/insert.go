@@ -4,6 +4,7 @@ package duckdb
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"iter"
@@ -17,6 +18,7 @@ import (
 	"github.com/arrowmap/arrowmap/internal/ioconfig"
 	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/duckdb/duckdb-go/v2"
 )
 
 // Insert writes rows into table and returns the number of rows written.
@@ -138,7 +140,14 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 	if err != nil {
 		return 0, err
 	}
-	carried, err := carriedSchema(schema)
+	through := viewPath
+	if cfg.Appender || needsAppender(schema) {
+		through = appenderPath
+	}
+	carried, err := carriedSchema(schema, through)
+	if err == nil && cfg.Create {
+		_, err = carriedSchema(schema, createPath)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: %w", entry, table, err)
 	}
@@ -152,7 +161,7 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 		return 0, err
 	}
 	defer s.close()
-	w := &inserter{s: s, mem: mem, entry: entry, table: table, name: name, schema: schema, carried: carried}
+	w := &inserter{s: s, mem: mem, entry: entry, table: table, name: name, schema: schema, carried: carried, appender: through == appenderPath}
 	if err := w.begin(ctx); err != nil {
 		return 0, err
 	}
@@ -170,6 +179,12 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 	if err := w.checkColumns(ctx); err != nil {
 		return 0, err
 	}
+	if w.appender {
+		if err := w.openAppender(); err != nil {
+			return 0, err
+		}
+		defer func() { w.closeAppender(err != nil) }()
+	}
 	for rows, err := range batches(cmp(cfg.BatchRows, DefaultBatchRows)) {
 		if err != nil {
 			return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: %w", entry, table, &sequenceError{err})
@@ -184,6 +199,9 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 			return 0, err
 		}
 		n += written
+	}
+	if err := w.flushAppender(); err != nil {
+		return 0, err
 	}
 	return n, w.commit()
 }
@@ -234,8 +252,12 @@ type inserter struct {
 	// carried is the schema the view gives DuckDB where it is not schema
 	// (carry.go), nil where it is.
 	carried *arrow.Schema
-	ownTx   bool // began by us: ours to end
-	done    bool
+	// appender is whether the rows go through DuckDB's Appender (app),
+	// not a view.
+	appender bool
+	app      *duckdb.Appender
+	ownTx    bool // began by us: ours to end
+	done     bool
 }
 
 func (w *inserter) fail(step string, err error) error {
@@ -312,9 +334,12 @@ func (w *inserter) withView(ctx context.Context, recs array.RecordReader, stmt s
 // create creates the table from the schema: DuckDB's own types of the
 // Arrow types, with NOT NULL where the schema's field is not nullable.
 func (w *inserter) create(ctx context.Context, ifNotExists bool) error {
-	schema := w.schema
-	if w.carried != nil {
-		schema = w.carried
+	schema, err := carriedSchema(w.schema, createPath)
+	if err != nil {
+		return w.fail("CREATE TABLE", err)
+	}
+	if schema == nil {
+		schema = w.schema
 	}
 	empty, err := array.NewRecordReader(schema, nil)
 	if err != nil {
@@ -391,6 +416,9 @@ func (w *inserter) insert(ctx context.Context, rec arrow.RecordBatch, first int6
 		defer carried.Release()
 		rec = carried
 	}
+	if w.appender {
+		return w.appendRows(rec)
+	}
 	recs, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
 	if err != nil {
 		return 0, w.fail("INSERT", err)
@@ -437,4 +465,83 @@ func fieldNames(schema *arrow.Schema) []string {
 		names[i] = f.Name
 	}
 	return names
+}
+
+// needsAppender reports whether schema has a column the view cannot
+// carry and the Appender can: a dense union, at any depth.
+func needsAppender(schema *arrow.Schema) bool {
+	_, err := carriedSchema(schema, viewPath)
+	if err == nil {
+		return false
+	}
+	_, err2 := carriedSchema(schema, appenderPath)
+	return err2 == nil
+}
+
+// openAppender opens DuckDB's Appender on the table, over the schema's
+// columns in their order.
+func (w *inserter) openAppender() error {
+	schemaName, table := "", w.table
+	if i := strings.LastIndex(w.table, "."); i >= 0 {
+		schemaName, table = w.table[:i], w.table[i+1:]
+	}
+	err := w.s.conn.Raw(func(dc any) error {
+		a, err := duckdb.NewAppenderWithColumns(dc.(driver.Conn), "", schemaName, table, fieldNames(w.schema))
+		w.app = a
+		return err
+	})
+	if err != nil {
+		return w.fail("its Appender", err)
+	}
+	return nil
+}
+
+// appendRows appends rec's rows through the Appender.
+func (w *inserter) appendRows(rec arrow.RecordBatch) (int64, error) {
+	cols := make([]valueOf, rec.NumCols())
+	for j, col := range rec.Columns() {
+		v, err := valuesOf(col)
+		if err != nil {
+			return 0, w.fail(fmt.Sprintf("column %q", rec.ColumnName(j)), err)
+		}
+		cols[j] = v
+	}
+	row := make([]driver.Value, len(cols))
+	for i := range int(rec.NumRows()) {
+		for j, v := range cols {
+			x, err := v(i)
+			if err != nil {
+				return 0, w.fail(fmt.Sprintf("column %q, row %d", rec.ColumnName(j), i), err)
+			}
+			row[j] = x
+		}
+		if err := w.app.AppendRow(row...); err != nil {
+			return 0, w.fail("the Appender", err)
+		}
+	}
+	return rec.NumRows(), nil
+}
+
+// flushAppender writes what the Appender holds, before the commit.
+func (w *inserter) flushAppender() error {
+	if w.app == nil {
+		return nil
+	}
+	if err := w.app.Flush(); err != nil {
+		return w.fail("the Appender", err)
+	}
+	return nil
+}
+
+// closeAppender closes the Appender; failed, it drops what the Appender
+// holds first, which a Close would write.
+func (w *inserter) closeAppender(failed bool) {
+	if w.app == nil {
+		return
+	}
+	if failed {
+		_ = w.app.Clear()
+	}
+	_ = w.app.Close()
+	w.app = nil
 }

@@ -66,9 +66,9 @@ type InsertConfig struct {
 	// DefaultBatchRows.
 	BatchRows int
 	// Appender writes through DuckDB's Appender, row by row, rather than
-	// through an Arrow view: slower (see bench/RESULTS.md), for what the
-	// view cannot carry. Insert takes it on its own for a column of a type
-	// DuckDB's Arrow import refuses.
+	// through an Arrow view: slower (see bench/RESULTS.md), the same
+	// values and the same refusals. Insert takes it on its own for what
+	// the view cannot carry: a dense union, at any depth.
 	Appender bool
 }
 

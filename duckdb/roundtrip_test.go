@@ -139,10 +139,17 @@ func everyRows(t *testing.T) []everyType {
 // less: an empty list or map in a nullable column reads back as what was
 // written, nil as nil.
 func TestEveryDuckDBTypeRoundTripsThroughATable(t *testing.T) {
+	t.Run("view", func(t *testing.T) { roundTripEveryType(t, duckdb.InsertConfig{Create: true, BatchRows: 100}) })
+	t.Run("appender", func(t *testing.T) {
+		roundTripEveryType(t, duckdb.InsertConfig{Create: true, BatchRows: 100, Appender: true})
+	})
+}
+
+func roundTripEveryType(t *testing.T, cfg duckdb.InsertConfig) {
 	db := openDB(t)
 	ctx := context.Background()
 	rows := everyRows(t)
-	n, err := duckdb.Insert(ctx, db, "every", rows, duckdb.InsertConfig{Create: true, BatchRows: 100})
+	n, err := duckdb.Insert(ctx, db, "every", rows, cfg)
 	require.NoError(t, err)
 	assert.EqualValues(t, len(rows), n)
 

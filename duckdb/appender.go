@@ -1,0 +1,351 @@
+//go:build duckdb_arrow
+
+package duckdb
+
+import (
+	"database/sql/driver"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
+)
+
+// The Appender path: DuckDB's Appender, fed row by row with the Go values
+// duckdb-go's Appender takes, read from the record (after carry, so that
+// what DuckDB cannot hold is refused as on the view's path). It carries
+// what the view cannot, a dense union, and what InsertConfig.Appender
+// asks; it is slower (bench/RESULTS.md).
+
+// valueOf reads slot i of an array as the Go value duckdb-go's Appender
+// takes for its DuckDB type; nil for a null.
+type valueOf func(i int) (driver.Value, error)
+
+// valuesOf is the valueOf of arr.
+func valuesOf(arr arrow.Array) (valueOf, error) {
+	dt := arr.DataType()
+	row := arrowtype.OfType(dt)
+	if row.Layout == arrowtype.Null {
+		return func(int) (driver.Value, error) { return nil, nil }, nil
+	}
+	v, err := nonNullValuesOf(arr, row)
+	if err != nil {
+		return nil, err
+	}
+	if row.Layout == arrowtype.Union {
+		return v, nil // a union has no nulls of its own: its variants have
+	}
+	return func(i int) (driver.Value, error) {
+		if arr.IsNull(i) {
+			return nil, nil
+		}
+		return v(i)
+	}, nil
+}
+
+func nonNullValuesOf(arr arrow.Array, row *arrowtype.Row) (valueOf, error) {
+	dt := arr.DataType()
+	switch row.Layout {
+	case arrowtype.Extension:
+		return extensionValuesOf(arr)
+	case arrowtype.Boolean:
+		b := arr.(interface{ Value(int) bool })
+		return func(i int) (driver.Value, error) { return b.Value(i), nil }, nil
+	case arrowtype.Fixed:
+		return fixedValuesOf(arr, row)
+	case arrowtype.Binary, arrowtype.View:
+		if row.Text {
+			s := arr.(arrowtype.TextArray)
+			return func(i int) (driver.Value, error) { return s.Value(i), nil }, nil
+		}
+		b := arr.(arrowtype.BinaryArray)
+		return func(i int) (driver.Value, error) { return []byte(b.ValueString(i)), nil }, nil
+	case arrowtype.FixedBinary:
+		b := arr.(interface{ Value(int) []byte })
+		return func(i int) (driver.Value, error) { return append([]byte(nil), b.Value(i)...), nil }, nil
+	case arrowtype.List, arrowtype.ListView, arrowtype.FixedList:
+		l := arr.(array.ListLike)
+		if row.Map {
+			return mapValuesOf(l)
+		}
+		elem, err := valuesOf(l.ListValues())
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (driver.Value, error) {
+			start, end := l.ValueOffsets(i)
+			out := make([]any, 0, end-start)
+			for j := start; j < end; j++ {
+				v, err := elem(int(j))
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, v)
+			}
+			return out, nil
+		}, nil
+	case arrowtype.Struct:
+		s := arr.(arrowtype.StructArray)
+		fields := dt.(arrow.NestedType).Fields()
+		values := make([]valueOf, s.NumField())
+		for k := range values {
+			v, err := valuesOf(s.Field(k))
+			if err != nil {
+				return nil, err
+			}
+			values[k] = v
+		}
+		return func(i int) (driver.Value, error) {
+			out := make(map[string]any, len(values))
+			for k, v := range values {
+				x, err := v(i)
+				if err != nil {
+					return nil, err
+				}
+				out[fields[k].Name] = x
+			}
+			return out, nil
+		}, nil
+	case arrowtype.Union:
+		u := arr.(array.Union)
+		fields := dt.(arrow.NestedType).Fields()
+		values := make([]valueOf, u.NumFields())
+		for k := range values {
+			v, err := valuesOf(u.Field(k))
+			if err != nil {
+				return nil, err
+			}
+			values[k] = v
+		}
+		dense, _ := arr.(arrowtype.DenseUnionArray)
+		return func(i int) (driver.Value, error) {
+			k := u.ChildID(i)
+			slot := i
+			if dense != nil {
+				slot = int(dense.ValueOffset(i))
+			}
+			v, err := values[k](slot)
+			if err != nil {
+				return nil, err
+			}
+			return duckdb.Union{Tag: fields[k].Name, Value: v}, nil
+		}, nil
+	case arrowtype.Dictionary:
+		d := arr.(arrowtype.DictionaryArray)
+		values, err := valuesOf(d.Dictionary())
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (driver.Value, error) { return values(d.GetValueIndex(i)) }, nil
+	case arrowtype.RunEnd:
+		r := arr.(arrowtype.RunEndArray)
+		values, err := valuesOf(r.Values())
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (driver.Value, error) { return values(r.GetPhysicalIndex(i)) }, nil
+	}
+	return nil, fmt.Errorf("DuckDB's Appender takes no %s", dt)
+}
+
+// mapValuesOf reads a map's rows as duckdb-go's OrderedMap, its keys in
+// their order; a key of bytes as a string, which an OrderedMap can compare.
+func mapValuesOf(l array.ListLike) (valueOf, error) {
+	entries := l.ListValues().(arrowtype.StructArray)
+	keys, err := valuesOf(entries.Field(0))
+	if err != nil {
+		return nil, err
+	}
+	items, err := valuesOf(entries.Field(1))
+	if err != nil {
+		return nil, err
+	}
+	return func(i int) (driver.Value, error) {
+		var m duckdb.OrderedMap
+		start, end := l.ValueOffsets(i)
+		for j := int(start); j < int(end); j++ {
+			k, err := keys(j)
+			if err != nil {
+				return nil, err
+			}
+			if b, ok := k.([]byte); ok {
+				k = string(b)
+			}
+			v, err := items(j)
+			if err != nil {
+				return nil, err
+			}
+			m.Set(k, v)
+		}
+		return m, nil
+	}, nil
+}
+
+func fixedValuesOf(arr arrow.Array, row *arrowtype.Row) (valueOf, error) {
+	d := arr.Data()
+	dt := arr.DataType()
+	switch row.Temporal {
+	case arrowtype.Date:
+		if row.MillisecondDate() {
+			v := arrowtype.Values[int64](d)
+			return func(i int) (driver.Value, error) { return time.UnixMilli(v[i]).UTC(), nil }, nil
+		}
+		v := arrowtype.Values[int32](d)
+		return func(i int) (driver.Value, error) { return time.Unix(int64(v[i])*arrowtype.SecondsPerDay, 0).UTC(), nil }, nil
+	case arrowtype.TimeOfDay, arrowtype.Timestamp, arrowtype.Duration:
+		unit, _ := arrowtype.Unit(dt)
+		ticks := int64Values(d, row)
+		switch row.Temporal {
+		case arrowtype.TimeOfDay:
+			midnight := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+			return func(i int) (driver.Value, error) {
+				return midnight.Add(time.Duration(ticks(i) * int64(unit.Multiplier()))), nil
+			}, nil
+		case arrowtype.Duration:
+			return func(i int) (driver.Value, error) {
+				return duckdb.Interval{Micros: ticks(i) * int64(unit.Multiplier()) / int64(time.Microsecond)}, nil
+			}, nil
+		}
+		loc := time.UTC
+		if zone, _ := arrowtype.Zone(dt); zone != "" {
+			l, err := time.LoadLocation(zone)
+			if err != nil {
+				return nil, err
+			}
+			loc = l
+		}
+		instant := arrowtype.InstantOf(unit)
+		return func(i int) (driver.Value, error) { return instant(ticks(i)).In(loc), nil }, nil
+	}
+	switch row.Value {
+	case arrowtype.Int8:
+		return fixed[int8](d), nil
+	case arrowtype.Int16:
+		return fixed[int16](d), nil
+	case arrowtype.Int32:
+		return fixed[int32](d), nil
+	case arrowtype.Int64:
+		return fixed[int64](d), nil
+	case arrowtype.Uint8:
+		return fixed[uint8](d), nil
+	case arrowtype.Uint16:
+		return fixed[uint16](d), nil
+	case arrowtype.Uint32:
+		return fixed[uint32](d), nil
+	case arrowtype.Uint64:
+		return fixed[uint64](d), nil
+	case arrowtype.Float32:
+		return fixed[float32](d), nil
+	case arrowtype.Float64:
+		return fixed[float64](d), nil
+	case arrowtype.Decimal32, arrowtype.Decimal64, arrowtype.Decimal128:
+		p, s, _ := arrowtype.Precision(dt)
+		big := decimalBig(d, row.Value)
+		return func(i int) (driver.Value, error) {
+			return duckdb.Decimal{Width: uint8(p), Scale: uint8(s), Value: big(i)}, nil
+		}, nil
+	case arrowtype.MonthInterval:
+		v := arrowtype.Values[arrow.MonthInterval](d)
+		return func(i int) (driver.Value, error) { return duckdb.Interval{Months: int32(v[i])}, nil }, nil
+	case arrowtype.MonthDayNanoInterval:
+		v := arrowtype.Values[arrow.MonthDayNanoInterval](d)
+		return func(i int) (driver.Value, error) {
+			return duckdb.Interval{Months: v[i].Months, Days: v[i].Days, Micros: v[i].Nanoseconds / 1000}, nil
+		}, nil
+	}
+	return nil, fmt.Errorf("DuckDB's Appender takes no %s", dt)
+}
+
+func fixed[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64](d arrow.ArrayData) valueOf {
+	v := arrowtype.Values[T](d)
+	return func(i int) (driver.Value, error) { return v[i], nil }
+}
+
+// int64Values reads the counts of a temporal type of 32 or 64 bits.
+func int64Values(d arrow.ArrayData, row *arrowtype.Row) func(int) int64 {
+	if row.Value == arrowtype.Int32 {
+		v := arrowtype.Values[int32](d)
+		return func(i int) int64 { return int64(v[i]) }
+	}
+	v := arrowtype.Values[int64](d)
+	return func(i int) int64 { return v[i] }
+}
+
+// decimalBig reads a decimal's unscaled values as big.Ints.
+func decimalBig(d arrow.ArrayData, v arrowtype.Value) func(int) *big.Int {
+	switch v {
+	case arrowtype.Decimal32:
+		x := arrowtype.Values[decimal.Decimal32](d)
+		return func(i int) *big.Int { return big.NewInt(int64(x[i])) }
+	case arrowtype.Decimal64:
+		x := arrowtype.Values[decimal.Decimal64](d)
+		return func(i int) *big.Int { return big.NewInt(int64(x[i])) }
+	}
+	x := arrowtype.Values[decimal.Decimal128](d)
+	return func(i int) *big.Int { return x[i].BigInt() }
+}
+
+// extensionValuesOf reads the extensions DuckDB has a type of, and any
+// other as its storage.
+func extensionValuesOf(arr arrow.Array) (valueOf, error) {
+	ext, _ := arrowtype.ExtensionOf(arr.DataType())
+	storage := arr.(array.ExtensionArray).Storage()
+	values, err := valuesOf(storage)
+	if err != nil {
+		return nil, err
+	}
+	as := func(conv func([]byte) driver.Value) valueOf {
+		return func(i int) (driver.Value, error) {
+			v, err := values(i)
+			if b, ok := v.([]byte); ok && err == nil {
+				return conv(b), nil
+			}
+			return v, err
+		}
+	}
+	switch name, md := ext.ExtensionName(), ext.Serialize(); {
+	case name == "arrow.uuid":
+		return as(func(b []byte) driver.Value { return duckdb.UUID(b) }), nil
+	case name == "arrow.json":
+		return func(i int) (driver.Value, error) {
+			v, err := values(i)
+			if s, ok := v.(string); ok {
+				return jsonText(s), err
+			}
+			return v, err
+		}, nil
+	case name == "arrow.bool8":
+		return func(i int) (driver.Value, error) {
+			v, err := values(i)
+			if x, ok := v.(int8); ok {
+				return x != 0, err
+			}
+			return v, err
+		}, nil
+	case md == opaqueMetadata("hugeint"):
+		return as(func(b []byte) driver.Value { return HugeInt(b).Big() }), nil
+	case md == opaqueMetadata("uhugeint"):
+		return as(func(b []byte) driver.Value { return UHugeInt(b).Big() }), nil
+	case md == opaqueMetadata("time_tz"):
+		return as(func(b []byte) driver.Value { return TimeTZ(b).Time() }), nil
+	}
+	return values, nil
+}
+
+// jsonText is JSON text that duckdb-go's Appender writes as it is: it
+// marshals what it is given.
+type jsonText string
+
+func (j jsonText) MarshalJSON() ([]byte, error) { return []byte(j), nil }
+
+// opaqueMetadata is the serialized metadata of DuckDB's arrow.opaque type
+// of name.
+func opaqueMetadata(name string) string {
+	return extensions.NewOpaqueType(arrowtype.FixedSizeBinaryOf(16), name, vendor).Serialize()
+}
