@@ -190,13 +190,14 @@ func TestAnInsertIntoATableOfOtherColumnsIsRefusedNamingThem(t *testing.T) {
 func TestInsertAppendsByNameAndCreatesWhenAsked(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
-	_, err := db.Exec("CREATE TABLE orders (note VARCHAR, total DOUBLE, id BIGINT)")
+	_, err := db.Exec("CREATE TABLE orders (NOTE VARCHAR, total DOUBLE, Id BIGINT)")
 	require.NoError(t, err)
 	rows := orders(1000)
 	n, err := duckdb.Insert(ctx, db, "orders", rows, duckdb.InsertConfig{BatchRows: 64})
 	require.NoError(t, err)
 	assert.EqualValues(t, 1000, n)
-	r, err := duckdb.Query[order](ctx, db, "SELECT * FROM orders ORDER BY id")
+	// DuckDB names a column as the table does: Id, NOTE.
+	r, err := duckdb.Query[order](ctx, db, "SELECT id AS id, total, note AS note FROM orders ORDER BY id")
 	require.NoError(t, err)
 	back, err := r.ReadAll()
 	r.Release()

@@ -365,7 +365,7 @@ func (w *inserter) create(ctx context.Context, ifNotExists bool) error {
 }
 
 // checkColumns refuses a table whose columns are not the schema's, by
-// name.
+// name, as DuckDB compares them: without case.
 func (w *inserter) checkColumns(ctx context.Context) error {
 	rows, err := w.s.conn.QueryContext(ctx, "SELECT * FROM "+w.name+" LIMIT 0")
 	if err != nil {
@@ -376,14 +376,19 @@ func (w *inserter) checkColumns(ctx context.Context) error {
 	if err != nil {
 		return w.fail("its columns", err)
 	}
+	// DuckDB's identifiers, and so BY NAME, ignore case.
+	has := func(names []string, name string) bool {
+		return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, name) })
+	}
+	ours := fieldNames(w.schema)
 	var missing, extra []string
-	for _, f := range w.schema.Fields() {
-		if !slices.Contains(cols, f.Name) {
-			missing = append(missing, f.Name)
+	for _, f := range ours {
+		if !has(cols, f) {
+			missing = append(missing, f)
 		}
 	}
 	for _, c := range cols {
-		if len(w.schema.FieldIndices(c)) == 0 {
+		if !has(ours, c) {
 			extra = append(extra, c)
 		}
 	}
