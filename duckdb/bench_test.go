@@ -28,7 +28,7 @@ import (
 // []Order, and []Order into a table, by arrowmap and by what a user of
 // duckdb-go writes without it. Run them with
 //
-//	go run ./bench/report -dir duckdb -tags duckdb_arrow -vs export,scan,appender
+//	go run ./bench/report -dir duckdb -tags duckdb_arrow -vs export,scan,appender -count 5 -benchtime 5x
 //
 // from the repository's root; bench/RESULTS.md has the figures.
 
