@@ -6,4 +6,9 @@
 // and get a markdown table of medians and ratios:
 //
 //	go run ./bench/report -bench Slice
+//
+// The DuckDB module's benchmarks (duckdb/bench_test.go) run the same way,
+// from the repository's root:
+//
+//	go run ./bench/report -dir duckdb -tags duckdb_arrow -vs export,scan,appender
 package bench

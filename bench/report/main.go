@@ -2,8 +2,14 @@
 // markdown tables, one per benchmark group, with ratios to the group's
 // baseline variant ("hand", else "fast") and to "arreflect" when present.
 //
-//	go run ./bench/report [-count N] [-bench REGEX] [-benchtime D] [-in FILE]
+//	go run ./bench/report [-count N] [-bench REGEX] [-benchtime D] [-in FILE] [-vs VARIANTS]
+//	go run ./bench/report -dir duckdb -tags duckdb_arrow [-vs export,scan,appender] ...
 //	go run ./bench/report -old OLD.test -new NEW.test [-count N] [-bench REGEX]
+//
+// By default the benchmarks are those of ./bench; with -dir, those of the
+// package at the root of the nested module in that directory of the
+// repository (duckdb), built with -tags. With -vs, each group gets a ratio
+// column to each variant named that it has, in place of the default ones.
 //
 // With -old and -new, two binaries of the bench package (go test -c -o
 // NEW.test ./bench, and the same at another commit) run in alternating
@@ -34,6 +40,9 @@ func main() {
 	in := flag.String("in", "", "read go test output from this file (- for stdin) instead of running it")
 	oldBin := flag.String("old", "", "with -new: a compiled bench binary to compare against")
 	newBin := flag.String("new", "", "with -old: the compiled bench binary to compare")
+	dir := flag.String("dir", "", "run the benchmarks of the package at the root of the module in this directory of the repository (default ./bench of the root module)")
+	tags := flag.String("tags", "", "go test -tags, the build tags of the benchmarks' package")
+	vs := flag.String("vs", "", "comma-separated variants to give each group a ratio column to, where it has them (default: hand, else fast; and arreflect)")
 	flag.Parse()
 	if *oldBin != "" || *newBin != "" {
 		if *oldBin == "" || *newBin == "" {
@@ -46,27 +55,52 @@ func main() {
 		}
 		return
 	}
-	if err := run(os.Stdout, *count, *bench, *benchtime, *in); err != nil {
+	cfg := runConfig{count: *count, bench: *bench, benchtime: *benchtime, in: *in, dir: *dir, tags: *tags, vs: splitList(*vs)}
+	if err := run(os.Stdout, cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, count int, bench, benchtime, in string) error {
-	args := []string{"test", "-run", "^$", "-bench", bench, "-benchmem", "-count", strconv.Itoa(count)}
-	if benchtime != "" {
-		args = append(args, "-benchtime", benchtime)
-	}
-	args = append(args, "./bench/")
+// runConfig is what run measures and how it shows it.
+type runConfig struct {
+	count            int
+	bench, benchtime string
+	in               string   // saved go test output to read instead of running it
+	dir              string   // the nested module whose root package to run, relative to the repository's root; "" for ./bench
+	tags             string   // go test -tags
+	vs               []string // the variants of the ratio columns; nil for the default ones
+}
 
+// testArgs is the go test command line of cfg, and the directory, relative
+// to the repository's root, it runs in.
+func (cfg runConfig) testArgs() (args []string, dir string) {
+	args = []string{"test", "-run", "^$", "-bench", cfg.bench, "-benchmem", "-count", strconv.Itoa(cfg.count)}
+	if cfg.benchtime != "" {
+		args = append(args, "-benchtime", cfg.benchtime)
+	}
+	if cfg.tags != "" {
+		args = append(args, "-tags", cfg.tags)
+	}
+	if cfg.dir == "" {
+		return append(args, "./bench/"), "."
+	}
+	return append(args, "."), cfg.dir
+}
+
+func run(w io.Writer, cfg runConfig) error {
+	args, dir := cfg.testArgs()
 	var output []byte
 	var err error
 	command := "go " + shellJoin(args)
-	if in != "" {
-		command = "parsed from " + in
-		output, err = readInput(in)
+	if dir != "." {
+		command = "cd " + shellJoin([]string{dir}) + " && " + command
+	}
+	if cfg.in != "" {
+		command = "parsed from " + cfg.in
+		output, err = readInput(cfg.in)
 	} else {
-		output, err = goTest(args)
+		output, err = goTest(dir, args)
 	}
 	if err != nil {
 		return err
@@ -76,24 +110,28 @@ func run(w io.Writer, count int, bench, benchtime, in string) error {
 		return err
 	}
 	if len(results) == 0 {
-		return fmt.Errorf("no benchmark matched %q", bench)
+		return fmt.Errorf("no benchmark matched %q", cfg.bench)
 	}
 	fmt.Fprintf(w, "%s\n\n", machine(results[0].Procs))
 	fmt.Fprintf(w, "`%s` — medians of %d runs; ± is (max−min)/median of time/op; a ratio is time/op over that of the variant it names.\n\n", command, maxRuns(results))
-	render(w, summarize(results))
+	render(w, summarize(results), cfg.vs)
 	return nil
 }
 
-// goTest runs go test at the module root, echoing its output to stderr as
-// it comes, and returns the output.
-func goTest(args []string) ([]byte, error) {
+// goTest runs go test in dir, relative to the root module's directory (or
+// absolute), echoing its output to stderr as it comes, and returns the
+// output.
+func goTest(dir string, args []string) ([]byte, error) {
 	root, err := moduleRoot()
 	if err != nil {
 		return nil, err
 	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
 	var out bytes.Buffer
 	cmd := exec.Command("go", args...)
-	cmd.Dir = root
+	cmd.Dir = dir
 	cmd.Stdout = io.MultiWriter(&out, os.Stderr)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
@@ -152,6 +190,17 @@ func maxRuns(results []result) int {
 		most = max(most, runs[r.Name])
 	}
 	return most
+}
+
+// splitList is the comma-separated names of s, without empty ones.
+func splitList(s string) []string {
+	var names []string
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 // shellJoin joins args into a command line a shell reads back the same.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -221,7 +223,7 @@ func TestRender(t *testing.T) {
 	results, err := parse(strings.NewReader(sample))
 	require.NoError(t, err)
 	var out strings.Builder
-	render(&out, summarize(results))
+	render(&out, summarize(results), nil)
 	got := out.String()
 
 	assert.Contains(t, got, `#### BenchmarkSlice/i64_1M
@@ -280,4 +282,108 @@ func variantNames(g group) []string {
 		names = append(names, v.Name)
 	}
 	return names
+}
+
+// duckSample is go test output of the duckdb module's benchmarks.
+const duckSample = `BenchmarkQuery/mapper-2   3   300000000 ns/op   234733504 B/op   52537 allocs/op
+BenchmarkQuery/hand-2     3   500000000 ns/op   570930088 B/op   2371195 allocs/op
+BenchmarkQuery/export-2   3   100000000 ns/op   3862984 B/op   37838 allocs/op
+BenchmarkQuery/scan-2     3   900000000 ns/op   761188352 B/op   10339298 allocs/op
+BenchmarkInsert/mapper-2     3   250000000 ns/op   90117336 B/op   3329 allocs/op
+BenchmarkInsert/appender-2   3   625000000 ns/op   74625936 B/op   5661327 allocs/op
+BenchmarkOther-2   3   7 ns/op
+`
+
+func TestRenderGivesEachGroupARatioColumnToEachVariantOfVsItHas(t *testing.T) {
+	results, err := parse(strings.NewReader(duckSample))
+	require.NoError(t, err)
+	var out strings.Builder
+	render(&out, summarize(results), []string{"export", "scan", "appender"})
+	got := out.String()
+
+	assert.Contains(t, got, `#### BenchmarkQuery
+
+| variant | time/op | ± | B/op | allocs/op | vs export | vs scan |
+| :-- | --: | --: | --: | --: | --: | --: |
+| mapper | 300 ms | 0% | 234733504 | 52537 | 3.00× | 0.33× |
+| hand | 500 ms | 0% | 570930088 | 2371195 | 5.00× | 0.56× |
+| export | 100 ms | 0% | 3862984 | 37838 | 1.00× | 0.11× |
+| scan | 900 ms | 0% | 761188352 | 10339298 | 9.00× | 1.00× |
+`, "no vs hand: vs replaces the default columns")
+	assert.Contains(t, got, `#### BenchmarkInsert
+
+| variant | time/op | ± | B/op | allocs/op | vs appender |
+| :-- | --: | --: | --: | --: | --: |
+| mapper | 250 ms | 0% | 90117336 | 3329 | 0.40× |
+| appender | 625 ms | 0% | 74625936 | 5661327 | 1.00× |
+`)
+	assert.Contains(t, got, "#### top-level benchmarks\n\n| variant | time/op | ± | B/op | allocs/op |\n", "a group with none of them has no ratio column")
+}
+
+func TestRatioColumnsWithoutVsAreTheBaselineAndArreflect(t *testing.T) {
+	results, err := parse(strings.NewReader(sample + duckSample))
+	require.NoError(t, err)
+	cols := map[string][]string{}
+	for _, g := range summarize(results) {
+		cols[g.Name] = g.ratioColumns(nil)
+	}
+	assert.Equal(t, []string{"fast"}, cols["BenchmarkSlice/i64_1M"])
+	assert.Equal(t, []string{"hand", "arreflect"}, cols["BenchmarkDecode/flat"])
+	assert.Equal(t, []string{"hand"}, cols["BenchmarkQuery"])
+	assert.Empty(t, cols["BenchmarkInsert"])
+}
+
+func TestTestArgs(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  runConfig
+		args string
+		dir  string
+	}{
+		{"by default the bench package of the root module", runConfig{count: 5, bench: "."},
+			"test -run ^$ -bench . -benchmem -count 5 ./bench/", "."},
+		{"with dir the root package of that module, with its tags", runConfig{count: 3, bench: "Query|Insert", benchtime: "2x", dir: "duckdb", tags: "duckdb_arrow"},
+			"test -run ^$ -bench Query|Insert -benchmem -count 3 -benchtime 2x -tags duckdb_arrow .", "duckdb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args, dir := tt.cfg.testArgs()
+			assert.Equal(t, tt.args, strings.Join(args, " "))
+			assert.Equal(t, tt.dir, dir)
+		})
+	}
+}
+
+func TestSplitListDropsEmptyNames(t *testing.T) {
+	assert.Equal(t, []string{"export", "scan", "appender"}, splitList(" export,scan,, appender,"))
+	assert.Nil(t, splitList(""))
+}
+
+// taggedModule is a module of its own in a temporary directory whose one
+// benchmark builds only with the tag "benchtag".
+func taggedModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module tagged\n\ngo 1.26\n"), 0o644))
+	src := "//go:build benchtag\n\npackage tagged\n\nimport \"testing\"\n\n" +
+		"func BenchmarkTagged(b *testing.B) {\n\tfor _, v := range []string{\"hand\", \"mine\"} {\n" +
+		"\t\tb.Run(v, func(b *testing.B) {\n\t\t\tfor b.Loop() {\n\t\t\t}\n\t\t})\n\t}\n}\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "tagged_test.go"), []byte(src), 0o644))
+	return dir
+}
+
+func TestRunRunsTheBenchmarksOfTheModuleInDirWithItsTags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a module's benchmarks")
+	}
+	dir := taggedModule(t)
+	var out strings.Builder
+	require.NoError(t, run(&out, runConfig{count: 2, bench: ".", benchtime: "10x", dir: dir, tags: "benchtag", vs: []string{"mine"}}))
+	got := out.String()
+	assert.Contains(t, got, "`cd "+dir+" && go test -run '^$' -bench . -benchmem -count 2 -benchtime 10x -tags benchtag .` — medians of 2 runs")
+	assert.Contains(t, got, "#### BenchmarkTagged\n\n| variant | time/op | ± | B/op | allocs/op | vs mine |\n")
+	assert.Contains(t, got, "| mine | ")
+
+	err := run(&out, runConfig{count: 1, bench: ".", benchtime: "10x", dir: dir})
+	assert.Error(t, err, "without its tag the module has no benchmark to build")
 }

@@ -159,8 +159,28 @@ func (g group) ratio(v variant, to string) (float64, bool) {
 	return num / den, true
 }
 
-// render writes one markdown table per group.
-func render(w io.Writer, groups []group) {
+// ratioColumns is the variants g's ratio columns are to: those of vs that
+// g has, in vs's order; with no vs, g's baseline and the reference, where
+// g has them.
+func (g group) ratioColumns(vs []string) []string {
+	var cols []string
+	if len(vs) == 0 {
+		if base, ok := g.baseline(); ok {
+			cols = append(cols, base)
+		}
+		vs = []string{reference}
+	}
+	for _, v := range vs {
+		if _, ok := g.variant(v); ok && !slices.Contains(cols, v) {
+			cols = append(cols, v)
+		}
+	}
+	return cols
+}
+
+// render writes one markdown table per group, with a ratio column to each
+// of g.ratioColumns(vs).
+func render(w io.Writer, groups []group, vs []string) {
 	for i, g := range groups {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -177,14 +197,9 @@ func render(w io.Writer, groups []group) {
 		for range g.Custom {
 			align = append(align, "--:")
 		}
-		base, hasBase := g.baseline()
-		if hasBase {
-			head = append(head, "vs "+base)
-			align = append(align, "--:")
-		}
-		_, hasRef := g.variant(reference)
-		if hasRef && base != reference {
-			head = append(head, "vs "+reference)
+		ratios := g.ratioColumns(vs)
+		for _, to := range ratios {
+			head = append(head, "vs "+to)
 			align = append(align, "--:")
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(head, " | "))
@@ -201,11 +216,8 @@ func render(w io.Writer, groups []group) {
 			for _, u := range g.Custom {
 				row = append(row, cell(v.Median, u, formatNumber))
 			}
-			if hasBase {
-				row = append(row, ratioCell(g, v, base))
-			}
-			if hasRef && base != reference {
-				row = append(row, ratioCell(g, v, reference))
+			for _, to := range ratios {
+				row = append(row, ratioCell(g, v, to))
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 		}
