@@ -75,12 +75,8 @@ const ordersDDL = `CREATE TABLE %s (
 const ordersQuery = "SELECT * FROM orders"
 
 // export is the Arrow export of the query, the same for mapper, hand and
-// export. It is DuckDB's default export, Lossy (the columns of orders
-// export the same either way but BOOLEAN): in the lossless export BOOLEAN
-// is arrow.bool8, which arrow-go's C data import delivers as a bare int8
-// column with the extension's name in the field's metadata, and
-// duckdb.Query of it into a bool is a type mismatch.
-var export = duckdb.QueryConfig{Lossy: true}
+// export: the package's default, lossless (BOOLEAN as arrow.bool8).
+var export = duckdb.QueryConfig{}
 
 // bench is the in-memory database of the benchmarks, made once per test
 // binary, with the orders the hand loop reads from it.
@@ -144,7 +140,11 @@ func queryHand(ctx context.Context, db *sql.DB) ([]Order, error) {
 		quantities, ok5 := rec.Column(4).(*array.Int32)
 		placed, ok6 := rec.Column(5).(*array.Timestamp)
 		notes, ok7 := rec.Column(6).(*array.String)
-		flags, ok8 := rec.Column(7).(*array.Boolean)
+		var flags *array.Int8 // arrow.bool8's storage
+		ext, ok8 := rec.Column(7).(array.ExtensionArray)
+		if ok8 {
+			flags, ok8 = ext.Storage().(*array.Int8)
+		}
 		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8) ||
 			placed.DataType().(*arrow.TimestampType).Unit != arrow.Microsecond {
 			return nil, fmt.Errorf("the hand loop does not know the schema %s", rec.Schema())
@@ -164,7 +164,7 @@ func queryHand(ctx context.Context, db *sql.DB) ([]Order, error) {
 				s := strings.Clone(notes.Value(i))
 				o.Note = &s
 			}
-			o.Flag = flags.Value(i)
+			o.Flag = flags.Value(i) != 0
 		}
 	}
 	return out, rr.Err()

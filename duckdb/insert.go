@@ -185,25 +185,63 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 		}
 		defer func() { w.closeAppender(err != nil) }()
 	}
-	for rows, err := range batches(cmp(cfg.BatchRows, DefaultBatchRows)) {
-		if err != nil {
-			return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: %w", entry, table, &sequenceError{err})
+	encoded := encodeBatches(w, b, batches(cmp(cfg.BatchRows, DefaultBatchRows)))
+	if w.appender {
+		for rec, err := range encoded {
+			if err != nil {
+				return 0, err
+			}
+			written, err := w.appendRows(rec)
+			rec.Release()
+			if err != nil {
+				return 0, err
+			}
+			n += written
 		}
-		if err := b.Append(rows...); err != nil {
-			return 0, rowOffset(err, n)
-		}
-		rec := b.NewRecordBatch()
-		written, err := w.insert(ctx, rec, n)
-		rec.Release()
-		if err != nil {
+		if err := w.flushAppender(); err != nil {
 			return 0, err
 		}
-		n += written
-	}
-	if err := w.flushAppender(); err != nil {
+	} else if n, err = w.insertStream(ctx, encoded); err != nil {
 		return 0, err
 	}
 	return n, w.commit()
+}
+
+// encodeBatches yields the batches as records, as the path gives them to
+// DuckDB (carry.go); an error, its row counted from the start of the
+// rows, ends it.
+func encodeBatches[T any](w *inserter, b *mapper.Builder[T], batches iter.Seq2[[]T, error]) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		var first int64
+		for rows, err := range batches {
+			if err != nil {
+				yield(nil, fmt.Errorf("arrowmap/duckdb: %s into %q: %w", w.entry, w.table, &sequenceError{err}))
+				return
+			}
+			if err := b.Append(rows...); err != nil {
+				yield(nil, rowOffset(err, first))
+				return
+			}
+			rec := b.NewRecordBatch()
+			if w.carried != nil {
+				carried, err := carry(w.mem, rec, w.carried)
+				rec.Release()
+				if err != nil {
+					var me *mapper.Error
+					if !errors.As(err, &me) {
+						err = w.fail("the values DuckDB's Arrow import cannot read as they are", err)
+					}
+					yield(nil, rowOffset(err, first))
+					return
+				}
+				rec = carried
+			}
+			first += int64(len(rows))
+			if !yield(rec, nil) {
+				return
+			}
+		}
+	}
 }
 
 func cmp(v, def int) int {
@@ -406,30 +444,21 @@ func (w *inserter) checkColumns(ctx context.Context) error {
 		mapper.ErrMissingColumn, w.entry, w.table, strings.Join(why, " and "), quoteAll(fieldNames(w.schema)))}
 }
 
-// insert writes one record into the table, whose first row is row first
-// of the rows.
-func (w *inserter) insert(ctx context.Context, rec arrow.RecordBatch, first int64) (int64, error) {
+// insertStream writes the records into the table through one INSERT …
+// BY NAME SELECT * from a view of them all, read as DuckDB pulls them,
+// while the next is encoded beside it. An error of the records (a value
+// that does not fit, the caller's sequence) fails DuckDB's read of the
+// view, so the INSERT writes nothing, and is the error returned.
+func (w *inserter) insertStream(ctx context.Context, recs iter.Seq2[arrow.RecordBatch, error]) (int64, error) {
+	schema := w.schema
 	if w.carried != nil {
-		carried, err := carry(w.mem, rec, w.carried)
-		if err != nil {
-			var me *mapper.Error
-			if errors.As(err, &me) {
-				return 0, rowOffset(err, first)
-			}
-			return 0, w.fail("the values DuckDB's Arrow import cannot read as they are", err)
-		}
-		defer carried.Release()
-		rec = carried
+		schema = w.carried
 	}
-	if w.appender {
-		return w.appendRows(rec)
+	stream := startStream(schema, recs)
+	n, err := w.withView(ctx, stream, "INSERT INTO "+w.name+" BY NAME SELECT * FROM %s")
+	if serr := stream.stop(); serr != nil {
+		return 0, serr
 	}
-	recs, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
-	if err != nil {
-		return 0, w.fail("INSERT", err)
-	}
-	defer recs.Release()
-	n, err := w.withView(ctx, recs, "INSERT INTO "+w.name+" BY NAME SELECT * FROM %s")
 	if err != nil {
 		return 0, w.fail("INSERT", err)
 	}
