@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -134,18 +135,30 @@ func quoteSQL(query string) string {
 
 // records is DuckDB's reader of a result, which owns the connection it
 // runs on: the last Release releases the result and returns the
-// connection. Its records have their extension types back (extensions.go);
-// its errors name the query.
+// connection. A goroutine of its own reads DuckDB's next record while the
+// caller decodes this one (DuckDB's export is a cgo call per chunk, as
+// long as decoding it). Its records have their extension types back
+// (extensions.go); its errors name the query.
 type records struct {
 	entry, query string
 	rr           array.RecordReader
 	s            *session
 	refs         atomic.Int64
-	err          error
-	// schema is rr's with its extensions, nil where it names none; rec is
-	// the current record under it.
+	// schema is rr's with its extensions, nil where it names none.
 	schema *arrow.Schema
-	rec    arrow.RecordBatch
+
+	once  sync.Once // starts the reading ahead, at the first Next
+	ahead chan fetched
+	done  chan struct{}
+	wg    sync.WaitGroup
+
+	rec arrow.RecordBatch // the current record, ours to release
+	err error
+}
+
+type fetched struct {
+	rec arrow.RecordBatch
+	err error
 }
 
 func (r *records) Schema() *arrow.Schema {
@@ -160,35 +173,67 @@ func (r *records) Next() bool {
 	if r.err != nil {
 		return false
 	}
-	if r.rr.Next() {
-		if r.schema == nil {
-			return true
-		}
-		rec, err := retype(r.rr.RecordBatch(), r.schema)
-		if err != nil {
-			r.err = queryError(r.entry, r.query, err)
-			return false
-		}
-		r.rec = rec
-		return true
+	r.once.Do(r.start)
+	got, ok := <-r.ahead
+	if !ok {
+		return false
 	}
-	if err := r.rr.Err(); err != nil {
-		r.err = queryError(r.entry, r.query, err)
+	if got.err != nil {
+		r.err = got.err
+		return false
 	}
-	return false
+	r.rec = got.rec
+	return true
 }
 
-func (r *records) RecordBatch() arrow.RecordBatch {
-	if r.schema != nil {
-		return r.rec
-	}
-	return r.rr.RecordBatch()
+// start starts reading DuckDB's records, one ahead of the caller.
+func (r *records) start() {
+	r.ahead = make(chan fetched, 1)
+	r.done = make(chan struct{})
+	r.wg.Add(1)
+	go r.fetch()
 }
+
+func (r *records) fetch() {
+	defer r.wg.Done()
+	defer close(r.ahead)
+	send := func(f fetched) bool {
+		select {
+		case r.ahead <- f:
+			return true
+		case <-r.done:
+			if f.rec != nil {
+				f.rec.Release()
+			}
+			return false
+		}
+	}
+	for r.rr.Next() {
+		rec := r.rr.RecordBatch()
+		if r.schema == nil {
+			rec.Retain()
+		} else {
+			var err error
+			if rec, err = retype(rec, r.schema); err != nil {
+				send(fetched{err: queryError(r.entry, r.query, err)})
+				return
+			}
+		}
+		if !send(fetched{rec: rec}) {
+			return
+		}
+	}
+	if err := r.rr.Err(); err != nil {
+		send(fetched{err: queryError(r.entry, r.query, err)})
+	}
+}
+
+func (r *records) RecordBatch() arrow.RecordBatch { return r.rec }
 
 // Record is RecordBatch.
 //
 // Deprecated: use RecordBatch, as arrow-go's array.RecordReader does.
-func (r *records) Record() arrow.RecordBatch { return r.RecordBatch() }
+func (r *records) Record() arrow.RecordBatch { return r.rec }
 
 func (r *records) releaseRecord() {
 	if r.rec != nil {
@@ -201,11 +246,22 @@ func (r *records) Err() error { return r.err }
 
 func (r *records) Retain() { r.refs.Add(1) }
 
+// Release, the last, stops the reading ahead and releases what it read,
+// then DuckDB's result, and returns the connection.
 func (r *records) Release() {
 	if r.refs.Add(-1) != 0 {
 		return
 	}
 	r.releaseRecord()
+	if r.ahead != nil {
+		close(r.done)
+		for got := range r.ahead {
+			if got.rec != nil {
+				got.rec.Release()
+			}
+		}
+		r.wg.Wait()
+	}
 	r.rr.Release()
 	if err := r.rr.Err(); err != nil && r.err == nil {
 		r.err = queryError(r.entry, r.query, err)
