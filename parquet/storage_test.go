@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -149,6 +150,7 @@ func TestEveryStorableArrowTypeRoundTripsThroughRecordWriter(t *testing.T) {
 		{"a dictionary inside a struct", arrow.StructOf(arrow.Field{Name: "d", Type: dictOf(arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.String), Nullable: true}), `[{"d": "p"}, null, {"d": null}]`},
 		{"a struct of views", arrow.StructOf(arrow.Field{Name: "s", Type: arrow.BinaryTypes.StringView, Nullable: true}, arrow.Field{Name: "d", Type: arrow.FixedWidthTypes.Date64, Nullable: true}), `[{"s": "x", "d": 0}, null]`},
 		{"a map of durations", arrow.MapOf(arrow.BinaryTypes.String, arrow.FixedWidthTypes.Duration_ms), `[[{"key": "a", "value": 1}], null]`},
+		{"an extension type (arrow.uuid)", extensions.NewUUIDType(), `["f81d4fae-7dec-11d0-a765-00a0c91e6bf6", null]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
