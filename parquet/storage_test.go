@@ -142,6 +142,7 @@ func TestEveryStorableArrowTypeRoundTripsThroughRecordWriter(t *testing.T) {
 		{"large_list_view", arrow.LargeListViewOf(arrow.BinaryTypes.String), `[["a"], null, ["b", "c"]]`},
 		{"decimal32", &arrow.Decimal32Type{Precision: 9, Scale: 2}, `["1234567.89", null, "-0.01"]`},
 		{"decimal64", &arrow.Decimal64Type{Precision: 18, Scale: 3}, `["123456789012345.678", null, "-1"]`},
+		{"decimal256 of 39 digits, in 17 bytes", &arrow.Decimal256Type{Precision: 39, Scale: 2}, `["1234567890123456789012345678901234567.89", null, "-0.01", "1.5"]`},
 		{"month interval", arrow.FixedWidthTypes.MonthInterval, `[{"months": 1}, null, {"months": -13}]`},
 		{"run-end encoded", arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String), `["a", "a", "b", null, null, "c"]`},
 		{"a dictionary with a null entry", dictOf(arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.String), `["a", null, "b", "a"]`},
