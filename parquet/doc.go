@@ -71,4 +71,28 @@
 // past its precision, a date64 that is not a whole day, a null where the
 // field is not nullable, which a REQUIRED column would store as a value)
 // is refused by Write naming the column and the row, never rounded.
+//
+// # Read by DuckDB
+//
+// DuckDB's read_parquet reads every file this package writes, every value
+// as arrow-go's pqarrow reads it, in the storage types above (a duration
+// as its BIGINT count, a dictionary as its values), but for these, which
+// the duckdb module's tests check on every file the package's tests write:
+//
+//   - A timestamp in nanoseconds with a zone (UTC included, the default
+//     zone of a time.Time field) is DuckDB's TIMESTAMPTZ, in microseconds:
+//     the nanoseconds are truncated toward zero. Tag the field unit=us (or
+//     ms) for values DuckDB reads exactly.
+//   - The zone of a timestamp is not kept: Parquet's TIMESTAMP says only
+//     that the values are instants (isAdjustedToUTC), and the zone name is
+//     in the stored Arrow schema alone, which DuckDB does not read. DuckDB
+//     gives the same instants, in UTC; no tag keeps the name.
+//   - A decimal of more than 38 digits (a decimal256 of precision 39 to 76,
+//     a Parquet DECIMAL of 17 bytes or more) is a DOUBLE to DuckDB, whose
+//     DECIMAL holds 38 digits: rounded, and at 39 or 40 digits (17 bytes)
+//     wrong (https://github.com/duckdb/duckdb/issues/25058). Tag
+//     decimal(38,s) or less for a DECIMAL DuckDB reads exactly.
+//   - Two columns of one name (which a RecordWriter's schema may have)
+//     are renamed by DuckDB, whose tables have unique column names: the
+//     second "ints" is "ints_1".
 package parquet

@@ -1,7 +1,14 @@
 package parquet
 
 import (
+	"fmt"
+	"hash/fnv"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -52,4 +59,61 @@ const PageBytes = defaultPageBytes
 // forbidden value, for its benchmark.
 func RefuseForbidden(rec arrow.RecordBatch) error {
 	return forbidden.Refuse(rec, arrowcheck.Columns(rec.Schema()), 0)
+}
+
+// CorpusEnv names the directory where, when it is set, the package's tests
+// save every Parquet file a writer of the package completes: the corpus
+// another reader (DuckDB, in the duckdb module's tests) is checked on.
+const CorpusEnv = "ARROWMAP_PARQUET_CORPUS"
+
+func init() {
+	dir := os.Getenv(CorpusEnv)
+	if dir == "" {
+		return
+	}
+	var (
+		mu   sync.Mutex
+		n    int
+		seen = map[uint64]bool{}
+	)
+	completed = func(file []byte) {
+		h := fnv.New64a()
+		h.Write(file)
+		sum := h.Sum64()
+		mu.Lock()
+		if seen[sum] {
+			mu.Unlock()
+			return // the same bytes again: nothing new to read
+		}
+		seen[sum] = true
+		n++
+		name := fmt.Sprintf("%05d-%s-%016x.parquet", n, writingTest(), sum)
+		mu.Unlock()
+		if err := os.WriteFile(filepath.Join(dir, name), file, 0o644); err != nil {
+			panic(fmt.Sprintf("saving a Parquet file of the corpus: %v", err))
+		}
+	}
+}
+
+// writingTest is the name of the test, benchmark, fuzz test or example
+// whose goroutine closes the writer (a subtest's closure counts as its
+// test), or "other" on a goroutine of none.
+func writingTest() string {
+	pc := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pc[:runtime.Callers(2, pc)])
+	for {
+		f, more := frames.Next()
+		name := f.Function[strings.LastIndex(f.Function, "/")+1:]
+		if _, fn, ok := strings.Cut(name, "."); ok {
+			fn, _, _ = strings.Cut(fn, ".")
+			for _, prefix := range []string{"Test", "Fuzz", "Example", "Benchmark"} {
+				if strings.HasPrefix(fn, prefix) {
+					return fn
+				}
+			}
+		}
+		if !more {
+			return "other"
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -421,6 +422,35 @@ func TestWriteConfigSettingsReachTheFile(t *testing.T) {
 			defer pf.Close()
 			tt.check(t, pf)
 		})
+	}
+}
+
+func TestEveryCodecTheWriterOffersCompressesEveryColumnChunkAndReadsBack(t *testing.T) {
+	rows := orders(3000)
+	codecs := reflect.ValueOf(compress.Codecs)
+	for i := range codecs.NumField() {
+		codec := codecs.Field(i).Interface().(compress.Compression)
+		if _, err := compress.GetCodec(codec); err != nil {
+			continue // arrow-go has none: NewWriter refuses it (TestNewWriterRefusesABadConfig)
+		}
+		for _, via := range []bool{false, true} {
+			cfg := amparquet.ThroughPqarrow(via, amparquet.WriteConfig{Compression: codec, RowGroupRows: 1000})
+			t.Run(fmt.Sprintf("%s, through pqarrow %t", codec, via), func(t *testing.T) {
+				path := roundTrip(t, rows, cfg)
+				pf, err := file.OpenParquetFile(path, false)
+				require.NoError(t, err)
+				defer pf.Close()
+				require.Equal(t, 3, pf.NumRowGroups())
+				for g := range pf.NumRowGroups() {
+					rg := pf.MetaData().RowGroup(g)
+					for c := range rg.NumColumns() {
+						cc, err := rg.ColumnChunk(c)
+						require.NoError(t, err)
+						require.Equal(t, codec, cc.Compression(), "row group %d, column %d", g, c)
+					}
+				}
+			})
+		}
 	}
 }
 

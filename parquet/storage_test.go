@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -141,6 +142,7 @@ func TestEveryStorableArrowTypeRoundTripsThroughRecordWriter(t *testing.T) {
 		{"large_list_view", arrow.LargeListViewOf(arrow.BinaryTypes.String), `[["a"], null, ["b", "c"]]`},
 		{"decimal32", &arrow.Decimal32Type{Precision: 9, Scale: 2}, `["1234567.89", null, "-0.01"]`},
 		{"decimal64", &arrow.Decimal64Type{Precision: 18, Scale: 3}, `["123456789012345.678", null, "-1"]`},
+		{"decimal256 of 39 digits, in 17 bytes", &arrow.Decimal256Type{Precision: 39, Scale: 2}, `["1234567890123456789012345678901234567.89", null, "-0.01", "1.5"]`},
 		{"month interval", arrow.FixedWidthTypes.MonthInterval, `[{"months": 1}, null, {"months": -13}]`},
 		{"run-end encoded", arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String), `["a", "a", "b", null, null, "c"]`},
 		{"a dictionary with a null entry", dictOf(arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.String), `["a", null, "b", "a"]`},
@@ -149,6 +151,7 @@ func TestEveryStorableArrowTypeRoundTripsThroughRecordWriter(t *testing.T) {
 		{"a dictionary inside a struct", arrow.StructOf(arrow.Field{Name: "d", Type: dictOf(arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.String), Nullable: true}), `[{"d": "p"}, null, {"d": null}]`},
 		{"a struct of views", arrow.StructOf(arrow.Field{Name: "s", Type: arrow.BinaryTypes.StringView, Nullable: true}, arrow.Field{Name: "d", Type: arrow.FixedWidthTypes.Date64, Nullable: true}), `[{"s": "x", "d": 0}, null]`},
 		{"a map of durations", arrow.MapOf(arrow.BinaryTypes.String, arrow.FixedWidthTypes.Duration_ms), `[[{"key": "a", "value": 1}], null]`},
+		{"an extension type (arrow.uuid)", extensions.NewUUIDType(), `["f81d4fae-7dec-11d0-a765-00a0c91e6bf6", null]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

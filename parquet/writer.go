@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -271,6 +272,9 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 	}
 	meta = append(meta, kv...)
 	s := &sink{w: w}
+	if completed != nil {
+		s.copy = new(bytes.Buffer)
+	}
 	if err := storable(schema, encoded, props, pqarrow.DefaultWriterProps()); err != nil {
 		return nil, err
 	}
@@ -503,8 +507,17 @@ func (f *fileOut) close() error {
 		f.fw.Close() // frees what pqarrow holds; the file is lost anyway
 		return fmt.Errorf("arrowmap/parquet: no footer written, the file is not readable: %w", f.err)
 	}
+	if f.sink.copy != nil {
+		completed(f.sink.copy.Bytes())
+	}
 	return nil
 }
+
+// completed, when not nil, is given the bytes of every file a writer of
+// this package completes (its footer written), at its close: the package's
+// tests set it to collect the files they write (export_test.go, with
+// ARROWMAP_PARQUET_CORPUS), and it is nil otherwise.
+var completed func(file []byte)
 
 // fileWriter is what a Writer needs of pqarrow.FileWriter, which
 // directFile does too.
@@ -799,9 +812,10 @@ func checkLevel(codec compress.Codec, level int) (err error) {
 // footer goes after a hole; and it hides the caller's Close from pqarrow,
 // which would close an io.Closer.
 type sink struct {
-	w   io.Writer
-	n   int64
-	err error
+	w    io.Writer
+	n    int64
+	err  error
+	copy *bytes.Buffer // what was written, when completed is set
 }
 
 // Tell is the number of bytes written: the offset in the file of the next.
@@ -813,6 +827,9 @@ func (s *sink) Write(p []byte) (int, error) {
 	}
 	n, err := s.w.Write(p)
 	s.n += int64(n)
+	if s.copy != nil {
+		s.copy.Write(p[:n])
+	}
 	if err == nil && n < len(p) {
 		err = io.ErrShortWrite
 	}
