@@ -254,25 +254,13 @@ func (r *rowBatches[T]) Next() bool {
 		err = r.b.Append(rows...)
 	}
 	if err != nil || len(rows) == 0 {
-		r.err = rowOffset(err, r.rows)
+		r.err = mapper.InStream(err, 0, int64(r.rows)) // the rows of the stream, not of its chunk
 		r.finish()
 		return false
 	}
 	r.rows += len(rows)
 	r.rec = r.b.NewRecordBatch()
 	return true
-}
-
-// rowOffset makes the row of an *Error of Builder.Append, counted from the
-// start of the chunk, counted from the start of the rows.
-func rowOffset(err error, offset int) error {
-	var me *mapper.Error
-	if offset == 0 || !errors.As(err, &me) || me.Row < 0 {
-		return err
-	}
-	moved := *me
-	moved.Row += offset
-	return &moved
 }
 
 func (r *rowBatches[T]) releaseRecord() {

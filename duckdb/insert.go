@@ -219,7 +219,7 @@ func encodeBatches[T any](w *inserter, b *mapper.Builder[T], batches iter.Seq2[[
 				return
 			}
 			if err := b.Append(rows...); err != nil {
-				yield(nil, rowOffset(err, first))
+				yield(nil, mapper.InStream(err, 0, first))
 				return
 			}
 			rec := b.NewRecordBatch()
@@ -231,7 +231,7 @@ func encodeBatches[T any](w *inserter, b *mapper.Builder[T], batches iter.Seq2[[
 					if !errors.As(err, &me) {
 						err = w.fail("the values DuckDB's Arrow import cannot read as they are", err)
 					}
-					yield(nil, rowOffset(err, first))
+					yield(nil, mapper.InStream(err, 0, first))
 					return
 				}
 				rec = carried
@@ -258,18 +258,6 @@ func cmpOr[V comparable](v, def V) V {
 		return def
 	}
 	return v
-}
-
-// rowOffset makes the row of an *Error of Builder.Append, counted from the
-// start of its batch, counted from the start of the rows.
-func rowOffset(err error, offset int64) error {
-	var me *mapper.Error
-	if offset == 0 || !errors.As(err, &me) || me.Row < 0 {
-		return err
-	}
-	moved := *me
-	moved.Row += int(offset)
-	return &moved
 }
 
 // schemaOptions is opts without what SchemaOf does not take (Allocator).
