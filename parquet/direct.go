@@ -37,22 +37,22 @@ import (
 // under structs and lists; a schema with another column is written by
 // pqarrow.
 type directFile struct {
-	sink    *sink
-	schema  *schema.Schema
-	props   *parquet.WriterProperties
-	meta    *metadata.FileMetaDataBuilder
-	codec   compress.Codec // nil: uncompressed
-	snappy  bool           // compressed by appendSnappy
-	level   int
-	v2      bool
-	leaves  []*leafWriter
+	sink   *sink
+	schema *schema.Schema
+	props  *parquet.WriterProperties
+	meta   *metadata.FileMetaDataBuilder
+	codec  compress.Codec // nil: uncompressed
+	snappy bool           // compressed by appendSnappy
+	level  int
+	v2     bool
+	leaves []*leafWriter
 	// pageIndex builds the column and offset indexes of every row group,
 	// written before the footer; nil when the page index is off.
 	pageIndex *metadata.PageIndexBuilder
 	rg        *metadata.RowGroupMetaDataBuilder
-	rgRows  int64
-	groups  int16
-	pageCap int
+	rgRows    int64
+	groups    int16
+	pageCap   int
 
 	closed   bool
 	closeErr error
