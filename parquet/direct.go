@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // directFile writes the column chunks of a Parquet file straight from the
@@ -36,19 +37,22 @@ import (
 // under structs and lists; a schema with another column is written by
 // pqarrow.
 type directFile struct {
-	sink    *sink
-	schema  *schema.Schema
-	props   *parquet.WriterProperties
-	meta    *metadata.FileMetaDataBuilder
-	codec   compress.Codec // nil: uncompressed
-	snappy  bool           // compressed by appendSnappy
-	level   int
-	v2      bool
-	leaves  []*leafWriter
-	rg      *metadata.RowGroupMetaDataBuilder
-	rgRows  int64
-	groups  int16
-	pageCap int
+	sink   *sink
+	schema *schema.Schema
+	props  *parquet.WriterProperties
+	meta   *metadata.FileMetaDataBuilder
+	codec  compress.Codec // nil: uncompressed
+	snappy bool           // compressed by appendSnappy
+	level  int
+	v2     bool
+	leaves []*leafWriter
+	// pageIndex builds the column and offset indexes of every row group,
+	// written before the footer; nil when the page index is off.
+	pageIndex *metadata.PageIndexBuilder
+	rg        *metadata.RowGroupMetaDataBuilder
+	rgRows    int64
+	groups    int16
+	pageCap   int
 
 	closed   bool
 	closeErr error
@@ -110,6 +114,9 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 		pageCap: int(props.DataPageSize()),
 	}
 	d.meta = metadata.NewFileMetadataBuilder(pq, props, nil)
+	if props.PageIndexEnabled() {
+		d.pageIndex = &metadata.PageIndexBuilder{Schema: pq}
+	}
 	for _, lw := range leaves {
 		lw.takeBuffers()
 	}
@@ -142,12 +149,31 @@ func (d *directFile) WriteBuffered(rec arrow.RecordBatch) error {
 }
 
 func (d *directFile) startRowGroup() error {
+	if d.groups == math.MaxInt16 {
+		return fmt.Errorf("more than %d row groups: Parquet's row group ordinals are int16", math.MaxInt16)
+	}
 	d.rg = d.meta.AppendRowGroup()
+	if d.pageIndex != nil {
+		if err := d.pageIndex.AppendRowGroup(); err != nil {
+			return err
+		}
+	}
 	for i, lw := range d.leaves {
 		lw.cc = d.rg.NextColumnChunk()
 		pager, err := file.NewPageWriter(d.sink, d.props.Compression(), d.level, lw.cc, d.groups, int16(i), d.props.Allocator(), true, nil, nil)
 		if err != nil {
 			return err
+		}
+		if d.pageIndex != nil && d.props.PageIndexEnabledFor(lw.descr.Path()) {
+			colIdx, err := d.pageIndex.GetColumnIndexBuilder(i)
+			if err != nil {
+				return err
+			}
+			offIdx, err := d.pageIndex.GetOffsetIndexBuilder(i)
+			if err != nil {
+				return err
+			}
+			pager.SetIndexBuilders(colIdx, offIdx)
 		}
 		lw.startChunk(pager)
 	}
@@ -192,6 +218,16 @@ func (d *directFile) close() error {
 	}
 	if err := d.NewBufferedRowGroupChecked(); err != nil {
 		return err
+	}
+	if d.pageIndex != nil {
+		d.pageIndex.Finish()
+		var loc metadata.PageIndexLocation
+		if err := d.pageIndex.WriteTo(d.sink, &loc); err != nil {
+			return err
+		}
+		if err := d.meta.SetPageIndexLocation(loc); err != nil {
+			return err
+		}
 	}
 	md, err := d.meta.Finish()
 	if err != nil {
@@ -277,13 +313,13 @@ type leafWriter struct {
 	plain   int // size of the values plain encoded, with a dictionary
 
 	// The column chunk.
-	pager      file.PageWriter
-	cc         *metadata.ColumnChunkMetaDataBuilder
-	chunkRows  int64
-	chunkNulls int64
-	// chunkStats is the chunk's min and max, kept by arrow-go's statistics
-	// (see encodedStats); nil when statistics are off.
-	chunkStats metadata.TypedStatistics
+	pager     file.PageWriter
+	cc        *metadata.ColumnChunkMetaDataBuilder
+	chunkRows int64
+	// pageStats is the min, max and null count of the page being built,
+	// merged into chunkStats, the chunk's, when the page ends: arrow-go's
+	// statistics (see encodedStats); nil when statistics are off.
+	pageStats, chunkStats metadata.TypedStatistics
 
 	dict      *byteDict // nil: plain
 	dictLimit int
@@ -356,6 +392,7 @@ type heldPage struct {
 	num, nulls, rows, defN, repN int32
 	uncompressed                 int32
 	firstRow                     int64
+	stats                        metadata.EncodedStatistics
 }
 
 // leafPaths appends the leaves under field f (the record's column top),
@@ -557,15 +594,18 @@ const rowsPerStep = 1024
 
 func (lw *leafWriter) startChunk(pager file.PageWriter) {
 	lw.pager = pager
-	lw.chunkRows, lw.chunkNulls = 0, 0
+	lw.chunkRows = 0
 	if lw.stats {
 		if lw.chunkStats == nil {
 			// Go's heap, not the writer's allocator: the statistics keep a
 			// plain encoder (for EncodeMin and EncodeMax) they never release.
 			lw.chunkStats = metadata.NewStatistics(lw.descr, memory.DefaultAllocator)
+			lw.pageStats = metadata.NewStatistics(lw.descr, memory.DefaultAllocator)
 		} else {
 			lw.chunkStats.Reset()
+			lw.pageStats.Reset()
 		}
+		lw.chunkStats.IncNulls(0) // Reset forgets that nulls are counted
 	}
 	lw.dictPage, lw.fallback = false, false
 	lw.dictState = dictOff
@@ -582,7 +622,16 @@ func (lw *leafWriter) startChunk(pager file.PageWriter) {
 // a time.
 func (lw *leafWriter) writeRows(d *directFile, n int) error {
 	for a := 0; a < n; {
-		b := lw.stepEnd(d, a, n)
+		b, fits := lw.stepEnd(d, a, n)
+		if !fits {
+			if lw.nlevels == 0 {
+				return &mapper.Error{Column: lw.descr.Path(), Row: -1, Err: fmt.Errorf("%w: a row of more than %d bytes, past Parquet's int32 page sizes", mapper.ErrUnsupported, math.MaxInt32)}
+			}
+			if err := lw.flushPage(d); err != nil { // row a is a page of its own
+				return err
+			}
+			continue
+		}
 		if len(lw.steps) == 0 {
 			lw.flatRows(a, b)
 		} else {
@@ -610,27 +659,36 @@ func (lw *leafWriter) writeRows(d *directFile, n int) error {
 
 // stepEnd is the end of the step of rows from a (of the bound n): at most
 // rowsPerStep rows, and no more than the page being built and the
-// dictionary have room for, but at least one row. So a data page exceeds
-// the page size, and a dictionary page the dictionary page size limit, by
-// at most the values of one row, however long the values.
-func (lw *leafWriter) stepEnd(d *directFile, a, n int) int {
-	b := min(n, a+rowsPerStep)
+// dictionary have room for, but at least one row. So a data page stays
+// under the page size but for a row larger than the page, which is a page
+// of its own (fits is false when row a does not fit in the page built,
+// which is to be written first, or is past a page's int32 sizes), and a
+// dictionary page exceeds the dictionary page size limit by at most the
+// values of one row.
+func (lw *leafWriter) stepEnd(d *directFile, a, n int) (b int, fits bool) {
+	b = min(n, a+rowsPerStep)
 	pageRoom, dictRoom := d.pageCap-lw.pageBytes(), math.MaxInt
 	if lw.dictState != dictOff {
 		dictRoom = lw.dictLimit - lw.dict.plainBytes()
 	}
 	if page, dict := lw.cost(a, b); page < pageRoom && dict < dictRoom {
-		return b
+		return b, true
 	}
 	for i := a; i < b; i++ {
 		page, dict := lw.cost(i, i+1)
+		switch {
+		case page > pageRoom && i > a:
+			return i, true // row i starts the next page
+		case page > pageRoom && (lw.nlevels > 0 || page > math.MaxInt32):
+			return a, false
+		}
 		pageRoom -= page
 		dictRoom -= dict
 		if pageRoom <= 0 || dictRoom <= 0 {
-			return i + 1
+			return i + 1, true
 		}
 	}
-	return b
+	return b, true
 }
 
 // cost is at most what rows [a, b) add to pageBytes and to the
@@ -751,7 +809,6 @@ func (lw *leafWriter) flatRows(a, b int) {
 			lw.defs = append(lw.defs, 0)
 		}
 	}
-	lw.chunkNulls += int64(b - a - len(lw.idx))
 	lw.appendValues(0, 0, lw.idx)
 }
 
@@ -762,7 +819,6 @@ func (lw *leafWriter) emit(k, i int, def, rep int16) {
 		if lw.nullable {
 			if lw.valid != nil && !bitSet(lw.valid, lw.off+i) {
 				lw.level(def, rep)
-				lw.chunkNulls++
 				return
 			}
 			def++
@@ -775,7 +831,6 @@ func (lw *leafWriter) emit(k, i int, def, rep int16) {
 	if s.nullable {
 		if s.valid != nil && !bitSet(s.valid, s.off+i) {
 			lw.level(def, rep)
-			lw.chunkNulls++
 			return
 		}
 		def++
@@ -787,7 +842,6 @@ func (lw *leafWriter) emit(k, i int, def, rep int16) {
 		start, end := int(s.offsets[s.off+i]), int(s.offsets[s.off+i+1])
 		if start == end {
 			lw.level(def, rep)
-			lw.chunkNulls++
 			return
 		}
 		for j := start; j < end; j++ {
@@ -861,7 +915,7 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 			}
 		}
 		if lw.stats {
-			lw.chunkStats.(*metadata.BooleanStatistics).UpdateFromBitmap(lw.values, int64(lw.nvals-n), int64(n), 0)
+			lw.pageStats.(*metadata.BooleanStatistics).UpdateFromBitmap(lw.values, int64(lw.nvals-n), int64(n), 0)
 		}
 	case leafBinary, leafLargeBinary:
 		lw.byteVals = lw.byteVals[:0]
@@ -877,7 +931,7 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 			lw.byteValue(v)
 		}
 		if lw.stats {
-			lw.chunkStats.(*metadata.ByteArrayStatistics).Update(lw.byteVals, 0)
+			lw.pageStats.(*metadata.ByteArrayStatistics).Update(lw.byteVals, 0)
 		}
 	}
 }
@@ -912,7 +966,7 @@ func (lw *leafWriter) byteValue(v []byte) {
 
 // fixedStats merges the min and max of vals, the plain values just added.
 func (lw *leafWriter) fixedStats(vals []byte) {
-	switch st := lw.chunkStats.(type) {
+	switch st := lw.pageStats.(type) {
 	case *metadata.Int32Statistics: // and uint32, by the column's sort order
 		st.Update(castBytes[int32](vals), 0)
 	case *metadata.Int64Statistics:
@@ -934,23 +988,36 @@ func castBytes[T any](b []byte) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(zero)))
 }
 
-// encodedStats is the chunk's statistics as the footer stores them, as
-// pqarrow's column writer makes them: arrow-go's statistics of the values
-// (NaNs skipped, a zero min is -0 and a zero max +0, as parquet-mr's), the
-// nulls counted by the levels, cut to the size limit. arrow-go's statistics
+// encodedStats is st, the statistics of a page or a chunk, as the page
+// header, the column index or the footer stores them, as pqarrow's column
+// writer makes them: arrow-go's statistics of the values (NaNs skipped, a
+// zero min is -0 and a zero max +0, as parquet-mr's), the nulls counted by
+// the levels, cut to the size limit. arrow-go's statistics
 // cost the direct writer 2–4% of its time and 460 allocations a file over
 // the hand-written min and max they replaced (bench/RESULTS.md, "Direct
 // writer statistics: hand vs metadata.Statistics"): one implementation of
 // Parquet's ordering rules, arrow-go's, is worth that.
-func (lw *leafWriter) encodedStats() (metadata.EncodedStatistics, error) {
-	lw.chunkStats.IncNulls(lw.chunkNulls)
-	st, err := lw.chunkStats.Encode()
+func (lw *leafWriter) encodedStats(st metadata.TypedStatistics) (metadata.EncodedStatistics, error) {
+	enc, err := st.Encode()
 	if err != nil {
-		return st, fmt.Errorf("statistics of column %s: %w", lw.descr.Path(), err)
+		return enc, fmt.Errorf("statistics of column %s: %w", lw.descr.Path(), err)
 	}
-	st.ApplyStatSizeLimits(lw.maxStats)
-	st.Signed = lw.signed
-	return st, nil
+	enc.ApplyStatSizeLimits(lw.maxStats)
+	enc.Signed = lw.signed
+	return enc, nil
+}
+
+// endPageStats is the statistics of the page built, whose nulls (null
+// values, null or empty parents) are nulls, merged into the chunk's.
+func (lw *leafWriter) endPageStats(nulls int64) (metadata.EncodedStatistics, error) {
+	if !lw.stats {
+		return metadata.EncodedStatistics{}, nil
+	}
+	lw.pageStats.IncNulls(nulls)
+	enc, err := lw.encodedStats(lw.pageStats)
+	lw.chunkStats.Merge(lw.pageStats)
+	lw.pageStats.Reset()
+	return enc, err
 }
 
 // flushPage writes the page built, or holds it while the dictionary it
@@ -999,8 +1066,18 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 		}
 		lw.compressed = data
 	}
+	// Every count and size of a page header is an int32; a page holds at
+	// most one row past the page size, so only a row of more than 2 GiB
+	// (a large_binary value, a list of a billion elements) reaches them.
+	if max(uncompressed, len(data), lw.nlevels) > math.MaxInt32 {
+		return fmt.Errorf("column %s: a page of %d bytes and %d values past Parquet's int32 page sizes: a row too large for one page", lw.descr.Path(), max(uncompressed, len(data)), lw.nlevels)
+	}
+	stats, err := lw.endPageStats(int64(lw.nlevels - lw.nvals))
+	if err != nil {
+		return err
+	}
 	hp := heldPage{data: data, num: int32(lw.nlevels), nulls: int32(lw.nlevels - lw.nvals), rows: int32(lw.nrows),
-		defN: int32(defN), repN: int32(repN), uncompressed: int32(uncompressed), firstRow: lw.chunkRows}
+		defN: int32(defN), repN: int32(repN), uncompressed: int32(uncompressed), firstRow: lw.chunkRows, stats: stats}
 	lw.chunkRows += int64(lw.nrows)
 	lw.defs, lw.reps, lw.values, lw.indices = lw.defs[:0], lw.reps[:0], lw.values[:0], lw.indices[:0]
 	lw.nvals, lw.nlevels, lw.nrows, lw.plain = 0, 0, 0, 0
@@ -1040,7 +1117,7 @@ func appendLevels(dst []byte, levels []int16, max int16, prefixed bool) ([]byte,
 }
 
 func (lw *leafWriter) writePage(d *directFile, hp heldPage, enc parquet.Encoding) error {
-	cfg := file.DataPageConfig{Num: hp.num, Encoding: enc, UncompressedSize: hp.uncompressed, FirstRowIndex: hp.firstRow}
+	cfg := file.DataPageConfig{Num: hp.num, Encoding: enc, UncompressedSize: hp.uncompressed, FirstRowIndex: hp.firstRow, Stats: hp.stats}
 	var page file.DataPage
 	if d.v2 {
 		page = file.NewDataPageV2WithConfig(memory.NewBufferBytes(hp.data), hp.nulls, hp.rows, hp.defN, hp.repN, d.codec != nil, cfg)
@@ -1056,6 +1133,9 @@ func (lw *leafWriter) writePage(d *directFile, hp heldPage, enc parquet.Encoding
 func (lw *leafWriter) writeDictionary(d *directFile) error {
 	plain := lw.dict.appendPlain(lw.page[:0])
 	lw.page = plain
+	if len(plain) > math.MaxInt32 {
+		return fmt.Errorf("column %s: a dictionary page of %d bytes past Parquet's int32 page sizes", lw.descr.Path(), len(plain))
+	}
 	page := file.NewDictionaryPage(memory.NewBufferBytes(plain), int32(lw.dict.len()), d.props.DictionaryPageEncoding())
 	_, err := lw.pager.WriteDictionaryPage(page)
 	page.Release()
@@ -1089,7 +1169,7 @@ func (lw *leafWriter) closeChunk(d *directFile) error {
 		}
 	}
 	if lw.stats && lw.chunkRows > 0 {
-		st, err := lw.encodedStats()
+		st, err := lw.encodedStats(lw.chunkStats)
 		if err != nil {
 			return err
 		}

@@ -372,15 +372,36 @@ func TestWriteConfigSettingsReachTheFile(t *testing.T) {
 				require.Equal(t, compress.Codecs.Zstd, cc.Compression())
 			}
 		}},
-		{"the default writes statistics and a dictionary for text only", amparquet.WriteConfig{}, func(t *testing.T, pf *file.Reader) {
+		{"the default writes snappy, statistics, the page index and a dictionary for every column", amparquet.WriteConfig{}, func(t *testing.T, pf *file.Reader) {
 			chunks := columnChunks(t, pf)
-			require.True(t, chunks["S"].HasDictionaryPage(), "text")
-			require.True(t, chunks["Bin"].HasDictionaryPage(), "binary")
-			require.False(t, chunks["Fixed"].HasDictionaryPage(), "fixed-size binary")
-			require.False(t, chunks["Dec"].HasDictionaryPage(), "decimal")
-			set, err := chunks["S"].StatsSet()
-			require.NoError(t, err)
-			require.True(t, set)
+			for _, name := range []string{"S", "Bin", "Fixed", "Dec"} {
+				require.True(t, chunks[name].HasDictionaryPage(), name)
+			}
+			for name, cc := range chunks {
+				require.Equal(t, compress.Codecs.Snappy, cc.Compression(), name)
+				set, err := cc.StatsSet()
+				require.NoError(t, err)
+				require.True(t, set, name)
+				require.NotNil(t, cc.GetOffsetIndexLocation(), "%s: offset index", name)
+				if name == "Addr" {
+					// Every value is the zero netip.Addr, an empty byte array, of
+					// which arrow-go's statistics keep no min and max: a column
+					// index without them is left out, as arrow-go's writer does.
+					continue
+				}
+				require.NotNil(t, cc.GetColumnIndexLocation(), "%s: column index", name)
+			}
+		}},
+		{"Uncompressed writes pages without compression", amparquet.WriteConfig{Uncompressed: true}, func(t *testing.T, pf *file.Reader) {
+			for name, cc := range columnChunks(t, pf) {
+				require.Equal(t, compress.Codecs.Uncompressed, cc.Compression(), name)
+			}
+		}},
+		{"PageIndex false writes neither index", amparquet.WriteConfig{PageIndex: &off}, func(t *testing.T, pf *file.Reader) {
+			for name, cc := range columnChunks(t, pf) {
+				require.Nil(t, cc.GetColumnIndexLocation(), "%s: column index", name)
+				require.Nil(t, cc.GetOffsetIndexLocation(), "%s: offset index", name)
+			}
 		}},
 		{"Dictionary true turns it on for every column", amparquet.WriteConfig{Dictionary: &on}, func(t *testing.T, pf *file.Reader) {
 			for name, cc := range columnChunks(t, pf) {
@@ -434,7 +455,7 @@ func TestEveryCodecTheWriterOffersCompressesEveryColumnChunkAndReadsBack(t *test
 			continue // arrow-go has none: NewWriter refuses it (TestNewWriterRefusesABadConfig)
 		}
 		for _, via := range []bool{false, true} {
-			cfg := amparquet.ThroughPqarrow(via, amparquet.WriteConfig{Compression: codec, RowGroupRows: 1000})
+			cfg := amparquet.ThroughPqarrow(via, amparquet.WriteConfig{Compression: codec, Uncompressed: codec == compress.Codecs.Uncompressed, RowGroupRows: 1000})
 			t.Run(fmt.Sprintf("%s, through pqarrow %t", codec, via), func(t *testing.T) {
 				path := roundTrip(t, rows, cfg)
 				pf, err := file.OpenParquetFile(path, false)

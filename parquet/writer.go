@@ -42,11 +42,13 @@ var ErrClosed = mapper.ErrClosed
 
 // WriteConfig is how rows are written to a Parquet file. The zero
 // WriteConfig is how a Writer or RecordWriter writes, given among its
-// options. Without one (or with the zero value) a writer writes row
-// groups of DefaultRowGroupRows rows, uncompressed
-// (compress.Codecs.Uncompressed is the zero Compression: set Snappy or Zstd
-// for smaller files), with statistics, dictionary encoding where it pays,
-// version 1 data pages, and the Arrow schema stored in the file.
+// options. Without one (or with the zero value) a writer writes as the
+// ecosystem's writers do at their defaults (pyarrow, parquet-mr and Spark,
+// DuckDB, arrow-go): row groups of DefaultRowGroupRows rows, compressed with
+// snappy, every column but booleans dictionary encoded while its dictionary
+// pays and stays under 1 MiB, data pages of about 1 MiB, version 1 data
+// pages, statistics of every column chunk and page, the column index and
+// offset index, and the Arrow schema stored in the file.
 type WriteConfig struct {
 	// RowGroupRows is the most rows of a row group: 0 is
 	// DefaultRowGroupRows; it must not be negative. The Writer holds one row
@@ -59,28 +61,47 @@ type WriteConfig struct {
 	// counted with the size of the rows before them, so a row group ends
 	// near the bound, not exactly at it.
 	RowGroupBytes int64
-	// Compression is the codec of every column's pages.
+	// Compression is the codec of every column's pages. Its zero value,
+	// compress.Codecs.Uncompressed, is snappy, the default of pyarrow,
+	// DuckDB, Spark and parquet-mr: set Uncompressed for pages that are
+	// not compressed.
 	Compression compress.Compression
+	// Uncompressed writes pages without compression. It is an error with
+	// a Compression other than compress.Codecs.Uncompressed.
+	Uncompressed bool
 	// CompressionLevel is the codec's level: 0 is the codec's default.
 	CompressionLevel int
 	// Dictionary turns dictionary encoding on (true) or off (false) for
-	// every column. nil decides per column: on for Arrow dictionary columns
-	// (the dict tag), one Parquet dictionary for each column chunk
-	// whatever the records' dictionaries, kept until it reaches the
-	// dictionary page size limit (1 MiB), then plain for the rest of the
-	// chunk; for text and binary columns, on until the first page
-	// of each column chunk shows whether it pays (the dictionary and its
-	// indices smaller than the plain values), else plain for that chunk;
-	// off for numbers, booleans and temporal columns. (Measured sizes and
-	// times of each choice: bench/RESULTS.md, BenchmarkWriteFlatDictionary.)
+	// every column but booleans (which Parquet has no dictionary of).
+	// Either way a column chunk has one dictionary, kept until it reaches
+	// the dictionary page size limit (1 MiB, parquet-mr's, pyarrow's and
+	// arrow-go's), then the rest of the chunk is plain encoded, as
+	// parquet-mr, pyarrow and arrow-go fall back. nil is on for every
+	// column, as those writers do, but for a column chunk whose first data
+	// page shows that the dictionary does not pay (the dictionary and its
+	// indices as large as the values plain: unique ids), which is plain
+	// encoded, as parquet-mr's writer decides; an Arrow dictionary column
+	// (the dict tag) keeps its dictionary whether it pays or not. (Measured
+	// sizes and times of each choice: bench/RESULTS.md,
+	// BenchmarkWriteFlatDictionary and "Parquet defaults (issue 24)".)
 	Dictionary *bool
 	// DataPageVersion is the version of the data pages: the zero value is
 	// parquet.DataPageV1, which every reader reads.
 	DataPageVersion parquet.DataPageVersion
 	// Statistics turns the min, max and null count of each column chunk
-	// on or off: nil is on. Readers skip row groups on them
-	// (ReadConfig.KeepRowGroup).
+	// and of each data page on or off: nil is on, as every peer writes
+	// them. Readers skip row groups on the chunks'
+	// (ReadConfig.KeepRowGroup) and pages on the pages'. The pages' are in
+	// the column index when PageIndex is on, else in the data page headers,
+	// as arrow-go and parquet-mr write them.
 	Statistics *bool
+	// PageIndex turns the column index (each data page's min, max, null
+	// count, and whether it holds only nulls) and the offset index (each
+	// data page's place in the file and first row) on or off: nil is on,
+	// as parquet-mr and DuckDB write them (arrow-go's
+	// WithPageIndexEnabled). Without Statistics the column index is left
+	// out, the offset index written.
+	PageIndex *bool
 	// Metadata is stored in the file's key/value metadata, in key order,
 	// beside the metadata of the Arrow schema written (Metadata wins for a
 	// key in both); a reader sees them as the metadata of the Arrow schema.
@@ -415,7 +436,8 @@ func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 		defer rec.Release()
 	}
 	if err := f.encode(rec); err != nil {
-		if f.sink.err == nil {
+		var named *mapper.Error
+		if f.sink.err == nil && !errors.As(err, &named) {
 			err = f.failingColumn(rec, err)
 		}
 		return f.fail("encoding rows", err)
@@ -528,13 +550,17 @@ type fileWriter interface {
 	Close() error
 }
 
-// defaultPageBytes is the size of a data page before compression:
-// parquet-go's 256 KiB rather than pqarrow's 1 MiB, for buffers that stay
-// small and a compressor that works in its cache. The direct writer counts
-// a page's levels and indices as the memory they hold until the page is
-// encoded (leafWriter.pageBytes), so its pages of levels and dictionary
-// indices are smaller once encoded.
-const defaultPageBytes = 256 << 10
+// defaultPageBytes is the size of a data page before compression: 1 MiB,
+// arrow-go's and parquet-mr's default. The direct writer counts a page's
+// levels and indices as the memory they hold until the page is encoded
+// (leafWriter.pageBytes), so its pages of levels and dictionary indices
+// are smaller once encoded.
+const defaultPageBytes = 1 << 20
+
+// defaultDictionaryBytes is the dictionary page size limit, past which a
+// column chunk's values are plain encoded: 1 MiB, parquet-mr's, pyarrow's
+// and arrow-go's.
+const defaultDictionaryBytes = 1 << 20
 
 // newFileWriter is pqarrow.NewFileWriter, its errors naming the column
 // Parquet cannot store.
@@ -714,15 +740,19 @@ func WriteFile[T any](path string, rows []T, opts ...Option) error {
 // writerProperties is the Parquet writer properties cfg asks for, with the
 // dictionary decided per leaf column of schema.
 func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocator, groupRows int64) (*parquet.WriterProperties, error) {
-	codec, err := compress.GetCodec(cfg.Compression)
+	codecName, err := cfg.codec()
 	if err != nil {
-		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.Compression %s: %w", cfg.Compression, err)
+		return nil, err
+	}
+	codec, err := compress.GetCodec(codecName)
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.Compression %s: %w", codecName, err)
 	}
 	level := cfg.CompressionLevel
 	if level == 0 {
 		level = compress.DefaultCompressionLevel
 	} else if err := checkLevel(codec, level); err != nil {
-		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.CompressionLevel %d for %s: %w", level, cfg.Compression, err)
+		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.CompressionLevel %d for %s: %w", level, codecName, err)
 	}
 	switch cfg.DataPageVersion {
 	case parquet.DataPageV1, parquet.DataPageV2:
@@ -733,12 +763,14 @@ func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocato
 	props := []parquet.WriterProperty{
 		parquet.WithAllocator(mem),
 		parquet.WithMaxRowGroupLength(groupRows),
-		parquet.WithCompression(cfg.Compression),
+		parquet.WithCompression(codecName),
 		parquet.WithCompressionLevel(level),
 		parquet.WithDataPageVersion(cfg.DataPageVersion),
 		parquet.WithStats(stats),
+		parquet.WithPageIndexEnabled(cfg.PageIndex == nil || *cfg.PageIndex),
+		parquet.WithDataPageSize(defaultPageBytes),
+		parquet.WithDictionaryPageSizeLimit(defaultDictionaryBytes),
 	}
-	props = append(props, parquet.WithDataPageSize(defaultPageBytes))
 	if cfg.Dictionary != nil {
 		props = append(props, parquet.WithDictionaryDefault(*cfg.Dictionary))
 		return parquet.NewWriterProperties(props...), nil
@@ -751,15 +783,28 @@ func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocato
 	}
 	dict := dictionaryLeaves(schema)
 	for i, col := range pq.Columns() {
-		byteArray := col.PhysicalType() == parquet.Types.ByteArray
 		switch {
 		case len(dict) == pq.NumColumns() && dict[i]:
 			props = append(props, parquet.WithDictionaryFor(col.Path(), true))
-		case byteArray:
+		case col.PhysicalType() != parquet.Types.Boolean:
 			props = append(props, parquet.WithDictionaryFor(col.Path(), true), parquet.WithDictionaryCostFallbackFor(col.Path(), true))
 		}
 	}
 	return parquet.NewWriterProperties(props...), nil
+}
+
+// codec is the codec cfg asks for: snappy unless it says another or
+// Uncompressed.
+func (cfg WriteConfig) codec() (compress.Compression, error) {
+	switch {
+	case cfg.Uncompressed && cfg.Compression != compress.Codecs.Uncompressed:
+		return 0, fmt.Errorf("arrowmap/parquet: WriteConfig.Uncompressed with WriteConfig.Compression %s", cfg.Compression)
+	case cfg.Uncompressed:
+		return compress.Codecs.Uncompressed, nil
+	case cfg.Compression == compress.Codecs.Uncompressed:
+		return compress.Codecs.Snappy, nil
+	}
+	return cfg.Compression, nil
 }
 
 // dictionaryLeaves reports, for each leaf of schema in pqarrow's order

@@ -189,7 +189,7 @@ func writerFor(f fileFormat, codec string) (func(io.Writer, *arrow.Schema) (reco
 			return nil, fmt.Errorf("-compression %q: want none, snappy, zstd, lz4 or gzip for Parquet", codec)
 		}
 		return func(w io.Writer, schema *arrow.Schema) (recordWriter, error) {
-			return parquet.NewRecordWriter(w, schema, parquet.WriteConfig{Compression: c})
+			return parquet.NewRecordWriter(w, schema, parquet.WriteConfig{Compression: c, Uncompressed: c == compress.Codecs.Uncompressed})
 		}, nil
 	}
 	c, ok := map[string]amipc.Codec{"": amipc.None, "none": amipc.None, "lz4": amipc.LZ4, "zstd": amipc.ZSTD}[codec]

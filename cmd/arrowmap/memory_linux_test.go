@@ -186,12 +186,13 @@ func TestTheCommandReadsOnlyWhatItNeeds(t *testing.T) {
 	}
 	require.NoError(t, w.Close())
 	require.NoError(t, sw.Close())
-	// A Parquet file of 256 MiB, uncompressed: its pages are zeros too. A
+	// A Parquet file of 256 MiB, uncompressed and plain: its pages are
+	// zeros too (snappy or a dictionary would make it a few KB). A
 	// quarter of the IPC file's size, to keep the test's time: the bounds
 	// below do not grow with the size.
 	pqPath := filepath.Join(dir, "big.parquet")
 	sw = newSparse(t, pqPath)
-	pw, err := amparquet.NewRecordWriter(sw, rec.Schema(), amparquet.WriteConfig{RowGroupRows: 1 << 20})
+	pw, err := amparquet.NewRecordWriter(sw, rec.Schema(), amparquet.WriteConfig{RowGroupRows: 1 << 20, Uncompressed: true, Dictionary: new(bool)})
 	require.NoError(t, err)
 	for range 16 {
 		require.NoError(t, pw.Write(rec))
