@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	arrowparquet "github.com/apache/arrow-go/v18/parquet"
@@ -26,7 +27,12 @@ type shipment struct {
 	Status string `arrow:"status"`
 	Depot  int32  `arrow:"depot"`
 	Code   []byte `arrow:"code"`
+	// Placed is day 1000+g of row group g; At its hour i.
+	Placed time.Time `arrow:"placed,date32"`
+	At     time.Time `arrow:"at,timestamp,unit=ms"`
 }
+
+func placed(g int) time.Time { return time.Unix(int64(1000+g)*86400, 0).UTC() }
 
 const (
 	shipmentGroups    = 8
@@ -48,7 +54,8 @@ func shipments() []shipment {
 		if i%shipmentGroupRows == 9 {
 			depot, code = int32(100+g), []byte{byte(10 + g)}
 		}
-		rows[i] = shipment{ID: int64(i), Status: status, Depot: depot, Code: code}
+		at := placed(g).Add(time.Duration(i%shipmentGroupRows) * time.Minute)
+		rows[i] = shipment{ID: int64(i), Status: status, Depot: depot, Code: code, Placed: placed(g), At: at}
 	}
 	return rows
 }
@@ -165,20 +172,25 @@ func TestMayContainAgreesWithArrowGosBloomFilterReader(t *testing.T) {
 func TestMayContainRulesOutByStatisticsWithoutABloomFilter(t *testing.T) {
 	path := writeShipments(t) // no bloom filter on id: row group g holds ids 500g…500g+499
 	tests := []struct {
-		name  string
-		value any
-		want  []int
+		name   string
+		column string
+		value  any
+		want   []int
 	}{
-		{"an id inside one row group's min and max", int64(1234), []int{2}},
-		{"an id given as an int", 3999, []int{7}},
-		{"an id past every max", int64(4000), nil},
-		{"an id below every min", -1, nil},
-		{"a value of a type the column cannot hold proves nothing", "1234", []int{0, 1, 2, 3, 4, 5, 6, 7}},
-		{"nil proves nothing", nil, []int{0, 1, 2, 3, 4, 5, 6, 7}},
+		{"an id inside one row group's min and max", "id", int64(1234), []int{2}},
+		{"an id given as an int", "id", 3999, []int{7}},
+		{"an id past every max", "id", int64(4000), nil},
+		{"an id below every min", "id", -1, nil},
+		{"a time.Time on a date column is its UTC date", "placed", placed(4), []int{4}},
+		{"a time.Time on a date column that is no whole day is in no row group", "placed", placed(4).Add(time.Hour), nil},
+		{"a time.Time on a timestamp column is its count of the column's units", "at", placed(6).Add(17 * time.Minute), []int{6}},
+		{"a time.Time in another zone is the same instant", "at", placed(6).Add(17 * time.Minute).In(time.FixedZone("", 5*3600)), []int{6}},
+		{"a value of a type the column cannot hold proves nothing", "id", "1234", []int{0, 1, 2, 3, 4, 5, 6, 7}},
+		{"nil proves nothing", "id", nil, []int{0, 1, 2, 3, 4, 5, 6, 7}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kept, _ := keptBy(t, path, func(g amparquet.RowGroup) bool { return g.MayContain("id", tt.value) })
+			kept, _ := keptBy(t, path, func(g amparquet.RowGroup) bool { return g.MayContain(tt.column, tt.value) })
 			require.Equal(t, tt.want, kept)
 		})
 	}
