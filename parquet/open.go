@@ -333,6 +333,8 @@ func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name s
 	return src, nil
 }
 
+var _ mapper.RowsHinter = (*fileRecords)(nil)
+
 var magic = []byte("PAR1")
 
 // checkMagic tells a file that is not Parquet from one cut short, by the
@@ -469,6 +471,15 @@ func leafColumns(descr *schema.Schema, cols []int) []int {
 	return leaves
 }
 
+// numRows is the rows of the selected row groups, as the footer says.
+func (s *source) numRows() int64 {
+	var rows int64
+	for _, g := range s.rowGroups {
+		rows += s.pf.MetaData().RowGroup(g).NumRows()
+	}
+	return rows
+}
+
 func (s *source) close() error {
 	if s.pool != nil {
 		// The records are released: the next Reader's pool takes their
@@ -540,6 +551,11 @@ func newFileRecords(rr recordReader, src *source, cols []int) *fileRecords {
 	r.refs.Store(1)
 	return r
 }
+
+// RowsHint is the rows of the row groups read, as the footer says: it
+// makes the records a mapper.RowsHinter, so that ReadAll (and ReadFile)
+// sizes its result once. checkRowsRead holds the file to it at the end.
+func (r *fileRecords) RowsHint() int64 { return r.src.numRows() }
 
 func (r *fileRecords) Retain() { r.refs.Add(1) }
 

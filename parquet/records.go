@@ -139,12 +139,13 @@ func (w *RecordWriter) Close() error {
 // array.RecordReader; Release closes the file it opened.
 type RecordReader struct {
 	*fileRecords
-	rows int64
 }
 
 // NumRows is the number of rows the reader reads in all, as the footer
-// says: those of the row groups ReadConfig selects.
-func (r *RecordReader) NumRows() int64 { return r.rows }
+// says: those of the row groups ReadConfig selects (and KeepRowGroup
+// keeps). RowsHint, which makes the reader a mapper.RowsHinter, is the
+// same number.
+func (r *RecordReader) NumRows() int64 { return r.src.numRows() }
 
 // OpenRecords returns a RecordReader of the Parquet file at path, in
 // records of ReadConfig.BatchRows rows, of the row groups it selects.
@@ -177,10 +178,6 @@ func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...Option) (*RecordRead
 
 // everyColumn is the RecordReader of every column of src, which it owns.
 func (s *source) everyColumn() (*RecordReader, error) {
-	var rows int64
-	for _, g := range s.rowGroups {
-		rows += s.pf.MetaData().RowGroup(g).NumRows()
-	}
 	all := make([]int, s.pf.MetaData().Schema.Root().NumFields())
 	for i := range all {
 		all[i] = i
@@ -189,7 +186,7 @@ func (s *source) everyColumn() (*RecordReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &RecordReader{fileRecords: rr, rows: rows}, nil
+	return &RecordReader{fileRecords: rr}, nil
 }
 
 // ReadSchema reads the Arrow schema of the size bytes of a Parquet file

@@ -11,6 +11,13 @@ import (
 
 // RowGroup is one row group of a Parquet file as its footer describes it:
 // what ReadConfig.KeepRowGroup decides on before any of its data is read.
+// Its column statistics (Column, MinMax) and bloom filters (MayContain)
+// let a predicate on a column skip the row groups that cannot match:
+//
+//	KeepRowGroup: func(g parquet.RowGroup) bool {
+//		_, hi, ok := parquet.MinMax[int64](g, "placed_ms")
+//		return g.MayContain("status", "shipped") && (!ok || hi >= cutoff)
+//	}
 type RowGroup struct {
 	// Index is the row group's index in the file.
 	Index int
@@ -18,6 +25,7 @@ type RowGroup struct {
 	NumRows int64
 	md      *metadata.RowGroupMetaData
 	schema  *schema.Schema
+	pf      *file.Reader // for the bloom filters
 }
 
 // ColumnStats is what a row group's footer says of the values of one leaf
@@ -36,7 +44,7 @@ type ColumnStats struct {
 
 func newRowGroup(pf *file.Reader, i int) RowGroup {
 	md := pf.MetaData().RowGroup(i)
-	return RowGroup{Index: i, NumRows: md.NumRows(), md: md, schema: pf.MetaData().Schema}
+	return RowGroup{Index: i, NumRows: md.NumRows(), md: md, schema: pf.MetaData().Schema, pf: pf}
 }
 
 // Column is the statistics of the leaf column named name: its dotted
@@ -68,6 +76,26 @@ func (g RowGroup) Column(name string) (ColumnStats, bool) {
 		out.Min, out.Max = minMax(st, g.schema.Column(leaf))
 	}
 	return out, true
+}
+
+// MinMax is the min and max of the leaf column named name (as Column names
+// it) in the row group, as values of T: the Go type ColumnStats names for
+// the column's storage (int64 for an INT64 column, a timestamp's count of
+// units included; int32 for a date's days; string for text). ok is false
+// when the writer stored no min and max, when there is no such column, and
+// when T is not that type.
+func MinMax[T any](g RowGroup, name string) (lo, hi T, ok bool) {
+	st, found := g.Column(name)
+	if !found || !st.HasMinMax {
+		return lo, hi, false
+	}
+	lo, okLo := st.Min.(T)
+	hi, okHi := st.Max.(T)
+	if !okLo || !okHi {
+		var zero T
+		return zero, zero, false
+	}
+	return lo, hi, true
 }
 
 // leaf is the index of the leaf column name, or -1.

@@ -1,0 +1,221 @@
+package integration
+
+// Reading TPC-H's lineitem and orders (scale factor 0.1, as DuckDB writes
+// them at its defaults) into Go rows, arrowmap against parquet-go v0.32.0:
+//
+//	go test -run '^$' -bench 'BenchmarkParquetReadTPCH' -benchmem -benchtime 3x -count 5 .
+//
+// The files are not in the repository: they are looked for in
+// shared/testdata/tpch above the module (../shared from the repository's
+// root), or at $ARROWMAP_TPCH; the benchmark skips, saying so, without
+// them. Every contender's rows are checked against arrowmap's ReadFile
+// first (amounts as unscaled cents, dates as days since the epoch).
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal"
+	amparquet "github.com/arrowmap/arrowmap/parquet"
+	"github.com/parquet-go/parquet-go"
+)
+
+// tpchLineitem is a row of lineitem: decimals as decimal.Decimal128,
+// dates as time.Time read from date32.
+type tpchLineitem struct {
+	OrderKey      int64              `arrow:"l_orderkey"`
+	PartKey       int64              `arrow:"l_partkey"`
+	SuppKey       int64              `arrow:"l_suppkey"`
+	LineNumber    int64              `arrow:"l_linenumber"`
+	Quantity      decimal.Decimal128 `arrow:"l_quantity,decimal(15,2)"`
+	ExtendedPrice decimal.Decimal128 `arrow:"l_extendedprice,decimal(15,2)"`
+	Discount      decimal.Decimal128 `arrow:"l_discount,decimal(15,2)"`
+	Tax           decimal.Decimal128 `arrow:"l_tax,decimal(15,2)"`
+	ReturnFlag    string             `arrow:"l_returnflag"`
+	LineStatus    string             `arrow:"l_linestatus"`
+	ShipDate      time.Time          `arrow:"l_shipdate,date32"`
+	CommitDate    time.Time          `arrow:"l_commitdate,date32"`
+	ReceiptDate   time.Time          `arrow:"l_receiptdate,date32"`
+	ShipInstruct  string             `arrow:"l_shipinstruct"`
+	ShipMode      string             `arrow:"l_shipmode"`
+	Comment       string             `arrow:"l_comment"`
+}
+
+// tpchOrders is a row of orders.
+type tpchOrders struct {
+	OrderKey      int64              `arrow:"o_orderkey"`
+	CustKey       int64              `arrow:"o_custkey"`
+	OrderStatus   string             `arrow:"o_orderstatus"`
+	TotalPrice    decimal.Decimal128 `arrow:"o_totalprice,decimal(15,2)"`
+	OrderDate     time.Time          `arrow:"o_orderdate,date32"`
+	OrderPriority string             `arrow:"o_orderpriority"`
+	Clerk         string             `arrow:"o_clerk"`
+	ShipPriority  int32              `arrow:"o_shippriority"`
+	Comment       string             `arrow:"o_comment"`
+}
+
+// pgLineitem is lineitem as parquet-go reads it: amounts as their
+// unscaled int64, dates as int32 days (v0.32.0 maps time.Time to DATE
+// wrong).
+type pgLineitem struct {
+	OrderKey      int64  `parquet:"l_orderkey,optional"`
+	PartKey       int64  `parquet:"l_partkey,optional"`
+	SuppKey       int64  `parquet:"l_suppkey,optional"`
+	LineNumber    int64  `parquet:"l_linenumber,optional"`
+	Quantity      int64  `parquet:"l_quantity,optional,decimal(2:15)"`
+	ExtendedPrice int64  `parquet:"l_extendedprice,optional,decimal(2:15)"`
+	Discount      int64  `parquet:"l_discount,optional,decimal(2:15)"`
+	Tax           int64  `parquet:"l_tax,optional,decimal(2:15)"`
+	ReturnFlag    string `parquet:"l_returnflag,optional"`
+	LineStatus    string `parquet:"l_linestatus,optional"`
+	ShipDate      int32  `parquet:"l_shipdate,optional,date"`
+	CommitDate    int32  `parquet:"l_commitdate,optional,date"`
+	ReceiptDate   int32  `parquet:"l_receiptdate,optional,date"`
+	ShipInstruct  string `parquet:"l_shipinstruct,optional"`
+	ShipMode      string `parquet:"l_shipmode,optional"`
+	Comment       string `parquet:"l_comment,optional"`
+}
+
+// pgOrders is orders as parquet-go reads it.
+type pgOrders struct {
+	OrderKey      int64  `parquet:"o_orderkey,optional"`
+	CustKey       int64  `parquet:"o_custkey,optional"`
+	OrderStatus   string `parquet:"o_orderstatus,optional"`
+	TotalPrice    int64  `parquet:"o_totalprice,optional,decimal(2:15)"`
+	OrderDate     int32  `parquet:"o_orderdate,optional,date"`
+	OrderPriority string `parquet:"o_orderpriority,optional"`
+	Clerk         string `parquet:"o_clerk,optional"`
+	ShipPriority  int32  `parquet:"o_shippriority,optional"`
+	Comment       string `parquet:"o_comment,optional"`
+}
+
+func days(t time.Time) int32 { return int32(t.Unix() / 86400) }
+
+func cents(d decimal.Decimal128) int64 { return int64(d.LowBits()) }
+
+func (r tpchLineitem) pg() pgLineitem {
+	return pgLineitem{r.OrderKey, r.PartKey, r.SuppKey, r.LineNumber, cents(r.Quantity), cents(r.ExtendedPrice), cents(r.Discount), cents(r.Tax),
+		r.ReturnFlag, r.LineStatus, days(r.ShipDate), days(r.CommitDate), days(r.ReceiptDate), r.ShipInstruct, r.ShipMode, r.Comment}
+}
+
+func (r tpchOrders) pg() pgOrders {
+	return pgOrders{r.OrderKey, r.CustKey, r.OrderStatus, cents(r.TotalPrice), days(r.OrderDate), r.OrderPriority, r.Clerk, r.ShipPriority, r.Comment}
+}
+
+// tpchDir is the directory of the TPC-H files, or "" with why not.
+func tpchDir() (string, string) {
+	if dir := os.Getenv("ARROWMAP_TPCH"); dir != "" {
+		return dir, ""
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err.Error()
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		candidate := filepath.Join(dir, "shared", "testdata", "tpch")
+		if _, err := os.Stat(filepath.Join(candidate, "lineitem.parquet")); err == nil {
+			return candidate, ""
+		}
+		if filepath.Dir(dir) == dir {
+			return "", "no shared/testdata/tpch/lineitem.parquet above " + wd + " and ARROWMAP_TPCH unset (see its SOURCE.md: the files are not in the repository)"
+		}
+	}
+}
+
+// tpchFile is the bytes of the TPC-H file name, or skips b.
+func tpchFile(b *testing.B, name string) []byte {
+	dir, why := tpchDir()
+	if dir == "" {
+		b.Skip(why)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		b.Skip(err)
+	}
+	return data
+}
+
+// readFileOurs is ReadFile of data (ReadFile itself opens a path: the
+// same through OpenReaderAt and ReadAll).
+func readFileOurs[T any](data []byte) ([]T, error) {
+	r, err := amparquet.OpenReaderAt[T](bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Release()
+	return r.ReadAll()
+}
+
+// readFileParquetGo is parquet-go's whole-file read into []T, sized from
+// its footer.
+func readFileParquetGo[T any](data []byte) ([]T, error) {
+	return parquet.Read[T](bytes.NewReader(data), int64(len(data)))
+}
+
+// readPagesParquetGo reads data in pages of readPage rows.
+func readPagesParquetGo[T any](data []byte) error {
+	r := parquet.NewGenericReader[T](bytes.NewReader(data))
+	defer r.Close()
+	page := make([]T, readPage)
+	for {
+		_, err := r.Read(page)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readPagesOurs reads data in pages of readPage rows.
+func readPagesOurs[T any](data []byte) error {
+	return readOurs[T](data, func([]T) {})
+}
+
+func benchTPCH[T any, P comparable](b *testing.B, name string, toPG func(T) P) {
+	data := tpchFile(b, name)
+	want, err := readFileOurs[T](data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	theirs, err := readFileParquetGo[P](data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(theirs) != len(want) {
+		b.Fatalf("parquet-go read %d rows, arrowmap %d", len(theirs), len(want))
+	}
+	for i := range want {
+		if toPG(want[i]) != theirs[i] {
+			b.Fatalf("row %d: parquet-go read %+v, arrowmap %+v", i, theirs[i], want[i])
+		}
+	}
+	paged, err := collectRows(readOurs[T], data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sameRows(b, "arrowmap in pages", want, paged)
+	want, theirs, paged = nil, nil, nil
+	b.Run("ReadFile/arrowmap", func(b *testing.B) {
+		measure(b, func() error { _, err := readFileOurs[T](data); return err })
+	})
+	b.Run("ReadFile/parquet-go", func(b *testing.B) {
+		measure(b, func() error { _, err := readFileParquetGo[P](data); return err })
+	})
+	b.Run("pages/arrowmap", func(b *testing.B) {
+		measure(b, func() error { return readPagesOurs[T](data) })
+	})
+	b.Run("pages/parquet-go", func(b *testing.B) {
+		measure(b, func() error { return readPagesParquetGo[P](data) })
+	})
+}
+
+func BenchmarkParquetReadTPCH(b *testing.B) {
+	b.Run("lineitem", func(b *testing.B) { benchTPCH(b, "lineitem.parquet", tpchLineitem.pg) })
+	b.Run("orders", func(b *testing.B) { benchTPCH(b, "orders.parquet", tpchOrders.pg) })
+}
