@@ -180,17 +180,19 @@ func duckdbCopy(db *sql.DB, table string) func(path string) error {
 }
 
 func BenchmarkTPCHWrite(b *testing.B) {
-	lineitem, orders := tpchTables(b)
 	db := tpchDB(b)
 	tables := []struct {
 		name    string
-		writers []tpchWriter
+		writers func(testing.TB) []tpchWriter
 	}{
-		{"lineitem", tpchWriters[Lineitem, pgLineitem](lineitem)},
-		{"orders", tpchWriters[Orders, pgOrders](orders)},
+		{"lineitem", func(tb testing.TB) []tpchWriter {
+			return tpchWriters[Lineitem, pgLineitem](readTPCH[Lineitem](tb, "lineitem"))
+		}},
+		{"orders", func(tb testing.TB) []tpchWriter { return tpchWriters[Orders, pgOrders](readTPCH[Orders](tb, "orders")) }},
 	}
 	for _, table := range tables {
-		for _, w := range table.writers {
+		// The rows of this table only, dropped before the next.
+		for _, w := range table.writers(b) {
 			b.Run(table.name+"/"+w.name, func(b *testing.B) {
 				benchWrite(b, table.name, w.prepare(b), true)
 			})
@@ -256,23 +258,21 @@ func readPqarrow(path string) (int, error) {
 }
 
 func BenchmarkTPCHRead(b *testing.B) {
-	lineitem, orders := tpchTables(b)
 	tables := []struct {
 		name    string
-		rows    int
 		readers []tpchReader
 	}{
-		{"lineitem", len(lineitem), tpchReaders[Lineitem, pgLineitem]()},
-		{"orders", len(orders), tpchReaders[Orders, pgOrders]()},
+		{"lineitem", tpchReaders[Lineitem, pgLineitem]()},
+		{"orders", tpchReaders[Orders, pgOrders]()},
 	}
 	for _, table := range tables {
-		path := tpchPath(b, table.name)
+		path, rows := tpchPath(b, table.name), tpchRowCounts[table.name]
 		for _, r := range table.readers {
 			b.Run(table.name+"/"+r.name, func(b *testing.B) {
 				measure(b, true, func() error {
 					n, err := r.read(path)
-					if err == nil && n != table.rows {
-						err = fmt.Errorf("read %d rows of %d", n, table.rows)
+					if err == nil && n != rows {
+						err = fmt.Errorf("read %d rows of %d", n, rows)
 					}
 					return err
 				})

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -202,31 +201,22 @@ func tpchPath(tb testing.TB, table string) string {
 	return path
 }
 
-// tpchRows is the rows of DuckDB's files, read by arrowmap once per test
-// binary.
-var tpchRows = struct {
-	once     sync.Once
-	lineitem []Lineitem
-	orders   []Orders
-	err      error
-}{}
+// tpchRowCounts is the number of rows of each of DuckDB's files, as its
+// SOURCE.md says.
+var tpchRowCounts = map[string]int{"lineitem": 600_572, "orders": 150_000}
 
-// tpchTables is the rows of DuckDB's lineitem and orders files as
-// arrowmap reads them, each checked for its row count.
-func tpchTables(tb testing.TB) ([]Lineitem, []Orders) {
+// readTPCH is the rows of DuckDB's file of table as arrowmap reads them,
+// checked for their number. They are read for each benchmark or test that
+// needs them and dropped after it, so that no benchmark measures its heap
+// beside another table's rows.
+func readTPCH[T any](tb testing.TB, table string) []T {
 	tb.Helper()
-	li, or := tpchPath(tb, "lineitem"), tpchPath(tb, "orders")
-	tpchRows.once.Do(func() {
-		if tpchRows.lineitem, tpchRows.err = amparquet.ReadFile[Lineitem](li); tpchRows.err != nil {
-			return
-		}
-		tpchRows.orders, tpchRows.err = amparquet.ReadFile[Orders](or)
-	})
-	if tpchRows.err != nil {
-		tb.Fatal(tpchRows.err)
+	rows, err := amparquet.ReadFile[T](tpchPath(tb, table))
+	if err != nil {
+		tb.Fatal(err)
 	}
-	if len(tpchRows.lineitem) != 600_572 || len(tpchRows.orders) != 150_000 {
-		tb.Fatalf("read %d lineitem and %d orders rows, SOURCE.md says 600,572 and 150,000", len(tpchRows.lineitem), len(tpchRows.orders))
+	if len(rows) != tpchRowCounts[table] {
+		tb.Fatalf("read %d rows of %s, SOURCE.md says %d", len(rows), table, tpchRowCounts[table])
 	}
-	return tpchRows.lineitem, tpchRows.orders
+	return rows
 }
