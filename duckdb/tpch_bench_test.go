@@ -31,9 +31,9 @@ import (
 // The TPC-H benchmarks of issue 24: DuckDB's lineitem and orders files
 // (tpch_rows_test.go) read once into rows, outside the timer, then
 //
-//   - BenchmarkTPCHWrite/{lineitem,orders}/{arrowmap,parquetgo,pqarrow,duckdb}:
+//   - BenchmarkTPCHWrite/{lineitem,orders}/{arrowmap,arrowmapsnappy,parquetgo,pqarrow,duckdb}:
 //     the rows written to a file by arrowmap at its zero WriteConfig
-//     (parquet.WriteFile), parquet-go v0.32.0 with snappy, pqarrow at its
+//     (parquet.WriteFile) and with Compression snappy alone, parquet-go v0.32.0 with snappy, pqarrow at its
 //     defaults with snappy from the Arrow records arrowmap's mapper encodes
 //     of the rows (built outside the timer), and DuckDB's own COPY … TO
 //     (FORMAT parquet) of the table it read from its file, the reference;
@@ -68,12 +68,17 @@ type tpchWriter struct {
 	prepare func(tb testing.TB) func(path string) error
 }
 
-// tpchWriters is the writers of rows compared: arrowmap, parquet-go and
-// pqarrow.
+// tpchWriters is the writers of rows compared: arrowmap (at its zero
+// WriteConfig, and with snappy alone: what the codec does apart from the
+// other defaults), parquet-go and pqarrow.
 func tpchWriters[T interface{ parquetGo() (P, error) }, P any](rows []T) []tpchWriter {
 	return []tpchWriter{
 		{"arrowmap", func(testing.TB) func(string) error {
 			return func(path string) error { return amparquet.WriteFile(path, rows, amparquet.WriteConfig{}) }
+		}},
+		{"arrowmapsnappy", func(testing.TB) func(string) error {
+			cfg := amparquet.WriteConfig{Compression: compress.Codecs.Snappy}
+			return func(path string) error { return amparquet.WriteFile(path, rows, cfg) }
 		}},
 		{"parquetgo", func(tb testing.TB) func(string) error {
 			pg, err := parquetGoRows[T, P](rows)

@@ -20,7 +20,8 @@ import (
 
 // TestTPCHFilesOfEveryWriterReadBackEqual writes DuckDB's lineitem and
 // orders with each writer of the TPC-H benchmarks (arrowmap at its zero
-// WriteConfig, parquet-go with snappy, pqarrow with snappy) and checks
+// WriteConfig and with snappy, parquet-go with snappy, pqarrow with
+// snappy) and checks
 // that arrowmap reads every file back as the rows written, that DuckDB
 // reads every file with the columns, types and values of its own file,
 // and logs, per column, the encodings and compressed size of each file
