@@ -1,0 +1,351 @@
+//go:build duckdb_arrow
+
+package duckdb_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	arrowparquet "github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	parquetgo "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/snappy"
+
+	"github.com/arrowmap/arrowmap/mapper"
+	amparquet "github.com/arrowmap/arrowmap/parquet"
+)
+
+// The TPC-H benchmarks of issue 24: DuckDB's lineitem and orders files
+// (tpch_rows_test.go) read once into rows, outside the timer, then
+//
+//   - BenchmarkTPCHWrite/{lineitem,orders}/{arrowmap,arrowmapsnappy,parquetgo,pqarrow,duckdb}:
+//     the rows written to a file by arrowmap at its zero WriteConfig
+//     (parquet.WriteFile) and with Compression snappy alone, parquet-go v0.32.0 with snappy, pqarrow at its
+//     defaults with snappy from the Arrow records arrowmap's mapper encodes
+//     of the rows (built outside the timer), and DuckDB's own COPY … TO
+//     (FORMAT parquet) of the table it read from its file, the reference;
+//   - BenchmarkTPCHRead/{lineitem,orders}/{arrowmap,parquetgo,pqarrow}:
+//     DuckDB's file read by arrowmap's parquet.ReadFile into []Lineitem or
+//     []Orders, by parquet-go's ReadFile into its row types, by pqarrow's
+//     FileReader.ReadTable into an arrow.Table.
+//
+// parquet-go and pqarrow write row groups of tpchGroupRows rows,
+// arrowmap's default (DuckDB's are 122,880), so that every file has about
+// as many; each writer is at its defaults otherwise. Each benchmark
+// reports its peak heap (peak-heap-MiB, as integration's Parquet
+// benchmarks measure it: give every variant the same b.N, -benchtime 3x),
+// a writer its file size (MB/file, 10⁶ bytes; DuckDB's Go heap is not its
+// memory, so its peak is not reported). Run them with
+//
+//	go run ./bench/report -dir duckdb -tags duckdb_arrow -bench TPCH -vs parquetgo,pqarrow,duckdb -count 5 -benchtime 3x
+//
+// from the repository's root; bench/RESULTS.md ("TPC-H (issue 24)") has
+// the figures, and TestTPCHFilesOfEveryWriterReadBackEqual checks every
+// file these writers write.
+
+// tpchGroupRows is the row group length given to parquet-go and pqarrow:
+// arrowmap's default.
+const tpchGroupRows = amparquet.DefaultRowGroupRows
+
+// tpchWriter is one writer of a TPC-H table's rows to a file.
+type tpchWriter struct {
+	name string
+	// prepare builds, outside the timer, what the writer writes from, and
+	// returns the write of it to a file at path.
+	prepare func(tb testing.TB) func(path string) error
+}
+
+// tpchWriters is the writers of rows compared: arrowmap (at its zero
+// WriteConfig, and with snappy alone: what the codec does apart from the
+// other defaults), parquet-go and pqarrow.
+func tpchWriters[T interface{ parquetGo() (P, error) }, P any](rows []T) []tpchWriter {
+	return []tpchWriter{
+		{"arrowmap", func(testing.TB) func(string) error {
+			return func(path string) error { return amparquet.WriteFile(path, rows, amparquet.WriteConfig{}) }
+		}},
+		{"arrowmapsnappy", func(testing.TB) func(string) error {
+			cfg := amparquet.WriteConfig{Compression: compress.Codecs.Snappy}
+			return func(path string) error { return amparquet.WriteFile(path, rows, cfg) }
+		}},
+		{"parquetgo", func(tb testing.TB) func(string) error {
+			pg, err := parquetGoRows[T, P](rows)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return func(path string) error { return writeParquetGo(path, pg) }
+		}},
+		{"pqarrow", func(tb testing.TB) func(string) error {
+			recs := encodeRecords(tb, rows)
+			return func(path string) error { return writePqarrow(path, recs) }
+		}},
+	}
+}
+
+// writeParquetGo writes rows with parquet-go at its defaults but snappy and
+// the row group length.
+func writeParquetGo[P any](path string, rows []P) error {
+	return parquetgo.WriteFile(path, rows, parquetgo.Compression(&snappy.Codec{}), parquetgo.MaxRowsPerRowGroup(tpchGroupRows))
+}
+
+// pqarrowProps are pqarrow's default writer properties but snappy and the
+// row group length.
+func pqarrowProps() *arrowparquet.WriterProperties {
+	return arrowparquet.NewWriterProperties(arrowparquet.WithCompression(compress.Codecs.Snappy), arrowparquet.WithMaxRowGroupLength(tpchGroupRows))
+}
+
+// encodeRecords is rows as arrowmap's mapper encodes them, in records of
+// tpchGroupRows rows, released when tb ends.
+func encodeRecords[T any](tb testing.TB, rows []T) []arrow.RecordBatch {
+	tb.Helper()
+	var recs []arrow.RecordBatch
+	for i := 0; i < len(rows); i += tpchGroupRows {
+		rec, err := mapper.Encode(rows[i:min(i+tpchGroupRows, len(rows))])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	tb.Cleanup(func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	})
+	return recs
+}
+
+// writePqarrow writes recs with pqarrow's FileWriter, buffered into row
+// groups of pqarrowProps.
+func writePqarrow(path string, recs []arrow.RecordBatch) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fw, err := pqarrow.NewFileWriter(recs[0].Schema(), f, pqarrowProps(), pqarrow.DefaultWriterProps())
+	if err != nil {
+		return err
+	}
+	for _, rec := range recs {
+		if err := fw.WriteBuffered(rec); err != nil {
+			fw.Close()
+			return err
+		}
+	}
+	return fw.Close() // closes f
+}
+
+// tpchDuckDB is an in-memory DuckDB holding lineitem and orders read from
+// DuckDB's files, opened once per test binary.
+var tpchDuckDB = struct {
+	once sync.Once
+	db   *sql.DB
+	err  error
+}{}
+
+func tpchDB(tb testing.TB) *sql.DB {
+	tb.Helper()
+	paths := map[string]string{"lineitem": tpchPath(tb, "lineitem"), "orders": tpchPath(tb, "orders")}
+	tpchDuckDB.once.Do(func() {
+		tpchDuckDB.db, tpchDuckDB.err = sql.Open("duckdb", "")
+		for _, table := range []string{"lineitem", "orders"} {
+			if tpchDuckDB.err != nil {
+				return
+			}
+			_, tpchDuckDB.err = tpchDuckDB.db.Exec(fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM read_parquet(%s)", table, sqlString(paths[table])))
+		}
+	})
+	if tpchDuckDB.err != nil {
+		tb.Fatal(tpchDuckDB.err)
+	}
+	return tpchDuckDB.db
+}
+
+// sqlString is s as a SQL string literal.
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// duckdbCopy is DuckDB's COPY of table to a Parquet file at its defaults.
+func duckdbCopy(db *sql.DB, table string) func(path string) error {
+	return func(path string) error {
+		_, err := db.Exec(fmt.Sprintf("COPY %s TO %s (FORMAT parquet)", table, sqlString(path)))
+		return err
+	}
+}
+
+func BenchmarkTPCHWrite(b *testing.B) {
+	db := tpchDB(b)
+	tables := []struct {
+		name    string
+		writers func(testing.TB) []tpchWriter
+	}{
+		{"lineitem", func(tb testing.TB) []tpchWriter {
+			return tpchWriters[Lineitem, pgLineitem](readTPCH[Lineitem](tb, "lineitem"))
+		}},
+		{"orders", func(tb testing.TB) []tpchWriter { return tpchWriters[Orders, pgOrders](readTPCH[Orders](tb, "orders")) }},
+	}
+	for _, table := range tables {
+		// The rows of this table only, dropped before the next.
+		for _, w := range table.writers(b) {
+			b.Run(table.name+"/"+w.name, func(b *testing.B) {
+				benchWrite(b, table.name, w.prepare(b), true)
+			})
+		}
+		b.Run(table.name+"/duckdb", func(b *testing.B) {
+			benchWrite(b, table.name, duckdbCopy(db, table.name), false)
+		})
+	}
+}
+
+// benchWrite runs write b.N times to one path, reporting the file's size
+// and, with peak, the peak heap.
+func benchWrite(b *testing.B, table string, write func(path string) error, peak bool) {
+	path := filepath.Join(b.TempDir(), table+".parquet")
+	measure(b, peak, func() error { return write(path) })
+	info, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(info.Size())/1e6, "MB/file")
+}
+
+// tpchReader is one reader of every row of a TPC-H file: the rows read.
+type tpchReader struct {
+	name string
+	read func(path string) (int, error)
+}
+
+// tpchReaders is the readers compared: arrowmap's ReadFile into T,
+// parquet-go's ReadFile into P, pqarrow's ReadTable.
+func tpchReaders[T, P any]() []tpchReader {
+	return []tpchReader{
+		{"arrowmap", func(path string) (int, error) {
+			rows, err := amparquet.ReadFile[T](path)
+			return len(rows), err
+		}},
+		{"parquetgo", func(path string) (int, error) {
+			rows, err := parquetgo.ReadFile[P](path)
+			return len(rows), err
+		}},
+		{"pqarrow", readPqarrow},
+	}
+}
+
+// readPqarrow reads the file at path into an arrow.Table with pqarrow's
+// FileReader at its defaults.
+func readPqarrow(path string) (int, error) {
+	pf, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return 0, err
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		return 0, err
+	}
+	tbl, err := fr.ReadTable(context.Background())
+	if err != nil {
+		return 0, err
+	}
+	defer tbl.Release()
+	return int(tbl.NumRows()), nil
+}
+
+func BenchmarkTPCHRead(b *testing.B) {
+	tables := []struct {
+		name    string
+		readers []tpchReader
+	}{
+		{"lineitem", tpchReaders[Lineitem, pgLineitem]()},
+		{"orders", tpchReaders[Orders, pgOrders]()},
+	}
+	for _, table := range tables {
+		path, rows := tpchPath(b, table.name), tpchRowCounts[table.name]
+		for _, r := range table.readers {
+			b.Run(table.name+"/"+r.name, func(b *testing.B) {
+				measure(b, true, func() error {
+					n, err := r.read(path)
+					if err == nil && n != rows {
+						err = fmt.Errorf("read %d rows of %d", n, rows)
+					}
+					return err
+				})
+			})
+		}
+	}
+}
+
+// peakHeap samples runtime.MemStats.HeapInuse every 2ms: the method of
+// integration/parquetgo_bench_test.go.
+type peakHeap struct {
+	base, peak atomic.Uint64
+	done       chan struct{}
+	wg         sync.WaitGroup
+}
+
+func startPeak() *peakHeap {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	p := &peakHeap{done: make(chan struct{})}
+	p.base.Store(ms.HeapInuse)
+	p.peak.Store(ms.HeapInuse)
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-p.done:
+				return
+			case <-t.C:
+				runtime.ReadMemStats(&ms)
+				if ms.HeapInuse > p.peak.Load() {
+					p.peak.Store(ms.HeapInuse)
+				}
+			}
+		}
+	}()
+	return p
+}
+
+// report stops sampling and reports the peak above the start.
+func (p *peakHeap) report(b *testing.B) {
+	close(p.done)
+	p.wg.Wait()
+	b.ReportMetric(float64(int64(p.peak.Load())-int64(p.base.Load()))/(1<<20), "peak-heap-MiB")
+}
+
+// measure runs op b.N times, reporting allocations and, with peak, the
+// peak heap.
+func measure(b *testing.B, peak bool, op func() error) {
+	b.Helper()
+	b.ReportAllocs()
+	var p *peakHeap
+	if peak {
+		p = startPeak()
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if p != nil {
+		p.report(b)
+	}
+}
