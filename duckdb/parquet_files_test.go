@@ -16,10 +16,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -82,22 +84,42 @@ func TestDuckDBReadsEveryFileOurWriterWritesWithEqualValues(t *testing.T) {
 	require.NoError(t, err)
 	defer db.Close()
 	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	require.NoError(t, err)
-	defer conn.Close()
-	// DuckDB's own export settings: how DuckDB reads a file, not how a
-	// setting exports it, is what is compared.
-	var ar *duckdb.Arrow
-	require.NoError(t, conn.Raw(func(dc any) error {
-		ar, err = duckdb.NewArrowFromConn(dc.(driver.Conn))
-		return err
-	}))
+	// One connection for each file compared at once (a connection's Arrow
+	// interface reads one result at a time), with DuckDB's own export
+	// settings: how DuckDB reads a file, not how a setting exports it, is
+	// what is compared.
+	workers := runtime.GOMAXPROCS(0)
+	pool := make(chan *duckdb.Arrow, workers)
+	for range workers {
+		conn, err := db.Conn(ctx)
+		require.NoError(t, err)
+		defer conn.Close()
+		require.NoError(t, conn.Raw(func(dc any) error {
+			ar, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
+			pool <- ar
+			return err
+		}))
+	}
 
 	var sum summary
 	sum.seen, sum.compared = map[string]int{}, map[string]int{}
 	sum.cover = coverage{codecs: map[compress.Compression]bool{}, types: map[arrow.Type]bool{}}
+	var mu sync.Mutex
+	t.Run("files", func(t *testing.T) {
+		for _, path := range paths {
+			t.Run(filepath.Base(path), func(t *testing.T) {
+				t.Parallel()
+				ar := <-pool
+				defer func() { pool <- ar }()
+				one := summary{seen: map[string]int{}, compared: map[string]int{}}
+				compareFile(t, ctx, ar, path, &one)
+				mu.Lock()
+				defer mu.Unlock()
+				sum.merge(&one)
+			})
+		}
+	})
 	for _, path := range paths {
-		compareFile(t, ctx, ar, path, &sum)
 		sum.cover.add(t, path)
 	}
 
@@ -239,6 +261,23 @@ func compareFile(t *testing.T, ctx context.Context, ar *duckdb.Arrow, path strin
 	}
 	if differs {
 		sum.filesDiffering++
+	}
+}
+
+// merge adds the counts of one, a summary of other files, to s.
+func (s *summary) merge(one *summary) {
+	s.columns += one.columns
+	s.values += one.values
+	s.filesDiffering += one.filesDiffering
+	for class, n := range one.compared {
+		s.compared[class] += n
+	}
+	for class, n := range one.seen {
+		if s.where == nil {
+			s.where = map[string][]string{}
+		}
+		s.where[class] = append(s.where[class], one.where[class]...)
+		s.seen[class] += n
 	}
 }
 
