@@ -23,8 +23,9 @@
 //
 // A query's result is checked against T before any row is read, a
 // mismatch being mapper's *Error naming the field and the column. Its rows
-// stream from DuckDB one chunk (2,048 rows) at a time; a cancelled ctx
-// stops the reader at the next chunk.
+// stream from DuckDB one chunk (2,048 rows) at a time, the next read by a
+// goroutine while this one is decoded; a cancelled ctx stops the reader at
+// the next chunk.
 //
 // # Export settings
 //
@@ -43,11 +44,14 @@
 // # Ingest
 //
 // Insert encodes the rows with mapper's rules, a batch at a time, and
-// writes each batch through one INSERT … BY NAME SELECT * from an Arrow
-// view of it (duckdb-go's views ignore the projection DuckDB pushes into
-// them — duckdb/duckdb-go issue 24 — so a view is read by that one
-// statement and dropped at once; users never see it). All batches are one
-// transaction: a failed one leaves the table as it was. InsertConfig.Create
+// writes them all through one INSERT … BY NAME SELECT * from an Arrow view
+// of a stream of the batches, the next encoded by a goroutine while DuckDB
+// writes this one (duckdb-go's views ignore the projection DuckDB pushes
+// into them — duckdb/duckdb-go issue 24 — so the view is read by that one
+// statement and dropped at once; users never see it). The statement runs
+// in one transaction (the caller's, when the connection is in one): an
+// error of any batch fails DuckDB's read of the stream, so no row is
+// written and the table is as it was. InsertConfig.Create
 // creates the table from mapper.SchemaOf[T], each column of the DuckDB
 // type of its Arrow type (the README's table). What DuckDB's Arrow import
 // refuses (float16, decimal256) or misreads (a day_time_interval's
