@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -53,6 +54,9 @@ type directFile struct {
 	rgRows    int64
 	groups    int16
 	pageCap   int
+	// arrowCtx is the context of arrow-go's column writers, with the
+	// Arrow writer properties a pqarrow.FileWriter of the file would have.
+	arrowCtx context.Context
 
 	closed   bool
 	closeErr error
@@ -78,10 +82,19 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 	}
 	for i, lw := range leaves {
 		col := pq.Column(i)
-		if !lw.fits(col) {
-			return nil, nil
+		if int16(col.MaxDefinitionLevel()) != lw.maxDef || int16(col.MaxRepetitionLevel()) != lw.maxRep {
+			return nil, nil // not the nesting leafPaths knows: pqarrow writes the file
 		}
+		lw.name = arrowSchema.Field(lw.top).Name
 		lw.descr = col
+		if !lw.viaArrow && !lw.fits(col) {
+			// Stored otherwise than as its Arrow values (a uint32 as
+			// INT64): arrow-go converts them.
+			lw.viaArrow, lw.arrowDict = true, false
+		}
+		if lw.viaArrow {
+			continue
+		}
 		lw.signed = col.SortOrder() == schema.SortSIGNED
 		lw.stats = props.StatisticsEnabledFor(col.Path())
 		lw.maxStats = int(props.MaxStatsSizeFor(col.Path()))
@@ -114,6 +127,8 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 		pageCap: int(props.DataPageSize()),
 	}
 	d.meta = metadata.NewFileMetadataBuilder(pq, props, nil)
+	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(props.Allocator()))
+	d.arrowCtx = pqarrow.NewArrowWriteContext(context.Background(), &arrowProps)
 	if props.PageIndexEnabled() {
 		d.pageIndex = &metadata.PageIndexBuilder{Schema: pq}
 	}
@@ -140,7 +155,13 @@ func (d *directFile) WriteBuffered(rec arrow.RecordBatch) error {
 		if err := lw.bind(rec.Column(lw.top)); err != nil {
 			return err
 		}
-		if err := lw.writeRows(d, int(rec.NumRows())); err != nil {
+		var err error
+		if lw.viaArrow {
+			err = lw.writeArrow(d, int(rec.NumRows()))
+		} else {
+			err = lw.writeRows(d, int(rec.NumRows()))
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -175,6 +196,14 @@ func (d *directFile) startRowGroup() error {
 			}
 			pager.SetIndexBuilders(colIdx, offIdx)
 		}
+		if lw.viaArrow {
+			// arrow-go's column writer of the chunk, on the chunk's
+			// metadata and page writer, as arrow-go's buffered row group
+			// writer makes it: its statistics, page index entries,
+			// dictionary and fallback are arrow-go's own.
+			lw.column = file.NewColumnChunkWriter(lw.cc, pager, d.props)
+			continue
+		}
 		lw.startChunk(pager)
 	}
 	return nil
@@ -186,8 +215,17 @@ func (d *directFile) NewBufferedRowGroupChecked() error {
 	if d.rg == nil {
 		return nil
 	}
+	// Each chunk's pages are held in its page writer until it closes, so
+	// closing them in leaf order writes the chunks one after the other, in
+	// the order of the schema's leaves.
 	for _, lw := range d.leaves {
-		if err := lw.closeChunk(d); err != nil {
+		var err error
+		if lw.viaArrow {
+			err = lw.closeColumn(d.rgRows)
+		} else {
+			err = lw.closeChunk(d)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -206,6 +244,12 @@ func (d *directFile) Close() error {
 	if !d.closed {
 		d.closed, d.closeErr = true, d.close()
 		for _, lw := range d.leaves {
+			if lw.column != nil {
+				// A failure left the chunk open: closing it frees what
+				// arrow-go's writer holds (its pages go to a file lost).
+				lw.column.Close()
+				lw.column = nil
+			}
 			lw.releaseBuffers()
 		}
 	}
@@ -264,16 +308,33 @@ const (
 	stepList
 )
 
-// step is one struct or list on the way from a top-level column down to a
-// leaf, bound to the array of the current record at that level.
+// step is one struct or list (a map is a list of its entries struct) on
+// the way from a top-level column down to a leaf, bound to the array of
+// the current record at that level.
 type step struct {
-	kind     stepKind
-	nullable bool
-	child    int   // the struct field the path goes down
-	rep      int16 // a list's repetition level
-	valid    []byte
-	off      int
-	offsets  []int32
+	kind      stepKind
+	nullable  bool
+	large     bool  // a large list, of offsets64
+	child     int   // the struct field the path goes down
+	rep       int16 // a list's repetition level
+	valid     []byte
+	off       int
+	offsets   []int32
+	offsets64 []int64
+}
+
+// offset is offset i of a list step's array: where the child slots of
+// its slot i start.
+func (s *step) offset(i int) int {
+	if s.large {
+		return int(s.offsets64[s.off+i])
+	}
+	return int(s.offsets[s.off+i])
+}
+
+// span is the child slots [start, end) of slot i of a list step's array.
+func (s *step) span(i int) (start, end int) {
+	return s.offset(i), s.offset(i + 1)
 }
 
 // leafWriter writes one leaf column's chunk of the current row group.
@@ -292,6 +353,18 @@ type leafWriter struct {
 	voff      int
 	maxDef    int16
 	maxRep    int16
+
+	// viaArrow is a leaf whose values the direct writer does not encode
+	// (decimals, int8 and int16, float16, fixed-size binary, Arrow
+	// dictionaries of numbers…): its levels are made here, as for the
+	// other leaves, and its values and pages by arrow-go's column writer,
+	// column, from the leaf array, leafArr, of the current record, under
+	// the file's writer properties and into the same row group.
+	viaArrow bool
+	column   file.ColumnChunkWriter
+	leafArr  arrow.Array
+	allNull  bool   // leafArr is of the null type, whose slots are all null
+	name     string // the record's column, which errors name
 
 	descr    *schema.Column
 	signed   bool
@@ -396,7 +469,9 @@ type heldPage struct {
 }
 
 // leafPaths appends the leaves under field f (the record's column top),
-// below the steps given, reporting false for a type it does not write.
+// below the steps given, reporting false for a type it does not write (a
+// struct of no fields). A leaf of a type of no leafKind, or an Arrow
+// dictionary of anything but text or binary, is viaArrow.
 func leafPaths(f arrow.Field, top int, steps []step, out *[]*leafWriter) bool {
 	switch r := arrowtype.OfType(f.Type); {
 	case r.Layout == arrowtype.Struct:
@@ -408,14 +483,16 @@ func leafPaths(f arrow.Field, top int, steps []step, out *[]*leafWriter) bool {
 			}
 		}
 		return len(t.Fields()) > 0
-	case r.Layout == arrowtype.List && !r.Large && !r.Map:
+	case r.Layout == arrowtype.List || r.Map:
+		// A map is a list of its entries, a struct of the key and the
+		// value: the levels of Parquet's MAP group.
 		rep := int16(1)
 		for _, s := range steps {
 			if s.kind == stepList {
 				rep++
 			}
 		}
-		s := append(steps[:len(steps):len(steps)], step{kind: stepList, nullable: f.Nullable, rep: rep})
+		s := append(steps[:len(steps):len(steps)], step{kind: stepList, nullable: f.Nullable, large: r.Large, rep: rep})
 		return leafPaths(f.Type.(arrow.ListLikeType).ElemField(), top, s, out)
 	}
 	dt, arrowDict := f.Type, arrowtype.OfType(f.Type).Layout == arrowtype.Dictionary
@@ -424,10 +501,12 @@ func leafPaths(f arrow.Field, top int, steps []step, out *[]*leafWriter) bool {
 	}
 	row := arrowtype.OfType(dt)
 	kind, ok := leafKindOf(row)
-	if !ok || (arrowDict && kind != leafBinary && kind != leafLargeBinary) {
-		return false
-	}
 	lw := &leafWriter{top: top, steps: steps, kind: kind, row: row, dt: dt, nullable: f.Nullable, arrowDict: arrowDict}
+	if !ok || (arrowDict && kind != leafBinary && kind != leafLargeBinary) {
+		// arrow-go's column writer writes it (newDirectFile), from the
+		// Arrow array as it is: the dictionary array, not its values.
+		lw.viaArrow, lw.arrowDict = true, false
+	}
 	for _, s := range steps {
 		if s.nullable {
 			lw.maxDef++
@@ -532,14 +611,20 @@ func (lw *leafWriter) bind(col arrow.Array) error {
 			a = a.(arrowtype.StructArray).Field(s.child)
 		case stepList:
 			l := a.(array.ListLike)
-			s.offsets = nil
-			if b := l.Data().Buffers()[1]; b != nil {
+			s.offsets, s.offsets64 = nil, nil
+			if b := l.Data().Buffers()[1]; b != nil && s.large {
+				s.offsets64 = arrow.Int64Traits.CastFromBytes(b.Bytes())
+			} else if b != nil {
 				s.offsets = arrow.Int32Traits.CastFromBytes(b.Bytes())
 			}
 			a = l.ListValues()
 		}
 	}
 	lw.valid, lw.off = validity(a)
+	if lw.viaArrow {
+		lw.leafArr, lw.allNull = a, a.DataType().ID() == arrow.NULL
+		return nil
+	}
 	lw.codes, lw.voff = nil, 0
 	if lw.arrowDict {
 		lw.codes = a.(arrowtype.DictionaryArray)
@@ -577,9 +662,9 @@ func (lw *leafWriter) bind(col arrow.Array) error {
 }
 
 // validity is a's validity bitmap and offset, a nil bitmap when a has no
-// nulls.
+// nulls or none (an array of the null type, which bind tells apart).
 func validity(a arrow.Array) ([]byte, int) {
-	if a.NullN() == 0 || a.Data().Buffers()[0] == nil {
+	if bufs := a.Data().Buffers(); a.NullN() == 0 || len(bufs) == 0 || bufs[0] == nil {
 		return nil, a.Data().Offset()
 	}
 	return a.Data().Buffers()[0].Bytes(), a.Data().Offset()
@@ -730,7 +815,7 @@ func (lw *leafWriter) slots(a, b int) (s, e int) {
 	for k := range lw.steps {
 		st := &lw.steps[k]
 		if st.kind == stepList {
-			a, b = int(st.offsets[st.off+a]), int(st.offsets[st.off+b])
+			a, b = st.offset(a), st.offset(b)
 		}
 	}
 	return a, b
@@ -817,7 +902,7 @@ func (lw *leafWriter) flatRows(a, b int) {
 func (lw *leafWriter) emit(k, i int, def, rep int16) {
 	if k == len(lw.steps) {
 		if lw.nullable {
-			if lw.valid != nil && !bitSet(lw.valid, lw.off+i) {
+			if lw.allNull || (lw.valid != nil && !bitSet(lw.valid, lw.off+i)) {
 				lw.level(def, rep)
 				return
 			}
@@ -839,7 +924,7 @@ func (lw *leafWriter) emit(k, i int, def, rep int16) {
 	case stepStruct:
 		lw.emit(k+1, i, def, rep)
 	case stepList:
-		start, end := int(s.offsets[s.off+i]), int(s.offsets[s.off+i+1])
+		start, end := s.span(i)
 		if start == end {
 			lw.level(def, rep)
 			return
