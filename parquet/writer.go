@@ -362,7 +362,8 @@ func fileMetadata(schemaMeta arrow.Metadata, cfgMeta map[string]string) ([][2]st
 
 // mayNormalize reports whether a column of dt may need converting for
 // pqarrow even where its storage type is dt: a list whose null rows hold
-// elements, a dictionary with a null entry.
+// elements, a dictionary with a null entry, a struct of decimals
+// (underNulls).
 func mayNormalize(dt arrow.DataType) bool {
 	r := arrowtype.OfType(dt)
 	if r.Layout == arrowtype.Dictionary {
@@ -370,7 +371,7 @@ func mayNormalize(dt arrow.DataType) bool {
 	}
 	if t, ok := dt.(arrow.NestedType); ok {
 		for _, f := range t.Fields() {
-			if mayNormalize(f.Type) {
+			if mayNormalize(f.Type) || (r.Layout == arrowtype.Struct && arrowtype.OfType(f.Type).Decimal) {
 				return true
 			}
 		}
