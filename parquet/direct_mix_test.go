@@ -60,7 +60,7 @@ func mixedRows(r *rand.Rand, n int) []mixedRow {
 		m := mixedRow{
 			ID: int64(i), Amount: dec(r.Int64N(1e12) - 5e11), Small: int8(r.IntN(256) - 128),
 			Took: time.Duration(r.Int64N(1e12)), Name: fmt.Sprintf("name-%d", r.IntN(40)),
-			Half: float16.New(float32(r.IntN(64)) / 4),
+			Half:  float16.New(float32(r.IntN(64)) / 4),
 			Fixed: [4]byte{byte(i), byte(i >> 8), 1, 2}, U32: r.Uint32(),
 		}
 		for k := range m.Blob {
