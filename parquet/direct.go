@@ -298,6 +298,7 @@ const (
 	leafBool                        // bits
 	leafBinary                      // int32 offsets into the value bytes
 	leafLargeBinary                 // int64 offsets
+	leafDecimal                     // 16-byte little-endian decimal128s, stored big-endian in flbaWidth bytes
 )
 
 // stepKind is a nesting level above a leaf.
@@ -353,6 +354,9 @@ type leafWriter struct {
 	voff      int
 	maxDef    int16
 	maxRep    int16
+	// flbaWidth is the size of a leafDecimal's FIXED_LEN_BYTE_ARRAY values:
+	// the fewest bytes that hold its precision, as pqarrow stores them.
+	flbaWidth int
 
 	// viaArrow is a leaf whose values the direct writer does not encode
 	// (decimals, int8 and int16, float16, fixed-size binary, Arrow
@@ -414,9 +418,10 @@ type pageBuffers struct {
 	idx        []int32 // values present in the rows of a batch, nested
 	values     []byte  // plain encoded
 	indices    []uint32
-	byteVals   []parquet.ByteArray // a batch's byte-array values, for chunkStats
-	held       []heldPage          // dictionary pages' data pages until the dictionary is written
-	heldData   []byte              // the held pages' data, end to end
+	byteVals   []parquet.ByteArray         // a batch's byte-array values, for chunkStats
+	flbaVals   []parquet.FixedLenByteArray // a batch's decimals, for chunkStats
+	held       []heldPage                  // dictionary pages' data pages until the dictionary is written
+	heldData   []byte                      // the held pages' data, end to end
 
 	page, compressed []byte
 	scratch          []byte // a piece of a page compressed by snappy
@@ -441,7 +446,7 @@ func (lw *leafWriter) releaseBuffers() {
 	b := lw.pageBuffers
 	clear(b.held)
 	b.defs, b.reps, b.idx, b.values, b.indices = b.defs[:0], b.reps[:0], b.idx[:0], b.values[:0], b.indices[:0]
-	b.byteVals, b.held, b.heldData = b.byteVals[:0], b.held[:0], b.heldData[:0]
+	b.byteVals, b.flbaVals, b.held, b.heldData = b.byteVals[:0], b.flbaVals[:0], b.held[:0], b.heldData[:0]
 	b.page, b.compressed, b.scratch = b.page[:0], b.compressed[:0], b.scratch[:0]
 	spareBuffers.Put(&b)
 	lw.pageBuffers = pageBuffers{}
@@ -502,6 +507,10 @@ func leafPaths(f arrow.Field, top int, steps []step, out *[]*leafWriter) bool {
 	row := arrowtype.OfType(dt)
 	kind, ok := leafKindOf(row)
 	lw := &leafWriter{top: top, steps: steps, kind: kind, row: row, dt: dt, nullable: f.Nullable, arrowDict: arrowDict}
+	if kind == leafDecimal {
+		precision, _, _ := arrowtype.Precision(dt)
+		lw.flbaWidth = int(pqarrow.DecimalSize(precision))
+	}
 	if !ok || (arrowDict && kind != leafBinary && kind != leafLargeBinary) {
 		// arrow-go's column writer writes it (newDirectFile), from the
 		// Arrow array as it is: the dictionary array, not its values.
@@ -530,6 +539,8 @@ func (lw *leafWriter) width() int {
 		return 4
 	case leafFixed8:
 		return 8
+	case leafDecimal:
+		return lw.flbaWidth
 	}
 	return 0
 }
@@ -537,9 +548,14 @@ func (lw *leafWriter) width() int {
 // leafKindOf is the layout of the Arrow leaf types whose buffers hold
 // their Parquet plain values as they are: bools, strings and binaries, and
 // the 32- and 64-bit integers and floats with the temporal types stored as
-// them (date32, times of day, timestamps). Date64 is stored as days, and
-// durations and the other widths are left to pqarrow.
+// them (date32, times of day, timestamps); and decimal128s, whose plain
+// values are their bytes reversed and cut to the precision. Date64 is
+// stored as days, and durations and the other widths are left to arrow-go's
+// column writers.
 func leafKindOf(r *arrowtype.Row) (leafKind, bool) {
+	if r.Decimal && r.Value == arrowtype.Decimal128 && r.Layout == arrowtype.Fixed {
+		return leafDecimal, true
+	}
 	switch r.Layout {
 	case arrowtype.Boolean:
 		return leafBool, true
@@ -575,6 +591,7 @@ func (lw *leafWriter) fits(col *schema.Column) bool {
 	want := map[leafKind]parquet.Type{
 		leafFixed4: parquet.Types.Int32, leafFixed8: parquet.Types.Int64, leafBool: parquet.Types.Boolean,
 		leafBinary: parquet.Types.ByteArray, leafLargeBinary: parquet.Types.ByteArray,
+		leafDecimal: parquet.Types.FixedLenByteArray,
 	}[lw.kind]
 	if lw.row.Float && lw.kind == leafFixed4 {
 		want = parquet.Types.Float
@@ -583,6 +600,10 @@ func (lw *leafWriter) fits(col *schema.Column) bool {
 	}
 	if col.PhysicalType() != want {
 		return false
+	}
+	if lw.kind == leafDecimal {
+		_, ok := col.LogicalType().(schema.DecimalLogicalType)
+		return ok && col.TypeLength() == lw.flbaWidth
 	}
 	unitOf := map[arrow.TimeUnit]schema.TimeUnitType{arrow.Millisecond: schema.TimeUnitMillis, arrow.Microsecond: schema.TimeUnitMicros, arrow.Nanosecond: schema.TimeUnitNanos}
 	unit, _ := arrowtype.Unit(lw.dt)
@@ -636,7 +657,7 @@ func (lw *leafWriter) bind(col arrow.Array) error {
 	}
 	buf := a.Data().Buffers()
 	switch lw.kind {
-	case leafFixed4, leafFixed8, leafBool:
+	case leafFixed4, leafFixed8, leafBool, leafDecimal:
 		lw.data = nil
 		if buf[1] != nil {
 			lw.data = buf[1].Bytes()
@@ -984,6 +1005,23 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 		if lw.dictState != dictOff {
 			lw.fixedIndices(start, w)
 		}
+	case leafDecimal:
+		start := len(lw.values)
+		if idx == nil {
+			for i := a; i < b; i++ {
+				lw.appendDecimal(i)
+			}
+		} else {
+			for _, i := range idx {
+				lw.appendDecimal(int(i))
+			}
+		}
+		if lw.stats {
+			lw.decimalStats(lw.values[start:])
+		}
+		if lw.dictState != dictOff {
+			lw.fixedIndices(start, lw.flbaWidth)
+		}
 	case leafBool:
 		for k := range n {
 			i := a + k
@@ -1047,6 +1085,27 @@ func (lw *leafWriter) byteValue(v []byte) {
 	lw.plain += 4 + len(v)
 	lw.values = binary.LittleEndian.AppendUint32(lw.values, uint32(len(v)))
 	lw.values = append(lw.values, v...)
+}
+
+// appendDecimal appends the plain value of leaf slot i, a decimal128: its
+// 16 little-endian bytes big-endian, the last flbaWidth of them (the value
+// fits its precision, which fits them), as pqarrow writes it.
+func (lw *leafWriter) appendDecimal(i int) {
+	p := (lw.off + i) * 16
+	var be [16]byte
+	binary.BigEndian.PutUint64(be[:8], binary.LittleEndian.Uint64(lw.data[p+8:p+16]))
+	binary.BigEndian.PutUint64(be[8:], binary.LittleEndian.Uint64(lw.data[p:p+8]))
+	lw.values = append(lw.values, be[16-lw.flbaWidth:]...)
+}
+
+// decimalStats merges the min and max of vals, the plain decimals just
+// added, by arrow-go's ordering of signed FIXED_LEN_BYTE_ARRAYs.
+func (lw *leafWriter) decimalStats(vals []byte) {
+	lw.flbaVals = lw.flbaVals[:0]
+	for k := 0; k < len(vals); k += lw.flbaWidth {
+		lw.flbaVals = append(lw.flbaVals, vals[k:k+lw.flbaWidth])
+	}
+	lw.pageStats.(*metadata.FixedLenByteArrayStatistics).Update(lw.flbaVals, 0)
 }
 
 // fixedStats merges the min and max of vals, the plain values just added.
