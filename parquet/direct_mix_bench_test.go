@@ -26,12 +26,21 @@ type decimalTrip struct {
 	Zone       int32
 }
 
+// smallTrip is decimalTrip with its passengers an int8: a column that
+// arrow-go's column writer writes (widened to INT32) in the direct
+// writer's file.
+type smallTrip struct {
+	decimalTrip
+	Seats int8
+}
+
 // BenchmarkWriteOneDecimalColumn writes the trips-like table at the zero
-// WriteConfig three ways: with its fare a float64 (every column the direct
-// writer's), with its fare a decimal in a file that mixes the direct
-// writer's columns and arrow-go's (one writer per column), and that
-// decimal table through pqarrow whole, as every schema with a decimal was
-// written before (bench/RESULTS.md, "One writer per column (issue 24)").
+// WriteConfig: with its fare a float64, and a decimal (every column the
+// direct writer's), and with an int8 column besides (written by arrow-go's
+// column writer in the direct writer's file: one writer per column); and
+// the decimal tables through pqarrow whole, as every schema with a decimal
+// or an int8 was written before (bench/RESULTS.md, "One writer per column
+// (issue 24)").
 func BenchmarkWriteOneDecimalColumn(b *testing.B) {
 	const n = 1 << 19
 	trips := tripRows(n)
@@ -46,5 +55,13 @@ func BenchmarkWriteOneDecimalColumn(b *testing.B) {
 	b.Run("decimal fare, mixed", func(b *testing.B) { benchWriteFile(b, decimals, amparquet.WriteConfig{}) })
 	b.Run("decimal fare, pqarrow whole", func(b *testing.B) {
 		benchWriteFile(b, decimals, amparquet.ThroughPqarrow(true, amparquet.WriteConfig{}))
+	})
+	small := make([]smallTrip, n)
+	for i, t := range decimals {
+		small[i] = smallTrip{t, int8(t.Passengers)}
+	}
+	b.Run("decimal fare and int8, mixed", func(b *testing.B) { benchWriteFile(b, small, amparquet.WriteConfig{}) })
+	b.Run("decimal fare and int8, pqarrow whole", func(b *testing.B) {
+		benchWriteFile(b, small, amparquet.ThroughPqarrow(true, amparquet.WriteConfig{}))
 	})
 }
