@@ -34,9 +34,11 @@ import (
 // million rows (encoder buffers from a sync.Pool that the collector
 // empties, a buffer grown for every page, a closure for every dictionary
 // lookup), and the collector scanning the caller's rows is what then
-// costs the time. It covers the columns of newDirectFile's leafKindOf
-// under structs and lists; a schema with another column is written by
-// pqarrow.
+// costs the time. It encodes the leaves of leafKindOf (decimal128s too)
+// under structs, lists, large lists and maps; every other leaf is written
+// by arrow-go's column writer of its chunk, in the same row group, on the
+// same page writer, page index and writer properties (direct_arrow.go):
+// one writer per leaf, not per file.
 type directFile struct {
 	sink   *sink
 	schema *schema.Schema
@@ -63,9 +65,11 @@ type directFile struct {
 }
 
 // newDirectFile is the directFile of records of arrowSchema, or nil when
-// a column is not one it writes (pqarrow writes those): a type of no
-// leafKind, a Parquet dictionary of numbers, an Arrow dictionary of
-// anything but text or binary. The caller writes the magic bytes.
+// pqarrow is to write the file: a schema pqarrow cannot store (NewWriter
+// names the column), a struct of no fields, or a leaf whose levels are
+// not those leafPaths makes. A leaf of no leafKind, an Arrow dictionary of
+// anything but text or binary, or one that pqarrow stores otherwise than
+// as its Arrow values, is viaArrow. The caller writes the magic bytes.
 func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProperties) (*directFile, error) {
 	pq, err := pqarrow.ToParquet(arrowSchema, props, pqarrow.DefaultWriterProps())
 	if err != nil {
