@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -349,4 +350,15 @@ func plainValues(t *testing.T, pf *file.Reader, c int) []byte {
 	}
 	require.NoError(t, pr.Err())
 	return out
+}
+
+func TestAMixedFileFreesEveryBufferOfItsAllocator(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	rows := mixedRows(rand.New(rand.NewPCG(3, 24)), 20_000)
+	path := filepath.Join(t.TempDir(), "mixed.parquet")
+	require.NoError(t, amparquet.WriteFile(path, rows, amparquet.WriteConfig{RowGroupRows: 7_000}, mapper.Allocator(mem)))
+	mem.AssertSize(t, 0)
+	got, err := amparquet.ReadFile[mixedRow](path)
+	require.NoError(t, err)
+	require.True(t, reflect.DeepEqual(rows, got), "ReadFile reads the rows written")
 }
