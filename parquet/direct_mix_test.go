@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/float16"
@@ -361,4 +363,39 @@ func TestAMixedFileFreesEveryBufferOfItsAllocator(t *testing.T) {
 	got, err := amparquet.ReadFile[mixedRow](path)
 	require.NoError(t, err)
 	require.True(t, reflect.DeepEqual(rows, got), "ReadFile reads the rows written")
+}
+
+func TestARecordWriterWritesSlicedRecordsOfAMixedSchemaAsPqarrowDoes(t *testing.T) {
+	rows := mixedRows(rand.New(rand.NewPCG(5, 24)), 6_000)
+	rec, err := mapper.Encode(rows)
+	require.NoError(t, err)
+	defer rec.Release()
+	write := func(cfg amparquet.WriteConfig) string {
+		path := filepath.Join(t.TempDir(), "sliced.parquet")
+		f, err := os.Create(path)
+		require.NoError(t, err)
+		defer f.Close()
+		w, err := amparquet.NewRecordWriter(f, rec.Schema(), cfg)
+		require.NoError(t, err)
+		// Slices whose arrays start past their buffers' first slot, at
+		// every level: offsets, validity bitmaps and list offsets shifted.
+		for _, r := range [][2]int64{{1_001, 2_500}, {2_500, 2_501}, {3_333, 6_000}} {
+			part := rec.NewSlice(r[0], r[1])
+			require.NoError(t, w.Write(part))
+			part.Release()
+		}
+		require.NoError(t, w.Close())
+		return path
+	}
+	cfg := amparquet.WriteConfig{RowGroupRows: 1_000}
+	direct := write(cfg)
+	back, err := amparquet.ReadFile[mixedRow](direct)
+	require.NoError(t, err)
+	wantRows := append(append(slices.Clone(rows[1_001:2_500]), rows[2_500]), rows[3_333:]...)
+	require.True(t, reflect.DeepEqual(wantRows, back), "ReadFile reads the rows of the slices")
+	got, want := readWithPqarrow(t, direct), readWithPqarrow(t, write(amparquet.ThroughPqarrow(true, cfg)))
+	defer got.Release()
+	defer want.Release()
+	require.Equal(t, int64(1_499+1+2_667), got.NumRows())
+	require.True(t, array.RecordEqual(want, got), "pqarrow reads\n%v\nwant\n%v", got, want)
 }
