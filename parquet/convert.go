@@ -560,7 +560,7 @@ func convertChildren(a arrow.Array, to arrow.DataType, mem memory.Allocator) (ar
 		if masks {
 			if m := underNulls(a, c, mem); m != nil {
 				defer m.Release()
-				c = m
+				c, same = m, false
 			}
 		}
 		ca := array.MakeFromData(c)
@@ -588,13 +588,17 @@ func convertChildren(a arrow.Array, to arrow.DataType, mem memory.Allocator) (ar
 	return rebuild(a, to, children), nil
 }
 
-// underNulls is c, a child of the struct a of a nested type, null too in
-// the rows where a is null, nil when c is not nested: a list (or a
-// fixed-size list, a map) under a null struct row may hold elements,
-// which pqarrow refuses (it visits none of them); null, they are dropped
-// like a null list row's (convertList).
+// underNulls is c, a child of the struct a of a nested type or of
+// decimals, null too in the rows where a is null, nil when c is neither:
+// a list (or a fixed-size list, a map) under a null struct row may hold
+// elements, which pqarrow refuses (it visits none of them); null, they are
+// dropped like a null list row's (convertList). And arrow-go's column
+// writer (v18.8.0) writes decimals with no nulls of their own as if every
+// level held a value, a null struct row's too, which shifts the values
+// after it: null there, they are written as the nulls they are.
 func underNulls(a arrow.Array, c arrow.ArrayData, mem memory.Allocator) arrow.ArrayData {
-	if _, nested := c.DataType().(arrow.NestedType); !nested || a.Data().Offset()+a.Len() > c.Len() {
+	_, nested := c.DataType().(arrow.NestedType)
+	if (!nested && !arrowtype.OfType(c.DataType()).Decimal) || a.Data().Offset()+a.Len() > c.Len() {
 		return nil
 	}
 	// Bits in c's coordinates: bit c.Offset()+j is c's row j, which is

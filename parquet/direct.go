@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -33,9 +34,11 @@ import (
 // million rows (encoder buffers from a sync.Pool that the collector
 // empties, a buffer grown for every page, a closure for every dictionary
 // lookup), and the collector scanning the caller's rows is what then
-// costs the time. It covers the columns of newDirectFile's leafKindOf
-// under structs and lists; a schema with another column is written by
-// pqarrow.
+// costs the time. It encodes the leaves of leafKindOf (decimal128s too)
+// under structs, lists, large lists and maps; every other leaf is written
+// by arrow-go's column writer of its chunk, in the same row group, on the
+// same page writer, page index and writer properties (direct_arrow.go):
+// one writer per leaf, not per file.
 type directFile struct {
 	sink   *sink
 	schema *schema.Schema
@@ -53,15 +56,20 @@ type directFile struct {
 	rgRows    int64
 	groups    int16
 	pageCap   int
+	// arrowCtx is the context of arrow-go's column writers, with the
+	// Arrow writer properties a pqarrow.FileWriter of the file would have.
+	arrowCtx context.Context
 
 	closed   bool
 	closeErr error
 }
 
 // newDirectFile is the directFile of records of arrowSchema, or nil when
-// a column is not one it writes (pqarrow writes those): a type of no
-// leafKind, a Parquet dictionary of numbers, an Arrow dictionary of
-// anything but text or binary. The caller writes the magic bytes.
+// pqarrow is to write the file: a schema pqarrow cannot store (NewWriter
+// names the column), a struct of no fields, or a leaf whose levels are
+// not those leafPaths makes. A leaf of no leafKind, an Arrow dictionary of
+// anything but text or binary, or one that pqarrow stores otherwise than
+// as its Arrow values, is viaArrow. The caller writes the magic bytes.
 func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProperties) (*directFile, error) {
 	pq, err := pqarrow.ToParquet(arrowSchema, props, pqarrow.DefaultWriterProps())
 	if err != nil {
@@ -78,10 +86,19 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 	}
 	for i, lw := range leaves {
 		col := pq.Column(i)
-		if !lw.fits(col) {
-			return nil, nil
+		if int16(col.MaxDefinitionLevel()) != lw.maxDef || int16(col.MaxRepetitionLevel()) != lw.maxRep {
+			return nil, nil // not the nesting leafPaths knows: pqarrow writes the file
 		}
+		lw.name = arrowSchema.Field(lw.top).Name
 		lw.descr = col
+		if !lw.viaArrow && !lw.fits(col) {
+			// Stored otherwise than as its Arrow values (a uint32 as
+			// INT64): arrow-go converts them.
+			lw.viaArrow, lw.arrowDict = true, false
+		}
+		if lw.viaArrow {
+			continue
+		}
 		lw.signed = col.SortOrder() == schema.SortSIGNED
 		lw.stats = props.StatisticsEnabledFor(col.Path())
 		lw.maxStats = int(props.MaxStatsSizeFor(col.Path()))
@@ -114,6 +131,8 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 		pageCap: int(props.DataPageSize()),
 	}
 	d.meta = metadata.NewFileMetadataBuilder(pq, props, nil)
+	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(props.Allocator()))
+	d.arrowCtx = pqarrow.NewArrowWriteContext(context.Background(), &arrowProps)
 	if props.PageIndexEnabled() {
 		d.pageIndex = &metadata.PageIndexBuilder{Schema: pq}
 	}
@@ -140,7 +159,13 @@ func (d *directFile) WriteBuffered(rec arrow.RecordBatch) error {
 		if err := lw.bind(rec.Column(lw.top)); err != nil {
 			return err
 		}
-		if err := lw.writeRows(d, int(rec.NumRows())); err != nil {
+		var err error
+		if lw.viaArrow {
+			err = lw.writeArrow(d, int(rec.NumRows()))
+		} else {
+			err = lw.writeRows(d, int(rec.NumRows()))
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -175,6 +200,14 @@ func (d *directFile) startRowGroup() error {
 			}
 			pager.SetIndexBuilders(colIdx, offIdx)
 		}
+		if lw.viaArrow {
+			// arrow-go's column writer of the chunk, on the chunk's
+			// metadata and page writer, as arrow-go's buffered row group
+			// writer makes it: its statistics, page index entries,
+			// dictionary and fallback are arrow-go's own.
+			lw.column = file.NewColumnChunkWriter(lw.cc, pager, d.props)
+			continue
+		}
 		lw.startChunk(pager)
 	}
 	return nil
@@ -186,8 +219,17 @@ func (d *directFile) NewBufferedRowGroupChecked() error {
 	if d.rg == nil {
 		return nil
 	}
+	// Each chunk's pages are held in its page writer until it closes, so
+	// closing them in leaf order writes the chunks one after the other, in
+	// the order of the schema's leaves.
 	for _, lw := range d.leaves {
-		if err := lw.closeChunk(d); err != nil {
+		var err error
+		if lw.viaArrow {
+			err = lw.closeColumn(d.rgRows)
+		} else {
+			err = lw.closeChunk(d)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -206,6 +248,12 @@ func (d *directFile) Close() error {
 	if !d.closed {
 		d.closed, d.closeErr = true, d.close()
 		for _, lw := range d.leaves {
+			if lw.column != nil {
+				// A failure left the chunk open: closing it frees what
+				// arrow-go's writer holds (its pages go to a file lost).
+				lw.column.Close()
+				lw.column = nil
+			}
 			lw.releaseBuffers()
 		}
 	}
@@ -254,6 +302,7 @@ const (
 	leafBool                        // bits
 	leafBinary                      // int32 offsets into the value bytes
 	leafLargeBinary                 // int64 offsets
+	leafDecimal                     // 16-byte little-endian decimal128s, stored big-endian in flbaWidth bytes
 )
 
 // stepKind is a nesting level above a leaf.
@@ -264,16 +313,33 @@ const (
 	stepList
 )
 
-// step is one struct or list on the way from a top-level column down to a
-// leaf, bound to the array of the current record at that level.
+// step is one struct or list (a map is a list of its entries struct) on
+// the way from a top-level column down to a leaf, bound to the array of
+// the current record at that level.
 type step struct {
-	kind     stepKind
-	nullable bool
-	child    int   // the struct field the path goes down
-	rep      int16 // a list's repetition level
-	valid    []byte
-	off      int
-	offsets  []int32
+	kind      stepKind
+	nullable  bool
+	large     bool  // a large list, of offsets64
+	child     int   // the struct field the path goes down
+	rep       int16 // a list's repetition level
+	valid     []byte
+	off       int
+	offsets   []int32
+	offsets64 []int64
+}
+
+// offset is offset i of a list step's array: where the child slots of
+// its slot i start.
+func (s *step) offset(i int) int {
+	if s.large {
+		return int(s.offsets64[s.off+i])
+	}
+	return int(s.offsets[s.off+i])
+}
+
+// span is the child slots [start, end) of slot i of a list step's array.
+func (s *step) span(i int) (start, end int) {
+	return s.offset(i), s.offset(i + 1)
 }
 
 // leafWriter writes one leaf column's chunk of the current row group.
@@ -292,6 +358,21 @@ type leafWriter struct {
 	voff      int
 	maxDef    int16
 	maxRep    int16
+	// flbaWidth is the size of a leafDecimal's FIXED_LEN_BYTE_ARRAY values:
+	// the fewest bytes that hold its precision, as pqarrow stores them.
+	flbaWidth int
+
+	// viaArrow is a leaf whose values the direct writer does not encode
+	// (decimals, int8 and int16, float16, fixed-size binary, Arrow
+	// dictionaries of numbers…): its levels are made here, as for the
+	// other leaves, and its values and pages by arrow-go's column writer,
+	// column, from the leaf array, leafArr, of the current record, under
+	// the file's writer properties and into the same row group.
+	viaArrow bool
+	column   file.ColumnChunkWriter
+	leafArr  arrow.Array
+	allNull  bool   // leafArr is of the null type, whose slots are all null
+	name     string // the record's column, which errors name
 
 	descr    *schema.Column
 	signed   bool
@@ -341,9 +422,10 @@ type pageBuffers struct {
 	idx        []int32 // values present in the rows of a batch, nested
 	values     []byte  // plain encoded
 	indices    []uint32
-	byteVals   []parquet.ByteArray // a batch's byte-array values, for chunkStats
-	held       []heldPage          // dictionary pages' data pages until the dictionary is written
-	heldData   []byte              // the held pages' data, end to end
+	byteVals   []parquet.ByteArray         // a batch's byte-array values, for chunkStats
+	flbaVals   []parquet.FixedLenByteArray // a batch's decimals, for chunkStats
+	held       []heldPage                  // dictionary pages' data pages until the dictionary is written
+	heldData   []byte                      // the held pages' data, end to end
 
 	page, compressed []byte
 	scratch          []byte // a piece of a page compressed by snappy
@@ -368,7 +450,7 @@ func (lw *leafWriter) releaseBuffers() {
 	b := lw.pageBuffers
 	clear(b.held)
 	b.defs, b.reps, b.idx, b.values, b.indices = b.defs[:0], b.reps[:0], b.idx[:0], b.values[:0], b.indices[:0]
-	b.byteVals, b.held, b.heldData = b.byteVals[:0], b.held[:0], b.heldData[:0]
+	b.byteVals, b.flbaVals, b.held, b.heldData = b.byteVals[:0], b.flbaVals[:0], b.held[:0], b.heldData[:0]
 	b.page, b.compressed, b.scratch = b.page[:0], b.compressed[:0], b.scratch[:0]
 	spareBuffers.Put(&b)
 	lw.pageBuffers = pageBuffers{}
@@ -396,7 +478,9 @@ type heldPage struct {
 }
 
 // leafPaths appends the leaves under field f (the record's column top),
-// below the steps given, reporting false for a type it does not write.
+// below the steps given, reporting false for a type it does not write (a
+// struct of no fields). A leaf of a type of no leafKind, or an Arrow
+// dictionary of anything but text or binary, is viaArrow.
 func leafPaths(f arrow.Field, top int, steps []step, out *[]*leafWriter) bool {
 	switch r := arrowtype.OfType(f.Type); {
 	case r.Layout == arrowtype.Struct:
@@ -408,14 +492,16 @@ func leafPaths(f arrow.Field, top int, steps []step, out *[]*leafWriter) bool {
 			}
 		}
 		return len(t.Fields()) > 0
-	case r.Layout == arrowtype.List && !r.Large && !r.Map:
+	case r.Layout == arrowtype.List || r.Map:
+		// A map is a list of its entries, a struct of the key and the
+		// value: the levels of Parquet's MAP group.
 		rep := int16(1)
 		for _, s := range steps {
 			if s.kind == stepList {
 				rep++
 			}
 		}
-		s := append(steps[:len(steps):len(steps)], step{kind: stepList, nullable: f.Nullable, rep: rep})
+		s := append(steps[:len(steps):len(steps)], step{kind: stepList, nullable: f.Nullable, large: r.Large, rep: rep})
 		return leafPaths(f.Type.(arrow.ListLikeType).ElemField(), top, s, out)
 	}
 	dt, arrowDict := f.Type, arrowtype.OfType(f.Type).Layout == arrowtype.Dictionary
@@ -424,10 +510,16 @@ func leafPaths(f arrow.Field, top int, steps []step, out *[]*leafWriter) bool {
 	}
 	row := arrowtype.OfType(dt)
 	kind, ok := leafKindOf(row)
-	if !ok || (arrowDict && kind != leafBinary && kind != leafLargeBinary) {
-		return false
-	}
 	lw := &leafWriter{top: top, steps: steps, kind: kind, row: row, dt: dt, nullable: f.Nullable, arrowDict: arrowDict}
+	if kind == leafDecimal {
+		precision, _, _ := arrowtype.Precision(dt)
+		lw.flbaWidth = int(pqarrow.DecimalSize(precision))
+	}
+	if !ok || (arrowDict && kind != leafBinary && kind != leafLargeBinary) {
+		// arrow-go's column writer writes it (newDirectFile), from the
+		// Arrow array as it is: the dictionary array, not its values.
+		lw.viaArrow, lw.arrowDict = true, false
+	}
 	for _, s := range steps {
 		if s.nullable {
 			lw.maxDef++
@@ -451,6 +543,8 @@ func (lw *leafWriter) width() int {
 		return 4
 	case leafFixed8:
 		return 8
+	case leafDecimal:
+		return lw.flbaWidth
 	}
 	return 0
 }
@@ -458,9 +552,14 @@ func (lw *leafWriter) width() int {
 // leafKindOf is the layout of the Arrow leaf types whose buffers hold
 // their Parquet plain values as they are: bools, strings and binaries, and
 // the 32- and 64-bit integers and floats with the temporal types stored as
-// them (date32, times of day, timestamps). Date64 is stored as days, and
-// durations and the other widths are left to pqarrow.
+// them (date32, times of day, timestamps); and decimal128s, whose plain
+// values are their bytes reversed and cut to the precision. Date64 is
+// stored as days, and durations and the other widths are left to arrow-go's
+// column writers.
 func leafKindOf(r *arrowtype.Row) (leafKind, bool) {
+	if r.Decimal && r.Value == arrowtype.Decimal128 && r.Layout == arrowtype.Fixed {
+		return leafDecimal, true
+	}
 	switch r.Layout {
 	case arrowtype.Boolean:
 		return leafBool, true
@@ -496,6 +595,7 @@ func (lw *leafWriter) fits(col *schema.Column) bool {
 	want := map[leafKind]parquet.Type{
 		leafFixed4: parquet.Types.Int32, leafFixed8: parquet.Types.Int64, leafBool: parquet.Types.Boolean,
 		leafBinary: parquet.Types.ByteArray, leafLargeBinary: parquet.Types.ByteArray,
+		leafDecimal: parquet.Types.FixedLenByteArray,
 	}[lw.kind]
 	if lw.row.Float && lw.kind == leafFixed4 {
 		want = parquet.Types.Float
@@ -504,6 +604,10 @@ func (lw *leafWriter) fits(col *schema.Column) bool {
 	}
 	if col.PhysicalType() != want {
 		return false
+	}
+	if lw.kind == leafDecimal {
+		_, ok := col.LogicalType().(schema.DecimalLogicalType)
+		return ok && col.TypeLength() == lw.flbaWidth
 	}
 	unitOf := map[arrow.TimeUnit]schema.TimeUnitType{arrow.Millisecond: schema.TimeUnitMillis, arrow.Microsecond: schema.TimeUnitMicros, arrow.Nanosecond: schema.TimeUnitNanos}
 	unit, _ := arrowtype.Unit(lw.dt)
@@ -532,14 +636,20 @@ func (lw *leafWriter) bind(col arrow.Array) error {
 			a = a.(arrowtype.StructArray).Field(s.child)
 		case stepList:
 			l := a.(array.ListLike)
-			s.offsets = nil
-			if b := l.Data().Buffers()[1]; b != nil {
+			s.offsets, s.offsets64 = nil, nil
+			if b := l.Data().Buffers()[1]; b != nil && s.large {
+				s.offsets64 = arrow.Int64Traits.CastFromBytes(b.Bytes())
+			} else if b != nil {
 				s.offsets = arrow.Int32Traits.CastFromBytes(b.Bytes())
 			}
 			a = l.ListValues()
 		}
 	}
 	lw.valid, lw.off = validity(a)
+	if lw.viaArrow {
+		lw.leafArr, lw.allNull = a, a.DataType().ID() == arrow.NULL
+		return nil
+	}
 	lw.codes, lw.voff = nil, 0
 	if lw.arrowDict {
 		lw.codes = a.(arrowtype.DictionaryArray)
@@ -551,7 +661,7 @@ func (lw *leafWriter) bind(col arrow.Array) error {
 	}
 	buf := a.Data().Buffers()
 	switch lw.kind {
-	case leafFixed4, leafFixed8, leafBool:
+	case leafFixed4, leafFixed8, leafBool, leafDecimal:
 		lw.data = nil
 		if buf[1] != nil {
 			lw.data = buf[1].Bytes()
@@ -577,9 +687,9 @@ func (lw *leafWriter) bind(col arrow.Array) error {
 }
 
 // validity is a's validity bitmap and offset, a nil bitmap when a has no
-// nulls.
+// nulls or none (an array of the null type, which bind tells apart).
 func validity(a arrow.Array) ([]byte, int) {
-	if a.NullN() == 0 || a.Data().Buffers()[0] == nil {
+	if bufs := a.Data().Buffers(); a.NullN() == 0 || len(bufs) == 0 || bufs[0] == nil {
 		return nil, a.Data().Offset()
 	}
 	return a.Data().Buffers()[0].Bytes(), a.Data().Offset()
@@ -730,7 +840,7 @@ func (lw *leafWriter) slots(a, b int) (s, e int) {
 	for k := range lw.steps {
 		st := &lw.steps[k]
 		if st.kind == stepList {
-			a, b = int(st.offsets[st.off+a]), int(st.offsets[st.off+b])
+			a, b = st.offset(a), st.offset(b)
 		}
 	}
 	return a, b
@@ -817,7 +927,7 @@ func (lw *leafWriter) flatRows(a, b int) {
 func (lw *leafWriter) emit(k, i int, def, rep int16) {
 	if k == len(lw.steps) {
 		if lw.nullable {
-			if lw.valid != nil && !bitSet(lw.valid, lw.off+i) {
+			if lw.allNull || (lw.valid != nil && !bitSet(lw.valid, lw.off+i)) {
 				lw.level(def, rep)
 				return
 			}
@@ -839,7 +949,7 @@ func (lw *leafWriter) emit(k, i int, def, rep int16) {
 	case stepStruct:
 		lw.emit(k+1, i, def, rep)
 	case stepList:
-		start, end := int(s.offsets[s.off+i]), int(s.offsets[s.off+i+1])
+		start, end := s.span(i)
 		if start == end {
 			lw.level(def, rep)
 			return
@@ -898,6 +1008,23 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 		}
 		if lw.dictState != dictOff {
 			lw.fixedIndices(start, w)
+		}
+	case leafDecimal:
+		start := len(lw.values)
+		if idx == nil {
+			for i := a; i < b; i++ {
+				lw.appendDecimal(i)
+			}
+		} else {
+			for _, i := range idx {
+				lw.appendDecimal(int(i))
+			}
+		}
+		if lw.stats {
+			lw.decimalStats(lw.values[start:])
+		}
+		if lw.dictState != dictOff {
+			lw.fixedIndices(start, lw.flbaWidth)
 		}
 	case leafBool:
 		for k := range n {
@@ -962,6 +1089,27 @@ func (lw *leafWriter) byteValue(v []byte) {
 	lw.plain += 4 + len(v)
 	lw.values = binary.LittleEndian.AppendUint32(lw.values, uint32(len(v)))
 	lw.values = append(lw.values, v...)
+}
+
+// appendDecimal appends the plain value of leaf slot i, a decimal128: its
+// 16 little-endian bytes big-endian, the last flbaWidth of them (the value
+// fits its precision, which fits them), as pqarrow writes it.
+func (lw *leafWriter) appendDecimal(i int) {
+	p := (lw.off + i) * 16
+	var be [16]byte
+	binary.BigEndian.PutUint64(be[:8], binary.LittleEndian.Uint64(lw.data[p+8:p+16]))
+	binary.BigEndian.PutUint64(be[8:], binary.LittleEndian.Uint64(lw.data[p:p+8]))
+	lw.values = append(lw.values, be[16-lw.flbaWidth:]...)
+}
+
+// decimalStats merges the min and max of vals, the plain decimals just
+// added, by arrow-go's ordering of signed FIXED_LEN_BYTE_ARRAYs.
+func (lw *leafWriter) decimalStats(vals []byte) {
+	lw.flbaVals = lw.flbaVals[:0]
+	for k := 0; k < len(vals); k += lw.flbaWidth {
+		lw.flbaVals = append(lw.flbaVals, vals[k:k+lw.flbaWidth])
+	}
+	lw.pageStats.(*metadata.FixedLenByteArrayStatistics).Update(lw.flbaVals, 0)
 }
 
 // fixedStats merges the min and max of vals, the plain values just added.

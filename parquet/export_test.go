@@ -117,3 +117,25 @@ func writingTest() string {
 		}
 	}
 }
+
+// ArrowGoLeaves is the Parquet paths of the leaves that a Writer of T with
+// cfg writes through arrow-go's column writers inside its own file (nil
+// when pqarrow writes the whole file).
+func ArrowGoLeaves[T any](cfg WriteConfig) []string {
+	w, err := NewWriter[T](io.Discard, cfg)
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	d, ok := w.out.fw.(*directFile)
+	if !ok {
+		return nil
+	}
+	var paths []string
+	for _, lw := range d.leaves {
+		if lw.viaArrow {
+			paths = append(paths, lw.descr.Path())
+		}
+	}
+	return paths
+}

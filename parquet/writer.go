@@ -146,9 +146,10 @@ func writeConfig(c *ioconfig.Call[WriteConfig]) (WriteConfig, error) {
 // read back as written). Rows are encoded a few thousand at a time with one
 // reused mapper.Builder, and the records' column chunks written straight
 // from their buffers (numbers, booleans, text and binary, temporal types,
-// under structs and lists, Arrow dictionaries of text and binary), or by
-// pqarrow when a column is of another type or an Arrow dictionary of
-// numbers; either buffers the encoded, compressed pages of the row group
+// decimal128s, under structs, lists and maps, Arrow dictionaries of text
+// and binary), or, for a leaf of another type (int8, decimal256, float16,
+// an Arrow dictionary of numbers…), by arrow-go's column writer in the same
+// row group; either buffers the encoded, compressed pages of the row group
 // being built: the memory a Writer holds is one row group's encoded columns
 // and one batch of rows, whatever the number of rows written. The direct
 // writer ends a data page at 256 KiB of values before compression, and a
@@ -362,7 +363,8 @@ func fileMetadata(schemaMeta arrow.Metadata, cfgMeta map[string]string) ([][2]st
 
 // mayNormalize reports whether a column of dt may need converting for
 // pqarrow even where its storage type is dt: a list whose null rows hold
-// elements, a dictionary with a null entry.
+// elements, a dictionary with a null entry, a struct of decimals
+// (underNulls).
 func mayNormalize(dt arrow.DataType) bool {
 	r := arrowtype.OfType(dt)
 	if r.Layout == arrowtype.Dictionary {
@@ -370,7 +372,7 @@ func mayNormalize(dt arrow.DataType) bool {
 	}
 	if t, ok := dt.(arrow.NestedType); ok {
 		for _, f := range t.Fields() {
-			if mayNormalize(f.Type) {
+			if mayNormalize(f.Type) || (r.Layout == arrowtype.Struct && arrowtype.OfType(f.Type).Decimal) {
 				return true
 			}
 		}
