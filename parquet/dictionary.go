@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
+	"math/rand/v2"
 )
 
 // byteDict is the dictionary of one column chunk: the distinct values (byte
@@ -15,6 +16,10 @@ import (
 type byteDict struct {
 	width int // of a fixed-width value, plain encoded without a length; 0 for byte arrays
 	seed  maphash.Seed
+	// word is the key of the hash of a value of 4 or 8 bytes (wordHash),
+	// which the value itself is, zero-extended to 64 bits: no bytes to
+	// hash or compare.
+	word  uint64
 	data  []byte   // the values, end to end
 	ends  []int32  // ends[i] is where value i ends in data
 	hash  []uint64 // of each value, to grow the table without hashing again
@@ -22,7 +27,7 @@ type byteDict struct {
 }
 
 func newByteDict() *byteDict {
-	return &byteDict{seed: maphash.MakeSeed(), slots: make([]int32, 1024)}
+	return &byteDict{seed: maphash.MakeSeed(), word: rand.Uint64(), slots: make([]int32, 1024)}
 }
 
 func (d *byteDict) len() int { return len(d.ends) }
@@ -45,6 +50,12 @@ func (d *byteDict) plainBytes() int {
 
 // index is v's index, v added when new.
 func (d *byteDict) index(v []byte) uint32 {
+	switch d.width {
+	case 4:
+		return d.indexWord(uint64(binary.LittleEndian.Uint32(v)), v)
+	case 8:
+		return d.indexWord(binary.LittleEndian.Uint64(v), v)
+	}
 	h := maphash.Bytes(d.seed, v)
 	mask := uint64(len(d.slots) - 1)
 	for s := h & mask; ; s = (s + 1) & mask {
@@ -64,6 +75,43 @@ func (d *byteDict) index(v []byte) uint32 {
 			return uint32(k - 1)
 		}
 	}
+}
+
+// indexWord is index(v) of a dictionary of 4- or 8-byte values, v's bits
+// being x. Its hash is a bijection of x (wordHash), so a slot of the same
+// hash holds v: one multiply-and-shift mix instead of maphash and
+// bytes.Equal, a third of a dictionary's time on numbers and dates.
+func (d *byteDict) indexWord(x uint64, v []byte) uint32 {
+	h := wordHash(x ^ d.word)
+	mask := uint64(len(d.slots) - 1)
+	for s := h & mask; ; s = (s + 1) & mask {
+		k := d.slots[s]
+		if k == 0 {
+			i := int32(len(d.ends))
+			d.data = append(d.data, v...)
+			d.ends = append(d.ends, int32(len(d.data)))
+			d.hash = append(d.hash, h)
+			d.slots[s] = i + 1
+			if 2*len(d.ends) > len(d.slots) {
+				d.grow()
+			}
+			return uint32(i)
+		}
+		if d.hash[k-1] == h {
+			return uint32(k - 1)
+		}
+	}
+}
+
+// wordHash is MurmurHash3's 64-bit finalizer: a bijection of uint64 whose
+// low bits, the slots', depend on every bit of x.
+func wordHash(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
 }
 
 func (d *byteDict) grow() {
