@@ -752,11 +752,6 @@ func (lw *leafWriter) writeRows(d *directFile, n int) error {
 			lw.nrows += b - a
 			lw.appendValues(0, 0, lw.idx)
 		}
-		if lw.dictState == dictUndecided && !lw.dictPays() {
-			lw.dictState = dictOff // the values are plain already
-			lw.dict.reset()
-			lw.indices = lw.indices[:0]
-		}
 		if lw.pageBytes() >= d.pageCap || (lw.dictState != dictOff && lw.dict.plainBytes() >= lw.dictLimit) {
 			if err := lw.flushPage(d); err != nil {
 				return err
@@ -878,11 +873,21 @@ func (lw *leafWriter) binValue(i int) []byte {
 	return lw.data[lw.offs64[j]:lw.offs64[j+1]]
 }
 
-// dictPays reports whether the dictionary and the indices of the chunk's
-// values so far are smaller than the values plain, as pqarrow's cost
-// fallback (parquet-mr's) decides after every batch of the first page.
-func (lw *leafWriter) dictPays() bool {
-	return lw.dict.plainBytes()+(len(lw.indices)*indexWidth(lw.dict.len())+7)/8 < lw.plain
+// decideDictionary keeps the chunk's dictionary when the dictionary and the
+// indices of the first page are smaller than its values plain, and drops
+// it for the rest of the chunk otherwise (the page is written plain: its
+// plain values are kept beside the indices until it is decided), as
+// parquet-mr decides on its first page. The first page, not the first
+// rows: keys and dates that repeat across a row group may be distinct in
+// its first thousand rows (TPC-H's l_partkey and dates).
+func (lw *leafWriter) decideDictionary() {
+	if lw.dict.plainBytes()+(len(lw.indices)*indexWidth(lw.dict.len())+7)/8 < lw.plain {
+		lw.dictState = dictOn
+		return
+	}
+	lw.dictState = dictOff
+	lw.dict.reset()
+	lw.indices = lw.indices[:0]
 }
 
 // pageBytes is the memory the page being built holds: its levels and
@@ -1175,7 +1180,7 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 		return nil
 	}
 	if lw.dictState == dictUndecided {
-		lw.dictState = dictOn // dictPays said so after every step
+		lw.decideDictionary()
 	}
 	enc := parquet.Encodings.Plain
 	var values []byte

@@ -531,3 +531,30 @@ func TestTheDefaultDropsADictionaryThatDoesNotPay(t *testing.T) {
 	require.False(t, chunks["Unique"].HasDictionaryPage(), "unique values: plain")
 	require.True(t, chunks["Few"].HasDictionaryPage(), "five values: a dictionary")
 }
+
+// The first data page decides whether a chunk's dictionary pays, not its
+// first rows: keys and dates that repeat across a row group but not within
+// its first thousand rows (TPC-H's l_partkey: 20,000 parts over 600,000
+// lines) keep their dictionary; unique keys drop it, whatever their type.
+func TestTheFirstPageNotTheFirstRowsDecidesWhetherADictionaryPays(t *testing.T) {
+	type line struct {
+		Part   int64
+		Day    int32
+		Unique int64
+		Text   string
+	}
+	rows := make([]line, 100_000)
+	for i := range rows {
+		k := (i * 7919) % 20_000 // the first 20,000 rows are distinct
+		rows[i] = line{Part: int64(k), Day: int32(k % 2500), Unique: int64(i) * 1_000_003, Text: fmt.Sprintf("part-%05d", k)}
+	}
+	path := roundTrip(t, rows, amparquet.WriteConfig{})
+	pf, err := file.OpenParquetFile(path, false)
+	require.NoError(t, err)
+	defer pf.Close()
+	chunks := columnChunks(t, pf)
+	for _, col := range []string{"Part", "Day", "Text"} {
+		require.True(t, chunks[col].HasDictionaryPage(), "%s repeats across the page: a dictionary", col)
+	}
+	require.False(t, chunks["Unique"].HasDictionaryPage(), "unique values: plain")
+}
