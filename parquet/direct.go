@@ -50,9 +50,14 @@ type directFile struct {
 	// written before the footer; nil when the page index is off.
 	pageIndex *metadata.PageIndexBuilder
 	rg        *metadata.RowGroupMetaDataBuilder
-	rgRows    int64
-	groups    int16
-	pageCap   int
+	// blooms holds the bloom filters of every row group's columns that
+	// have one, written before the page index (as arrow-go's file writer
+	// does), which sets their offsets in the column chunks' metadata.
+	blooms  *metadata.FileBloomFilterBuilder
+	filters []metadata.BloomFilterBuilder // blooms', released at Close
+	rgRows  int64
+	groups  int16
+	pageCap int
 
 	closed   bool
 	closeErr error
@@ -78,13 +83,15 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 	}
 	for i, lw := range leaves {
 		col := pq.Column(i)
-		if !lw.fits(col) {
+		if !lw.fits(col) || !directEncodes(lw, props, col.Path()) {
 			return nil, nil
 		}
 		lw.descr = col
 		lw.signed = col.SortOrder() == schema.SortSIGNED
 		lw.stats = props.StatisticsEnabledFor(col.Path())
 		lw.maxStats = int(props.MaxStatsSizeFor(col.Path()))
+		lw.valueEncoding = props.EncodingFor(col.Path())
+		lw.bloomOn = props.BloomFilterEnabledFor(col.Path())
 		// Booleans have no dictionary encoding (pqarrow writes them plain
 		// too). An Arrow dictionary column keeps one Parquet dictionary per
 		// column chunk (or none, when dictionaries are off): its values are
@@ -114,6 +121,7 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 		pageCap: int(props.DataPageSize()),
 	}
 	d.meta = metadata.NewFileMetadataBuilder(pq, props, nil)
+	d.blooms = &metadata.FileBloomFilterBuilder{Schema: pq}
 	if props.PageIndexEnabled() {
 		d.pageIndex = &metadata.PageIndexBuilder{Schema: pq}
 	}
@@ -158,8 +166,15 @@ func (d *directFile) startRowGroup() error {
 			return err
 		}
 	}
+	filters := map[string]metadata.BloomFilterBuilder{}
 	for i, lw := range d.leaves {
 		lw.cc = d.rg.NextColumnChunk()
+		lw.bloom = nil
+		if lw.bloomOn {
+			lw.bloom = newBloomFilter(d.props, lw.descr.Path())
+			filters[lw.descr.Path()] = lw.bloom
+			d.filters = append(d.filters, lw.bloom)
+		}
 		pager, err := file.NewPageWriter(d.sink, d.props.Compression(), d.level, lw.cc, d.groups, int16(i), d.props.Allocator(), true, nil, nil)
 		if err != nil {
 			return err
@@ -177,6 +192,7 @@ func (d *directFile) startRowGroup() error {
 		}
 		lw.startChunk(pager)
 	}
+	d.blooms.AppendRowGroup(d.rg, filters)
 	return nil
 }
 
@@ -207,7 +223,12 @@ func (d *directFile) Close() error {
 		d.closed, d.closeErr = true, d.close()
 		for _, lw := range d.leaves {
 			lw.releaseBuffers()
+			lw.bloom = nil
 		}
+		for _, f := range d.filters {
+			f.Release()
+		}
+		d.filters = nil
 	}
 	return d.closeErr
 }
@@ -217,6 +238,9 @@ func (d *directFile) close() error {
 		return d.sink.err
 	}
 	if err := d.NewBufferedRowGroupChecked(); err != nil {
+		return err
+	}
+	if err := d.blooms.WriteTo(d.sink); err != nil {
 		return err
 	}
 	if d.pageIndex != nil {
@@ -297,6 +321,12 @@ type leafWriter struct {
 	signed   bool
 	stats    bool
 	maxStats int
+	// valueEncoding is the encoding of values not dictionary encoded:
+	// plain, or BYTE_STREAM_SPLIT of fixed-width numbers.
+	valueEncoding parquet.Encoding
+	// bloom is the bloom filter of the column chunk when bloomOn.
+	bloomOn bool
+	bloom   metadata.BloomFilterBuilder
 
 	// The leaf array of the current record.
 	valid  []byte
@@ -896,6 +926,9 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 		if lw.stats {
 			lw.fixedStats(lw.values[start:])
 		}
+		if lw.bloom != nil {
+			lw.bloomFixed(lw.values[start:], w)
+		}
 		if lw.dictState != dictOff {
 			lw.fixedIndices(start, w)
 		}
@@ -927,6 +960,9 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 			v := lw.binValue(i)
 			if lw.stats {
 				lw.byteVals = append(lw.byteVals, v)
+			}
+			if lw.bloom != nil {
+				lw.bloom.InsertHash(lw.bloom.Hasher().Sum64(v))
 			}
 			lw.byteValue(v)
 		}
@@ -1035,6 +1071,10 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 		enc = d.props.DictionaryIndexEncoding()
 		width := indexWidth(lw.dict.len())
 		values = appendHybrid(append(lw.compressed[:0], byte(width)), lw.indices, width)
+		lw.compressed = values
+	} else if lw.valueEncoding == parquet.Encodings.ByteStreamSplit {
+		enc = lw.valueEncoding
+		values = byteStreamSplit(lw.compressed[:0], lw.values, lw.width())
 		lw.compressed = values
 	} else {
 		values = lw.values

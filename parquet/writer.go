@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 
@@ -102,6 +103,31 @@ type WriteConfig struct {
 	// WithPageIndexEnabled). Without Statistics the column index is left
 	// out, the offset index written.
 	PageIndex *bool
+	// Columns configures single leaf columns, keyed by the column's dotted
+	// Parquet path, as the footer and RowGroup.Column name it: a top-level
+	// column by its name ("id"), a struct field under its struct
+	// ("customer.name"), a list's elements as pqarrow names them
+	// ("items.list.element.sku"), or a top-level or struct field with one
+	// leaf under it by its own name ("tags" for "tags.list.element").
+	// Each ColumnConfig turns the column's bloom filter on, its statistics
+	// and page index on or off, and picks its encoding, over the file's
+	// settings above. A path that names no leaf is an error naming it and
+	// the columns there are; so are two paths of one leaf, and an encoding
+	// or bloom filter the column's physical type cannot take.
+	//
+	// A Writer[T] (and WriteFile) also reads the `parquet:"…"` tags of
+	// T's fields, a ColumnConfig each (see ParseColumnTag for the
+	// grammar): `parquet:"bloom,encoding=delta"`. A Columns entry for a
+	// column replaces its field's tag whole: the config wins, so a caller
+	// can change how a type's column is written without changing the type.
+	Columns map[string]ColumnConfig
+	// SortingColumns declares the order the rows of every row group are
+	// sorted in, first column first, which the footer stores in each row
+	// group's metadata (arrow-go's WithSortingColumns) for engines to
+	// skip sorts and merges with. The order is declared, not checked: the
+	// rows are written as given. A column that is not a leaf (as Columns
+	// names them), is named twice, or is under a list is an error.
+	SortingColumns []SortingColumn
 	// Metadata is stored in the file's key/value metadata, in key order,
 	// beside the metadata of the Arrow schema written (Metadata wins for a
 	// key in both); a reader sees them as the metadata of the Arrow schema.
@@ -117,6 +143,10 @@ type WriteConfig struct {
 	// Deprecated: give mapper.Allocator, the allocator of every reader and
 	// writer of every IO package.
 	Alloc memory.Allocator
+
+	// tagged is the ColumnConfig of the parquet tags of a Writer's T, by
+	// the Arrow names of their fields' columns.
+	tagged []taggedField
 
 	// viaPqarrow, set by tests only (export_test.go), writes with pqarrow
 	// where the direct writer would: the files the direct writer's are
@@ -199,6 +229,9 @@ func newWriter[T any](entry string, w io.Writer, opts []Option) (_ *Writer[T], e
 	}
 	cfg, err := writeConfig(c)
 	if err != nil {
+		return nil, err
+	}
+	if cfg.tagged, err = fieldColumnConfigs[T](c.Mapper); err != nil {
 		return nil, err
 	}
 	mem, own := cfg.allocator()
@@ -760,6 +793,7 @@ func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocato
 		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.DataPageVersion %d is not a data page version", cfg.DataPageVersion)
 	}
 	stats := cfg.Statistics == nil || *cfg.Statistics
+	pageIndex := cfg.PageIndex == nil || *cfg.PageIndex
 	props := []parquet.WriterProperty{
 		parquet.WithAllocator(mem),
 		parquet.WithMaxRowGroupLength(groupRows),
@@ -767,28 +801,59 @@ func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocato
 		parquet.WithCompressionLevel(level),
 		parquet.WithDataPageVersion(cfg.DataPageVersion),
 		parquet.WithStats(stats),
-		parquet.WithPageIndexEnabled(cfg.PageIndex == nil || *cfg.PageIndex),
+		parquet.WithPageIndexEnabled(pageIndex),
 		parquet.WithDataPageSize(defaultPageBytes),
 		parquet.WithDictionaryPageSizeLimit(defaultDictionaryBytes),
 	}
 	if cfg.Dictionary != nil {
 		props = append(props, parquet.WithDictionaryDefault(*cfg.Dictionary))
-		return parquet.NewWriterProperties(props...), nil
+	} else {
+		props = append(props, parquet.WithDictionaryDefault(false))
 	}
-	props = append(props, parquet.WithDictionaryDefault(false))
 	base := parquet.NewWriterProperties(props...)
 	pq, err := pqarrow.ToParquet(schema, base, pqarrow.DefaultWriterProps())
 	if err != nil {
+		if len(cfg.Columns) > 0 || len(cfg.SortingColumns) > 0 || len(cfg.tagged) > 0 {
+			return nil, fmt.Errorf("arrowmap/parquet: %w", err) // no columns to configure
+		}
 		return base, nil // NewWriter names the column Parquet cannot store
 	}
-	dict := dictionaryLeaves(schema)
-	for i, col := range pq.Columns() {
-		switch {
-		case len(dict) == pq.NumColumns() && dict[i]:
-			props = append(props, parquet.WithDictionaryFor(col.Path(), true))
-		case col.PhysicalType() != parquet.Types.Boolean:
-			props = append(props, parquet.WithDictionaryFor(col.Path(), true), parquet.WithDictionaryCostFallbackFor(col.Path(), true))
+	if cfg.Dictionary == nil {
+		dict := dictionaryLeaves(schema)
+		for i, col := range pq.Columns() {
+			switch {
+			case len(dict) == pq.NumColumns() && dict[i]:
+				props = append(props, parquet.WithDictionaryFor(col.Path(), true))
+			case col.PhysicalType() != parquet.Types.Boolean:
+				props = append(props, parquet.WithDictionaryFor(col.Path(), true), parquet.WithDictionaryCostFallbackFor(col.Path(), true))
+			}
 		}
+	}
+	tagged, err := taggedLeaves(schema, pq, cfg.tagged)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := columnSettings(pq, cfg, tagged)
+	if err != nil {
+		return nil, err
+	}
+	if !pageIndex && slices.ContainsFunc(slices.Collect(maps.Values(settings)), func(c ColumnConfig) bool { return c.PageIndex != nil && *c.PageIndex }) {
+		// The file's page index is built only when on for the file: on,
+		// and off for every column but those that ask for it.
+		props = append(props, parquet.WithPageIndexEnabled(true))
+		for i, col := range pq.Columns() {
+			if c := settings[i]; c.PageIndex == nil {
+				props = append(props, parquet.WithPageIndexEnabledFor(col.Path(), false))
+			}
+		}
+	}
+	props = append(props, columnProperties(pq, settings, groupRows)...)
+	if len(cfg.SortingColumns) > 0 {
+		sorting, err := sortingColumns(pq, cfg.SortingColumns)
+		if err != nil {
+			return nil, err
+		}
+		props = append(props, parquet.WithSortingColumns(sorting))
 	}
 	return parquet.NewWriterProperties(props...), nil
 }

@@ -1,0 +1,191 @@
+package parquet
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/mapper"
+)
+
+// columnTagKey is the struct tag key a Writer[T] reads ColumnConfigs from.
+const columnTagKey = "parquet"
+
+// taggedField is the ColumnConfig of a field's parquet tag, with the Arrow
+// names of its column (mapper.FieldTag.Columns) and its Go path.
+type taggedField struct {
+	columns []string
+	goPath  string
+	cfg     ColumnConfig
+}
+
+// taggedColumn is a taggedField bound to its leaf.
+type taggedColumn struct {
+	goPath string
+	cfg    ColumnConfig
+}
+
+// ParseColumnTag is the ColumnConfig of the value of a `parquet:"…"`
+// struct tag, which a Writer[T] reads on T's fields: options separated by
+// commas, whitespace around them ignored, as the arrow tag's options are.
+//
+//	bloom                 a bloom filter (ColumnConfig.BloomFilter)
+//	fpp=0.05              its false-positive rate (BloomFilterFPP)
+//	ndv=100000            its distinct values per row group (BloomFilterNDV)
+//	stats, stats=false    statistics on or off (Statistics)
+//	pageindex=false       the page index on or off (PageIndex)
+//	encoding=delta        plain, dictionary, delta, delta_length or
+//	                      byte_stream_split (Encoding)
+//
+// A flag may be written with a value, bloom=true or bloom=false. An
+// unknown option, a value that does not parse, or an option twice is an
+// error naming it.
+func ParseColumnTag(tag string) (ColumnConfig, error) {
+	var c ColumnConfig
+	seen := map[string]bool{}
+	for _, opt := range strings.Split(tag, ",") {
+		opt = strings.TrimSpace(opt)
+		if opt == "" {
+			continue
+		}
+		key, value, hasValue := strings.Cut(opt, "=")
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		if seen[key] {
+			return ColumnConfig{}, fmt.Errorf("parquet tag %q: option %s twice", tag, key)
+		}
+		seen[key] = true
+		flag := func() (bool, error) {
+			if !hasValue {
+				return true, nil
+			}
+			b, err := strconv.ParseBool(value)
+			if err != nil {
+				return false, fmt.Errorf("parquet tag %q: %s=%s is not true or false", tag, key, value)
+			}
+			return b, nil
+		}
+		var err error
+		switch key {
+		case "bloom":
+			c.BloomFilter, err = flag()
+		case "stats":
+			var b bool
+			b, err = flag()
+			c.Statistics = &b
+		case "pageindex":
+			var b bool
+			b, err = flag()
+			c.PageIndex = &b
+		case "fpp":
+			if c.BloomFilterFPP, err = strconv.ParseFloat(value, 64); err != nil || !hasValue {
+				err = fmt.Errorf("parquet tag %q: fpp=%s is not a number", tag, value)
+			}
+		case "ndv":
+			if c.BloomFilterNDV, err = strconv.ParseInt(value, 10, 64); err != nil || !hasValue {
+				err = fmt.Errorf("parquet tag %q: ndv=%s is not an integer", tag, value)
+			}
+		case "encoding":
+			i := slices.Index(encodingNames[:], value)
+			if i <= int(EncodingDefault) {
+				err = fmt.Errorf("parquet tag %q: encoding=%s is not one of %s", tag, value, strings.Join(encodingNames[1:], ", "))
+			}
+			c.Encoding = Encoding(max(i, 0))
+		default:
+			err = fmt.Errorf("parquet tag %q: unknown option %s (bloom, fpp, ndv, stats, pageindex, encoding)", tag, key)
+		}
+		if err != nil {
+			return ColumnConfig{}, err
+		}
+	}
+	return c, nil
+}
+
+// fieldColumnConfigs is the parquet tags of T's fields under the mapper
+// options opts, parsed: an error names the field.
+func fieldColumnConfigs[T any](opts []mapper.Option) ([]taggedField, error) {
+	tags, err := mapper.FieldTags[T](columnTagKey, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]taggedField, 0, len(tags))
+	for _, ft := range tags {
+		c, err := ParseColumnTag(ft.Tag)
+		if err != nil {
+			return nil, &mapper.Error{Path: ft.Path, Column: strings.Join(ft.Columns, "."), Row: -1, Err: fmt.Errorf("%w: %w", mapper.ErrTag, err)}
+		}
+		out = append(out, taggedField{columns: ft.Columns, goPath: ft.Path, cfg: c})
+	}
+	return out, nil
+}
+
+// taggedLeaves binds each tagged field to the one leaf of pq (the Parquet
+// schema of arrowSchema) under its column; a field with no leaf or more
+// than one under it (a struct of two fields) is an error naming it.
+func taggedLeaves(arrowSchema *arrow.Schema, pq *schema.Schema, tagged []taggedField) (map[int]taggedColumn, error) {
+	if len(tagged) == 0 {
+		return nil, nil
+	}
+	names := leafArrowNames(arrowSchema)
+	if len(names) != pq.NumColumns() {
+		return nil, fmt.Errorf("arrowmap/parquet: the parquet tags: %d Arrow leaves for %d Parquet columns", len(names), pq.NumColumns())
+	}
+	out := map[int]taggedColumn{}
+	for _, tf := range tagged {
+		leaf := -1
+		for i, n := range names {
+			if len(n) >= len(tf.columns) && slices.Equal(n[:len(tf.columns)], tf.columns) {
+				if leaf >= 0 {
+					return nil, &mapper.Error{Path: tf.goPath, Column: strings.Join(tf.columns, "."), Row: -1,
+						Err: fmt.Errorf("%w: a parquet tag on a field of more than one leaf column (%s, %s): tag the leaves", mapper.ErrTag, pq.Column(leaf).Path(), pq.Column(i).Path())}
+				}
+				leaf = i
+			}
+		}
+		if leaf < 0 {
+			return nil, &mapper.Error{Path: tf.goPath, Column: strings.Join(tf.columns, "."), Row: -1, Err: fmt.Errorf("%w: a parquet tag on a field of no leaf column", mapper.ErrTag)}
+		}
+		out[leaf] = taggedColumn{goPath: tf.goPath, cfg: tf.cfg}
+	}
+	return out, nil
+}
+
+// leafArrowNames is, for each leaf of schema in pqarrow's order (depth
+// first, as dictionaryLeaves walks), the names of the Arrow fields from
+// its top-level column down, as mapper.FieldTag.Columns names them: a
+// struct's fields by name, a list's elements adding none, a map's keys
+// and values "key" and "value".
+func leafArrowNames(schema *arrow.Schema) [][]string {
+	var leaves [][]string
+	var walk func(dt arrow.DataType, names []string)
+	walk = func(dt arrow.DataType, names []string) {
+		dt = arrowtype.Storage(dt)
+		if _, values, _, ok := arrowtype.DictionaryParts(dt); ok {
+			walk(values, names)
+			return
+		}
+		switch r := arrowtype.OfType(dt); {
+		case r.Map:
+			mp, _ := arrowtype.MapParts(dt)
+			walk(mp.Key.Type, append(names[:len(names):len(names)], "key"))
+			walk(mp.Item.Type, append(names[:len(names):len(names)], "value"))
+		case r.Layout == arrowtype.Struct:
+			for _, f := range dt.(arrow.NestedType).Fields() {
+				walk(f.Type, append(names[:len(names):len(names)], f.Name))
+			}
+		default:
+			if l, ok := dt.(arrow.ListLikeType); ok {
+				walk(l.Elem(), names)
+				return
+			}
+			leaves = append(leaves, names)
+		}
+	}
+	for _, f := range schema.Fields() {
+		walk(f.Type, []string{f.Name})
+	}
+	return leaves
+}

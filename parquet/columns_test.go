@@ -1,0 +1,517 @@
+package parquet_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	arrowparquet "github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/arrowmap/arrowmap/mapper"
+	amparquet "github.com/arrowmap/arrowmap/parquet"
+	"github.com/stretchr/testify/require"
+)
+
+// reading is a row with a column of every physical type the encodings
+// apply to, under a struct and a list too.
+type reading struct {
+	ID     int64     `arrow:"id"`
+	Day    time.Time `arrow:"day,date32"`
+	Sensor string    `arrow:"sensor"`
+	Value  float64   `arrow:"value"`
+	Temp   float32   `arrow:"temp"`
+	Count  int32     `arrow:"count"`
+	OK     bool      `arrow:"ok"`
+	Site   struct {
+		Name string `arrow:"name"`
+		Zone int64  `arrow:"zone"`
+	} `arrow:"site"`
+	Tags []string `arrow:"tags"`
+	Note *string  `arrow:"note"`
+}
+
+func readings(n int) []reading {
+	rows := make([]reading, n)
+	for i := range rows {
+		r := &rows[i]
+		r.ID = int64(1_000_000 + i*3)
+		r.Day = time.Unix(int64(19000+i/100)*86400, 0).UTC()
+		r.Sensor = fmt.Sprintf("sensor-%03d", i%40)
+		r.Value = float64(i%1000) * 0.25
+		r.Temp = 20 + float32(i%17)/4
+		r.Count = int32(i % 7)
+		r.OK = i%3 != 0
+		r.Site.Name = []string{"north", "south", "east"}[i%3]
+		r.Site.Zone = int64(i / 500)
+		r.Tags = []string{"a", "bb", "ccc"}[:i%4]
+		if i%5 != 0 {
+			s := fmt.Sprintf("note %d", i%11)
+			r.Note = &s
+		}
+	}
+	return rows
+}
+
+// readThroughPqarrow is the rows of T that arrow-go's pqarrow reads from
+// data, decoded by mapper: the independent reader.
+func readThroughPqarrow[T any](t *testing.T, data []byte) []T {
+	t.Helper()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	require.NoError(t, err)
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1 << 20}, memory.DefaultAllocator)
+	require.NoError(t, err)
+	tbl, err := fr.ReadTable(context.Background())
+	require.NoError(t, err)
+	defer tbl.Release()
+	tr := array.NewTableReader(tbl, -1)
+	defer tr.Release()
+	var out []T
+	for tr.Next() {
+		rows, err := mapper.Decode[T](tr.RecordBatch())
+		require.NoError(t, err)
+		out = append(out, rows...)
+	}
+	require.NoError(t, tr.Err())
+	return out
+}
+
+// writeBytes is rows written by a Writer with opts.
+func writeBytes[T any](t *testing.T, rows []T, opts ...amparquet.Option) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := amparquet.NewWriter[T](&buf, opts...)
+	require.NoError(t, err)
+	_, err = w.Write(rows)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	return buf.Bytes()
+}
+
+// chunkOf is the metadata of leaf column path in row group g of pf.
+func chunkOf(t *testing.T, pf *file.Reader, g int, path string) *metadata.ColumnChunkMetaData {
+	t.Helper()
+	leaf := pf.MetaData().Schema.ColumnIndexByName(path)
+	require.GreaterOrEqual(t, leaf, 0, "column %s", path)
+	cc, err := pf.MetaData().RowGroup(g).ColumnChunk(leaf)
+	require.NoError(t, err)
+	return cc
+}
+
+func TestColumnEncodingsAreWrittenAndReadBackEqual(t *testing.T) {
+	rows := readings(3000)
+	dict := []arrowparquet.Encoding{arrowparquet.Encodings.RLEDict, arrowparquet.Encodings.PlainDict}
+	tests := []struct {
+		column string
+		enc    amparquet.Encoding
+		want   []arrowparquet.Encoding // one of them in ColumnMetaData.Encodings
+		direct bool                    // the direct writer writes it
+	}{
+		{"id", amparquet.EncodingPlain, []arrowparquet.Encoding{arrowparquet.Encodings.Plain}, true},
+		{"id", amparquet.EncodingDictionary, dict, true},
+		{"id", amparquet.EncodingDelta, []arrowparquet.Encoding{arrowparquet.Encodings.DeltaBinaryPacked}, false},
+		{"id", amparquet.EncodingByteStreamSplit, []arrowparquet.Encoding{arrowparquet.Encodings.ByteStreamSplit}, true},
+		{"day", amparquet.EncodingDelta, []arrowparquet.Encoding{arrowparquet.Encodings.DeltaBinaryPacked}, false},
+		{"count", amparquet.EncodingByteStreamSplit, []arrowparquet.Encoding{arrowparquet.Encodings.ByteStreamSplit}, true},
+		{"count", amparquet.EncodingDelta, []arrowparquet.Encoding{arrowparquet.Encodings.DeltaBinaryPacked}, false},
+		{"value", amparquet.EncodingByteStreamSplit, []arrowparquet.Encoding{arrowparquet.Encodings.ByteStreamSplit}, true},
+		{"temp", amparquet.EncodingByteStreamSplit, []arrowparquet.Encoding{arrowparquet.Encodings.ByteStreamSplit}, true},
+		{"value", amparquet.EncodingDictionary, dict, true},
+		{"sensor", amparquet.EncodingPlain, []arrowparquet.Encoding{arrowparquet.Encodings.Plain}, true},
+		{"sensor", amparquet.EncodingDelta, []arrowparquet.Encoding{arrowparquet.Encodings.DeltaByteArray}, false},
+		{"sensor", amparquet.EncodingDeltaLength, []arrowparquet.Encoding{arrowparquet.Encodings.DeltaLengthByteArray}, false},
+		{"ok", amparquet.EncodingPlain, []arrowparquet.Encoding{arrowparquet.Encodings.Plain}, true},
+		{"site.name", amparquet.EncodingDeltaLength, []arrowparquet.Encoding{arrowparquet.Encodings.DeltaLengthByteArray}, false},
+		{"site.zone", amparquet.EncodingByteStreamSplit, []arrowparquet.Encoding{arrowparquet.Encodings.ByteStreamSplit}, true},
+		{"tags", amparquet.EncodingDelta, []arrowparquet.Encoding{arrowparquet.Encodings.DeltaByteArray}, false},
+		{"note", amparquet.EncodingDictionary, dict, true},
+		{"note", amparquet.EncodingPlain, []arrowparquet.Encoding{arrowparquet.Encodings.Plain}, true},
+	}
+	for _, tt := range tests {
+		for _, viaPqarrow := range []bool{false, true} {
+			for _, v2 := range []bool{false, true} {
+				name := fmt.Sprintf("%s %s, through pqarrow %v, v2 pages %v", tt.column, tt.enc, viaPqarrow, v2)
+				t.Run(name, func(t *testing.T) {
+					cfg := amparquet.WriteConfig{RowGroupRows: 1000, Columns: map[string]amparquet.ColumnConfig{tt.column: {Encoding: tt.enc}}}
+					if v2 {
+						cfg.DataPageVersion = arrowparquet.DataPageV2
+					}
+					cfg = amparquet.ThroughPqarrow(viaPqarrow, cfg)
+					if !viaPqarrow {
+						require.Equal(t, tt.direct, amparquet.WritesDirectly[reading](cfg), "the direct writer writes it")
+					}
+					data := writeBytes(t, rows, cfg)
+					pf, err := file.NewParquetReader(bytes.NewReader(data))
+					require.NoError(t, err)
+					defer pf.Close()
+					for g := range pf.NumRowGroups() {
+						encs := chunkOf(t, pf, g, leafPath(tt.column)).Encodings()
+						require.True(t, slices.ContainsFunc(tt.want, func(e arrowparquet.Encoding) bool { return slices.Contains(encs, e) }),
+							"row group %d: encodings %v, want one of %v", g, encs, tt.want)
+					}
+					require.Equal(t, rows, readThroughPqarrow[reading](t, data), "pqarrow reads back the rows")
+					rdr, err := amparquet.OpenReaderAt[reading](bytes.NewReader(data), int64(len(data)))
+					require.NoError(t, err)
+					back, err := rdr.ReadAll()
+					rdr.Release()
+					require.NoError(t, err)
+					require.Equal(t, rows, back, "our reader reads back the rows")
+				})
+			}
+		}
+	}
+}
+
+// leafPath is the Parquet path of a column as the tests name it.
+func leafPath(column string) string {
+	if column == "tags" {
+		return "tags.list.element"
+	}
+	return column
+}
+
+func TestBloomFiltersOfEveryWriterHoldEveryValueWritten(t *testing.T) {
+	all := shipments()
+	for _, viaPqarrow := range []bool{false, true} {
+		t.Run(fmt.Sprintf("through pqarrow %v", viaPqarrow), func(t *testing.T) {
+			bloom := amparquet.ColumnConfig{BloomFilter: true, BloomFilterFPP: 0.01, BloomFilterNDV: 1000}
+			cfg := amparquet.ThroughPqarrow(viaPqarrow, amparquet.WriteConfig{
+				RowGroupRows: shipmentGroupRows,
+				Columns:      map[string]amparquet.ColumnConfig{"status": bloom, "depot": bloom, "code": bloom, "id": bloom},
+			})
+			if !viaPqarrow {
+				require.True(t, amparquet.WritesDirectly[shipment](cfg))
+			}
+			data := writeBytes(t, all, cfg)
+			pf, err := file.NewParquetReader(bytes.NewReader(data))
+			require.NoError(t, err)
+			defer pf.Close()
+			require.Equal(t, shipmentGroups, pf.NumRowGroups())
+			falsePositives, probes := 0, 0
+			for g := range shipmentGroups {
+				rg, err := pf.GetBloomFilterReader().RowGroup(g)
+				require.NoError(t, err)
+				filter := func(path string) metadata.BloomFilter {
+					bf, err := rg.GetColumnBloomFilter(pf.MetaData().Schema.ColumnIndexByName(path))
+					require.NoError(t, err)
+					require.NotNil(t, bf, "row group %d has a bloom filter of %s", g, path)
+					return bf
+				}
+				status := metadata.TypedBloomFilter[arrowparquet.ByteArray]{BloomFilter: filter("status")}
+				depot := metadata.TypedBloomFilter[int32]{BloomFilter: filter("depot")}
+				code := metadata.TypedBloomFilter[arrowparquet.ByteArray]{BloomFilter: filter("code")}
+				id := metadata.TypedBloomFilter[int64]{BloomFilter: filter("id")}
+				for _, r := range all[g*shipmentGroupRows : (g+1)*shipmentGroupRows] {
+					require.True(t, status.Check(arrowparquet.ByteArray(r.Status)), "row group %d holds %q", g, r.Status)
+					require.True(t, depot.Check(r.Depot), "row group %d holds depot %d", g, r.Depot)
+					require.True(t, code.Check(arrowparquet.ByteArray(r.Code)), "row group %d holds code %v", g, r.Code)
+					require.True(t, id.Check(r.ID), "row group %d holds id %d", g, r.ID)
+				}
+				for k := range 2000 {
+					probes += 2
+					if status.Check(arrowparquet.ByteArray(fmt.Sprintf("absent-%d", k))) {
+						falsePositives++
+					}
+					if id.Check(int64(-1 - k)) {
+						falsePositives++
+					}
+				}
+			}
+			rate := float64(falsePositives) / float64(probes)
+			t.Logf("false positives: %d of %d probes (%.4f)", falsePositives, probes, rate)
+			require.Less(t, rate, 0.03, "within 3× the false-positive rate asked for")
+			for g := range shipmentGroups {
+				require.Zero(t, chunkOf(t, pf, g, "placed").BloomFilterOffset(), "no bloom filter where none was asked for")
+			}
+			require.Equal(t, all, readThroughPqarrow[shipment](t, data))
+		})
+	}
+}
+
+func TestMayContainSkipsTheRowGroupsOurBloomFiltersRuleOut(t *testing.T) {
+	all := shipments()
+	bloom := amparquet.ColumnConfig{BloomFilter: true, BloomFilterFPP: 0.001}
+	for _, viaPqarrow := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "shipments.parquet")
+		require.NoError(t, amparquet.WriteFile(path, all, amparquet.ThroughPqarrow(viaPqarrow, amparquet.WriteConfig{
+			RowGroupRows: shipmentGroupRows,
+			Columns:      map[string]amparquet.ColumnConfig{"status": bloom, "depot": bloom, "code": bloom},
+		})))
+		tests := []struct {
+			name   string
+			column string
+			value  any
+			want   []int
+		}{
+			{"a string that one row group holds", "status", "held-3", []int{3}},
+			{"a string that every row group holds", "status", "open", []int{0, 1, 2, 3, 4, 5, 6, 7}},
+			{"a string within every min and max that no row group holds", "status", "lost", nil},
+			{"an int32 one row group holds", "depot", 105, []int{5}},
+			{"bytes one row group holds", "code", []byte{12}, []int{2}},
+		}
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s, through pqarrow %v", tt.name, viaPqarrow), func(t *testing.T) {
+				kept, rows := keptBy(t, path, func(g amparquet.RowGroup) bool { return g.MayContain(tt.column, tt.value) })
+				require.Equal(t, tt.want, kept, "the row groups read")
+				var want []shipment
+				for _, g := range tt.want {
+					want = append(want, all[g*shipmentGroupRows:(g+1)*shipmentGroupRows]...)
+				}
+				require.Equal(t, len(want), len(rows))
+			})
+		}
+	}
+}
+
+func TestStatisticsAndPageIndexPerColumn(t *testing.T) {
+	off, on := false, true
+	rows := readings(3000)
+	for _, viaPqarrow := range []bool{false, true} {
+		t.Run(fmt.Sprintf("through pqarrow %v", viaPqarrow), func(t *testing.T) {
+			cfg := amparquet.ThroughPqarrow(viaPqarrow, amparquet.WriteConfig{RowGroupRows: 1000, Columns: map[string]amparquet.ColumnConfig{
+				"id":        {Statistics: &off},
+				"sensor":    {PageIndex: &off},
+				"site.name": {Statistics: &off, PageIndex: &off},
+			}})
+			data := writeBytes(t, rows, cfg)
+			pf, err := file.NewParquetReader(bytes.NewReader(data))
+			require.NoError(t, err)
+			defer pf.Close()
+			for g := range pf.NumRowGroups() {
+				stats := func(path string) bool {
+					set, err := chunkOf(t, pf, g, path).StatsSet()
+					require.NoError(t, err)
+					return set
+				}
+				require.False(t, stats("id"), "id: statistics off")
+				require.False(t, stats("site.name"), "site.name: statistics off")
+				require.True(t, stats("sensor"), "sensor: statistics on")
+				require.True(t, stats("value"), "value: statistics on")
+				require.Nil(t, chunkOf(t, pf, g, "sensor").GetOffsetIndexLocation(), "sensor: no offset index")
+				require.Nil(t, chunkOf(t, pf, g, "sensor").GetColumnIndexLocation(), "sensor: no column index")
+				require.Nil(t, chunkOf(t, pf, g, "site.name").GetOffsetIndexLocation(), "site.name: no offset index")
+				require.NotNil(t, chunkOf(t, pf, g, "value").GetOffsetIndexLocation(), "value: an offset index")
+				require.NotNil(t, chunkOf(t, pf, g, "value").GetColumnIndexLocation(), "value: a column index")
+				require.NotNil(t, chunkOf(t, pf, g, "id").GetOffsetIndexLocation(), "id: an offset index without statistics")
+			}
+			require.Equal(t, rows, readThroughPqarrow[reading](t, data))
+		})
+	}
+	t.Run("a column's page index on in a file whose page index is off", func(t *testing.T) {
+		data := writeBytes(t, rows, amparquet.WriteConfig{RowGroupRows: 1000, PageIndex: &off,
+			Columns: map[string]amparquet.ColumnConfig{"value": {PageIndex: &on}}})
+		pf, err := file.NewParquetReader(bytes.NewReader(data))
+		require.NoError(t, err)
+		defer pf.Close()
+		require.NotNil(t, chunkOf(t, pf, 0, "value").GetOffsetIndexLocation())
+		require.NotNil(t, chunkOf(t, pf, 0, "value").GetColumnIndexLocation())
+		require.Nil(t, chunkOf(t, pf, 0, "id").GetOffsetIndexLocation())
+		require.Equal(t, rows, readThroughPqarrow[reading](t, data))
+	})
+}
+
+func TestSortingColumnsAreInEveryRowGroup(t *testing.T) {
+	rows := readings(3000)
+	for _, viaPqarrow := range []bool{false, true} {
+		t.Run(fmt.Sprintf("through pqarrow %v", viaPqarrow), func(t *testing.T) {
+			cfg := amparquet.ThroughPqarrow(viaPqarrow, amparquet.WriteConfig{RowGroupRows: 1000, SortingColumns: []amparquet.SortingColumn{
+				{Column: "site.zone"}, {Column: "id", Descending: true, NullsFirst: true},
+			}})
+			data := writeBytes(t, rows, cfg)
+			pf, err := file.NewParquetReader(bytes.NewReader(data))
+			require.NoError(t, err)
+			defer pf.Close()
+			sch := pf.MetaData().Schema
+			require.Equal(t, 3, pf.NumRowGroups())
+			for g := range pf.NumRowGroups() {
+				want := []arrowparquet.SortingColumn{
+					{ColumnIdx: int32(sch.ColumnIndexByName("site.zone"))},
+					{ColumnIdx: int32(sch.ColumnIndexByName("id")), Descending: true, NullsFirst: true},
+				}
+				got := pf.MetaData().RowGroup(g).SortingColumns()
+				require.Len(t, got, len(want), "row group %d", g)
+				for i := range want {
+					require.Equal(t, want[i], got[i], "row group %d, sorting column %d", g, i)
+				}
+			}
+		})
+	}
+}
+
+func TestColumnConfigsTheColumnCannotTakeAreRefused(t *testing.T) {
+	bloom := amparquet.ColumnConfig{BloomFilter: true}
+	tests := []struct {
+		name string
+		cfg  amparquet.WriteConfig
+		want []string // in the error
+	}{
+		{"a path that names no column", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"sensr": bloom}},
+			[]string{`"sensr"`, `"sensor"`, `"site.name"`, `"tags.list.element"`}},
+		{"a struct of two leaves", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"site": bloom}}, []string{`"site"`, "no leaf column"}},
+		{"two paths of one leaf", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"tags": bloom, "tags.list.element": bloom}},
+			[]string{`"tags"`, `"tags.list.element"`, "both name"}},
+		{"delta of floats", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"value": {Encoding: amparquet.EncodingDelta}}},
+			[]string{"value", "delta", "DOUBLE"}},
+		{"byte stream split of text", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"sensor": {Encoding: amparquet.EncodingByteStreamSplit}}},
+			[]string{"sensor", "byte_stream_split", "BYTE_ARRAY"}},
+		{"delta length of ints", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"id": {Encoding: amparquet.EncodingDeltaLength}}},
+			[]string{"id", "delta_length"}},
+		{"a dictionary of booleans", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"ok": {Encoding: amparquet.EncodingDictionary}}},
+			[]string{"ok", "dictionary", "BOOLEAN"}},
+		{"an encoding that is none", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"id": {Encoding: 99}}}, []string{"Encoding(99)"}},
+		{"a bloom filter of booleans", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"ok": bloom}}, []string{"ok", "BOOLEAN"}},
+		{"a false-positive rate of 1", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"id": {BloomFilter: true, BloomFilterFPP: 1}}},
+			[]string{"id", "BloomFilterFPP 1"}},
+		{"a negative number of distinct values", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"id": {BloomFilter: true, BloomFilterNDV: -1}}},
+			[]string{"id", "BloomFilterNDV -1"}},
+		{"a false-positive rate without a bloom filter", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"id": {BloomFilterFPP: 0.1}}},
+			[]string{"id", "without BloomFilter"}},
+		{"a sorting column that is none", amparquet.WriteConfig{SortingColumns: []amparquet.SortingColumn{{Column: "zone"}}}, []string{"SortingColumns[0]", `"zone"`, `"site.zone"`}},
+		{"a sorting column twice", amparquet.WriteConfig{SortingColumns: []amparquet.SortingColumn{{Column: "id"}, {Column: "id"}}}, []string{"SortingColumns[1]", "twice"}},
+		{"a sorting column under a list", amparquet.WriteConfig{SortingColumns: []amparquet.SortingColumn{{Column: "tags"}}}, []string{"tags.list.element", "under a list"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			_, err := amparquet.NewWriter[reading](&buf, tt.cfg)
+			require.Error(t, err)
+			for _, s := range tt.want {
+				require.Contains(t, err.Error(), s)
+			}
+			require.Zero(t, buf.Len(), "nothing written")
+		})
+	}
+}
+
+// tagged is a row whose parquet tags configure its columns.
+type tagged struct {
+	ID     int64  `arrow:"id" parquet:"bloom,ndv=5000"`
+	Status string `parquet:"bloom, fpp=0.001, encoding=dictionary"`
+	Total  float64
+	Line   struct {
+		SKU   string `arrow:"sku" parquet:"encoding=delta_length,stats=false"`
+		Price int64  `parquet:"encoding=delta,pageindex=false"`
+	} `arrow:"line"`
+	Labels []string `parquet:"encoding=plain"`
+}
+
+func TestParquetTagsConfigureTheirColumns(t *testing.T) {
+	rows := make([]tagged, 2000)
+	for i := range rows {
+		rows[i].ID = int64(i)
+		rows[i].Status = []string{"open", "shipped"}[i%2]
+		rows[i].Total = float64(i) / 3
+		rows[i].Line.SKU = fmt.Sprintf("sku-%05d", i)
+		rows[i].Line.Price = int64(i * 10)
+		rows[i].Labels = []string{"x", "y"}[:i%3%2+1]
+	}
+	t.Run("the tags", func(t *testing.T) {
+		data := writeBytes(t, rows, amparquet.WriteConfig{RowGroupRows: 1000})
+		pf, err := file.NewParquetReader(bytes.NewReader(data))
+		require.NoError(t, err)
+		defer pf.Close()
+		for g := range pf.NumRowGroups() {
+			require.Positive(t, chunkOf(t, pf, g, "id").BloomFilterOffset())
+			require.Positive(t, chunkOf(t, pf, g, "Status").BloomFilterOffset())
+			require.Zero(t, chunkOf(t, pf, g, "Total").BloomFilterOffset())
+			require.True(t, chunkOf(t, pf, g, "Status").HasDictionaryPage())
+			require.Contains(t, chunkOf(t, pf, g, "line.sku").Encodings(), arrowparquet.Encodings.DeltaLengthByteArray)
+			set, err := chunkOf(t, pf, g, "line.sku").StatsSet()
+			require.NoError(t, err)
+			require.False(t, set)
+			require.Contains(t, chunkOf(t, pf, g, "line.Price").Encodings(), arrowparquet.Encodings.DeltaBinaryPacked)
+			require.Nil(t, chunkOf(t, pf, g, "line.Price").GetOffsetIndexLocation())
+			require.False(t, chunkOf(t, pf, g, "Labels.list.element").HasDictionaryPage())
+		}
+		require.Equal(t, rows, readThroughPqarrow[tagged](t, data))
+	})
+	t.Run("SnakeCase names the tagged columns", func(t *testing.T) {
+		data := writeBytes(t, rows, mapper.SnakeCase())
+		pf, err := file.NewParquetReader(bytes.NewReader(data))
+		require.NoError(t, err)
+		defer pf.Close()
+		require.Positive(t, chunkOf(t, pf, 0, "status").BloomFilterOffset())
+		require.Contains(t, chunkOf(t, pf, 0, "line.price").Encodings(), arrowparquet.Encodings.DeltaBinaryPacked)
+	})
+	t.Run("a WriteConfig entry replaces the tag of its column", func(t *testing.T) {
+		data := writeBytes(t, rows, amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{
+			"Status":     {Encoding: amparquet.EncodingPlain},
+			"line.Price": {},
+		}})
+		pf, err := file.NewParquetReader(bytes.NewReader(data))
+		require.NoError(t, err)
+		defer pf.Close()
+		require.Zero(t, chunkOf(t, pf, 0, "Status").BloomFilterOffset(), "the tag's bloom filter replaced")
+		require.False(t, chunkOf(t, pf, 0, "Status").HasDictionaryPage())
+		require.NotContains(t, chunkOf(t, pf, 0, "line.Price").Encodings(), arrowparquet.Encodings.DeltaBinaryPacked)
+		require.Positive(t, chunkOf(t, pf, 0, "id").BloomFilterOffset(), "an untouched tag stays")
+		require.Equal(t, rows, readThroughPqarrow[tagged](t, data))
+	})
+}
+
+type badTag struct {
+	ID int64 `parquet:"bloom,colour=red"`
+}
+
+type tagOnStruct struct {
+	Line struct {
+		A, B int64
+	} `parquet:"bloom"`
+}
+
+type tagOfType struct {
+	Value float64 `parquet:"encoding=delta"`
+}
+
+func TestParquetTagsThatDoNotApplyAreRefused(t *testing.T) {
+	var buf bytes.Buffer
+	_, err := amparquet.NewWriter[badTag](&buf)
+	require.ErrorIs(t, err, mapper.ErrTag)
+	require.ErrorContains(t, err, "ID")
+	require.ErrorContains(t, err, "colour")
+
+	_, err = amparquet.NewWriter[tagOnStruct](&buf)
+	require.ErrorIs(t, err, mapper.ErrTag)
+	require.ErrorContains(t, err, "Line.A")
+	require.ErrorContains(t, err, "Line.B")
+
+	_, err = amparquet.NewWriter[tagOfType](&buf)
+	require.ErrorContains(t, err, "Value")
+	require.ErrorContains(t, err, "DOUBLE")
+	require.Zero(t, buf.Len())
+
+	for _, tag := range []string{"bloom=maybe", "fpp=", "ndv=x", "encoding=zstd", "bloom,bloom", "encoding=default"} {
+		_, err := amparquet.ParseColumnTag(tag)
+		require.Error(t, err, tag)
+	}
+	c, err := amparquet.ParseColumnTag(" bloom , fpp=0.05, ndv=10, stats=false, pageindex, encoding=byte_stream_split ")
+	require.NoError(t, err)
+	no, yes := false, true
+	require.Equal(t, amparquet.ColumnConfig{BloomFilter: true, BloomFilterFPP: 0.05, BloomFilterNDV: 10, Statistics: &no, PageIndex: &yes, Encoding: amparquet.EncodingByteStreamSplit}, c)
+}
+
+// TestColumnConfigsOfEveryWriterOnDisk writes every ColumnConfig at once
+// with WriteFile, for the duckdb module's corpus.
+func TestColumnConfigsOfEveryWriterOnDisk(t *testing.T) {
+	rows := readings(2000)
+	path := filepath.Join(t.TempDir(), "configured.parquet")
+	off := false
+	require.NoError(t, amparquet.WriteFile(path, rows, amparquet.WriteConfig{RowGroupRows: 500,
+		Columns: map[string]amparquet.ColumnConfig{
+			"sensor": {BloomFilter: true}, "id": {Encoding: amparquet.EncodingByteStreamSplit}, "value": {Statistics: &off},
+		},
+		SortingColumns: []amparquet.SortingColumn{{Column: "id"}},
+	}))
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, rows, readThroughPqarrow[reading](t, data))
+}
