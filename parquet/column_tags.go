@@ -129,14 +129,15 @@ func taggedLeaves(arrowSchema *arrow.Schema, pq *schema.Schema, tagged []taggedF
 	if len(tagged) == 0 {
 		return nil, nil
 	}
-	names := leafArrowNames(arrowSchema)
-	if len(names) != pq.NumColumns() {
-		return nil, fmt.Errorf("arrowmap/parquet: the parquet tags: %d Arrow leaves for %d Parquet columns", len(names), pq.NumColumns())
+	leaves := arrowLeaves(arrowSchema)
+	if len(leaves) != pq.NumColumns() {
+		return nil, fmt.Errorf("arrowmap/parquet: the parquet tags: %d Arrow leaves for %d Parquet columns", len(leaves), pq.NumColumns())
 	}
 	out := map[int]taggedColumn{}
 	for _, tf := range tagged {
 		leaf := -1
-		for i, n := range names {
+		for i, l := range leaves {
+			n := l.names
 			if len(n) >= len(tf.columns) && slices.Equal(n[:len(tf.columns)], tf.columns) {
 				if leaf >= 0 {
 					return nil, &mapper.Error{Path: tf.goPath, Column: strings.Join(tf.columns, "."), Row: -1,
@@ -153,39 +154,57 @@ func taggedLeaves(arrowSchema *arrow.Schema, pq *schema.Schema, tagged []taggedF
 	return out, nil
 }
 
-// leafArrowNames is, for each leaf of schema in pqarrow's order (depth
-// first, as dictionaryLeaves walks), the names of the Arrow fields from
-// its top-level column down, as mapper.FieldTag.Columns names them: a
-// struct's fields by name, a list's elements adding none, a map's keys
-// and values "key" and "value".
-func leafArrowNames(schema *arrow.Schema) [][]string {
-	var leaves [][]string
-	var walk func(dt arrow.DataType, names []string)
-	walk = func(dt arrow.DataType, names []string) {
+// arrowLeaf is a leaf of an Arrow schema as pqarrow makes a Parquet
+// column of it: the names of the Arrow fields from its top-level column
+// down (as mapper.FieldTag.Columns names them: a struct's fields by name,
+// a list's elements adding none, a map's keys and values "key" and
+// "value"), the indexes of the columns and struct fields on the way, and
+// whether a list or map is on the way (path then stops at it).
+type arrowLeaf struct {
+	names []string
+	path  []int
+	list  bool
+}
+
+// arrowLeaves is the leaves of schema in pqarrow's order (depth first, as
+// dictionaryLeaves walks).
+func arrowLeaves(schema *arrow.Schema) []arrowLeaf {
+	var leaves []arrowLeaf
+	var walk func(dt arrow.DataType, at arrowLeaf)
+	child := func(at arrowLeaf, name string, i int) arrowLeaf {
+		at.names = append(at.names[:len(at.names):len(at.names)], name)
+		if !at.list {
+			at.path = append(at.path[:len(at.path):len(at.path)], i)
+		}
+		return at
+	}
+	walk = func(dt arrow.DataType, at arrowLeaf) {
 		dt = arrowtype.Storage(dt)
 		if _, values, _, ok := arrowtype.DictionaryParts(dt); ok {
-			walk(values, names)
+			walk(values, at)
 			return
 		}
 		switch r := arrowtype.OfType(dt); {
 		case r.Map:
 			mp, _ := arrowtype.MapParts(dt)
-			walk(mp.Key.Type, append(names[:len(names):len(names)], "key"))
-			walk(mp.Item.Type, append(names[:len(names):len(names)], "value"))
+			at.list = true
+			walk(mp.Key.Type, child(at, "key", 0))
+			walk(mp.Item.Type, child(at, "value", 1))
 		case r.Layout == arrowtype.Struct:
-			for _, f := range dt.(arrow.NestedType).Fields() {
-				walk(f.Type, append(names[:len(names):len(names)], f.Name))
+			for i, f := range dt.(arrow.NestedType).Fields() {
+				walk(f.Type, child(at, f.Name, i))
 			}
 		default:
 			if l, ok := dt.(arrow.ListLikeType); ok {
-				walk(l.Elem(), names)
+				at.list = true
+				walk(l.Elem(), at)
 				return
 			}
-			leaves = append(leaves, names)
+			leaves = append(leaves, at)
 		}
 	}
-	for _, f := range schema.Fields() {
-		walk(f.Type, []string{f.Name})
+	for i, f := range schema.Fields() {
+		walk(f.Type, arrowLeaf{names: []string{f.Name}, path: []int{i}})
 	}
 	return leaves
 }

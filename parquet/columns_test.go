@@ -324,7 +324,7 @@ func TestSortingColumnsAreInEveryRowGroup(t *testing.T) {
 	for _, viaPqarrow := range []bool{false, true} {
 		t.Run(fmt.Sprintf("through pqarrow %v", viaPqarrow), func(t *testing.T) {
 			cfg := amparquet.ThroughPqarrow(viaPqarrow, amparquet.WriteConfig{RowGroupRows: 1000, SortingColumns: []amparquet.SortingColumn{
-				{Column: "site.zone"}, {Column: "id", Descending: true, NullsFirst: true},
+				{Column: "site.zone"}, {Column: "id", NullsFirst: true},
 			}})
 			data := writeBytes(t, rows, cfg)
 			pf, err := file.NewParquetReader(bytes.NewReader(data))
@@ -335,7 +335,7 @@ func TestSortingColumnsAreInEveryRowGroup(t *testing.T) {
 			for g := range pf.NumRowGroups() {
 				want := []arrowparquet.SortingColumn{
 					{ColumnIdx: int32(sch.ColumnIndexByName("site.zone"))},
-					{ColumnIdx: int32(sch.ColumnIndexByName("id")), Descending: true, NullsFirst: true},
+					{ColumnIdx: int32(sch.ColumnIndexByName("id")), NullsFirst: true},
 				}
 				got := pf.MetaData().RowGroup(g).SortingColumns()
 				require.Len(t, got, len(want), "row group %d", g)
@@ -514,4 +514,74 @@ func TestColumnConfigsOfEveryWriterOnDisk(t *testing.T) {
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.Equal(t, rows, readThroughPqarrow[reading](t, data))
+}
+
+// ranked is a row of the sorting tests.
+type ranked struct {
+	Group int32  `arrow:"group"`
+	Score *int64 `arrow:"score"`
+	Name  string `arrow:"name"`
+}
+
+func score(v int64) *int64 { return &v }
+
+func TestSortingColumnsAreChecked(t *testing.T) {
+	asc := []amparquet.SortingColumn{{Column: "group"}, {Column: "score"}}
+	tests := []struct {
+		name    string
+		sorting []amparquet.SortingColumn
+		batches [][]ranked // one Write each
+		group   int64      // RowGroupRows
+		badRow  int        // -1: every row in order
+		column  string
+	}{
+		{"rows in order", asc, [][]ranked{{{1, score(1), "a"}, {1, score(2), "b"}, {2, score(0), "c"}}}, 0, -1, ""},
+		{"equal rows are in order", asc, [][]ranked{{{1, score(1), "a"}, {1, score(1), "b"}}}, 0, -1, ""},
+		{"a row whose first column goes back", asc, [][]ranked{{{1, score(1), "a"}, {2, score(2), "b"}, {1, score(3), "c"}}}, 0, 2, "group"},
+		{"a row whose second column goes back in its group", asc, [][]ranked{{{1, score(5), "a"}, {1, score(4), "b"}}}, 0, 1, "score"},
+		{"the first row of a Write before the last of the one before", asc, [][]ranked{{{1, score(1), "a"}, {3, score(1), "b"}}, {{2, score(1), "c"}}}, 0, 2, "group"},
+		{"each row group sorted on its own", asc, [][]ranked{{{5, score(1), "a"}, {6, score(1), "b"}, {1, score(1), "c"}, {2, score(1), "d"}}}, 2, -1, ""},
+		{"descending", []amparquet.SortingColumn{{Column: "score", Descending: true}}, [][]ranked{{{0, score(3), ""}, {0, score(2), ""}, {0, score(-7), ""}}}, 0, -1, ""},
+		{"ascending where descending is declared", []amparquet.SortingColumn{{Column: "score", Descending: true}}, [][]ranked{{{0, score(3), ""}, {0, score(4), ""}}}, 0, 1, "score"},
+		{"nulls last", []amparquet.SortingColumn{{Column: "score"}}, [][]ranked{{{0, score(3), ""}, {0, nil, ""}, {0, nil, ""}}}, 0, -1, ""},
+		{"a value after a null, nulls last", []amparquet.SortingColumn{{Column: "score"}}, [][]ranked{{{0, nil, ""}, {0, score(3), ""}}}, 0, 1, "score"},
+		{"nulls first", []amparquet.SortingColumn{{Column: "score", NullsFirst: true}}, [][]ranked{{{0, nil, ""}, {0, score(3), ""}}}, 0, -1, ""},
+		{"text as bytes", []amparquet.SortingColumn{{Column: "name"}}, [][]ranked{{{0, nil, "B"}, {0, nil, "a"}, {0, nil, "ab"}, {0, nil, "\u00e9"}}}, 0, -1, ""},
+		{"text out of order", []amparquet.SortingColumn{{Column: "name"}}, [][]ranked{{{0, nil, "ab"}, {0, nil, "a"}}}, 0, 1, "name"},
+	}
+	for _, tt := range tests {
+		for _, viaPqarrow := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, through pqarrow %v", tt.name, viaPqarrow), func(t *testing.T) {
+				var buf bytes.Buffer
+				cfg := amparquet.ThroughPqarrow(viaPqarrow, amparquet.WriteConfig{RowGroupRows: tt.group, SortingColumns: tt.sorting})
+				w, err := amparquet.NewWriter[ranked](&buf, cfg)
+				require.NoError(t, err)
+				var all []ranked
+				var errs []error
+				for _, b := range tt.batches {
+					all = append(all, b...)
+					if _, err := w.Write(b); err != nil {
+						errs = append(errs, err)
+					}
+				}
+				if err := w.Close(); err != nil {
+					errs = append(errs, err) // the last batch is checked at Close
+				}
+				if tt.badRow < 0 {
+					require.Empty(t, errs)
+					require.Equal(t, all, readThroughPqarrow[ranked](t, buf.Bytes()))
+					return
+				}
+				require.Len(t, errs, 1)
+				var me *mapper.Error
+				require.ErrorAs(t, errs[0], &me)
+				require.ErrorIs(t, errs[0], mapper.ErrInvalidData)
+				require.Equal(t, tt.badRow, me.Row, "the row out of order")
+				require.Equal(t, tt.column, me.Column)
+				// The footer is written: the file reads, without the batch refused.
+				_, err = file.NewParquetReader(bytes.NewReader(buf.Bytes()))
+				require.NoError(t, err)
+			})
+		}
+	}
 }

@@ -124,9 +124,17 @@ type WriteConfig struct {
 	// SortingColumns declares the order the rows of every row group are
 	// sorted in, first column first, which the footer stores in each row
 	// group's metadata (arrow-go's WithSortingColumns) for engines to
-	// skip sorts and merges with. The order is declared, not checked: the
-	// rows are written as given. A column that is not a leaf (as Columns
-	// names them), is named twice, or is under a list is an error.
+	// skip sorts and merges with. The order is checked as rows are
+	// written, each row against the one before it in its row group (a
+	// comparison a row per column, values as Parquet orders them: signed
+	// or unsigned integers, floats, byte arrays as unsigned bytes): a row
+	// out of order is an *mapper.Error naming the sorting column and the
+	// row (counted from the file's start), wrapping mapper.ErrInvalidData,
+	// and the batch of rows it is in (a Writer's few thousand rows, a
+	// RecordWriter's record) is not written; the file goes on. Columns
+	// of decimals, float16 and intervals are declared, not checked. A
+	// column that is not a leaf (as Columns names them), is named twice,
+	// or is under a list is an error.
 	SortingColumns []SortingColumn
 	// Metadata is stored in the file's key/value metadata, in key order,
 	// beside the metadata of the Arrow schema written (Metadata wins for a
@@ -286,10 +294,11 @@ type fileOut struct {
 	props                 *parquet.WriterProperties // what the encoder writes with, for failingColumn
 	rows                  int64                     // written to the file, for the rows of errors
 	groupRows, groupBytes int64
-	inGroup               int64 // rows written to the current row group
-	groupArrow            int64 // their size as Arrow data, with RowGroupBytes
-	groupFull             bool  // the current row group is to be closed before the next rows
-	err                   error // the failure that broke the file, for every call after it
+	inGroup               int64      // rows written to the current row group
+	groupArrow            int64      // their size as Arrow data, with RowGroupBytes
+	groupFull             bool       // the current row group is to be closed before the next rows
+	order                 *sortOrder // checks WriteConfig.SortingColumns; nil without
+	err                   error      // the failure that broke the file, for every call after it
 }
 
 // newFileOut starts the Parquet file of records of schema on w, as cfg
@@ -354,6 +363,18 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 		}
 	}
 	out := &fileOut{fw: fw, sink: s, pool: own, groupRows: groupRows, groupBytes: cfg.RowGroupBytes, mem: mem, props: props}
+	if len(cfg.SortingColumns) > 0 {
+		pq, err := pqarrow.ToParquet(encoded, props, pqarrow.DefaultWriterProps())
+		if err != nil {
+			fw.Close()
+			return nil, fmt.Errorf("arrowmap/parquet: %w", err)
+		}
+		paths := make([]string, pq.NumColumns())
+		for i := range paths {
+			paths[i] = pq.Column(i).Path()
+		}
+		out.order = newSortOrder(encoded, paths, cfg.SortingColumns, func(name string) int { return leafIndex(pq, name) })
+	}
 	for i, f := range schema.Fields() {
 		if changed[i] || reshaped[i] || mayNormalize(f.Type) {
 			out.storage = encoded
@@ -460,6 +481,9 @@ func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 			return f.fail("writing row group", err)
 		}
 		f.groupFull, f.inGroup, f.groupArrow = false, 0, 0
+		if f.order != nil {
+			f.order.reset() // the order is a row group's
+		}
 	}
 	if f.storage != nil {
 		var err error
@@ -467,6 +491,11 @@ func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 			return err // a value refused: the file goes on without these rows
 		}
 		defer rec.Release()
+	}
+	if f.order != nil {
+		if err := f.order.check(rec, f.rows, f.mem); err != nil {
+			return err // a row refused: the file goes on without these rows
+		}
 	}
 	if err := f.encode(rec); err != nil {
 		var named *mapper.Error
@@ -549,6 +578,9 @@ func (f *fileOut) fail(doing string, err error) error {
 // what the file holds.
 func (f *fileOut) close() error {
 	defer func() {
+		if f.order != nil {
+			f.order.reset()
+		}
 		if f.pool != nil {
 			f.pool.release() // every record and page is freed by now
 		}
@@ -725,6 +757,9 @@ func (w *Writer[T]) flush() error {
 // says so: the file is not readable (the io.Writer takes no more bytes).
 // A row a Write refused does not break the file: Close writes the footer
 // as usual, and the file holds every row written but the refused ones.
+// Rows are checked against WriteConfig.SortingColumns as they go to the
+// file, the last batch at Close: Close returns the *mapper.Error of a row
+// out of order in it, with the footer written and that batch left out.
 // Close after Close returns what the first returned.
 func (w *Writer[T]) Close() error {
 	if w.closed {
@@ -732,10 +767,17 @@ func (w *Writer[T]) Close() error {
 	}
 	w.closed = true
 	defer w.b.Release()
+	var refused error
 	if w.out.err == nil {
-		w.flush() // a failure is the file's, which close reports
+		// A failure of the io.Writer is the file's, which close reports;
+		// rows refused (out of the order of SortingColumns) are not
+		// written, and Close reports them after writing the footer.
+		refused = w.flush()
 	}
 	w.closeErr = w.out.close()
+	if w.closeErr == nil && w.out.err == nil {
+		w.closeErr = refused
+	}
 	return w.closeErr
 }
 
