@@ -21,7 +21,7 @@ type FieldTag struct {
 // its fields, through pointers, slices and arrays, but not maps) that
 // carry a struct tag of key, in field order, with the column names
 // SchemaOf gives them under opts (SnakeCase included): the way an IO
-// package reads tags of its own, such as parquet's `parquet:"bloom"`,
+// package reads tags of its own, such as parquet's `arrow-parquet:"bloom"`,
 // with the mapper's one rule of which field is which column. A field As
 // converts is listed, but not the fields of its type.
 func FieldTags[T any](key string, opts ...Option) ([]FieldTag, error) {

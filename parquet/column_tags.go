@@ -13,9 +13,9 @@ import (
 )
 
 // columnTagKey is the struct tag key a Writer[T] reads ColumnConfigs from.
-const columnTagKey = "parquet"
+const columnTagKey = "arrow-parquet"
 
-// taggedField is the ColumnConfig of a field's parquet tag, with the Arrow
+// taggedField is the ColumnConfig of a field's arrow-parquet tag, with the Arrow
 // names of its column (mapper.FieldTag.Columns) and its Go path.
 type taggedField struct {
 	columns []string
@@ -29,7 +29,7 @@ type taggedColumn struct {
 	cfg    ColumnConfig
 }
 
-// ParseColumnTag is the ColumnConfig of the value of a `parquet:"…"`
+// ParseColumnTag is the ColumnConfig of the value of an `arrow-parquet:"…"`
 // struct tag, which a Writer[T] reads on T's fields: options separated by
 // commas, whitespace around them ignored, as the arrow tag's options are.
 //
@@ -41,7 +41,9 @@ type taggedColumn struct {
 //	encoding=delta        plain, dictionary, delta, delta_length or
 //	                      byte_stream_split (Encoding)
 //
-// A flag may be written with a value, bloom=true or bloom=false. An
+// The key is arrow-parquet, not parquet: parquet-go reads `parquet:"…"`
+// tags (a column's name and its options), and a type may be tagged for
+// both. A flag may be written with a value, bloom=true or bloom=false. An
 // unknown option, a value that does not parse, or an option twice is an
 // error naming it.
 func ParseColumnTag(tag string) (ColumnConfig, error) {
@@ -55,7 +57,7 @@ func ParseColumnTag(tag string) (ColumnConfig, error) {
 		key, value, hasValue := strings.Cut(opt, "=")
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 		if seen[key] {
-			return ColumnConfig{}, fmt.Errorf("parquet tag %q: option %s twice", tag, key)
+			return ColumnConfig{}, fmt.Errorf("arrow-parquet tag %q: option %s twice", tag, key)
 		}
 		seen[key] = true
 		flag := func() (bool, error) {
@@ -64,7 +66,7 @@ func ParseColumnTag(tag string) (ColumnConfig, error) {
 			}
 			b, err := strconv.ParseBool(value)
 			if err != nil {
-				return false, fmt.Errorf("parquet tag %q: %s=%s is not true or false", tag, key, value)
+				return false, fmt.Errorf("arrow-parquet tag %q: %s=%s is not true or false", tag, key, value)
 			}
 			return b, nil
 		}
@@ -82,20 +84,20 @@ func ParseColumnTag(tag string) (ColumnConfig, error) {
 			c.PageIndex = &b
 		case "fpp":
 			if c.BloomFilterFPP, err = strconv.ParseFloat(value, 64); err != nil || !hasValue {
-				err = fmt.Errorf("parquet tag %q: fpp=%s is not a number", tag, value)
+				err = fmt.Errorf("arrow-parquet tag %q: fpp=%s is not a number", tag, value)
 			}
 		case "ndv":
 			if c.BloomFilterNDV, err = strconv.ParseInt(value, 10, 64); err != nil || !hasValue {
-				err = fmt.Errorf("parquet tag %q: ndv=%s is not an integer", tag, value)
+				err = fmt.Errorf("arrow-parquet tag %q: ndv=%s is not an integer", tag, value)
 			}
 		case "encoding":
 			i := slices.Index(encodingNames[:], value)
 			if i <= int(EncodingDefault) {
-				err = fmt.Errorf("parquet tag %q: encoding=%s is not one of %s", tag, value, strings.Join(encodingNames[1:], ", "))
+				err = fmt.Errorf("arrow-parquet tag %q: encoding=%s is not one of %s", tag, value, strings.Join(encodingNames[1:], ", "))
 			}
 			c.Encoding = Encoding(max(i, 0))
 		default:
-			err = fmt.Errorf("parquet tag %q: unknown option %s (bloom, fpp, ndv, stats, pageindex, encoding)", tag, key)
+			err = fmt.Errorf("arrow-parquet tag %q: unknown option %s (bloom, fpp, ndv, stats, pageindex, encoding)", tag, key)
 		}
 		if err != nil {
 			return ColumnConfig{}, err
@@ -104,7 +106,7 @@ func ParseColumnTag(tag string) (ColumnConfig, error) {
 	return c, nil
 }
 
-// fieldColumnConfigs is the parquet tags of T's fields under the mapper
+// fieldColumnConfigs is the arrow-parquet tags of T's fields under the mapper
 // options opts, parsed: an error names the field.
 func fieldColumnConfigs[T any](opts []mapper.Option) ([]taggedField, error) {
 	tags, err := mapper.FieldTags[T](columnTagKey, opts...)
@@ -131,7 +133,7 @@ func taggedLeaves(arrowSchema *arrow.Schema, pq *schema.Schema, tagged []taggedF
 	}
 	leaves := arrowLeaves(arrowSchema)
 	if len(leaves) != pq.NumColumns() {
-		return nil, fmt.Errorf("arrowmap/parquet: the parquet tags: %d Arrow leaves for %d Parquet columns", len(leaves), pq.NumColumns())
+		return nil, fmt.Errorf("arrowmap/parquet: the arrow-parquet tags: %d Arrow leaves for %d Parquet columns", len(leaves), pq.NumColumns())
 	}
 	out := map[int]taggedColumn{}
 	for _, tf := range tagged {
@@ -141,13 +143,13 @@ func taggedLeaves(arrowSchema *arrow.Schema, pq *schema.Schema, tagged []taggedF
 			if len(n) >= len(tf.columns) && slices.Equal(n[:len(tf.columns)], tf.columns) {
 				if leaf >= 0 {
 					return nil, &mapper.Error{Path: tf.goPath, Column: strings.Join(tf.columns, "."), Row: -1,
-						Err: fmt.Errorf("%w: a parquet tag on a field of more than one leaf column (%s, %s): tag the leaves", mapper.ErrTag, pq.Column(leaf).Path(), pq.Column(i).Path())}
+						Err: fmt.Errorf("%w: an arrow-parquet tag on a field of more than one leaf column (%s, %s): tag the leaves", mapper.ErrTag, pq.Column(leaf).Path(), pq.Column(i).Path())}
 				}
 				leaf = i
 			}
 		}
 		if leaf < 0 {
-			return nil, &mapper.Error{Path: tf.goPath, Column: strings.Join(tf.columns, "."), Row: -1, Err: fmt.Errorf("%w: a parquet tag on a field of no leaf column", mapper.ErrTag)}
+			return nil, &mapper.Error{Path: tf.goPath, Column: strings.Join(tf.columns, "."), Row: -1, Err: fmt.Errorf("%w: an arrow-parquet tag on a field of no leaf column", mapper.ErrTag)}
 		}
 		out[leaf] = taggedColumn{goPath: tf.goPath, cfg: tf.cfg}
 	}

@@ -12,7 +12,7 @@ import (
 
 // ColumnConfig is how one leaf column is written, overriding the
 // WriteConfig's choices for the file: WriteConfig.Columns maps a column's
-// dotted Parquet path to one, and a `parquet:"…"` tag on a field of T
+// dotted Parquet path to one, and an `arrow-parquet:"…"` tag on a field of T
 // gives one to the field's column (see WriteConfig.Columns). The zero
 // ColumnConfig changes nothing.
 type ColumnConfig struct {
@@ -144,7 +144,7 @@ func columnSettings(pq *schema.Schema, cfg WriteConfig, tagged map[int]taggedCol
 	out := map[int]ColumnConfig{}
 	for leaf, tc := range tagged {
 		if err := checkColumnConfig(pq.Column(leaf), tc.cfg); err != nil {
-			return nil, fmt.Errorf("arrowmap/parquet: the parquet tag of field %s: %w", tc.goPath, err)
+			return nil, fmt.Errorf("arrowmap/parquet: the arrow-parquet tag of field %s: %w", tc.goPath, err)
 		}
 		out[leaf] = tc.cfg
 	}

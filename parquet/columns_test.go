@@ -394,14 +394,14 @@ func TestColumnConfigsTheColumnCannotTakeAreRefused(t *testing.T) {
 
 // tagged is a row whose parquet tags configure its columns.
 type tagged struct {
-	ID     int64  `arrow:"id" parquet:"bloom,ndv=5000"`
-	Status string `parquet:"bloom, fpp=0.001, encoding=dictionary"`
+	ID     int64  `arrow:"id" arrow-parquet:"bloom,ndv=5000"`
+	Status string `arrow-parquet:"bloom, fpp=0.001, encoding=dictionary"`
 	Total  float64
 	Line   struct {
-		SKU   string `arrow:"sku" parquet:"encoding=delta_length,stats=false"`
-		Price int64  `parquet:"encoding=delta,pageindex=false"`
+		SKU   string `arrow:"sku" arrow-parquet:"encoding=delta_length,stats=false"`
+		Price int64  `arrow-parquet:"encoding=delta,pageindex=false"`
 	} `arrow:"line"`
-	Labels []string `parquet:"encoding=plain"`
+	Labels []string `arrow-parquet:"encoding=plain"`
 }
 
 func TestParquetTagsConfigureTheirColumns(t *testing.T) {
@@ -459,17 +459,29 @@ func TestParquetTagsConfigureTheirColumns(t *testing.T) {
 }
 
 type badTag struct {
-	ID int64 `parquet:"bloom,colour=red"`
+	ID int64 `arrow-parquet:"bloom,colour=red"`
 }
 
 type tagOnStruct struct {
 	Line struct {
 		A, B int64
-	} `parquet:"bloom"`
+	} `arrow-parquet:"bloom"`
 }
 
 type tagOfType struct {
-	Value float64 `parquet:"encoding=delta"`
+	Value float64 `arrow-parquet:"encoding=delta"`
+}
+
+// parquetGoTagged is tagged for parquet-go, whose tags this package
+// does not read.
+type parquetGoTagged struct {
+	ID   int64   `arrow:"id" parquet:"id,delta"`
+	Note *string `arrow:"note" parquet:"note,optional"`
+}
+
+func TestParquetGosTagsAreNotOurs(t *testing.T) {
+	data := writeBytes(t, []parquetGoTagged{{ID: 1}, {ID: 2}})
+	require.Equal(t, []parquetGoTagged{{ID: 1}, {ID: 2}}, readThroughPqarrow[parquetGoTagged](t, data))
 }
 
 func TestParquetTagsThatDoNotApplyAreRefused(t *testing.T) {

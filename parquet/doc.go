@@ -61,7 +61,7 @@
 // below the top level (or with a null entry) as their values.
 // The zero WriteConfig writes as the ecosystem's writers do (snappy,
 // dictionaries while they pay, statistics, the page index); per column,
-// WriteConfig.Columns (or a `parquet:"…"` tag on a field of T, parsed by
+// WriteConfig.Columns (or an `arrow-parquet:"…"` tag on a field of T, parsed by
 // ParseColumnTag) adds what readers skip with and picks encodings:
 //
 //	amparquet.WriteConfig{
@@ -74,8 +74,8 @@
 //	}
 //
 //	type Order struct {
-//		Status string `parquet:"bloom,fpp=0.001"`
-//		Price  float64 `parquet:"encoding=byte_stream_split"`
+//		Status string `arrow-parquet:"bloom,fpp=0.001"`
+//		Price  float64 `arrow-parquet:"encoding=byte_stream_split"`
 //	}
 //
 // Columns are named by their dotted Parquet path ("customer.name",

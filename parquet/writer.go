@@ -115,9 +115,9 @@ type WriteConfig struct {
 	// the columns there are; so are two paths of one leaf, and an encoding
 	// or bloom filter the column's physical type cannot take.
 	//
-	// A Writer[T] (and WriteFile) also reads the `parquet:"…"` tags of
+	// A Writer[T] (and WriteFile) also reads the `arrow-parquet:"…"` tags of
 	// T's fields, a ColumnConfig each (see ParseColumnTag for the
-	// grammar): `parquet:"bloom,encoding=delta"`. A Columns entry for a
+	// grammar): `arrow-parquet:"bloom,encoding=delta"`. A Columns entry for a
 	// column replaces its field's tag whole: the config wins, so a caller
 	// can change how a type's column is written without changing the type.
 	Columns map[string]ColumnConfig
@@ -152,7 +152,7 @@ type WriteConfig struct {
 	// writer of every IO package.
 	Alloc memory.Allocator
 
-	// tagged is the ColumnConfig of the parquet tags of a Writer's T, by
+	// tagged is the ColumnConfig of the arrow-parquet tags of a Writer's T, by
 	// the Arrow names of their fields' columns.
 	tagged []taggedField
 
