@@ -597,3 +597,84 @@ func TestSortingColumnsAreChecked(t *testing.T) {
 		}
 	}
 }
+
+// cityRow sorts by a dictionary-encoded column.
+type cityRow struct {
+	City string `arrow:"city,dict"`
+	N    int64  `arrow:"n"`
+}
+
+func TestSortingColumnsOfADictionaryColumnCompareItsValues(t *testing.T) {
+	sorting := []amparquet.SortingColumn{{Column: "city"}, {Column: "n"}}
+	for _, viaPqarrow := range []bool{false, true} {
+		cfg := amparquet.ThroughPqarrow(viaPqarrow, amparquet.WriteConfig{SortingColumns: sorting})
+		// Each row a record of its own, with its own dictionary ("b" is
+		// index 0 of the third): the first row of each is compared with
+		// the last of the one before through their values.
+		var buf bytes.Buffer
+		schema, err := mapper.SchemaOf[cityRow]()
+		require.NoError(t, err)
+		rw, err := amparquet.NewRecordWriter(&buf, schema, cfg)
+		require.NoError(t, err)
+		rows := []cityRow{{"a", 1}, {"a", 2}, {"b", 0}, {"c", 5}, {"c", 6}, {"a", 7}}
+		for i, r := range rows {
+			rec, err := mapper.Encode([]cityRow{r})
+			require.NoError(t, err)
+			err = rw.Write(rec)
+			rec.Release()
+			if i < 5 {
+				require.NoError(t, err)
+				continue
+			}
+			var me *mapper.Error
+			require.ErrorAs(t, err, &me, "through pqarrow %v", viaPqarrow)
+			require.Equal(t, 5, me.Row)
+			require.Equal(t, "city", me.Column)
+		}
+		require.NoError(t, rw.Close())
+		require.Equal(t, rows[:5], readThroughPqarrow[cityRow](t, buf.Bytes()))
+
+		buf.Reset()
+		w, err := amparquet.NewWriter[cityRow](&buf, cfg)
+		require.NoError(t, err)
+		_, err = w.Write([]cityRow{{"b", 1}, {"a", 2}})
+		require.NoError(t, err)
+		err = w.Close()
+		var me *mapper.Error
+		require.ErrorAs(t, err, &me, "through pqarrow %v", viaPqarrow)
+		require.Equal(t, 1, me.Row)
+		require.Equal(t, "city", me.Column)
+	}
+}
+
+func TestARecordWriterTakesColumnConfigs(t *testing.T) {
+	rows := readings(2000)
+	rec, err := mapper.Encode(rows)
+	require.NoError(t, err)
+	defer rec.Release()
+	var buf bytes.Buffer
+	w, err := amparquet.NewRecordWriter(&buf, rec.Schema(), amparquet.WriteConfig{
+		Columns:        map[string]amparquet.ColumnConfig{"sensor": {BloomFilter: true}, "value": {Encoding: amparquet.EncodingByteStreamSplit}},
+		SortingColumns: []amparquet.SortingColumn{{Column: "id"}},
+	})
+	require.NoError(t, err)
+	require.NoError(t, w.Write(rec))
+	require.NoError(t, w.Close())
+	pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
+	require.NoError(t, err)
+	defer pf.Close()
+	require.Positive(t, chunkOf(t, pf, 0, "sensor").BloomFilterOffset())
+	require.Contains(t, chunkOf(t, pf, 0, "value").Encodings(), arrowparquet.Encodings.ByteStreamSplit)
+	require.Len(t, pf.MetaData().RowGroup(0).SortingColumns(), 1)
+	require.Equal(t, rows, readThroughPqarrow[reading](t, buf.Bytes()))
+
+	// A record out of order is refused, naming the row; the file goes on.
+	buf.Reset()
+	w, err = amparquet.NewRecordWriter(&buf, rec.Schema(), amparquet.WriteConfig{SortingColumns: []amparquet.SortingColumn{{Column: "id", Descending: true}}})
+	require.NoError(t, err)
+	err = w.Write(rec)
+	var me *mapper.Error
+	require.ErrorAs(t, err, &me)
+	require.Equal(t, 1, me.Row)
+	require.NoError(t, w.Close())
+}
