@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/schema"
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // ColumnConfig is how one leaf column is written, overriding the
@@ -144,7 +146,7 @@ func columnSettings(pq *schema.Schema, cfg WriteConfig, tagged map[int]taggedCol
 	out := map[int]ColumnConfig{}
 	for leaf, tc := range tagged {
 		if err := checkColumnConfig(pq.Column(leaf), tc.cfg); err != nil {
-			return nil, fmt.Errorf("arrowmap/parquet: the arrow-parquet tag of field %s: %w", tc.goPath, err)
+			return nil, &mapper.Error{Path: tc.goPath, Column: pq.Column(leaf).Path(), Row: -1, Err: fmt.Errorf("%w: the arrow-parquet tag: %w", mapper.ErrTag, err)}
 		}
 		out[leaf] = tc.cfg
 	}
@@ -254,18 +256,11 @@ func columnProperties(pq *schema.Schema, settings map[int]ColumnConfig, groupRow
 				ndv = groupRows
 			}
 			props = append(props, parquet.WithBloomFilterEnabledFor(path, true),
-				parquet.WithBloomFilterFPPFor(path, cmpOr(c.BloomFilterFPP, parquet.DefaultBloomFilterFPP)),
+				parquet.WithBloomFilterFPPFor(path, cmp.Or(c.BloomFilterFPP, parquet.DefaultBloomFilterFPP)),
 				parquet.WithBloomFilterNDVFor(path, min(ndv, math.MaxUint32)))
 		}
 	}
 	return props
-}
-
-func cmpOr(v, dflt float64) float64 {
-	if v == 0 {
-		return dflt
-	}
-	return v
 }
 
 // sortingColumns is cfg.SortingColumns as arrow-go's metadata stores them,

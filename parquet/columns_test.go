@@ -497,6 +497,7 @@ func TestParquetTagsThatDoNotApplyAreRefused(t *testing.T) {
 	require.ErrorContains(t, err, "Line.B")
 
 	_, err = amparquet.NewWriter[tagOfType](&buf)
+	require.ErrorIs(t, err, mapper.ErrTag)
 	require.ErrorContains(t, err, "Value")
 	require.ErrorContains(t, err, "DOUBLE")
 	require.Zero(t, buf.Len())
@@ -677,4 +678,28 @@ func TestARecordWriterTakesColumnConfigs(t *testing.T) {
 	require.ErrorAs(t, err, &me)
 	require.Equal(t, 1, me.Row)
 	require.NoError(t, w.Close())
+}
+
+func TestAnArrowDictionaryColumnWrittenPlain(t *testing.T) {
+	rows := []cityRow{{"a", 1}, {"b", 2}, {"a", 3}, {"c", 4}}
+	for _, viaPqarrow := range []bool{false, true} {
+		cfg := amparquet.ThroughPqarrow(viaPqarrow, amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"city": {Encoding: amparquet.EncodingPlain, BloomFilter: true}}})
+		if !viaPqarrow {
+			require.True(t, amparquet.WritesDirectly[cityRow](cfg))
+		}
+		data := writeBytes(t, rows, cfg)
+		pf, err := file.NewParquetReader(bytes.NewReader(data))
+		require.NoError(t, err)
+		require.False(t, chunkOf(t, pf, 0, "city").HasDictionaryPage(), "through pqarrow %v", viaPqarrow)
+		rg, err := pf.GetBloomFilterReader().RowGroup(0)
+		require.NoError(t, err)
+		bf, err := rg.GetColumnBloomFilter(0)
+		require.NoError(t, err)
+		typed := metadata.TypedBloomFilter[arrowparquet.ByteArray]{BloomFilter: bf}
+		for _, r := range rows {
+			require.True(t, typed.Check(arrowparquet.ByteArray(r.City)))
+		}
+		pf.Close()
+		require.Equal(t, rows, readThroughPqarrow[cityRow](t, data))
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"slices"
 
@@ -879,7 +878,7 @@ func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocato
 	if err != nil {
 		return nil, err
 	}
-	if !pageIndex && slices.ContainsFunc(slices.Collect(maps.Values(settings)), func(c ColumnConfig) bool { return c.PageIndex != nil && *c.PageIndex }) {
+	if !pageIndex && anyPageIndex(settings) {
 		// The file's page index is built only when on for the file: on,
 		// and off for every column but those that ask for it.
 		props = append(props, parquet.WithPageIndexEnabled(true))
@@ -898,6 +897,16 @@ func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocato
 		props = append(props, parquet.WithSortingColumns(sorting))
 	}
 	return parquet.NewWriterProperties(props...), nil
+}
+
+// anyPageIndex reports whether a column of settings turns its page index on.
+func anyPageIndex(settings map[int]ColumnConfig) bool {
+	for _, c := range settings {
+		if c.PageIndex != nil && *c.PageIndex {
+			return true
+		}
+	}
+	return false
 }
 
 // codec is the codec cfg asks for: snappy unless it says another or
