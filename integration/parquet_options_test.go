@@ -28,7 +28,7 @@ func TestParquetColumnOptionsReadBackByPqarrowAndParquetGo(t *testing.T) {
 		{"bloom filters, byte stream split, plain and dictionary, sorted by id", amparquet.WriteConfig{RowGroupRows: group,
 			Columns: map[string]amparquet.ColumnConfig{
 				"id": bloom, "name": bloom, "price": {Encoding: amparquet.EncodingByteStreamSplit},
-				"score": {Encoding: amparquet.EncodingByteStreamSplit}, "qty": {Encoding: amparquet.EncodingByteStreamSplit, BloomFilter: true},
+				"score": {Encoding: amparquet.EncodingByteStreamSplit}, "qty": {Encoding: amparquet.EncodingPlain, BloomFilter: true},
 				"note": {Encoding: amparquet.EncodingDictionary}, "ok": {Encoding: amparquet.EncodingPlain},
 			},
 			SortingColumns: []amparquet.SortingColumn{{Column: "id"}}}},

@@ -70,10 +70,11 @@ const (
 	// EncodingDeltaLength is DELTA_LENGTH_BYTE_ARRAY for byte-array
 	// columns: the lengths delta encoded, then the bytes end to end.
 	EncodingDeltaLength
-	// EncodingByteStreamSplit is BYTE_STREAM_SPLIT for FLOAT, DOUBLE,
-	// INT32, INT64 and FIXED_LEN_BYTE_ARRAY columns: the values' first
-	// bytes, then their second bytes, and so on, which the codec then
-	// compresses better for floating-point data.
+	// EncodingByteStreamSplit is BYTE_STREAM_SPLIT for FLOAT and DOUBLE
+	// columns: the values' first bytes, then their second bytes, and so
+	// on, which the codec then compresses better. Not for the INT32,
+	// INT64 and FIXED_LEN_BYTE_ARRAY columns Parquet 2.11 allows it for
+	// too: DuckDB (1.5) does not read those.
 	EncodingByteStreamSplit
 )
 
@@ -215,10 +216,9 @@ func physicalEncoding(e Encoding, pt parquet.Type) (parquet.Encoding, bool) {
 	case EncodingDeltaLength:
 		return parquet.Encodings.DeltaLengthByteArray, pt == parquet.Types.ByteArray
 	case EncodingByteStreamSplit:
-		switch pt {
-		case parquet.Types.Float, parquet.Types.Double, parquet.Types.Int32, parquet.Types.Int64, parquet.Types.FixedLenByteArray:
-			return parquet.Encodings.ByteStreamSplit, true
-		}
+		// Parquet 2.11 allows it for INT32, INT64 and FIXED_LEN_BYTE_ARRAY
+		// too, which DuckDB (1.5) refuses to read.
+		return parquet.Encodings.ByteStreamSplit, pt == parquet.Types.Float || pt == parquet.Types.Double
 	}
 	return 0, false
 }

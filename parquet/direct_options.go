@@ -8,8 +8,8 @@ import (
 // What the direct writer does of ColumnConfig: the statistics and page
 // index per column it reads from the writer properties as before, bloom
 // filters it builds from the values it writes (below), and of the
-// encodings plain, dictionary and BYTE_STREAM_SPLIT of fixed-width
-// numbers. A column of another encoding (the delta encodings, whose
+// encodings plain, dictionary and BYTE_STREAM_SPLIT (of floats and
+// doubles, the fixed-width leaves it applies to). A column of another encoding (the delta encodings, whose
 // encoders are internal to arrow-go) sends the file to pqarrow
 // (directEncodes).
 

@@ -86,7 +86,7 @@
 // offset index on or off; Encoding is plain, dictionary, delta
 // (DELTA_BINARY_PACKED for INT32 and INT64, DELTA_BYTE_ARRAY for byte
 // arrays), delta_length (DELTA_LENGTH_BYTE_ARRAY) or byte_stream_split
-// (FLOAT, DOUBLE, INT32, INT64, FIXED_LEN_BYTE_ARRAY); an encoding or
+// (FLOAT and DOUBLE, the columns DuckDB reads it of); an encoding or
 // bloom filter the column's type cannot take, or a path of no column, is
 // an error naming it. A Columns entry replaces its column's tag whole.
 // SortingColumns are stored in every row group's metadata and checked as
