@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -701,4 +702,23 @@ func TestAnArrowDictionaryColumnWrittenPlain(t *testing.T) {
 		pf.Close()
 		require.Equal(t, rows, readThroughPqarrow[cityRow](t, data))
 	}
+}
+
+// FuzzParseColumnTag: any tag text is a ColumnConfig or an error, never a
+// panic, and a config parsed is one NewWriter checks without panicking.
+func FuzzParseColumnTag(f *testing.F) {
+	for _, s := range []string{"", "bloom", "bloom,fpp=0.5,ndv=3", "encoding=delta", "fpp=NaN", "ndv=-1", "fpp=1e309", ",,=,", "encoding=", "stats=maybe", "bloom=false,fpp=0.1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tag string) {
+		c, err := amparquet.ParseColumnTag(tag)
+		if err != nil {
+			return
+		}
+		w, err := amparquet.NewWriter[reading](io.Discard, amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"id": c, "sensor": c}})
+		if err == nil {
+			_, _ = w.Write(readings(3))
+			require.NoError(t, w.Close())
+		}
+	})
 }
