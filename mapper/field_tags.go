@@ -2,6 +2,7 @@ package mapper
 
 import (
 	"reflect"
+	"slices"
 )
 
 // FieldTag is a struct field of a row type that carries a struct tag of
@@ -34,14 +35,14 @@ func FieldTags[T any](key string, opts ...Option) ([]FieldTag, error) {
 		return nil, newError(ErrUnsupported, "", "", -1, "%s is not a struct", t)
 	}
 	var out []FieldTag
-	stack := map[reflect.Type]bool{}
+	var stack []reflect.Type // the structs being walked, for a recursive type
 	var walk func(t reflect.Type, columns []string, path string) error
 	walk = func(t reflect.Type, columns []string, path string) error {
-		if stack[t] {
+		if slices.Contains(stack, t) {
 			return nil // recursive: SchemaOf refuses the type
 		}
-		stack[t] = true
-		defer delete(stack, t)
+		stack = append(stack, t)
+		defer func() { stack = stack[:len(stack)-1] }()
 		fields, ferr := structFields(t)
 		if ferr != nil {
 			ferr.Path = joinPath(path, ferr.Path)
@@ -52,10 +53,12 @@ func FieldTags[T any](key string, opts ...Option) ([]FieldTag, error) {
 			if o.snakeCase && !gf.tagged {
 				name = snakeCase(name)
 			}
-			cols := append(columns[:len(columns):len(columns)], name)
-			fpath := joinPath(path, gf.path)
+			// The field's column names and Go path are made only for a
+			// tagged field and a struct walked: a Writer asks for the tags
+			// of its type at every NewWriter.
+			cols := func() []string { return append(columns[:len(columns):len(columns)], name) }
 			if tag, ok := t.FieldByIndex(gf.index).Tag.Lookup(key); ok {
-				out = append(out, FieldTag{Columns: cols, Path: fpath, Tag: tag})
+				out = append(out, FieldTag{Columns: cols(), Path: joinPath(path, gf.path), Tag: tag})
 			}
 			ft := gf.typ
 			for {
@@ -71,7 +74,7 @@ func FieldTags[T any](key string, opts ...Option) ([]FieldTag, error) {
 				break
 			}
 			if ft != nil && ft.Kind() == reflect.Struct && !isLeafStruct(ft) {
-				if err := walk(ft, cols, fpath); err != nil {
+				if err := walk(ft, cols(), joinPath(path, gf.path)); err != nil {
 					return err
 				}
 			}

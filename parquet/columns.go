@@ -144,6 +144,9 @@ func leafPathList(sch *schema.Schema) string {
 // leaf index): WriteConfig.Columns by path, over the tags' configs of a
 // Writer's T (tagged, by leaf), each checked against its column's type.
 func columnSettings(pq *schema.Schema, cfg WriteConfig, tagged map[int]taggedColumn) (map[int]ColumnConfig, error) {
+	if len(tagged) == 0 && len(cfg.Columns) == 0 {
+		return nil, nil
+	}
 	out := map[int]ColumnConfig{}
 	for leaf, tc := range tagged {
 		if err := checkColumnConfig(pq.Column(leaf), tc.cfg); err != nil {

@@ -52,7 +52,8 @@ type directFile struct {
 	rg        *metadata.RowGroupMetaDataBuilder
 	// blooms holds the bloom filters of every row group's columns that
 	// have one, written before the page index (as arrow-go's file writer
-	// does), which sets their offsets in the column chunks' metadata.
+	// does), which sets their offsets in the column chunks' metadata; nil
+	// while there is none.
 	blooms  *metadata.FileBloomFilterBuilder
 	filters []metadata.BloomFilterBuilder // blooms', released at Close
 	rgRows  int64
@@ -121,7 +122,6 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 		pageCap: int(props.DataPageSize()),
 	}
 	d.meta = metadata.NewFileMetadataBuilder(pq, props, nil)
-	d.blooms = &metadata.FileBloomFilterBuilder{Schema: pq}
 	if props.PageIndexEnabled() {
 		d.pageIndex = &metadata.PageIndexBuilder{Schema: pq}
 	}
@@ -166,12 +166,15 @@ func (d *directFile) startRowGroup() error {
 			return err
 		}
 	}
-	filters := map[string]metadata.BloomFilterBuilder{}
+	var filters map[string]metadata.BloomFilterBuilder
 	for i, lw := range d.leaves {
 		lw.cc = d.rg.NextColumnChunk()
 		lw.bloom = nil
 		if lw.bloomOn {
 			lw.bloom = newBloomFilter(d.props, lw.descr.Path())
+			if filters == nil {
+				filters = map[string]metadata.BloomFilterBuilder{}
+			}
 			filters[lw.descr.Path()] = lw.bloom
 			d.filters = append(d.filters, lw.bloom)
 		}
@@ -192,7 +195,12 @@ func (d *directFile) startRowGroup() error {
 		}
 		lw.startChunk(pager)
 	}
-	d.blooms.AppendRowGroup(d.rg, filters)
+	if filters != nil {
+		if d.blooms == nil {
+			d.blooms = &metadata.FileBloomFilterBuilder{Schema: d.schema}
+		}
+		d.blooms.AppendRowGroup(d.rg, filters)
+	}
 	return nil
 }
 
@@ -240,8 +248,10 @@ func (d *directFile) close() error {
 	if err := d.NewBufferedRowGroupChecked(); err != nil {
 		return err
 	}
-	if err := d.blooms.WriteTo(d.sink); err != nil {
-		return err
+	if d.blooms != nil {
+		if err := d.blooms.WriteTo(d.sink); err != nil {
+			return err
+		}
 	}
 	if d.pageIndex != nil {
 		d.pageIndex.Finish()
