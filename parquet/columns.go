@@ -30,10 +30,12 @@ type ColumnConfig struct {
 	// parquet-mr's default; else it must be above 0 and below 1.
 	BloomFilterFPP float64
 	// BloomFilterNDV is the number of distinct values a row group's filter
-	// is sized for: 0 is the most rows of a row group (every value
-	// distinct, the safe guess); it must not be negative. The filter is a
-	// power of two bytes, 32 bytes to 1 MiB (arrow-go's maximum, which
-	// holds about 900k distinct values at 1%).
+	// is sized for; it must not be negative. 0 sizes each filter for the
+	// distinct values its column chunk holds: the direct writer counts
+	// them at the chunk's end, pqarrow keeps the smallest of its adaptive
+	// filter's sizes that holds them. The filter is a power of two bytes,
+	// 32 bytes to 1 MiB (arrow-go's maximum, which holds about 900k
+	// distinct values at 1%).
 	BloomFilterNDV int64
 	// Statistics turns the column's chunk and page statistics on or off
 	// (arrow-go's WithStatsFor): nil is WriteConfig.Statistics.
@@ -226,11 +228,14 @@ func physicalEncoding(e Encoding, pt parquet.Type) (parquet.Encoding, bool) {
 	return 0, false
 }
 
+// adaptiveBloomCandidates is the number of sizes of pqarrow's adaptive
+// bloom filter, halving from arrow-go's maximum of 1 MiB to 32 bytes.
+const adaptiveBloomCandidates = 16
+
 // columnProperties is the writer properties of the leaves settings
 // configures, after the file's (which they override): the column's
-// statistics, page index, encoding and dictionary, and bloom filter sized
-// for groupRows distinct values unless BloomFilterNDV says.
-func columnProperties(pq *schema.Schema, settings map[int]ColumnConfig, groupRows int64) []parquet.WriterProperty {
+// statistics, page index, encoding and dictionary, and bloom filter.
+func columnProperties(pq *schema.Schema, settings map[int]ColumnConfig) []parquet.WriterProperty {
 	var props []parquet.WriterProperty
 	leaves := make([]int, 0, len(settings))
 	for leaf := range settings {
@@ -254,13 +259,16 @@ func columnProperties(pq *schema.Schema, settings map[int]ColumnConfig, groupRow
 			props = append(props, parquet.WithDictionaryFor(path, false), parquet.WithEncodingFor(path, enc))
 		}
 		if c.BloomFilter {
-			ndv := c.BloomFilterNDV
-			if ndv == 0 {
-				ndv = groupRows
-			}
 			props = append(props, parquet.WithBloomFilterEnabledFor(path, true),
-				parquet.WithBloomFilterFPPFor(path, cmp.Or(c.BloomFilterFPP, parquet.DefaultBloomFilterFPP)),
-				parquet.WithBloomFilterNDVFor(path, min(ndv, math.MaxUint32)))
+				parquet.WithBloomFilterFPPFor(path, cmp.Or(c.BloomFilterFPP, parquet.DefaultBloomFilterFPP)))
+			if c.BloomFilterNDV > 0 {
+				props = append(props, parquet.WithBloomFilterNDVFor(path, c.BloomFilterNDV))
+			} else {
+				// pqarrow's adaptive filter: candidates from 1 MiB down to
+				// 32 bytes, the smallest that holds the distinct values
+				// written kept (the direct writer sizes its own from them).
+				props = append(props, parquet.WithAdaptiveBloomFilterEnabledFor(path, true), parquet.WithBloomFilterCandidatesFor(path, adaptiveBloomCandidates))
+			}
 		}
 	}
 	return props

@@ -722,3 +722,40 @@ func FuzzParseColumnTag(f *testing.F) {
 		}
 	})
 }
+
+func TestBloomFiltersAreSizedForTheDistinctValuesWritten(t *testing.T) {
+	all := shipments() // 4 statuses a row group, 500 distinct ids
+	for _, viaPqarrow := range []bool{false, true} {
+		cfg := amparquet.ThroughPqarrow(viaPqarrow, amparquet.WriteConfig{RowGroupRows: shipmentGroupRows, Columns: map[string]amparquet.ColumnConfig{
+			"status": {BloomFilter: true}, "id": {BloomFilter: true}, "depot": {BloomFilter: true, BloomFilterNDV: 100_000},
+		}})
+		data := writeBytes(t, all, cfg)
+		pf, err := file.NewParquetReader(bytes.NewReader(data))
+		require.NoError(t, err)
+		for g := range pf.NumRowGroups() {
+			status, id, depot := chunkOf(t, pf, g, "status").BloomFilterLength(), chunkOf(t, pf, g, "id").BloomFilterLength(), chunkOf(t, pf, g, "depot").BloomFilterLength()
+			if g == 0 {
+				t.Logf("through pqarrow %v: filters of status %d, id %d, depot %d bytes", viaPqarrow, status, id, depot)
+			}
+			require.Less(t, status, int32(4<<10), "through pqarrow %v: a filter of 4 values", viaPqarrow)
+			require.Less(t, id, int32(4<<10), "through pqarrow %v: a filter of 500 values", viaPqarrow)
+			require.Greater(t, depot, int32(64<<10), "through pqarrow %v: a filter sized for the 100,000 values asked for", viaPqarrow)
+			rg, err := pf.GetBloomFilterReader().RowGroup(g)
+			require.NoError(t, err)
+			bf, err := rg.GetColumnBloomFilter(pf.MetaData().Schema.ColumnIndexByName("id"))
+			require.NoError(t, err)
+			typed := metadata.TypedBloomFilter[int64]{BloomFilter: bf}
+			misses := 0
+			for _, r := range all[g*shipmentGroupRows : (g+1)*shipmentGroupRows] {
+				require.True(t, typed.Check(r.ID))
+			}
+			for k := range 10_000 {
+				if typed.Check(int64(-1 - k)) {
+					misses++
+				}
+			}
+			require.Less(t, misses, 300, "through pqarrow %v: about 1%% false positives of 10,000", viaPqarrow)
+		}
+		pf.Close()
+	}
+}

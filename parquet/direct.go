@@ -56,9 +56,12 @@ type directFile struct {
 	// while there is none.
 	blooms  *metadata.FileBloomFilterBuilder
 	filters []metadata.BloomFilterBuilder // blooms', released at Close
-	rgRows  int64
-	groups  int16
-	pageCap int
+	// rgFilters is the current row group's filters by column path, in
+	// blooms: a filter sized at the chunk's end goes in at closeChunk.
+	rgFilters map[string]metadata.BloomFilterBuilder
+	rgRows    int64
+	groups    int16
+	pageCap   int
 
 	closed   bool
 	closeErr error
@@ -171,12 +174,10 @@ func (d *directFile) startRowGroup() error {
 		lw.cc = d.rg.NextColumnChunk()
 		lw.bloom = nil
 		if lw.bloomOn {
-			lw.bloom = newBloomFilter(d.props, lw.descr.Path())
 			if filters == nil {
 				filters = map[string]metadata.BloomFilterBuilder{}
 			}
-			filters[lw.descr.Path()] = lw.bloom
-			d.filters = append(d.filters, lw.bloom)
+			lw.startBloom(d, filters)
 		}
 		pager, err := file.NewPageWriter(d.sink, d.props.Compression(), d.level, lw.cc, d.groups, int16(i), d.props.Allocator(), true, nil, nil)
 		if err != nil {
@@ -195,6 +196,7 @@ func (d *directFile) startRowGroup() error {
 		}
 		lw.startChunk(pager)
 	}
+	d.rgFilters = filters
 	if filters != nil {
 		if d.blooms == nil {
 			d.blooms = &metadata.FileBloomFilterBuilder{Schema: d.schema}
@@ -334,9 +336,14 @@ type leafWriter struct {
 	// valueEncoding is the encoding of values not dictionary encoded:
 	// plain, or BYTE_STREAM_SPLIT of fixed-width numbers.
 	valueEncoding parquet.Encoding
-	// bloom is the bloom filter of the column chunk when bloomOn.
-	bloomOn bool
-	bloom   metadata.BloomFilterBuilder
+	// bloom is the bloom filter of the column chunk when bloomOn and the
+	// writer properties give its number of distinct values; else the
+	// values' hashes are kept in bloomHashes, and the filter is made for
+	// as many as are distinct when the chunk ends (finishBloom).
+	bloomOn     bool
+	bloom       metadata.BloomFilterBuilder
+	bloomHasher metadata.Hasher
+	bloomHashes []uint64
 
 	// The leaf array of the current record.
 	valid  []byte
@@ -936,7 +943,7 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 		if lw.stats {
 			lw.fixedStats(lw.values[start:])
 		}
-		if lw.bloom != nil {
+		if lw.bloomOn {
 			lw.bloomFixed(lw.values[start:], w)
 		}
 		if lw.dictState != dictOff {
@@ -971,8 +978,8 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 			if lw.stats {
 				lw.byteVals = append(lw.byteVals, v)
 			}
-			if lw.bloom != nil {
-				lw.bloom.InsertHash(lw.bloom.Hasher().Sum64(v))
+			if lw.bloomOn {
+				lw.bloomInsert(lw.bloomHasher.Sum64(v))
 			}
 			lw.byteValue(v)
 		}
@@ -1217,6 +1224,9 @@ func (lw *leafWriter) closeChunk(d *directFile) error {
 		if err := lw.writeDictionary(d); err != nil {
 			return err
 		}
+	}
+	if lw.bloomOn {
+		lw.finishBloom(d)
 	}
 	if lw.stats && lw.chunkRows > 0 {
 		st, err := lw.encodedStats(lw.chunkStats)

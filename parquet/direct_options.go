@@ -1,6 +1,9 @@
 package parquet
 
 import (
+	"math"
+	"slices"
+
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 )
@@ -25,25 +28,60 @@ func directEncodes(lw *leafWriter, props *parquet.WriterProperties, path string)
 	return props.DictionaryEnabledFor(path) && lw.kind != leafBool // the encoding is the fallback's, which is plain here
 }
 
-// newBloomFilter is the bloom filter of a column chunk of path, as
-// arrow-go's column writer sizes it (without its adaptive filters): for
-// the distinct values and false-positive rate props give, within its
-// maximum size.
-func newBloomFilter(props *parquet.WriterProperties, path string) metadata.BloomFilterBuilder {
-	maxBytes := props.MaxBloomFilterBytes()
+// startBloom starts the bloom filter of the column chunk, in filters (the
+// row group's, by path): made now, as arrow-go's column writer sizes it,
+// when the writer properties give the number of distinct values; else
+// made at the chunk's end (finishBloom) for the distinct values written,
+// the smallest filter of the false-positive rate asked for, where
+// arrow-go's adaptive filter picks among a few sizes it fills at once.
+func (lw *leafWriter) startBloom(d *directFile, filters map[string]metadata.BloomFilterBuilder) {
+	props, path := d.props, lw.descr.Path()
+	lw.bloomHashes = lw.bloomHashes[:0]
 	if ndv := props.BloomFilterNDVFor(path); ndv > 0 {
-		return metadata.NewBloomFilterFromNDVAndFPP(uint32(ndv), props.BloomFilterFPPFor(path), maxBytes, props.Allocator())
+		lw.bloom = metadata.NewBloomFilterFromNDVAndFPP(uint32(ndv), props.BloomFilterFPPFor(path), props.MaxBloomFilterBytes(), props.Allocator())
+		lw.bloomHasher = lw.bloom.Hasher()
+		filters[path] = lw.bloom
+		d.filters = append(d.filters, lw.bloom)
+		return
 	}
-	return metadata.NewBloomFilter(uint32(maxBytes), uint32(maxBytes), props.Allocator())
+	if lw.bloomHasher == nil {
+		probe := metadata.NewBloomFilter(0, 0, props.Allocator()) // of 32 bytes, for its hasher
+		lw.bloomHasher = probe.Hasher()
+		probe.Release()
+	}
+}
+
+// bloomInsert adds the hash of a value to the chunk's bloom filter.
+func (lw *leafWriter) bloomInsert(h uint64) {
+	if lw.bloom != nil {
+		lw.bloom.InsertHash(h)
+		return
+	}
+	lw.bloomHashes = append(lw.bloomHashes, h)
+}
+
+// finishBloom makes the filter of a chunk whose values' hashes were kept,
+// for as many distinct values as they are, into the row group's filters.
+func (lw *leafWriter) finishBloom(d *directFile) {
+	if lw.bloom != nil {
+		return // made at the start
+	}
+	slices.Sort(lw.bloomHashes)
+	distinct := slices.Compact(lw.bloomHashes)
+	props, path := d.props, lw.descr.Path()
+	bf := metadata.NewBloomFilterFromNDVAndFPP(uint32(min(len(distinct), math.MaxUint32)), props.BloomFilterFPPFor(path), props.MaxBloomFilterBytes(), props.Allocator())
+	bf.InsertBulk(distinct)
+	d.rgFilters[path] = bf
+	d.filters = append(d.filters, bf)
+	lw.bloomHashes = lw.bloomHashes[:0]
 }
 
 // bloomFixed adds the fixed-width plain values vals, of w bytes each, to
 // the chunk's bloom filter: a value's hash is of its plain bytes, as
 // every reader probes it.
 func (lw *leafWriter) bloomFixed(vals []byte, w int) {
-	h := lw.bloom.Hasher()
 	for k := 0; k+w <= len(vals); k += w {
-		lw.bloom.InsertHash(h.Sum64(vals[k : k+w]))
+		lw.bloomInsert(lw.bloomHasher.Sum64(vals[k : k+w]))
 	}
 }
 

@@ -888,7 +888,7 @@ func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocato
 			}
 		}
 	}
-	props = append(props, columnProperties(pq, settings, groupRows)...)
+	props = append(props, columnProperties(pq, settings)...)
 	if len(cfg.SortingColumns) > 0 {
 		sorting, err := sortingColumns(pq, cfg.SortingColumns)
 		if err != nil {
