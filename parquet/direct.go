@@ -344,6 +344,7 @@ type leafWriter struct {
 	bloom       metadata.BloomFilterBuilder
 	bloomHasher metadata.Hasher
 	bloomHashes []uint64
+	bloomBits   []uint64 // distinctHashes' bitmap, reused from chunk to chunk
 
 	// The leaf array of the current record.
 	valid  []byte
