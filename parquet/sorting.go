@@ -43,6 +43,9 @@ func newSortOrder(arrowSchema *arrow.Schema, pqPaths []string, cols []SortingCol
 		return nil
 	}
 	leaves := arrowLeaves(arrowSchema)
+	if len(leaves) != len(pqPaths) {
+		return nil // no leaf of ours to be sure of: declared, not checked
+	}
 	s := &sortOrder{}
 	for _, sc := range cols {
 		leaf := leafOf(sc.Column)
