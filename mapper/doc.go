@@ -39,6 +39,9 @@
 //
 // Go to Arrow:
 //   - [SchemaOf]: the Arrow schema of a Go type.
+//   - [FieldTags]: the fields of a Go type with a tag of another key (an
+//     IO package's own, as parquet's), each a [FieldTag] with the column
+//     SchemaOf names it.
 //   - [Encode]: []T into a record.
 //   - [NewBuilder]: a [Builder] that appends rows and cuts records.
 //   - [EncodeArray]: []E into one array.

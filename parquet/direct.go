@@ -53,6 +53,15 @@ type directFile struct {
 	// written before the footer; nil when the page index is off.
 	pageIndex *metadata.PageIndexBuilder
 	rg        *metadata.RowGroupMetaDataBuilder
+	// blooms holds the bloom filters of every row group's columns that
+	// have one, written before the page index (as arrow-go's file writer
+	// does), which sets their offsets in the column chunks' metadata; nil
+	// while there is none.
+	blooms  *metadata.FileBloomFilterBuilder
+	filters []metadata.BloomFilterBuilder // blooms', released at Close
+	// rgFilters is the current row group's filters by column path, in
+	// blooms: a filter sized at the chunk's end goes in at closeChunk.
+	rgFilters map[string]metadata.BloomFilterBuilder
 	rgRows    int64
 	groups    int16
 	pageCap   int
@@ -91,9 +100,10 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 		}
 		lw.name = arrowSchema.Field(lw.top).Name
 		lw.descr = col
-		if !lw.viaArrow && !lw.fits(col) {
+		if !lw.viaArrow && (!lw.fits(col) || !directEncodes(lw, props, col.Path())) {
 			// Stored otherwise than as its Arrow values (a uint32 as
-			// INT64): arrow-go converts them.
+			// INT64), or in an encoding only arrow-go's encoders write
+			// (the delta encodings): arrow-go converts and encodes them.
 			lw.viaArrow, lw.arrowDict = true, false
 		}
 		if lw.viaArrow {
@@ -102,6 +112,8 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 		lw.signed = col.SortOrder() == schema.SortSIGNED
 		lw.stats = props.StatisticsEnabledFor(col.Path())
 		lw.maxStats = int(props.MaxStatsSizeFor(col.Path()))
+		lw.valueEncoding = props.EncodingFor(col.Path())
+		lw.bloomOn = props.BloomFilterEnabledFor(col.Path())
 		// Booleans have no dictionary encoding (pqarrow writes them plain
 		// too). An Arrow dictionary column keeps one Parquet dictionary per
 		// column chunk (or none, when dictionaries are off): its values are
@@ -183,8 +195,16 @@ func (d *directFile) startRowGroup() error {
 			return err
 		}
 	}
+	var filters map[string]metadata.BloomFilterBuilder
 	for i, lw := range d.leaves {
 		lw.cc = d.rg.NextColumnChunk()
+		lw.bloom = nil
+		if lw.bloomOn {
+			if filters == nil {
+				filters = map[string]metadata.BloomFilterBuilder{}
+			}
+			lw.startBloom(d, filters)
+		}
 		pager, err := file.NewPageWriter(d.sink, d.props.Compression(), d.level, lw.cc, d.groups, int16(i), d.props.Allocator(), true, nil, nil)
 		if err != nil {
 			return err
@@ -206,9 +226,25 @@ func (d *directFile) startRowGroup() error {
 			// writer makes it: its statistics, page index entries,
 			// dictionary and fallback are arrow-go's own.
 			lw.column = file.NewColumnChunkWriter(lw.cc, pager, d.props)
+			if bf := lw.column.GetBloomFilter(); bf != nil {
+				// arrow-go's column writer fills the filter it made from
+				// the properties; the file writes it, and releases it.
+				if filters == nil {
+					filters = map[string]metadata.BloomFilterBuilder{}
+				}
+				filters[lw.descr.Path()] = bf
+				d.filters = append(d.filters, bf)
+			}
 			continue
 		}
 		lw.startChunk(pager)
+	}
+	d.rgFilters = filters
+	if filters != nil {
+		if d.blooms == nil {
+			d.blooms = &metadata.FileBloomFilterBuilder{Schema: d.schema}
+		}
+		d.blooms.AppendRowGroup(d.rg, filters)
 	}
 	return nil
 }
@@ -255,7 +291,12 @@ func (d *directFile) Close() error {
 				lw.column = nil
 			}
 			lw.releaseBuffers()
+			lw.bloom = nil
 		}
+		for _, f := range d.filters {
+			f.Release()
+		}
+		d.filters = nil
 	}
 	return d.closeErr
 }
@@ -266,6 +307,11 @@ func (d *directFile) close() error {
 	}
 	if err := d.NewBufferedRowGroupChecked(); err != nil {
 		return err
+	}
+	if d.blooms != nil {
+		if err := d.blooms.WriteTo(d.sink); err != nil {
+			return err
+		}
 	}
 	if d.pageIndex != nil {
 		d.pageIndex.Finish()
@@ -378,6 +424,18 @@ type leafWriter struct {
 	signed   bool
 	stats    bool
 	maxStats int
+	// valueEncoding is the encoding of values not dictionary encoded:
+	// plain, or BYTE_STREAM_SPLIT of fixed-width numbers.
+	valueEncoding parquet.Encoding
+	// bloom is the bloom filter of the column chunk when bloomOn and the
+	// writer properties give its number of distinct values; else the
+	// values' hashes are kept in bloomHashes, and the filter is made for
+	// as many as are distinct when the chunk ends (finishBloom).
+	bloomOn     bool
+	bloom       metadata.BloomFilterBuilder
+	bloomHasher metadata.Hasher
+	bloomHashes []uint64
+	bloomBits   []uint64 // distinctHashes' bitmap, reused from chunk to chunk
 
 	// The leaf array of the current record.
 	valid  []byte
@@ -1011,6 +1069,9 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 		if lw.stats {
 			lw.fixedStats(lw.values[start:])
 		}
+		if lw.bloomOn {
+			lw.bloomFixed(lw.values[start:], w)
+		}
 		if lw.dictState != dictOff {
 			lw.fixedIndices(start, w)
 		}
@@ -1059,6 +1120,9 @@ func (lw *leafWriter) appendValues(a, b int, idx []int32) {
 			v := lw.binValue(i)
 			if lw.stats {
 				lw.byteVals = append(lw.byteVals, v)
+			}
+			if lw.bloomOn {
+				lw.bloomInsert(lw.bloomHasher.Sum64(v))
 			}
 			lw.byteValue(v)
 		}
@@ -1188,6 +1252,10 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 		enc = d.props.DictionaryIndexEncoding()
 		width := indexWidth(lw.dict.len())
 		values = appendHybrid(append(lw.compressed[:0], byte(width)), lw.indices, width)
+		lw.compressed = values
+	} else if lw.valueEncoding == parquet.Encodings.ByteStreamSplit {
+		enc = lw.valueEncoding
+		values = byteStreamSplit(lw.compressed[:0], lw.values, lw.width())
 		lw.compressed = values
 	} else {
 		values = lw.values
@@ -1320,6 +1388,9 @@ func (lw *leafWriter) closeChunk(d *directFile) error {
 		if err := lw.writeDictionary(d); err != nil {
 			return err
 		}
+	}
+	if lw.bloomOn {
+		lw.finishBloom(d)
 	}
 	if lw.stats && lw.chunkRows > 0 {
 		st, err := lw.encodedStats(lw.chunkStats)

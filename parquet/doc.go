@@ -59,6 +59,42 @@
 // and list views as their offset layouts, a fixed-size list as a LIST (a
 // null row without elements), run-end encoded columns and dictionaries
 // below the top level (or with a null entry) as their values.
+// The zero WriteConfig writes as the ecosystem's writers do (snappy,
+// dictionaries while they pay, statistics, the page index); per column,
+// WriteConfig.Columns (or an `arrow-parquet:"…"` tag on a field of T, parsed by
+// ParseColumnTag) adds what readers skip with and picks encodings:
+//
+//	amparquet.WriteConfig{
+//		Columns: map[string]amparquet.ColumnConfig{
+//			"status":    {BloomFilter: true, BloomFilterFPP: 0.001},
+//			"placed_ms": {Encoding: amparquet.EncodingDelta},
+//			"notes":     {Statistics: &off, PageIndex: &off},
+//		},
+//		SortingColumns: []amparquet.SortingColumn{{Column: "placed_ms"}},
+//	}
+//
+//	type Order struct {
+//		Status string `arrow-parquet:"bloom,fpp=0.001"`
+//		Price  float64 `arrow-parquet:"encoding=byte_stream_split"`
+//	}
+//
+// Columns are named by their dotted Parquet path ("customer.name",
+// "items.list.element.sku"), as RowGroup.Column names them. A bloom filter
+// is written in every row group (sized for BloomFilterNDV distinct values,
+// else for the row group's rows) and RowGroup.MayContain probes it;
+// Statistics and PageIndex turn a column's statistics and column and
+// offset index on or off; Encoding is plain, dictionary, delta
+// (DELTA_BINARY_PACKED for INT32 and INT64, DELTA_BYTE_ARRAY for byte
+// arrays), delta_length (DELTA_LENGTH_BYTE_ARRAY) or byte_stream_split
+// (FLOAT and DOUBLE, the columns DuckDB reads it of); an encoding or
+// bloom filter the column's type cannot take, or a path of no column, is
+// an error naming it. A Columns entry replaces its column's tag whole.
+// SortingColumns are stored in every row group's metadata and checked as
+// rows are written: a row out of order is refused, naming it. The direct
+// writer writes every option itself but the delta encodings, whose
+// encoders are arrow-go's own: a delta-encoded column is written by
+// arrow-go's column writer in the same file and row groups as the others.
+//
 // Reading holds one row group's column chunks and a record of
 // ReadConfig.BatchRows rows; ReadConfig.RowGroups and KeepRowGroup (on the
 // footer's column statistics) skip row groups before their data is read.

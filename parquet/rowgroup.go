@@ -2,7 +2,6 @@ package parquet
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
@@ -98,22 +97,9 @@ func MinMax[T any](g RowGroup, name string) (lo, hi T, ok bool) {
 	return lo, hi, true
 }
 
-// leaf is the index of the leaf column name, or -1.
-func (g RowGroup) leaf(name string) int {
-	if i := g.schema.ColumnIndexByName(name); i >= 0 {
-		return i
-	}
-	found := -1
-	for i, col := range g.schema.Columns() {
-		if strings.HasPrefix(col.Path(), name+".") {
-			if found >= 0 {
-				return -1 // more than one leaf: name no single column
-			}
-			found = i
-		}
-	}
-	return found
-}
+// leaf is the index of the leaf column name, or -1: leafIndex's rule,
+// which WriteConfig.Columns names columns by too.
+func (g RowGroup) leaf(name string) int { return leafIndex(g.schema, name) }
 
 // minMax is the min and max of st in the Go types ColumnStats names.
 func minMax(st metadata.TypedStatistics, col *schema.Column) (lo, hi any) {

@@ -102,6 +102,39 @@ type WriteConfig struct {
 	// WithPageIndexEnabled). Without Statistics the column index is left
 	// out, the offset index written.
 	PageIndex *bool
+	// Columns configures single leaf columns, keyed by the column's dotted
+	// Parquet path, as the footer and RowGroup.Column name it: a top-level
+	// column by its name ("id"), a struct field under its struct
+	// ("customer.name"), a list's elements as pqarrow names them
+	// ("items.list.element.sku"), or a top-level or struct field with one
+	// leaf under it by its own name ("tags" for "tags.list.element").
+	// Each ColumnConfig turns the column's bloom filter on, its statistics
+	// and page index on or off, and picks its encoding, over the file's
+	// settings above. A path that names no leaf is an error naming it and
+	// the columns there are; so are two paths of one leaf, and an encoding
+	// or bloom filter the column's physical type cannot take.
+	//
+	// A Writer[T] (and WriteFile) also reads the `arrow-parquet:"…"` tags of
+	// T's fields, a ColumnConfig each (see ParseColumnTag for the
+	// grammar): `arrow-parquet:"bloom,encoding=delta"`. A Columns entry for a
+	// column replaces its field's tag whole: the config wins, so a caller
+	// can change how a type's column is written without changing the type.
+	Columns map[string]ColumnConfig
+	// SortingColumns declares the order the rows of every row group are
+	// sorted in, first column first, which the footer stores in each row
+	// group's metadata (arrow-go's WithSortingColumns) for engines to
+	// skip sorts and merges with. The order is checked as rows are
+	// written, each row against the one before it in its row group (a
+	// comparison a row per column, values as Parquet orders them: signed
+	// or unsigned integers, floats, byte arrays as unsigned bytes): a row
+	// out of order is an *mapper.Error naming the sorting column and the
+	// row (counted from the file's start), wrapping mapper.ErrInvalidData,
+	// and the batch of rows it is in (a Writer's few thousand rows, a
+	// RecordWriter's record) is not written; the file goes on. Columns
+	// of decimals, float16 and intervals are declared, not checked. A
+	// column that is not a leaf (as Columns names them), is named twice,
+	// or is under a list is an error.
+	SortingColumns []SortingColumn
 	// Metadata is stored in the file's key/value metadata, in key order,
 	// beside the metadata of the Arrow schema written (Metadata wins for a
 	// key in both); a reader sees them as the metadata of the Arrow schema.
@@ -117,6 +150,10 @@ type WriteConfig struct {
 	// Deprecated: give mapper.Allocator, the allocator of every reader and
 	// writer of every IO package.
 	Alloc memory.Allocator
+
+	// tagged is the ColumnConfig of the arrow-parquet tags of a Writer's T, by
+	// the Arrow names of their fields' columns.
+	tagged []taggedField
 
 	// viaPqarrow, set by tests only (export_test.go), writes with pqarrow
 	// where the direct writer would: the files the direct writer's are
@@ -202,6 +239,9 @@ func newWriter[T any](entry string, w io.Writer, opts []Option) (_ *Writer[T], e
 	if err != nil {
 		return nil, err
 	}
+	if cfg.tagged, err = fieldColumnConfigs[T](c.Mapper); err != nil {
+		return nil, err
+	}
 	mem, own := cfg.allocator()
 	b, err := mapper.NewBuilder[T](c.With(mapper.Allocator(mem))...)
 	if err != nil {
@@ -254,10 +294,11 @@ type fileOut struct {
 	props                 *parquet.WriterProperties // what the encoder writes with, for failingColumn
 	rows                  int64                     // written to the file, for the rows of errors
 	groupRows, groupBytes int64
-	inGroup               int64 // rows written to the current row group
-	groupArrow            int64 // their size as Arrow data, with RowGroupBytes
-	groupFull             bool  // the current row group is to be closed before the next rows
-	err                   error // the failure that broke the file, for every call after it
+	inGroup               int64      // rows written to the current row group
+	groupArrow            int64      // their size as Arrow data, with RowGroupBytes
+	groupFull             bool       // the current row group is to be closed before the next rows
+	order                 *sortOrder // checks WriteConfig.SortingColumns; nil without
+	err                   error      // the failure that broke the file, for every call after it
 }
 
 // newFileOut starts the Parquet file of records of schema on w, as cfg
@@ -322,6 +363,18 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 		}
 	}
 	out := &fileOut{fw: fw, sink: s, pool: own, groupRows: groupRows, groupBytes: cfg.RowGroupBytes, mem: mem, props: props}
+	if len(cfg.SortingColumns) > 0 {
+		pq, err := pqarrow.ToParquet(encoded, props, pqarrow.DefaultWriterProps())
+		if err != nil {
+			fw.Close()
+			return nil, fmt.Errorf("arrowmap/parquet: %w", err)
+		}
+		paths := make([]string, pq.NumColumns())
+		for i := range paths {
+			paths[i] = pq.Column(i).Path()
+		}
+		out.order = newSortOrder(encoded, paths, cfg.SortingColumns, func(name string) int { return leafIndex(pq, name) })
+	}
 	for i, f := range schema.Fields() {
 		if changed[i] || reshaped[i] || mayNormalize(f.Type) {
 			out.storage = encoded
@@ -429,6 +482,9 @@ func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 			return f.fail("writing row group", err)
 		}
 		f.groupFull, f.inGroup, f.groupArrow = false, 0, 0
+		if f.order != nil {
+			f.order.reset() // the order is a row group's
+		}
 	}
 	if f.storage != nil {
 		var err error
@@ -436,6 +492,11 @@ func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 			return err // a value refused: the file goes on without these rows
 		}
 		defer rec.Release()
+	}
+	if f.order != nil {
+		if err := f.order.check(rec, f.rows, f.mem); err != nil {
+			return err // a row refused: the file goes on without these rows
+		}
 	}
 	if err := f.encode(rec); err != nil {
 		var named *mapper.Error
@@ -518,6 +579,9 @@ func (f *fileOut) fail(doing string, err error) error {
 // what the file holds.
 func (f *fileOut) close() error {
 	defer func() {
+		if f.order != nil {
+			f.order.reset()
+		}
 		if f.pool != nil {
 			f.pool.release() // every record and page is freed by now
 		}
@@ -694,6 +758,9 @@ func (w *Writer[T]) flush() error {
 // says so: the file is not readable (the io.Writer takes no more bytes).
 // A row a Write refused does not break the file: Close writes the footer
 // as usual, and the file holds every row written but the refused ones.
+// Rows are checked against WriteConfig.SortingColumns as they go to the
+// file, the last batch at Close: Close returns the *mapper.Error of a row
+// out of order in it, with the footer written and that batch left out.
 // Close after Close returns what the first returned.
 func (w *Writer[T]) Close() error {
 	if w.closed {
@@ -701,10 +768,17 @@ func (w *Writer[T]) Close() error {
 	}
 	w.closed = true
 	defer w.b.Release()
+	var refused error
 	if w.out.err == nil {
-		w.flush() // a failure is the file's, which close reports
+		// A failure of the io.Writer is the file's, which close reports;
+		// rows refused (out of the order of SortingColumns) are not
+		// written, and Close reports them after writing the footer.
+		refused = w.flush()
 	}
 	w.closeErr = w.out.close()
+	if w.closeErr == nil && w.out.err == nil {
+		w.closeErr = refused
+	}
 	return w.closeErr
 }
 
@@ -762,6 +836,7 @@ func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocato
 		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.DataPageVersion %d is not a data page version", cfg.DataPageVersion)
 	}
 	stats := cfg.Statistics == nil || *cfg.Statistics
+	pageIndex := cfg.PageIndex == nil || *cfg.PageIndex
 	props := []parquet.WriterProperty{
 		parquet.WithAllocator(mem),
 		parquet.WithMaxRowGroupLength(groupRows),
@@ -769,30 +844,71 @@ func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocato
 		parquet.WithCompressionLevel(level),
 		parquet.WithDataPageVersion(cfg.DataPageVersion),
 		parquet.WithStats(stats),
-		parquet.WithPageIndexEnabled(cfg.PageIndex == nil || *cfg.PageIndex),
+		parquet.WithPageIndexEnabled(pageIndex),
 		parquet.WithDataPageSize(defaultPageBytes),
 		parquet.WithDictionaryPageSizeLimit(defaultDictionaryBytes),
 	}
 	if cfg.Dictionary != nil {
 		props = append(props, parquet.WithDictionaryDefault(*cfg.Dictionary))
-		return parquet.NewWriterProperties(props...), nil
+	} else {
+		props = append(props, parquet.WithDictionaryDefault(false))
 	}
-	props = append(props, parquet.WithDictionaryDefault(false))
 	base := parquet.NewWriterProperties(props...)
 	pq, err := pqarrow.ToParquet(schema, base, pqarrow.DefaultWriterProps())
 	if err != nil {
+		if len(cfg.Columns) > 0 || len(cfg.SortingColumns) > 0 || len(cfg.tagged) > 0 {
+			return nil, fmt.Errorf("arrowmap/parquet: %w", err) // no columns to configure
+		}
 		return base, nil // NewWriter names the column Parquet cannot store
 	}
-	dict := dictionaryLeaves(schema)
-	for i, col := range pq.Columns() {
-		switch {
-		case len(dict) == pq.NumColumns() && dict[i]:
-			props = append(props, parquet.WithDictionaryFor(col.Path(), true))
-		case col.PhysicalType() != parquet.Types.Boolean:
-			props = append(props, parquet.WithDictionaryFor(col.Path(), true), parquet.WithDictionaryCostFallbackFor(col.Path(), true))
+	if cfg.Dictionary == nil {
+		dict := dictionaryLeaves(schema)
+		for i, col := range pq.Columns() {
+			switch {
+			case len(dict) == pq.NumColumns() && dict[i]:
+				props = append(props, parquet.WithDictionaryFor(col.Path(), true))
+			case col.PhysicalType() != parquet.Types.Boolean:
+				props = append(props, parquet.WithDictionaryFor(col.Path(), true), parquet.WithDictionaryCostFallbackFor(col.Path(), true))
+			}
 		}
 	}
+	tagged, err := taggedLeaves(schema, pq, cfg.tagged)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := columnSettings(pq, cfg, tagged)
+	if err != nil {
+		return nil, err
+	}
+	if !pageIndex && anyPageIndex(settings) {
+		// The file's page index is built only when on for the file: on,
+		// and off for every column but those that ask for it.
+		props = append(props, parquet.WithPageIndexEnabled(true))
+		for i, col := range pq.Columns() {
+			if c := settings[i]; c.PageIndex == nil {
+				props = append(props, parquet.WithPageIndexEnabledFor(col.Path(), false))
+			}
+		}
+	}
+	props = append(props, columnProperties(pq, settings)...)
+	if len(cfg.SortingColumns) > 0 {
+		sorting, err := sortingColumns(pq, cfg.SortingColumns)
+		if err != nil {
+			return nil, err
+		}
+		props = append(props, parquet.WithSortingColumns(sorting))
+	}
 	return parquet.NewWriterProperties(props...), nil
+}
+
+// anyPageIndex reports whether a column of settings turns its page index on.
+func anyPageIndex(settings map[int]ColumnConfig) bool {
+	for _, c := range settings {
+		if c.PageIndex != nil && *c.PageIndex {
+			return true
+		}
+	}
+	return false
 }
 
 // codec is the codec cfg asks for: snappy unless it says another or
