@@ -207,6 +207,11 @@ type source struct {
 	meta   arrow.Metadata
 	mem    memory.Allocator
 	pool   *pool // the allocator of a ReadConfig with no Alloc, released at close
+	// sized is whether the records read may be sized to the rows a
+	// Reader's Read asks for (mapper.RecordSizer): only when no record
+	// size was given (ReadConfig.BatchRows 0), since a size given is the
+	// size of every record, as documented.
+	sized bool
 }
 
 func openPath(path string, cfg ReadConfig) (*source, error) {
@@ -320,7 +325,7 @@ func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name s
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w", name, err)
 	}
-	src := &source{name: name, pf: pf, fr: fr, rowGroups: groups, closer: closer, ctx: context.Background(), mem: mem}
+	src := &source{name: name, pf: pf, fr: fr, rowGroups: groups, closer: closer, ctx: context.Background(), mem: mem, sized: cfg.BatchRows == 0}
 	fileSchema, err := fr.Schema()
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: schema: %w", name, err)
@@ -333,7 +338,10 @@ func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name s
 	return src, nil
 }
 
-var _ mapper.RowsHinter = (*fileRecords)(nil)
+var (
+	_ mapper.RowsHinter  = (*fileRecords)(nil)
+	_ mapper.RecordSizer = (*fileRecords)(nil)
+)
 
 var magic = []byte("PAR1")
 
@@ -556,6 +564,19 @@ func newFileRecords(rr recordReader, src *source, cols []int) *fileRecords {
 // makes the records a mapper.RowsHinter, so that ReadAll (and ReadFile)
 // sizes its result once. checkRowsRead holds the file to it at the end.
 func (r *fileRecords) RowsHint() int64 { return r.src.numRows() }
+
+// SizeNextRecord asks for the next record to hold about rows rows, as
+// mapper.RecordSizer says, so that a Reader reading pages of n rows holds
+// a record of about n rows rather than of DefaultBatchRows: at least
+// minSizedRecordRows, at most DefaultBatchRows. It does nothing when
+// ReadConfig.BatchRows was given (every record has those rows) or the
+// file came through NewReader (its records have the FileReader's batch
+// size).
+func (r *fileRecords) SizeNextRecord(rows int) {
+	if s, ok := r.rr.(*sizedRecords); ok && r.src.sized {
+		s.SizeNextRecord(rows)
+	}
+}
 
 func (r *fileRecords) Retain() { r.refs.Add(1) }
 
