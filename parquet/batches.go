@@ -30,6 +30,19 @@ type sizedRecords struct {
 	next    int64 // the rows of the next record; 0: batch
 	cur     arrow.RecordBatch
 	err     error
+	// ranges, when not nil, is the rows to read (ReadConfig.KeepPage), in
+	// order; at is the row the column readers are at, counted as ranges
+	// count, and seeked whether they are in the first range.
+	ranges []rowRange
+	at     int64
+	seeked bool
+	// What the column readers of a row group are made of, when ranges
+	// are read: each row group by readers of its own, group the one
+	// they read (-1 before the first).
+	ctx    context.Context
+	fr     *pqarrow.FileReader
+	leaves []int
+	group  int
 }
 
 // newSizedRecords is the sizedRecords of leaves of the row groups, in
@@ -50,7 +63,7 @@ func newSizedRecords(ctx context.Context, fr *pqarrow.FileReader, leaves, rowGro
 		}
 		batch = max(batch, 1)
 	}
-	return &sizedRecords{sc: sc, readers: readers, mem: mem, batch: batch}, nil
+	return &sizedRecords{sc: sc, readers: readers, mem: mem, batch: batch, ctx: ctx, fr: fr, leaves: leaves, group: -1}, nil
 }
 
 // SizeNextRecord asks for the next record to hold about rows rows: at
@@ -72,6 +85,12 @@ func (r *sizedRecords) Next() bool {
 	n := r.batch
 	if r.next > 0 {
 		n, r.next = r.next, 0
+	}
+	if r.ranges != nil {
+		var ok bool
+		if n, ok = r.seek(n); !ok {
+			return false
+		}
 	}
 	cols := make([]arrow.Array, len(r.readers))
 	defer func() {
@@ -103,7 +122,55 @@ func (r *sizedRecords) Next() bool {
 		cols[i] = col
 	}
 	r.cur = array.NewRecordBatch(r.sc, cols, int64(cols[0].Len()))
+	r.at += int64(cols[0].Len())
 	return true
+}
+
+// seek moves the column readers to the next row of the ranges when they
+// are not on one, and returns how many of the n rows asked for the range
+// has from there; false, with r.err io.EOF or the error, past the last.
+func (r *sizedRecords) seek(n int64) (int64, bool) {
+	for len(r.ranges) > 0 && r.at >= r.ranges[0].to {
+		r.ranges, r.seeked = r.ranges[1:], false
+	}
+	if len(r.ranges) == 0 {
+		r.err = io.EOF
+		return 0, false
+	}
+	next := r.ranges[0]
+	if !r.seeked {
+		// Each row group is read by column readers of its own, sought
+		// within it only: pqarrow's list readers, once sought, read the
+		// lists of the next row group wrong when they go on into it, or
+		// are sought to its first row after reading to the end of one
+		// (arrow-go v18.8.0: list offsets past the end of the child).
+		if next.group != r.group {
+			readers, _, err := r.fr.GetFieldReaders(r.ctx, r.leaves, []int{next.group})
+			if err != nil {
+				r.err = err
+				return 0, false
+			}
+			r.releaseReaders()
+			r.readers, r.group, r.at = readers, next.group, next.first
+		}
+		if r.at != next.from {
+			for _, cr := range r.readers {
+				if err := cr.SeekToRow(next.from - next.first); err != nil {
+					r.err = fmt.Errorf("row group %d: seeking to its row %d: %w", next.group, next.from-next.first, err)
+					return 0, false
+				}
+			}
+		}
+		r.at, r.seeked = next.from, true
+	}
+	return min(n, next.to-r.at), true
+}
+
+func (r *sizedRecords) releaseReaders() {
+	for _, cr := range r.readers {
+		cr.Release()
+	}
+	r.readers = nil
 }
 
 // column is the next n rows of cr as one array, nil at the end.
@@ -140,8 +207,5 @@ func (r *sizedRecords) Release() {
 		r.cur.Release()
 		r.cur = nil
 	}
-	for _, cr := range r.readers {
-		cr.Release()
-	}
-	r.readers = nil
+	r.releaseReaders()
 }

@@ -192,7 +192,11 @@ func (s *source) recordReader(leaves []int) (_ *sizedRecords, err error) {
 	if rows := s.numRows(); batch > 0 && rows > 0 {
 		batch = min(batch, rows) // pqarrow sizes its buffers by the batch
 	}
-	return newSizedRecords(s.ctx, s.fr, leaves, s.rowGroups, batch, s.mem)
+	rr, err := newSizedRecords(s.ctx, s.fr, leaves, s.rowGroups, batch, s.mem)
+	if err == nil {
+		rr.ranges = s.ranges
+	}
+	return rr, err
 }
 
 // checkRowsRead is the error of records that ended, with err (nil or
@@ -203,11 +207,7 @@ func (s *source) checkRowsRead(rows int64, err error) error {
 	if err != nil && err != io.EOF {
 		return nil
 	}
-	var want int64
-	md := s.pf.MetaData()
-	for _, g := range s.rowGroups {
-		want += md.RowGroup(g).NumRows()
-	}
+	want := s.numRows()
 	if rows == want {
 		return nil
 	}

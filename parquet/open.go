@@ -50,6 +50,15 @@ type ReadConfig struct {
 	// skipped. It sees the row group's metadata only, so it decides on
 	// column statistics (RowGroup.Column), never on rows.
 	KeepRowGroup func(RowGroup) bool
+	// KeepPage, when not nil, is asked of each data page of each leaf
+	// column read, in each row group kept, before any page is read, from
+	// the file's page index (Page): a row is read only when every page
+	// holding it is kept, and the pages no row read needs are skipped,
+	// never read (arrow-go's column readers seek past them by the offset
+	// index). A column chunk without an offset index is read whole,
+	// unasked; answer true for the pages of columns the predicate is not
+	// on. Errors then count rows among the rows read.
+	KeepPage func(Page) bool
 	// Alloc allocates the memory read and decoded into, as
 	// mapper.Allocator does. Given with a mapper.Allocator that differs,
 	// it is an error.
@@ -212,6 +221,10 @@ type source struct {
 	// size was given (ReadConfig.BatchRows 0), since a size given is the
 	// size of every record, as documented.
 	sized bool
+	// keepPage is ReadConfig.KeepPage; ranges, when not nil, the rows of
+	// the selected row groups it keeps, once records are asked for.
+	keepPage func(Page) bool
+	ranges   []rowRange
 }
 
 func openPath(path string, cfg ReadConfig) (*source, error) {
@@ -238,6 +251,10 @@ func openPath(path string, cfg ReadConfig) (*source, error) {
 // which the allocator reuses.
 const readBufferBytes = 32 << 10
 
+// readerKeepBytes bounds the free buffers a reader's pool keeps for the
+// next page or record (pool.keepBytes).
+const readerKeepBytes = 1 << 20
+
 // openSource reads the footer of the Parquet file of size bytes that r
 // reads, and selects its row groups as cfg says.
 func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg ReadConfig) (_ *source, err error) {
@@ -253,7 +270,7 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	var mem memory.Allocator = cfg.Alloc
 	var own *pool
 	if mem == nil {
-		own = &pool{}
+		own = &pool{keepBytes: readerKeepBytes}
 		mem = own
 	}
 	// A footer is hostile input too: arrow-go's thrift decoding and schema
@@ -325,7 +342,7 @@ func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name s
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w", name, err)
 	}
-	src := &source{name: name, pf: pf, fr: fr, rowGroups: groups, closer: closer, ctx: context.Background(), mem: mem, sized: cfg.BatchRows == 0}
+	src := &source{name: name, pf: pf, fr: fr, rowGroups: groups, closer: closer, ctx: context.Background(), mem: mem, sized: cfg.BatchRows == 0, keepPage: cfg.KeepPage}
 	fileSchema, err := fr.Schema()
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: schema: %w", name, err)
@@ -412,6 +429,14 @@ func (s *source) records(cols []int) (_ *fileRecords, err error) {
 		}
 	}()
 	leaves := s.leaves(cols)
+	if s.keepPage != nil && len(s.rowGroups) > 0 {
+		if s.ranges, err = s.keptRanges(leaves, s.keepPage); err != nil {
+			return nil, fmt.Errorf("arrowmap/parquet: %s: %w", s.name, err)
+		}
+		if len(s.ranges) == 0 {
+			s.rowGroups = nil // no row kept: read none
+		}
+	}
 	if len(s.rowGroups) == 0 {
 		// pqarrow reads every row group for none: an empty selection is
 		// an empty stream of the projected schema.
@@ -479,9 +504,16 @@ func leafColumns(descr *schema.Schema, cols []int) []int {
 	return leaves
 }
 
-// numRows is the rows of the selected row groups, as the footer says.
+// numRows is the rows of the selected row groups, as the footer says,
+// or those of them KeepPage keeps.
 func (s *source) numRows() int64 {
 	var rows int64
+	if s.ranges != nil {
+		for _, r := range s.ranges {
+			rows += r.to - r.from
+		}
+		return rows
+	}
 	for _, g := range s.rowGroups {
 		rows += s.pf.MetaData().RowGroup(g).NumRows()
 	}
