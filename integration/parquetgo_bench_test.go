@@ -15,7 +15,10 @@ package integration
 // rows, so GOGC=100 lets that much garbage pile up first): the peak is
 // about b.N times what one op allocates. Give every contender the same b.N
 // (-benchtime 3x) to compare peaks; at the default benchtime the fastest
-// runs the most ops and shows the highest peak.
+// runs the most ops and shows the highest peak. A reader reports too its
+// live peak (live-peak-MiB, measureLive): the same sample over one more
+// op run with the collector at every 1% of growth, near what the op holds
+// at once, which is what reading in pages bounds.
 //
 // Measured on the shared 2-core machine (load 5–7), -benchtime 3x
 // -count 5, medians (ms; arrowmap / parquet-go):
@@ -621,7 +624,7 @@ func benchRead[T any](b *testing.B, rows []T, contenders map[string]reader[T]) {
 			}
 			sameRows(b, c.name, rows, got)
 			got = nil
-			measure(b, func() error { return read(data, func([]T) {}) })
+			measureLive(b, func() error { return read(data, func([]T) {}) })
 		})
 	}
 }
