@@ -38,13 +38,6 @@ type pool struct {
 	// keeps no buffer alive.
 	out     map[uintptr]lent
 	sweepAt int // the size of out at which the entries of collected buffers are dropped
-	// keepBytes, when positive, bounds the bytes of the buffers kept free
-	// (kept, their sum): a buffer freed past it is left to the collector.
-	// A reader's pool has one (readerKeepBytes): what a reader holds at
-	// once moves from column chunk to column chunk, and the free buffers
-	// of the last one, all kept, would double it.
-	keepBytes int
-	kept      int
 }
 
 // lent is a buffer handed out: a weak pointer to its first byte, and its
@@ -83,7 +76,6 @@ func (p *pool) Allocate(size int) []byte {
 		full = p.free[c][n-1]
 		p.free[c][n-1] = nil
 		p.free[c] = p.free[c][:n-1]
-		p.kept -= 1 << c
 	}
 	p.mu.Unlock()
 	if full == nil {
@@ -165,9 +157,8 @@ func (p *pool) Free(b []byte) {
 		return
 	}
 	delete(p.out, uintptr(unsafe.Pointer(unsafe.SliceData(b))))
-	if len(p.free[c]) < poolKeep && (p.keepBytes <= 0 || p.kept+1<<c <= p.keepBytes) {
+	if len(p.free[c]) < poolKeep {
 		p.free[c] = append(p.free[c], unsafe.Slice(unsafe.SliceData(b), 1<<c))
-		p.kept += 1 << c
 	}
 }
 
@@ -184,7 +175,6 @@ func (p *pool) release() {
 		}
 		p.free[c] = p.free[c][:0]
 	}
-	p.kept = 0
 	clear(p.out)
 	p.sweepAt = 0
 }

@@ -105,28 +105,3 @@ func TestAResizableBufferOfThePoolHasNoCapacityPastItsLength(t *testing.T) {
 		require.Equal(t, n, buf.Len())
 	}
 }
-
-func TestAReadersPoolKeepsNoMoreFreeBytesThanItsBound(t *testing.T) {
-	p := &pool{keepBytes: 1 << 20}
-	bufs := make([][]byte, 4)
-	for i := range bufs {
-		bufs[i] = p.Allocate(512 << 10)
-	}
-	for _, b := range bufs {
-		p.Free(b)
-	}
-	require.Equal(t, 1<<20, p.kept, "two of the four 512 KiB buffers kept, the others left to the collector")
-	require.Len(t, p.free[class(512<<10)], 2)
-	again := p.Allocate(512 << 10)
-	require.Equal(t, unsafe.SliceData(bufs[1]), unsafe.SliceData(again), "a kept buffer is handed out again")
-	require.Equal(t, 512<<10, p.kept)
-
-	unbounded := &pool{}
-	for i := range bufs {
-		bufs[i] = unbounded.Allocate(512 << 10)
-	}
-	for _, b := range bufs {
-		unbounded.Free(b)
-	}
-	require.Len(t, unbounded.free[class(512<<10)], 4, "a Writer's pool keeps up to poolKeep a size")
-}
