@@ -251,10 +251,6 @@ func openPath(path string, cfg ReadConfig) (*source, error) {
 // which the allocator reuses.
 const readBufferBytes = 32 << 10
 
-// readerKeepBytes bounds the free buffers a reader's pool keeps for the
-// next page or record (pool.keepBytes).
-const readerKeepBytes = 1 << 20
-
 // openSource reads the footer of the Parquet file of size bytes that r
 // reads, and selects its row groups as cfg says.
 func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg ReadConfig) (_ *source, err error) {
@@ -270,7 +266,7 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	var mem memory.Allocator = cfg.Alloc
 	var own *pool
 	if mem == nil {
-		own = &pool{keepBytes: readerKeepBytes}
+		own = &pool{}
 		mem = own
 	}
 	// A footer is hostile input too: arrow-go's thrift decoding and schema
