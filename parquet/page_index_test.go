@@ -3,14 +3,17 @@ package parquet_test
 import (
 	"bytes"
 	"fmt"
+	"math/rand"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
@@ -188,4 +191,58 @@ func TestKeepPageSkipsThePagesNoRowReadNeeds(t *testing.T) {
 		assert.Equal(t, len(got), cap(got))
 		assert.Equal(t, rows[got[0].ID:got[0].ID+int64(len(got))], got)
 	})
+}
+
+// TestAMalformedPageIndexIsAnErrorNotAPanic flips bytes of the column and
+// offset indexes of a file (seeded; the seed is logged) and reads it with
+// KeepPage: each read ends in an error or in rows of the file, in order,
+// never in a panic.
+func TestAMalformedPageIndexIsAnErrorNotAPanic(t *testing.T) {
+	rows := pagedRows(50_000)
+	data := pagedFile(t, rows, 25_000)
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	require.NoError(t, err)
+	var spans [][2]int64
+	for g := range pf.NumRowGroups() {
+		for c := range pf.MetaData().Schema.NumColumns() {
+			cc, err := pf.MetaData().RowGroup(g).ColumnChunk(c)
+			require.NoError(t, err)
+			for _, loc := range []*metadata.IndexLocation{cc.GetColumnIndexLocation(), cc.GetOffsetIndexLocation()} {
+				require.NotNil(t, loc)
+				spans = append(spans, [2]int64{loc.Offset, loc.Offset + int64(loc.Length)})
+			}
+		}
+	}
+	require.NoError(t, pf.Close())
+
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewSource(seed))
+	errs := 0
+	for range 200 {
+		bad := bytes.Clone(data)
+		for range 1 + rng.Intn(4) {
+			s := spans[rng.Intn(len(spans))]
+			bad[s[0]+rng.Int63n(s[1]-s[0])] ^= byte(1 + rng.Intn(255))
+		}
+		require.NotPanics(t, func() {
+			r, err := amparquet.OpenReaderAt[pagedRow](bytes.NewReader(bad), int64(len(bad)), amparquet.ReadConfig{KeepPage: idsBetween(10_000, 11_000)})
+			if err != nil {
+				errs++
+				return
+			}
+			defer r.Release()
+			got, err := r.ReadAll()
+			if err != nil {
+				errs++
+				return
+			}
+			for i := 1; i < len(got); i++ {
+				if got[i].ID <= got[i-1].ID {
+					t.Fatalf("rows out of order at %d: %d after %d", i, got[i].ID, got[i-1].ID)
+				}
+			}
+		})
+	}
+	t.Logf("%d of 200 malformed page indexes were errors", errs)
 }
