@@ -76,13 +76,13 @@
 // before), then decodes and drops the rows of that page before the row.
 // So a page is skipped only as a whole, by where the offset index puts
 // it, and a column chunk without one is read whole, KeepPage unasked for
-// its pages. Two limits of arrow-go's are worked
-// around, not passed on: a list reader once sought reads the next row
-// group's lists wrong when it goes on into it, so each row group is read
-// by column readers of its own, sought within it only; and arrow-go has
-// no row ranges of its own, so the rows kept are the intersection, over
-// the columns read, of the rows of the pages kept, computed here from the
-// offset indexes, a record ending with each range.
+// its pages. Two limits of arrow-go's are worked around, not passed on: a
+// list reader once sought reads the next row group's lists wrong when it
+// goes on into it, so each row group is read by column readers of its
+// own, sought within it only; and arrow-go has no row ranges of its own,
+// so the rows kept are the intersection, over the columns read, of the
+// rows of the pages kept, computed here from the offset indexes, a record
+// ending with each range.
 //
 // What Parquet cannot store is refused by NewWriter and NewRecordWriter,
 // naming the column: unions, and the day_time and month_day_nano
