@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -303,14 +304,15 @@ func fileRecords(r io.ReaderAt, name string, size int64, mem memory.Allocator, c
 	if err := checkFileEnds(r, name, size); err != nil {
 		return nil, err
 	}
-	if err := checkFileFooter(r, size); err != nil {
+	footer, err := checkFileFooter(r, size)
+	if err != nil {
 		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
 	}
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
 	var fr *arrowipc.FileReader
-	err := guard(func() error {
+	err = guard(func() error {
 		var err error
 		// No block of the file is larger than the file: arrow-go's default
 		// limit, 256 MiB, would refuse large records of a valid file.
@@ -321,13 +323,15 @@ func fileRecords(r io.ReaderAt, name string, size int64, mem memory.Allocator, c
 		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
 	}
 	recs := ipcfile.Records(fr)
-	return newRecords(recs, name, func() {
+	out := newRecords(recs, name, func() {
 		recs.Release() // the record it holds, which fr does not own
 		fr.Close()
 		if closeFn != nil {
 			closeFn()
 		}
-	}), nil
+	})
+	out.rows = func() int64 { return fileRows(r, size, footer) }
+	return out, nil
 }
 
 // checkFileEnds tells apart, by their first and last bytes, what is not an
@@ -360,23 +364,59 @@ func checkFileEnds(f io.ReaderAt, name string, size int64) error {
 }
 
 // checkFileFooter checks the structure of the footer of the IPC file f of
-// size bytes (see ipcschema.CheckFooter), which checkFileEnds found ends with magic.
-func checkFileFooter(f io.ReaderAt, size int64) error {
+// size bytes (see ipcschema.CheckFooter), which checkFileEnds found ends
+// with magic, and returns it.
+func checkFileFooter(f io.ReaderAt, size int64) ([]byte, error) {
 	// The file ends with the footer, its length (int32) and the magic.
 	var length [4]byte
 	if _, err := f.ReadAt(length[:], size-int64(len(fileMagic))-4); err != nil {
-		return err
+		return nil, err
 	}
 	n := int64(int32(binary.LittleEndian.Uint32(length[:])))
 	start := size - int64(len(fileMagic)) - 4 - n
 	if n <= 0 || start < int64(len(fileMagic)) {
-		return fmt.Errorf("%w: a footer of %d bytes in a file of %d", ipcschema.ErrMalformed, n, size)
+		return nil, fmt.Errorf("%w: a footer of %d bytes in a file of %d", ipcschema.ErrMalformed, n, size)
 	}
 	footer := make([]byte, n)
 	if _, err := f.ReadAt(footer, start); err != nil {
-		return err
+		return nil, err
 	}
-	return ipcschema.CheckFooter(footer)
+	return footer, ipcschema.CheckFooter(footer)
+}
+
+// maxRowsHeaderBytes bounds what fileRows reads of each record batch's
+// message: its fixed fields come first, before the vectors of nodes and
+// buffers, which can be long.
+const maxRowsHeaderBytes = 4 << 10
+
+// fileRows is the rows of the record batches of the IPC file f of size
+// bytes, whose footer is footer: the sum of the length in the message
+// header of each record batch the footer lists, each header read alone
+// (a few hundred bytes a record, never a body). It is -1 when a block or
+// a header does not hold: the count is a hint (mapper.RowsHinter), and
+// reading the records reports what is malformed.
+func fileRows(f io.ReaderAt, size int64, footer []byte) int64 {
+	blocks, err := ipcschema.RecordBlocks(footer)
+	if err != nil {
+		return -1
+	}
+	var rows int64
+	buf := make([]byte, maxRowsHeaderBytes)
+	for _, b := range blocks {
+		n := min(int64(b.MetaData), maxRowsHeaderBytes)
+		if b.Offset < 0 || n < 8 || b.Offset > size-n {
+			return -1
+		}
+		if _, err := f.ReadAt(buf[:n], b.Offset); err != nil {
+			return -1
+		}
+		k, err := ipcschema.RecordBatchRows(buf[:n])
+		if err != nil || k > math.MaxInt64-rows {
+			return -1
+		}
+		rows += k
+	}
+	return rows
 }
 
 // isStreamStart reports whether b, the first bytes of some data, can start

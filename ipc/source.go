@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // records is the array.RecordReader the readers of this package read: an
@@ -20,6 +21,29 @@ type records struct {
 	refs  atomic.Int64
 	close func()
 	err   error // a panic of rr, as an error
+	// rows counts the rows of a file from its footer and record headers,
+	// for RowsHint; nil for a stream, whose rows are not known ahead.
+	rows func() int64
+	hint *int64 // what rows counted, once
+}
+
+var _ mapper.RowsHinter = (*records)(nil)
+
+// RowsHint is the rows of an IPC file, counted once from the record
+// batches its footer lists and the length in each one's message header,
+// so that ReadAll (and ReadFile) sizes its result once; -1 for a stream,
+// or when the headers do not hold (reading the records then says why).
+// The footer lists record blocks, not rows: counting reads every
+// record's header, never its body.
+func (r *records) RowsHint() int64 {
+	if r.rows == nil {
+		return -1
+	}
+	if r.hint == nil {
+		n := r.rows()
+		r.hint = &n
+	}
+	return *r.hint
 }
 
 func newRecords(rr array.RecordReader, name string, close func()) *records {

@@ -103,8 +103,13 @@ func (r *Reader[T]) Read(dst []T) (int, error) {
 	r.releaseHeld()
 	n := 0
 	for n < len(dst) {
-		if r.batch.Len() == 0 && !r.next() {
-			break
+		if r.batch.Len() == 0 {
+			if s, ok := r.rr.(RecordSizer); ok {
+				s.SizeNextRecord(len(dst) - n)
+			}
+			if !r.next() {
+				break
+			}
 		}
 		k := min(len(dst)-n, r.batch.Len())
 		r.decodeRows(dst[n : n+k])
@@ -161,6 +166,19 @@ type RowsHinter interface {
 	// RowsHint is the rows expected in all, or a negative number when
 	// they are not known.
 	RowsHint() int64
+}
+
+// RecordSizer is a record reader whose next record's size can be asked
+// for, such as the Parquet readers': Read (and Pages, through it) asks,
+// before it reads each record, for a record of the rows it still wants
+// for the caller's slice, so that reading in pages of n rows holds a
+// record of about n rows rather than of the reader's largest. ReadAll and
+// All ask nothing: their records keep the reader's size. The record
+// reader may give more or fewer rows than asked; an error's Record counts
+// the records as they came.
+type RecordSizer interface {
+	// SizeNextRecord asks for the next record to hold about rows rows.
+	SizeNextRecord(rows int)
 }
 
 const (

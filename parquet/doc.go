@@ -95,9 +95,30 @@
 // encoders are arrow-go's own: a delta-encoded column is written by
 // arrow-go's column writer in the same file and row groups as the others.
 //
-// Reading holds one row group's column chunks and a record of
-// ReadConfig.BatchRows rows; ReadConfig.RowGroups and KeepRowGroup (on the
-// footer's column statistics) skip row groups before their data is read.
+// Reading holds, of each column read, one page (compressed and not) read
+// through a small buffer, and a record: of the page asked for when
+// reading in pages (Read, Pages: at least 1,024 rows, at most
+// DefaultBatchRows), else of ReadConfig.BatchRows rows, a BatchRows given
+// being every record's. ReadConfig.RowGroups and KeepRowGroup (on the
+// footer's column statistics and bloom filters) skip row groups before
+// their data is read; KeepPage (on the page index: each page's first row,
+// rows, min, max and nulls) skips pages within them.
+//
+// Pages are skipped by arrow-go v18.8.0's own column readers:
+// pqarrow.ColumnReader.SeekToRow moves a leaf reader to a row of its row
+// group through the column chunk's offset index (file's
+// serializedPageReader.SeekToPageWithRow seeks to the page holding the row
+// and reads from there; without an offset index it reads every page
+// before), then decodes and drops the rows of that page before the row.
+// So a page is skipped only as a whole, by where the offset index puts
+// it, and a column chunk without one is read whole, KeepPage unasked for
+// its pages. Two limits of arrow-go's are worked around, not passed on: a
+// list reader once sought reads the next row group's lists wrong when it
+// goes on into it, so each row group is read by column readers of its
+// own, sought within it only; and arrow-go has no row ranges of its own,
+// so the rows kept are the intersection, over the columns read, of the
+// rows of the pages kept, computed here from the offset indexes, a record
+// ending with each range.
 //
 // What Parquet cannot store is refused by NewWriter and NewRecordWriter,
 // naming the column: unions, and the day_time and month_day_nano

@@ -12,7 +12,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/internal/ipcschema"
 	"github.com/arrowmap/arrowmap/mapper"
 )
@@ -178,16 +177,26 @@ func storedSchemaBytes(value string) ([]byte, error) {
 	return raw, err
 }
 
-// recordReader is pqarrow's record reader of the leaf columns leaves of
-// the selected row groups. It opens the first column chunk of each, and a
-// panic of arrow-go's on a chunk checkFooter let through is an error.
-func (s *source) recordReader(leaves []int) (_ pqarrow.RecordReader, err error) {
+// recordReader is the record reader of the leaf columns leaves of the
+// selected row groups, through pqarrow's column readers (sizedRecords),
+// in records of the FileReader's batch size unless sized smaller. It
+// opens the first column chunk of each, and a panic of arrow-go's on a
+// chunk checkFooter let through is an error.
+func (s *source) recordReader(leaves []int) (_ *sizedRecords, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%w: a malformed column chunk (%v)", mapper.ErrInvalidData, p)
 		}
 	}()
-	return s.fr.GetRecordReader(s.ctx, leaves, s.rowGroups)
+	batch := s.fr.Props.BatchSize
+	if rows := s.numRows(); batch > 0 && rows > 0 {
+		batch = min(batch, rows) // pqarrow sizes its buffers by the batch
+	}
+	rr, err := newSizedRecords(s.ctx, s.fr, leaves, s.rowGroups, batch, s.mem)
+	if err == nil {
+		rr.ranges = s.ranges
+	}
+	return rr, err
 }
 
 // checkRowsRead is the error of records that ended, with err (nil or
@@ -198,11 +207,7 @@ func (s *source) checkRowsRead(rows int64, err error) error {
 	if err != nil && err != io.EOF {
 		return nil
 	}
-	var want int64
-	md := s.pf.MetaData()
-	for _, g := range s.rowGroups {
-		want += md.RowGroup(g).NumRows()
-	}
+	want := s.numRows()
 	if rows == want {
 		return nil
 	}

@@ -50,6 +50,15 @@ type ReadConfig struct {
 	// skipped. It sees the row group's metadata only, so it decides on
 	// column statistics (RowGroup.Column), never on rows.
 	KeepRowGroup func(RowGroup) bool
+	// KeepPage, when not nil, is asked of each data page of each leaf
+	// column read, in each row group kept, before any page is read, from
+	// the file's page index (Page): a row is read only when every page
+	// holding it is kept, and the pages no row read needs are skipped,
+	// never read (arrow-go's column readers seek past them by the offset
+	// index). A column chunk without an offset index is read whole,
+	// unasked; answer true for the pages of columns the predicate is not
+	// on. Errors then count rows among the rows read.
+	KeepPage func(Page) bool
 	// Alloc allocates the memory read and decoded into, as
 	// mapper.Allocator does. Given with a mapper.Allocator that differs,
 	// it is an error.
@@ -207,6 +216,15 @@ type source struct {
 	meta   arrow.Metadata
 	mem    memory.Allocator
 	pool   *pool // the allocator of a ReadConfig with no Alloc, released at close
+	// sized is whether the records read may be sized to the rows a
+	// Reader's Read asks for (mapper.RecordSizer): only when no record
+	// size was given (ReadConfig.BatchRows 0), since a size given is the
+	// size of every record, as documented.
+	sized bool
+	// keepPage is ReadConfig.KeepPage; ranges, when not nil, the rows of
+	// the selected row groups it keeps, once records are asked for.
+	keepPage func(Page) bool
+	ranges   []rowRange
 }
 
 func openPath(path string, cfg ReadConfig) (*source, error) {
@@ -320,7 +338,7 @@ func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name s
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w", name, err)
 	}
-	src := &source{name: name, pf: pf, fr: fr, rowGroups: groups, closer: closer, ctx: context.Background(), mem: mem}
+	src := &source{name: name, pf: pf, fr: fr, rowGroups: groups, closer: closer, ctx: context.Background(), mem: mem, sized: cfg.BatchRows == 0, keepPage: cfg.KeepPage}
 	fileSchema, err := fr.Schema()
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: schema: %w", name, err)
@@ -333,7 +351,10 @@ func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name s
 	return src, nil
 }
 
-var _ mapper.RowsHinter = (*fileRecords)(nil)
+var (
+	_ mapper.RowsHinter  = (*fileRecords)(nil)
+	_ mapper.RecordSizer = (*fileRecords)(nil)
+)
 
 var magic = []byte("PAR1")
 
@@ -404,6 +425,14 @@ func (s *source) records(cols []int) (_ *fileRecords, err error) {
 		}
 	}()
 	leaves := s.leaves(cols)
+	if s.keepPage != nil && len(s.rowGroups) > 0 {
+		if s.ranges, err = s.keptRanges(leaves, s.keepPage); err != nil {
+			return nil, fmt.Errorf("arrowmap/parquet: %s: %w", s.name, err)
+		}
+		if len(s.ranges) == 0 {
+			s.rowGroups = nil // no row kept: read none
+		}
+	}
 	if len(s.rowGroups) == 0 {
 		// pqarrow reads every row group for none: an empty selection is
 		// an empty stream of the projected schema.
@@ -471,9 +500,16 @@ func leafColumns(descr *schema.Schema, cols []int) []int {
 	return leaves
 }
 
-// numRows is the rows of the selected row groups, as the footer says.
+// numRows is the rows of the selected row groups, as the footer says,
+// or those of them KeepPage keeps.
 func (s *source) numRows() int64 {
 	var rows int64
+	if s.ranges != nil {
+		for _, r := range s.ranges {
+			rows += r.to - r.from
+		}
+		return rows
+	}
 	for _, g := range s.rowGroups {
 		rows += s.pf.MetaData().RowGroup(g).NumRows()
 	}
@@ -556,6 +592,19 @@ func newFileRecords(rr recordReader, src *source, cols []int) *fileRecords {
 // makes the records a mapper.RowsHinter, so that ReadAll (and ReadFile)
 // sizes its result once. checkRowsRead holds the file to it at the end.
 func (r *fileRecords) RowsHint() int64 { return r.src.numRows() }
+
+// SizeNextRecord asks for the next record to hold about rows rows, as
+// mapper.RecordSizer says, so that a Reader reading pages of n rows holds
+// a record of about n rows rather than of DefaultBatchRows: at least
+// minSizedRecordRows, at most DefaultBatchRows. It does nothing when
+// ReadConfig.BatchRows was given (every record has those rows) or the
+// file came through NewReader (its records have the FileReader's batch
+// size).
+func (r *fileRecords) SizeNextRecord(rows int) {
+	if s, ok := r.rr.(*sizedRecords); ok && r.src.sized {
+		s.SizeNextRecord(rows)
+	}
+}
 
 func (r *fileRecords) Retain() { r.refs.Add(1) }
 

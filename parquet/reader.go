@@ -46,5 +46,6 @@ func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...Optio
 		return nil, err
 	}
 	src.ctx = ctx
+	src.sized = false // records of fr.Props.BatchSize rows, as documented
 	return rowsReader[T](src, c.Mapper)
 }
