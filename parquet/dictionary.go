@@ -61,15 +61,7 @@ func (d *byteDict) index(v []byte) uint32 {
 	for s := h & mask; ; s = (s + 1) & mask {
 		k := d.slots[s]
 		if k == 0 {
-			i := int32(len(d.ends))
-			d.data = append(d.data, v...)
-			d.ends = append(d.ends, int32(len(d.data)))
-			d.hash = append(d.hash, h)
-			d.slots[s] = i + 1
-			if 2*len(d.ends) > len(d.slots) {
-				d.grow()
-			}
-			return uint32(i)
+			return d.add(s, v, h)
 		}
 		if d.hash[k-1] == h && bytes.Equal(d.value(int(k-1)), v) {
 			return uint32(k - 1)
@@ -87,20 +79,25 @@ func (d *byteDict) indexWord(x uint64, v []byte) uint32 {
 	for s := h & mask; ; s = (s + 1) & mask {
 		k := d.slots[s]
 		if k == 0 {
-			i := int32(len(d.ends))
-			d.data = append(d.data, v...)
-			d.ends = append(d.ends, int32(len(d.data)))
-			d.hash = append(d.hash, h)
-			d.slots[s] = i + 1
-			if 2*len(d.ends) > len(d.slots) {
-				d.grow()
-			}
-			return uint32(i)
+			return d.add(s, v, h)
 		}
 		if d.hash[k-1] == h {
 			return uint32(k - 1)
 		}
 	}
+}
+
+// add makes v, of hash h, the next value, its index in the empty slot s.
+func (d *byteDict) add(s uint64, v []byte, h uint64) uint32 {
+	i := int32(len(d.ends))
+	d.data = append(d.data, v...)
+	d.ends = append(d.ends, int32(len(d.data)))
+	d.hash = append(d.hash, h)
+	d.slots[s] = i + 1
+	if 2*len(d.ends) > len(d.slots) {
+		d.grow()
+	}
+	return uint32(i)
 }
 
 // wordHash is MurmurHash3's 64-bit finalizer: a bijection of uint64 whose
