@@ -161,15 +161,16 @@ func taggedLeaves(arrowSchema *arrow.Schema, pq *schema.Schema, tagged []taggedF
 // down (as mapper.FieldTag.Columns names them: a struct's fields by name,
 // a list's elements adding none, a map's keys and values "key" and
 // "value"), the indexes of the columns and struct fields on the way, and
-// whether a list or map is on the way (path then stops at it).
+// whether a list or map is on the way (path then stops at it), and
+// whether the leaf is the values of an Arrow dictionary.
 type arrowLeaf struct {
 	names []string
 	path  []int
 	list  bool
+	dict  bool
 }
 
-// arrowLeaves is the leaves of schema in pqarrow's order (depth first, as
-// dictionaryLeaves walks).
+// arrowLeaves is the leaves of schema in pqarrow's order (depth first).
 func arrowLeaves(schema *arrow.Schema) []arrowLeaf {
 	var leaves []arrowLeaf
 	var walk func(dt arrow.DataType, at arrowLeaf)
@@ -178,11 +179,13 @@ func arrowLeaves(schema *arrow.Schema) []arrowLeaf {
 		if !at.list {
 			at.path = append(at.path[:len(at.path):len(at.path)], i)
 		}
+		at.dict = false
 		return at
 	}
 	walk = func(dt arrow.DataType, at arrowLeaf) {
 		dt = arrowtype.Storage(dt)
 		if _, values, _, ok := arrowtype.DictionaryParts(dt); ok {
+			at.dict = true
 			walk(values, at)
 			return
 		}
@@ -198,7 +201,7 @@ func arrowLeaves(schema *arrow.Schema) []arrowLeaf {
 			}
 		default:
 			if l, ok := dt.(arrow.ListLikeType); ok {
-				at.list = true
+				at.list, at.dict = true, false
 				walk(l.Elem(), at)
 				return
 			}

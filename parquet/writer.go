@@ -928,35 +928,12 @@ func (cfg WriteConfig) codec() (compress.Compression, error) {
 // dictionaryLeaves reports, for each leaf of schema in pqarrow's order
 // (depth first), whether it is an Arrow dictionary.
 func dictionaryLeaves(schema *arrow.Schema) []bool {
-	var leaves []bool
-	var walk func(dt arrow.DataType, dict bool)
-	walk = func(dt arrow.DataType, dict bool) {
-		dt = arrowtype.Storage(dt)
-		if _, values, _, ok := arrowtype.DictionaryParts(dt); ok {
-			walk(values, true)
-			return
-		}
-		switch r := arrowtype.OfType(dt); {
-		case r.Map:
-			mp, _ := arrowtype.MapParts(dt)
-			walk(mp.Key.Type, false)
-			walk(mp.Item.Type, false)
-		case r.Layout == arrowtype.Struct:
-			for _, f := range dt.(arrow.NestedType).Fields() {
-				walk(f.Type, false)
-			}
-		default:
-			if l, ok := dt.(arrow.ListLikeType); ok {
-				walk(l.Elem(), false)
-				return
-			}
-			leaves = append(leaves, dict)
-		}
+	leaves := arrowLeaves(schema)
+	dict := make([]bool, len(leaves))
+	for i, l := range leaves {
+		dict[i] = l.dict
 	}
-	for _, f := range schema.Fields() {
-		walk(f.Type, false)
-	}
-	return leaves
+	return dict
 }
 
 // checkLevel tells a level codec takes from one it panics on.
