@@ -8,12 +8,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -24,6 +21,7 @@ import (
 	parquetgo "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
 
+	"github.com/arrowmap/arrowmap/internal/heappeak"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 )
@@ -289,47 +287,15 @@ func BenchmarkTPCHRead(b *testing.B) {
 	}
 }
 
-// peakHeap samples runtime.MemStats.HeapInuse every 2ms: the method of
-// integration/parquetgo_bench_test.go.
-type peakHeap struct {
-	base, peak atomic.Uint64
-	done       chan struct{}
-	wg         sync.WaitGroup
-}
+// peakHeap samples the heap in use (internal/heappeak, the method every
+// benchmark of the repository's peak-heap-MiB shares).
+type peakHeap struct{ s *heappeak.Sampler }
 
-func startPeak() *peakHeap {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	p := &peakHeap{done: make(chan struct{})}
-	p.base.Store(ms.HeapInuse)
-	p.peak.Store(ms.HeapInuse)
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(2 * time.Millisecond)
-		defer t.Stop()
-		var ms runtime.MemStats
-		for {
-			select {
-			case <-p.done:
-				return
-			case <-t.C:
-				runtime.ReadMemStats(&ms)
-				if ms.HeapInuse > p.peak.Load() {
-					p.peak.Store(ms.HeapInuse)
-				}
-			}
-		}
-	}()
-	return p
-}
+func startPeak() *peakHeap { return &peakHeap{heappeak.Start()} }
 
 // report stops sampling and reports the peak above the start.
 func (p *peakHeap) report(b *testing.B) {
-	close(p.done)
-	p.wg.Wait()
-	b.ReportMetric(float64(int64(p.peak.Load())-int64(p.base.Load()))/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(p.s.Stop())/(1<<20), "peak-heap-MiB")
 }
 
 // measure runs op b.N times, reporting allocations and, with peak, the

@@ -59,10 +59,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -75,6 +72,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/internal/benchdata"
+	"github.com/arrowmap/arrowmap/internal/heappeak"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
@@ -160,46 +158,15 @@ type countingWriter struct{ n int64 }
 
 func (c *countingWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
-// peakHeap samples runtime.MemStats.HeapInuse every 2ms.
-type peakHeap struct {
-	base, peak atomic.Uint64
-	done       chan struct{}
-	wg         sync.WaitGroup
-}
+// peakHeap samples the heap in use (internal/heappeak, the method every
+// benchmark of the repository's peak-heap-MiB shares).
+type peakHeap struct{ s *heappeak.Sampler }
 
-func startPeak() *peakHeap {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	p := &peakHeap{done: make(chan struct{})}
-	p.base.Store(ms.HeapInuse)
-	p.peak.Store(ms.HeapInuse)
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(2 * time.Millisecond)
-		defer t.Stop()
-		var ms runtime.MemStats
-		for {
-			select {
-			case <-p.done:
-				return
-			case <-t.C:
-				runtime.ReadMemStats(&ms)
-				if ms.HeapInuse > p.peak.Load() {
-					p.peak.Store(ms.HeapInuse)
-				}
-			}
-		}
-	}()
-	return p
-}
+func startPeak() *peakHeap { return &peakHeap{heappeak.Start()} }
 
 // report stops sampling and reports the peak above the start.
 func (p *peakHeap) report(b *testing.B) {
-	close(p.done)
-	p.wg.Wait()
-	b.ReportMetric(float64(int64(p.peak.Load())-int64(p.base.Load()))/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(p.s.Stop())/(1<<20), "peak-heap-MiB")
 }
 
 // measure runs op b.N times, reporting its peak heap.

@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/arrowmap/arrowmap/internal/heappeak"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/require"
 )
@@ -50,48 +48,6 @@ func flatRows(rows []flat, first int) {
 	}
 }
 
-// heapPeak samples runtime.MemStats.HeapInuse every few milliseconds
-// until stop, and reports the peak above what was in use at the start.
-type heapPeak struct {
-	base, peak atomic.Uint64
-	done       chan struct{}
-	wg         sync.WaitGroup
-}
-
-func sampleHeap() *heapPeak {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	h := &heapPeak{done: make(chan struct{})}
-	h.base.Store(ms.HeapInuse)
-	h.peak.Store(ms.HeapInuse)
-	h.wg.Add(1)
-	go func() {
-		defer h.wg.Done()
-		tick := time.NewTicker(3 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-h.done:
-				return
-			case <-tick.C:
-				runtime.ReadMemStats(&ms)
-				if ms.HeapInuse > h.peak.Load() {
-					h.peak.Store(ms.HeapInuse)
-				}
-			}
-		}
-	}()
-	return h
-}
-
-// stop ends sampling and returns the peak above the start, in bytes.
-func (h *heapPeak) stop() int64 {
-	close(h.done)
-	h.wg.Wait()
-	return int64(h.peak.Load()) - int64(h.base.Load())
-}
-
 // memoryBound is what writing or reading flat rows may hold at once, set by
 // the row-group size, not the row count: a row group of flat rows is about
 // 60 bytes a row as Arrow data. Writing holds its encoded pages, page
@@ -123,7 +79,7 @@ func TestWritingFlatRowsHoldsOneRowGroupWhateverTheRowCount(t *testing.T) {
 			defer f.Close()
 			rows := make([]flat, 10_000)
 			start := time.Now()
-			h := sampleHeap()
+			h := heappeak.Start()
 			w, err := amparquet.NewWriter[flat](f, amparquet.WriteConfig{RowGroupRows: groupRows, Compression: compress.Codecs.Snappy})
 			require.NoError(t, err)
 			for i := 0; i < n; i += len(rows) {
@@ -131,7 +87,7 @@ func TestWritingFlatRowsHoldsOneRowGroupWhateverTheRowCount(t *testing.T) {
 				require.NoError(t, errOf(w.Write(rows)))
 			}
 			require.NoError(t, w.Close())
-			peak := h.stop()
+			peak := h.Stop()
 			info, err := f.Stat()
 			require.NoError(t, err)
 			t.Logf("%d rows in %v: %d MiB file, peak heap %.1f MiB (bound %.1f MiB)", n, time.Since(start).Round(time.Millisecond),
@@ -159,7 +115,7 @@ func TestReadingFlatRowsInPagesHoldsOneRowGroupWhateverTheRowCount(t *testing.T)
 			require.NoError(t, f.Close())
 
 			start := time.Now()
-			h := sampleHeap()
+			h := heappeak.Start()
 			r, err := amparquet.Open[flat](path, amparquet.ReadConfig{})
 			require.NoError(t, err)
 			want := make([]flat, 4096)
@@ -175,7 +131,7 @@ func TestReadingFlatRowsInPagesHoldsOneRowGroupWhateverTheRowCount(t *testing.T)
 				seen += len(page)
 			}
 			r.Release()
-			peak := h.stop()
+			peak := h.Stop()
 			require.Equal(t, n, seen)
 			t.Logf("%d rows in %v: peak heap %.1f MiB (bound %.1f MiB)", n, time.Since(start).Round(time.Millisecond),
 				float64(peak)/(1<<20), float64(memoryBound(groupRows))/(1<<20))
