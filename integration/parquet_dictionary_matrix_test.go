@@ -31,8 +31,9 @@ type mxPlain struct {
 	Name string `arrow:"name" parquet:"name"`
 }
 
-// mxPageBytes is the Writer's data page size (parquet's defaultPageBytes).
-const mxPageBytes = 256 << 10
+// mxPageBytes is the Writer's data page size (parquet's defaultPageBytes: 1 MiB,
+// arrow-go's and parquet-mr's).
+const mxPageBytes = 1 << 20
 
 // mxLong is the size of a long value.
 const mxLong = 100 << 10
