@@ -63,7 +63,7 @@ func normalizedAll[T any](rows []T) []string {
 	return out
 }
 
-// The direct writer ends a page at 256 KiB of levels, indices and values
+// The direct writer ends a page at 1 MiB of levels, indices and values
 // held, and compresses snappy pages in pieces of 64 KiB: column chunks of
 // dozens of pages, plain pages of several pieces, which pqarrow (through
 // ReadAll) and parquet-go both read back as written.

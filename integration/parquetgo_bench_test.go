@@ -50,7 +50,8 @@ package integration
 // has the allocations and the routes that got here: arrowmap writes the
 // column chunks of the columns it covers itself (parquet/direct.go) rather
 // than through pqarrow's column writers, which allocate 250–340 MiB per
-// million rows; pages end at 256 KiB of memory held; snappy runs on 64 KiB
+// million rows; pages end at 1 MiB of memory held (256 KiB when these
+// figures were taken); snappy runs on 64 KiB
 // pieces; buffers go on from one file to the next. parquet-go allocates
 // 5–14 MB a file, arrowmap 8–9 MB.
 

@@ -972,7 +972,7 @@ func (lw *leafWriter) dropDictionary() {
 // encoded, and its plain values. The page ends when that reaches the page
 // size rather than when its encoding would: a page of levels and indices of
 // a few bits each would otherwise hold a million of them (8 MiB for a list
-// of text) before reaching 256 KiB encoded.
+// of text) before reaching 1 MiB encoded.
 func (lw *leafWriter) pageBytes() int {
 	return len(lw.values) + 2*(len(lw.defs)+len(lw.reps)) + 4*len(lw.indices)
 }

@@ -189,7 +189,7 @@ func writeConfig(c *ioconfig.Call[WriteConfig]) (WriteConfig, error) {
 // row group; either buffers the encoded, compressed pages of the row group
 // being built: the memory a Writer holds is one row group's encoded columns
 // and one batch of rows, whatever the number of rows written. The direct
-// writer ends a data page at 256 KiB of values before compression, and a
+// writer ends a data page at 1 MiB of values before compression, and a
 // dictionary page at the dictionary page size limit, each exceeded by at
 // most one row's values however long they are.
 //
