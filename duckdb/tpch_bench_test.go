@@ -22,6 +22,7 @@ import (
 	"github.com/parquet-go/parquet-go/compress/snappy"
 
 	"github.com/arrowmap/arrowmap/internal/heappeak"
+	"github.com/arrowmap/arrowmap/internal/tpch"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 )
@@ -272,7 +273,7 @@ func BenchmarkTPCHRead(b *testing.B) {
 		{"orders", tpchReaders[Orders, pgOrders]()},
 	}
 	for _, table := range tables {
-		path, rows := tpchPath(b, table.name), tpchRowCounts[table.name]
+		path, rows := tpchPath(b, table.name), tpch.Rows[table.name]
 		for _, r := range table.readers {
 			b.Run(table.name+"/"+r.name, func(b *testing.B) {
 				measure(b, true, func() error {

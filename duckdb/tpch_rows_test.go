@@ -5,15 +5,13 @@ package duckdb_test
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/arrowmap/arrowmap/internal/tpch"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 )
 
@@ -21,47 +19,13 @@ import (
 // factor 0.1, written by DuckDB at its defaults (../shared/testdata/tpch,
 // its SOURCE.md says how), read into the rows below.
 
-// tpchDir is where the TPC-H files are, relative to this module's
-// directory: ../shared/testdata/tpch from the repository's root. They are
-// never copied into the repository (24 MB). The environment variable
-// ARROWMAP_TPCH_DIR names another directory (a git worktree placed
-// elsewhere than the repository).
-const tpchDir = "../../shared/testdata/tpch"
-
-// Lineitem is a row of TPC-H's lineitem as arrowmap reads and writes it:
-// DECIMAL(15,2) as decimal.Decimal128, DATE as time.Time (date32), the
-// types DuckDB's file has.
-type Lineitem struct {
-	OrderKey      int64              `arrow:"l_orderkey"`
-	PartKey       int64              `arrow:"l_partkey"`
-	SuppKey       int64              `arrow:"l_suppkey"`
-	LineNumber    int64              `arrow:"l_linenumber"`
-	Quantity      decimal.Decimal128 `arrow:"l_quantity,decimal(15,2)"`
-	ExtendedPrice decimal.Decimal128 `arrow:"l_extendedprice,decimal(15,2)"`
-	Discount      decimal.Decimal128 `arrow:"l_discount,decimal(15,2)"`
-	Tax           decimal.Decimal128 `arrow:"l_tax,decimal(15,2)"`
-	ReturnFlag    string             `arrow:"l_returnflag"`
-	LineStatus    string             `arrow:"l_linestatus"`
-	ShipDate      time.Time          `arrow:"l_shipdate,date32"`
-	CommitDate    time.Time          `arrow:"l_commitdate,date32"`
-	ReceiptDate   time.Time          `arrow:"l_receiptdate,date32"`
-	ShipInstruct  string             `arrow:"l_shipinstruct"`
-	ShipMode      string             `arrow:"l_shipmode"`
-	Comment       string             `arrow:"l_comment"`
-}
-
-// Orders is a row of TPC-H's orders as arrowmap reads and writes it.
-type Orders struct {
-	OrderKey      int64              `arrow:"o_orderkey"`
-	CustKey       int64              `arrow:"o_custkey"`
-	OrderStatus   string             `arrow:"o_orderstatus"`
-	TotalPrice    decimal.Decimal128 `arrow:"o_totalprice,decimal(15,2)"`
-	OrderDate     time.Time          `arrow:"o_orderdate,date32"`
-	OrderPriority string             `arrow:"o_orderpriority"`
-	Clerk         string             `arrow:"o_clerk"`
-	ShipPriority  int32              `arrow:"o_shippriority"`
-	Comment       string             `arrow:"o_comment"`
-}
+// Lineitem and Orders are TPC-H's rows as arrowmap reads and writes them
+// (internal/tpch, shared with the integration module's benchmark), with
+// this package's conversions to parquet-go's rows.
+type (
+	Lineitem tpch.Lineitem
+	Orders   tpch.Orders
+)
 
 // pgLineitem is Lineitem as parquet-go v0.32.0 reads and writes it: the
 // amounts as their unscaled int64 under its decimal tag (scale:precision),
@@ -183,27 +147,16 @@ func arrowmapRows[P interface{ arrowmap() T }, T any](rows []P) []T {
 	return out
 }
 
-// tpchPath is the path of DuckDB's file of table, or "" when
-// ../shared/testdata/tpch is absent.
+// tpchPath is the path of DuckDB's file of table, or skips tb saying why
+// it is absent.
 func tpchPath(tb testing.TB, table string) string {
 	tb.Helper()
-	dir := tpchDir
-	if d := os.Getenv("ARROWMAP_TPCH_DIR"); d != "" {
-		dir = d
-	}
-	path := filepath.Join(dir, table+".parquet")
-	if _, err := os.Stat(path); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			tb.Skipf("%s is absent: the TPC-H files live in ../shared/testdata/tpch beside the repository, never in it (see SOURCE.md there), or in $ARROWMAP_TPCH_DIR", path)
-		}
-		tb.Fatal(err)
+	path, why := tpch.Path(table)
+	if path == "" {
+		tb.Skip(why)
 	}
 	return path
 }
-
-// tpchRowCounts is the number of rows of each of DuckDB's files, as its
-// SOURCE.md says.
-var tpchRowCounts = map[string]int{"lineitem": 600_572, "orders": 150_000}
 
 // readTPCH is the rows of DuckDB's file of table as arrowmap reads them,
 // checked for their number. They are read for each benchmark or test that
@@ -215,8 +168,8 @@ func readTPCH[T any](tb testing.TB, table string) []T {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if len(rows) != tpchRowCounts[table] {
-		tb.Fatalf("read %d rows of %s, SOURCE.md says %d", len(rows), table, tpchRowCounts[table])
+	if len(rows) != tpch.Rows[table] {
+		tb.Fatalf("read %d rows of %s, SOURCE.md says %d", len(rows), table, tpch.Rows[table])
 	}
 	return rows
 }

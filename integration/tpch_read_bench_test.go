@@ -7,7 +7,7 @@ package integration
 //
 // The files are not in the repository: they are looked for in
 // shared/testdata/tpch above the module (../shared from the repository's
-// root), or at $ARROWMAP_TPCH; the benchmark skips, saying so, without
+// root), or in $ARROWMAP_TPCH_DIR (internal/tpch); the benchmark skips, saying so, without
 // them. Every contender's rows are checked against arrowmap's ReadFile
 // first (amounts as unscaled cents, dates as days since the epoch).
 //
@@ -22,53 +22,28 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal"
+	"github.com/arrowmap/arrowmap/internal/tpch"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/parquet-go/parquet-go"
 )
 
-// tpchLineitem is a row of lineitem: decimals as decimal.Decimal128,
-// dates as time.Time read from date32.
-type tpchLineitem struct {
-	OrderKey      int64              `arrow:"l_orderkey"`
-	PartKey       int64              `arrow:"l_partkey"`
-	SuppKey       int64              `arrow:"l_suppkey"`
-	LineNumber    int64              `arrow:"l_linenumber"`
-	Quantity      decimal.Decimal128 `arrow:"l_quantity,decimal(15,2)"`
-	ExtendedPrice decimal.Decimal128 `arrow:"l_extendedprice,decimal(15,2)"`
-	Discount      decimal.Decimal128 `arrow:"l_discount,decimal(15,2)"`
-	Tax           decimal.Decimal128 `arrow:"l_tax,decimal(15,2)"`
-	ReturnFlag    string             `arrow:"l_returnflag"`
-	LineStatus    string             `arrow:"l_linestatus"`
-	ShipDate      time.Time          `arrow:"l_shipdate,date32"`
-	CommitDate    time.Time          `arrow:"l_commitdate,date32"`
-	ReceiptDate   time.Time          `arrow:"l_receiptdate,date32"`
-	ShipInstruct  string             `arrow:"l_shipinstruct"`
-	ShipMode      string             `arrow:"l_shipmode"`
-	Comment       string             `arrow:"l_comment"`
-}
-
-// tpchOrders is a row of orders.
-type tpchOrders struct {
-	OrderKey      int64              `arrow:"o_orderkey"`
-	CustKey       int64              `arrow:"o_custkey"`
-	OrderStatus   string             `arrow:"o_orderstatus"`
-	TotalPrice    decimal.Decimal128 `arrow:"o_totalprice,decimal(15,2)"`
-	OrderDate     time.Time          `arrow:"o_orderdate,date32"`
-	OrderPriority string             `arrow:"o_orderpriority"`
-	Clerk         string             `arrow:"o_clerk"`
-	ShipPriority  int32              `arrow:"o_shippriority"`
-	Comment       string             `arrow:"o_comment"`
-}
+// tpchLineitem and tpchOrders are TPC-H's rows as arrowmap reads them
+// (internal/tpch, shared with the duckdb module's tests), with this
+// benchmark's conversions to parquet-go's rows.
+type (
+	tpchLineitem tpch.Lineitem
+	tpchOrders   tpch.Orders
+)
 
 // pgLineitem is lineitem as parquet-go reads it: amounts as their
 // unscaled int64, dates as int32 days (v0.32.0 maps time.Time to DATE
@@ -118,33 +93,13 @@ func (r tpchOrders) pg() pgOrders {
 	return pgOrders{r.OrderKey, r.CustKey, r.OrderStatus, cents(r.TotalPrice), days(r.OrderDate), r.OrderPriority, r.Clerk, r.ShipPriority, r.Comment}
 }
 
-// tpchDir is the directory of the TPC-H files, or "" with why not.
-func tpchDir() (string, string) {
-	if dir := os.Getenv("ARROWMAP_TPCH"); dir != "" {
-		return dir, ""
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err.Error()
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		candidate := filepath.Join(dir, "shared", "testdata", "tpch")
-		if _, err := os.Stat(filepath.Join(candidate, "lineitem.parquet")); err == nil {
-			return candidate, ""
-		}
-		if filepath.Dir(dir) == dir {
-			return "", "no shared/testdata/tpch/lineitem.parquet above " + wd + " and ARROWMAP_TPCH unset (see its SOURCE.md: the files are not in the repository)"
-		}
-	}
-}
-
 // tpchFile is the bytes of the TPC-H file name, or skips b.
 func tpchFile(b *testing.B, name string) []byte {
-	dir, why := tpchDir()
-	if dir == "" {
+	path, why := tpch.Path(strings.TrimSuffix(name, ".parquet"))
+	if path == "" {
 		b.Skip(why)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, name))
+	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Skip(err)
 	}
