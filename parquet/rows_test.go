@@ -47,10 +47,13 @@ func recordOfRow(t *testing.T, path string, cfg amparquet.ReadConfig, row int) i
 	return -1
 }
 
-func TestAReaderErrorNamesTheRowOfTheFileAndItsRecord(t *testing.T) {
-	// Four row groups of 50,000 rows, past the default record of 64k rows,
-	// and the null in the third.
-	const nullAt = 150_000
+// nullAt is the row of writeRowsWithANullName's file whose name is null.
+const nullAt = 150_000
+
+// writeRowsWithANullName writes 200,000 maybeNamed rows, all named but row
+// nullAt, in four row groups of 50,000, and returns the file's path.
+func writeRowsWithANullName(t *testing.T) string {
+	t.Helper()
 	rows := make([]maybeNamed, 200_000)
 	for i := range rows {
 		rows[i].ID = int64(i)
@@ -60,6 +63,13 @@ func TestAReaderErrorNamesTheRowOfTheFileAndItsRecord(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "rows.parquet")
 	require.NoError(t, amparquet.WriteFile(path, rows, amparquet.WriteConfig{RowGroupRows: 50_000}))
+	return path
+}
+
+func TestAReaderErrorNamesTheRowOfTheFileAndItsRecord(t *testing.T) {
+	// Four row groups of 50,000 rows, past the default record of 64k rows,
+	// and the null in the third.
+	path := writeRowsWithANullName(t)
 	batched := amparquet.ReadConfig{BatchRows: 30_000}
 
 	reads := []struct {

@@ -1,7 +1,6 @@
 package parquet_test
 
 import (
-	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -52,16 +51,7 @@ func (a *peakAllocator) Reallocate(n int, b []byte) []byte {
 // TestAReaderErrorNamesTheRowOfTheFileAndItsRecord shows), and ReadAll
 // reads records of DefaultBatchRows.
 func TestReadingInPagesAtTheDefaultBatchRowsReadsRecordsOfThePage(t *testing.T) {
-	const nullAt = 150_000
-	rows := make([]maybeNamed, 200_000)
-	for i := range rows {
-		rows[i].ID = int64(i)
-		if i != nullAt {
-			rows[i].Name = strp(fmt.Sprint("name-", i))
-		}
-	}
-	path := filepath.Join(t.TempDir(), "rows.parquet")
-	require.NoError(t, amparquet.WriteFile(path, rows, amparquet.WriteConfig{RowGroupRows: 50_000}))
+	path := writeRowsWithANullName(t)
 
 	pages := func(size int, cfg amparquet.ReadConfig) func() error {
 		return func() error {
