@@ -65,6 +65,7 @@ type directFile struct {
 	rgRows    int64
 	groups    int16
 	pageCap   int
+	scratch   pageScratch
 	// arrowCtx is the context of arrow-go's column writers, with the
 	// Arrow writer properties a pqarrow.FileWriter of the file would have.
 	arrowCtx context.Context
@@ -93,6 +94,7 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 	if len(leaves) != pq.NumColumns() || len(leaves) == 0 {
 		return nil, nil
 	}
+	dicts := make([]bool, len(leaves)) // the leaves of chunks with a dictionary
 	for i, lw := range leaves {
 		col := pq.Column(i)
 		if int16(col.MaxDefinitionLevel()) != lw.maxDef || int16(col.MaxRepetitionLevel()) != lw.maxRep {
@@ -120,12 +122,7 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 		// looked up through each record's dictionary, which the Builder
 		// makes anew for every record.
 		if lw.kind != leafBool && props.DictionaryEnabledFor(col.Path()) {
-			if spare, ok := spareDicts.Get().(*byteDict); ok {
-				lw.dict = spare // reset by startChunk
-			} else {
-				lw.dict = newByteDict()
-			}
-			lw.dict.width = lw.width()
+			dicts[i] = true
 			lw.dictLimit = int(props.DictionaryPageSizeLimit())
 			lw.costFallback = props.DictionaryCostFallbackEnabledFor(col.Path())
 		}
@@ -148,8 +145,15 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 	if props.PageIndexEnabled() {
 		d.pageIndex = &metadata.PageIndexBuilder{Schema: pq}
 	}
-	for _, lw := range leaves {
-		lw.takeBuffers()
+	d.takeBuffers()
+	for i, lw := range leaves {
+		if dicts[i] {
+			lw.dict, lw.spareDict = lw.spareDict, nil // reset by startChunk
+			if lw.dict == nil {
+				lw.dict = newByteDict()
+			}
+			lw.dict.width = lw.width()
+		}
 	}
 	return d, nil
 }
@@ -205,26 +209,28 @@ func (d *directFile) startRowGroup() error {
 			}
 			lw.startBloom(d, filters)
 		}
-		pager, err := file.NewPageWriter(d.sink, d.props.Compression(), d.level, lw.cc, d.groups, int16(i), d.props.Allocator(), true, nil, nil)
-		if err != nil {
-			return err
-		}
+		lw.colIdx, lw.offIdx = nil, nil
 		if d.pageIndex != nil && d.props.PageIndexEnabledFor(lw.descr.Path()) {
-			colIdx, err := d.pageIndex.GetColumnIndexBuilder(i)
-			if err != nil {
+			var err error
+			if lw.colIdx, err = d.pageIndex.GetColumnIndexBuilder(i); err != nil {
 				return err
 			}
-			offIdx, err := d.pageIndex.GetOffsetIndexBuilder(i)
-			if err != nil {
+			if lw.offIdx, err = d.pageIndex.GetOffsetIndexBuilder(i); err != nil {
 				return err
 			}
-			pager.SetIndexBuilders(colIdx, offIdx)
 		}
 		if lw.viaArrow {
 			// arrow-go's column writer of the chunk, on the chunk's
-			// metadata and page writer, as arrow-go's buffered row group
-			// writer makes it: its statistics, page index entries,
+			// metadata and a page writer, as arrow-go's buffered row group
+			// writer makes them: its statistics, page index entries,
 			// dictionary and fallback are arrow-go's own.
+			pager, err := file.NewPageWriter(d.sink, d.props.Compression(), d.level, lw.cc, d.groups, int16(i), d.props.Allocator(), true, nil, nil)
+			if err != nil {
+				return err
+			}
+			if lw.colIdx != nil {
+				pager.SetIndexBuilders(lw.colIdx, lw.offIdx)
+			}
 			lw.column = file.NewColumnChunkWriter(lw.cc, pager, d.props)
 			if bf := lw.column.GetBloomFilter(); bf != nil {
 				// arrow-go's column writer fills the filter it made from
@@ -237,7 +243,7 @@ func (d *directFile) startRowGroup() error {
 			}
 			continue
 		}
-		lw.startChunk(pager)
+		lw.startChunk()
 	}
 	d.rgFilters = filters
 	if filters != nil {
@@ -290,9 +296,9 @@ func (d *directFile) Close() error {
 				lw.column.Close()
 				lw.column = nil
 			}
-			lw.releaseBuffers()
 			lw.bloom = nil
 		}
+		d.releaseBuffers()
 		for _, f := range d.filters {
 			f.Release()
 		}
@@ -451,9 +457,13 @@ type leafWriter struct {
 	nrows   int
 	plain   int // size of the values plain encoded, with a dictionary
 
-	// The column chunk.
-	pager     file.PageWriter
+	// The column chunk: its metadata, its pages held (a viaArrow leaf's
+	// are arrow-go's column writer's), and its column and offset index
+	// builders, nil when the page index is off for the column.
 	cc        *metadata.ColumnChunkMetaDataBuilder
+	chunk     chunkPages
+	colIdx    metadata.ColumnIndexBuilder
+	offIdx    *metadata.OffsetIndexBuilder
 	chunkRows int64
 	// pageStats is the min, max and null count of the page being built,
 	// merged into chunkStats, the chunk's, when the page ends: arrow-go's
@@ -467,14 +477,13 @@ type leafWriter struct {
 	// for an Arrow dictionary column) the dictionary is kept until full.
 	costFallback bool
 	dictState    dictState
-	dictPage     bool // a dictionary page was written in this chunk
-	fallback     bool
+	dictPages    bool // a page of the chunk is dictionary encoded: the chunk has a dictionary page
+	fallback     bool // the dictionary was full, the pages after it are plain
 }
 
-// pageBuffers are the buffers a leafWriter builds its pages in, grown to
-// a page's size once, and handed from one file's leafWriter to the next
-// one's through spareBuffers: writing file after file, a column allocates
-// them once, not once a file.
+// pageBuffers are the buffers a leafWriter builds its pages and holds
+// its chunk in, grown to a page's and a chunk's size once, and its
+// dictionary: kept from one file to the next (fileBuffers).
 type pageBuffers struct {
 	defs, reps []int16
 	idx        []int32 // values present in the rows of a batch, nested
@@ -482,40 +491,68 @@ type pageBuffers struct {
 	indices    []uint32
 	byteVals   []parquet.ByteArray         // a batch's byte-array values, for chunkStats
 	flbaVals   []parquet.FixedLenByteArray // a batch's decimals, for chunkStats
-	held       []heldPage                  // dictionary pages' data pages until the dictionary is written
-	heldData   []byte                      // the held pages' data, end to end
+	chunk      chunkPages
+	spareDict  *byteDict // a dictionary for the leaf, when its chunks have one
+}
 
+// pageScratch is where a page is encoded and compressed before a leaf
+// holds it: one for the file, not one per leaf, as a leaf's page is
+// copied into its chunk as soon as it is made.
+type pageScratch struct {
 	page, compressed []byte
-	scratch          []byte // a piece of a page compressed by snappy
+	snappy           []byte // a piece of a page compressed by appendSnappy
+	header           []byte // a dictionary page's header
 }
 
-var (
-	spareBuffers sync.Pool // of *pageBuffers
-	spareDicts   sync.Pool // of *byteDict
-)
-
-// takeBuffers gives lw the buffers of a leafWriter released before, if any.
-func (lw *leafWriter) takeBuffers() {
-	if b, ok := spareBuffers.Get().(*pageBuffers); ok {
-		lw.pageBuffers = *b
-	}
+// fileBuffers is the buffers of a closed file's leaves, in leaf order,
+// and its page scratch, handed to the next file through spareFiles: a
+// program writing file after file of one type allocates each column's
+// buffers once, grown to what that column needs, not once a file, and
+// leaf i takes back leaf i's (single leaves' buffers from a sync.Pool
+// came back in another order, each column growing another's).
+type fileBuffers struct {
+	leaves  []pageBuffers
+	scratch pageScratch
 }
 
-// releaseBuffers hands lw's buffers to the next file's leafWriters, empty:
-// a file closed after its io.Writer failed leaves a page built and pages
-// held, which are not the next file's.
-func (lw *leafWriter) releaseBuffers() {
-	b := lw.pageBuffers
-	clear(b.held)
-	b.defs, b.reps, b.idx, b.values, b.indices = b.defs[:0], b.reps[:0], b.idx[:0], b.values[:0], b.indices[:0]
-	b.byteVals, b.flbaVals, b.held, b.heldData = b.byteVals[:0], b.flbaVals[:0], b.held[:0], b.heldData[:0]
-	b.page, b.compressed, b.scratch = b.page[:0], b.compressed[:0], b.scratch[:0]
-	spareBuffers.Put(&b)
-	lw.pageBuffers = pageBuffers{}
-	if lw.dict != nil {
-		spareDicts.Put(lw.dict)
-		lw.dict = nil
+var spareFiles sync.Pool // of *fileBuffers
+
+// takeBuffers gives the leaves and the file the buffers of a file closed
+// before, if any.
+func (d *directFile) takeBuffers() {
+	fb, ok := spareFiles.Get().(*fileBuffers)
+	if !ok {
+		return
 	}
+	for i, lw := range d.leaves {
+		if i < len(fb.leaves) {
+			lw.pageBuffers = fb.leaves[i]
+		}
+	}
+	d.scratch = fb.scratch
+}
+
+// releaseBuffers hands the leaves' buffers and the file's to the next
+// file, empty: a file closed after its io.Writer failed leaves a page
+// built and pages held, which are not the next file's.
+func (d *directFile) releaseBuffers() {
+	fb := &fileBuffers{leaves: make([]pageBuffers, len(d.leaves))}
+	for i, lw := range d.leaves {
+		b := lw.pageBuffers
+		b.defs, b.reps, b.idx, b.values, b.indices = b.defs[:0], b.reps[:0], b.idx[:0], b.values[:0], b.indices[:0]
+		clear(b.byteVals)
+		clear(b.flbaVals)
+		b.byteVals, b.flbaVals = b.byteVals[:0], b.flbaVals[:0]
+		b.chunk.reset()
+		if lw.dict != nil {
+			b.spareDict = lw.dict
+		}
+		fb.leaves[i] = b
+		lw.pageBuffers, lw.dict = pageBuffers{}, nil
+	}
+	fb.scratch = d.scratch
+	d.scratch = pageScratch{}
+	spareFiles.Put(fb)
 }
 
 type dictState uint8
@@ -525,15 +562,6 @@ const (
 	dictOn
 	dictOff
 )
-
-type heldPage struct {
-	data                         []byte
-	at                           int // where its data starts in heldData, while held
-	num, nulls, rows, defN, repN int32
-	uncompressed                 int32
-	firstRow                     int64
-	stats                        metadata.EncodedStatistics
-}
 
 // leafPaths appends the leaves under field f (the record's column top),
 // below the steps given, reporting false for a type it does not write (a
@@ -760,8 +788,8 @@ func bitSet(b []byte, i int) bool { return b[i>>3]&(1<<(i&7)) != 0 }
 // (stepEnd).
 const rowsPerStep = 1024
 
-func (lw *leafWriter) startChunk(pager file.PageWriter) {
-	lw.pager = pager
+func (lw *leafWriter) startChunk() {
+	lw.chunk.reset()
 	lw.chunkRows = 0
 	if lw.stats {
 		if lw.chunkStats == nil {
@@ -775,7 +803,7 @@ func (lw *leafWriter) startChunk(pager file.PageWriter) {
 		}
 		lw.chunkStats.IncNulls(0) // Reset forgets that nulls are counted
 	}
-	lw.dictPage, lw.fallback = false, false
+	lw.dictPages, lw.fallback = false, false
 	lw.dictState = dictOff
 	if lw.dict != nil {
 		lw.dict.reset()
@@ -1256,8 +1284,8 @@ func (lw *leafWriter) endPageStats(nulls int64) (metadata.EncodedStatistics, err
 	return enc, err
 }
 
-// flushPage writes the page built, or holds it while the dictionary it
-// indexes is not written.
+// flushPage ends the page built: encoded, compressed and held in the
+// chunk (chunkPages) until the chunk ends.
 func (lw *leafWriter) flushPage(d *directFile) error {
 	if lw.nlevels == 0 {
 		return nil
@@ -1265,21 +1293,22 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 	if lw.dictState == dictUndecided {
 		lw.decideDictionary()
 	}
+	sc := &d.scratch
 	enc := parquet.Encodings.Plain
 	var values []byte
 	if lw.dictState == dictOn {
 		enc = d.props.DictionaryIndexEncoding()
 		width := indexWidth(lw.dict.len())
-		values = appendHybrid(append(lw.compressed[:0], byte(width)), lw.indices, width)
-		lw.compressed = values
+		values = appendHybrid(append(sc.compressed[:0], byte(width)), lw.indices, width)
+		sc.compressed = values
 	} else if lw.valueEncoding == parquet.Encodings.ByteStreamSplit {
 		enc = lw.valueEncoding
-		values = byteStreamSplit(lw.compressed[:0], lw.values, lw.width())
-		lw.compressed = values
+		values = byteStreamSplit(sc.compressed[:0], lw.values, lw.width())
+		sc.compressed = values
 	} else {
 		values = lw.values
 	}
-	page := lw.page[:0]
+	page := sc.page[:0]
 	var repN, defN int
 	if lw.maxRep > 0 {
 		page, repN = appendLevels(page, lw.reps, lw.maxRep, !d.v2)
@@ -1289,23 +1318,9 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 	}
 	levels := len(page)
 	page = append(page, values...)
-	lw.page = page
+	sc.page = page
 	uncompressed := len(page)
-	data := page
-	if d.codec != nil {
-		src, dst := page, lw.compressed[:0]
-		if d.v2 { // version 2 pages keep their levels uncompressed
-			src, dst = page[levels:], append(dst, page[:levels]...)
-		}
-		if d.snappy {
-			data = appendSnappy(dst, src, &lw.scratch)
-		} else {
-			bound := int(d.codec.CompressBound(int64(len(src))))
-			dst = slices.Grow(dst, bound)
-			data = append(dst, d.codec.EncodeLevel(dst[len(dst):len(dst)+bound], src, d.level)...)
-		}
-		lw.compressed = data
-	}
+	data := d.compress(page, levels)
 	// Every count and size of a page header is an int32; a page holds at
 	// most one row past the page size, so only a row of more than 2 GiB
 	// (a large_binary value, a list of a billion elements) reaches them.
@@ -1316,27 +1331,47 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 	if err != nil {
 		return err
 	}
-	hp := heldPage{data: data, num: int32(lw.nlevels), nulls: int32(lw.nlevels - lw.nvals), rows: int32(lw.nrows),
-		defN: int32(defN), repN: int32(repN), uncompressed: int32(uncompressed), firstRow: lw.chunkRows, stats: stats}
+	h := pageHeader{kind: pageData, uncompressed: int32(uncompressed), compressed: int32(len(data)), values: int32(lw.nlevels), encoding: enc}
+	if d.v2 {
+		h.kind, h.nulls, h.rows, h.defN, h.repN, h.valuesCompressed = pageDataV2, int32(lw.nlevels-lw.nvals), int32(lw.nrows), int32(defN), int32(repN), d.codec != nil
+	}
+	if err := lw.chunk.hold(h, data, lw.chunkRows, stats, lw.colIdx == nil); err != nil {
+		return fmt.Errorf("column %s: %w", lw.descr.Path(), err)
+	}
 	lw.chunkRows += int64(lw.nrows)
 	lw.defs, lw.reps, lw.values, lw.indices = lw.defs[:0], lw.reps[:0], lw.values[:0], lw.indices[:0]
 	lw.nvals, lw.nlevels, lw.nrows, lw.plain = 0, 0, 0, 0
 	if lw.dictState == dictOn {
-		hp.at = len(lw.heldData)
-		lw.heldData = append(lw.heldData, data...)
-		hp.data = nil // in heldData, which may move as it grows
-		lw.held = append(lw.held, hp)
+		lw.dictPages = true
 		if lw.dict.plainBytes() >= lw.dictLimit {
-			// The dictionary is full: write it and its pages, and the rest
-			// of the chunk plain.
-			if err := lw.writeDictionary(d); err != nil {
-				return err
-			}
+			// The dictionary is full: the rest of the chunk is plain.
 			lw.dictState, lw.fallback = dictOff, true
 		}
-		return nil
 	}
-	return lw.writePage(d, hp, enc)
+	return nil
+}
+
+// compress is page compressed by the file's codec (version 2 pages keep
+// their levels, the first levels bytes, uncompressed), in the file's
+// scratch; page itself when the file is not compressed.
+func (d *directFile) compress(page []byte, levels int) []byte {
+	if d.codec == nil {
+		return page
+	}
+	sc := &d.scratch
+	src, dst := page, sc.compressed[:0]
+	if d.v2 {
+		src, dst = page[levels:], append(dst, page[:levels]...)
+	}
+	if d.snappy {
+		dst = appendSnappy(dst, src, &sc.snappy)
+	} else {
+		bound := int(d.codec.CompressBound(int64(len(src))))
+		dst = slices.Grow(dst, bound)
+		dst = append(dst, d.codec.EncodeLevel(dst[len(dst):len(dst)+bound], src, d.level)...)
+	}
+	sc.compressed = dst
+	return dst
 }
 
 // appendLevels appends levels in the hybrid encoding, with the 4-byte
@@ -1356,57 +1391,12 @@ func appendLevels(dst []byte, levels []int16, max int16, prefixed bool) ([]byte,
 	return dst, n
 }
 
-func (lw *leafWriter) writePage(d *directFile, hp heldPage, enc parquet.Encoding) error {
-	cfg := file.DataPageConfig{Num: hp.num, Encoding: enc, UncompressedSize: hp.uncompressed, FirstRowIndex: hp.firstRow, Stats: hp.stats}
-	var page file.DataPage
-	if d.v2 {
-		page = file.NewDataPageV2WithConfig(memory.NewBufferBytes(hp.data), hp.nulls, hp.rows, hp.defN, hp.repN, d.codec != nil, cfg)
-	} else {
-		page = file.NewDataPageV1WithConfig(memory.NewBufferBytes(hp.data), parquet.Encodings.RLE, parquet.Encodings.RLE, cfg)
-	}
-	_, err := lw.pager.WriteDataPage(page)
-	page.Release()
-	return err
-}
-
-// writeDictionary writes the dictionary page and the pages held for it.
-func (lw *leafWriter) writeDictionary(d *directFile) error {
-	plain := lw.dict.appendPlain(lw.page[:0])
-	lw.page = plain
-	if len(plain) > math.MaxInt32 {
-		return fmt.Errorf("column %s: a dictionary page of %d bytes past Parquet's int32 page sizes", lw.descr.Path(), len(plain))
-	}
-	page := file.NewDictionaryPage(memory.NewBufferBytes(plain), int32(lw.dict.len()), d.props.DictionaryPageEncoding())
-	_, err := lw.pager.WriteDictionaryPage(page)
-	page.Release()
-	if err != nil {
-		return err
-	}
-	lw.dictPage = true
-	enc := d.props.DictionaryIndexEncoding()
-	for k, hp := range lw.held {
-		end := len(lw.heldData)
-		if k+1 < len(lw.held) {
-			end = lw.held[k+1].at
-		}
-		hp.data = lw.heldData[hp.at:end]
-		if err := lw.writePage(d, hp, enc); err != nil {
-			return err
-		}
-	}
-	lw.held, lw.heldData = lw.held[:0], lw.heldData[:0]
-	return nil
-}
-
-// closeChunk writes what is left of the chunk and its metadata.
+// closeChunk writes the chunk to the file: its dictionary page when a page
+// indexes it, its data pages, and its metadata, with its statistics, bloom
+// filter and page index entries.
 func (lw *leafWriter) closeChunk(d *directFile) error {
 	if err := lw.flushPage(d); err != nil {
 		return err
-	}
-	if lw.dictState == dictOn {
-		if err := lw.writeDictionary(d); err != nil {
-			return err
-		}
 	}
 	if lw.bloomOn {
 		lw.finishBloom(d)
@@ -1418,10 +1408,80 @@ func (lw *leafWriter) closeChunk(d *directFile) error {
 		}
 		lw.cc.SetStats(st)
 	}
-	err := lw.pager.Close(lw.dictPage, lw.fallback && lw.dictPage)
-	lw.pager, lw.cc = nil, nil
+	err := lw.writeChunk(d)
+	lw.cc, lw.colIdx, lw.offIdx = nil, nil, nil
+	lw.chunk.reset()
 	if err != nil {
 		return fmt.Errorf("closing column %s: %w", lw.descr.Path(), err)
 	}
 	return nil
+}
+
+// writeChunk writes the chunk's pages to the file, the dictionary page
+// first, then its metadata, as arrow-go's page writer does: the page
+// index entries of its pages, and the metadata of the chunk, written in
+// the file after it too.
+func (lw *leafWriter) writeChunk(d *directFile) error {
+	c := &lw.chunk
+	info := metadata.ChunkMetaInfo{NumValues: c.values, IndexPageOffset: -1, UncompressedSize: c.uncompressed}
+	var stats metadata.EncodingStats
+	if lw.dictPages {
+		plain := lw.dict.appendPlain(d.scratch.page[:0])
+		d.scratch.page = plain
+		if len(plain) > math.MaxInt32 {
+			return fmt.Errorf("a dictionary page of %d bytes past Parquet's int32 page sizes", len(plain))
+		}
+		var data []byte
+		if d.snappy && len(plain) > snappyPiece {
+			data = appendSnappyBetter(d.scratch.compressed[:0], plain)
+			d.scratch.compressed = data
+		} else {
+			data = d.compress(plain, 0)
+		}
+		h := pageHeader{kind: pageDictionary, uncompressed: int32(len(plain)), compressed: int32(len(data)), values: int32(lw.dict.len()), encoding: d.props.DictionaryPageEncoding()}
+		header := h.append(d.scratch.header[:0])
+		d.scratch.header = header
+		info.DictPageOffset = d.sink.Tell()
+		if _, err := d.sink.Write(header); err != nil {
+			return err
+		}
+		if _, err := d.sink.Write(data); err != nil {
+			return err
+		}
+		info.UncompressedSize += int64(len(header) + len(plain))
+		info.CompressedSize += int64(len(header) + len(data))
+		stats.DictEncodingStats = map[parquet.Encoding]int32{h.encoding: 1}
+	}
+	info.DataPageOffset = d.sink.Tell()
+	if _, err := d.sink.Write(c.data); err != nil {
+		return err
+	}
+	info.CompressedSize += int64(len(c.data))
+	stats.DataEncodingStats = map[parquet.Encoding]int32{}
+	for enc, n := range c.encodings {
+		if n > 0 {
+			stats.DataEncodingStats[parquet.Encoding(enc)] = n
+		}
+	}
+	for _, p := range c.pages {
+		if lw.colIdx != nil {
+			lw.colIdx.AddPage(&p.stats)
+		}
+		if lw.offIdx != nil {
+			if err := lw.offIdx.AddPage(info.DataPageOffset+int64(p.at), p.firstRow, int32(p.size)); err != nil {
+				return err
+			}
+		}
+	}
+	if lw.colIdx != nil {
+		lw.colIdx.Finish()
+	}
+	if lw.offIdx != nil {
+		lw.offIdx.Finish(0) // the pages' offsets are the file's
+	}
+	if err := lw.cc.Finish(info, lw.dictPages, lw.fallback && lw.dictPages, stats); err != nil {
+		return err
+	}
+	_, err := lw.cc.WriteTo(d.sink)
+	return err
 }
