@@ -455,7 +455,9 @@ type leafWriter struct {
 	nvals   int // values present
 	nlevels int
 	nrows   int
-	plain   int // size of the values plain encoded, with a dictionary
+	// plain is the size of the page's values plain encoded while the
+	// dictionary is undecided, which holds them as indices only.
+	plain int
 
 	// The column chunk: its metadata, its pages held (a viaArrow leaf's
 	// are arrow-go's column writer's), and its column and offset index
@@ -828,6 +830,7 @@ func (lw *leafWriter) writeRows(d *directFile, n int) error {
 			}
 			continue
 		}
+		lw.reserve(a, b)
 		if len(lw.steps) == 0 {
 			lw.flatRows(a, b)
 		} else {
@@ -849,6 +852,55 @@ func (lw *leafWriter) writeRows(d *directFile, n int) error {
 		a = b
 	}
 	return nil
+}
+
+// reserve grows the page's buffers for the levels and values of rows
+// [a, b) (of a nested leaf, for at least as many levels as slots) before
+// they are added, doubling a buffer that grows (grow).
+func (lw *leafWriter) reserve(a, b int) {
+	s, e := lw.slots(a, b)
+	n := e - s
+	levels := max(n, b-a)
+	if lw.maxDef > 0 {
+		lw.defs = grow(lw.defs, levels)
+	}
+	if lw.maxRep > 0 {
+		lw.reps = grow(lw.reps, levels)
+	}
+	lw.idx = grow(lw.idx[:0], n)
+	switch lw.kind {
+	case leafBool:
+		lw.values = grow(lw.values, n/8+1)
+		return
+	case leafBinary, leafLargeBinary:
+		if lw.stats {
+			lw.byteVals = grow(lw.byteVals[:0], n)
+		}
+		if lw.dictState == dictOff {
+			lw.values = grow(lw.values, lw.byteSpan(s, e)+4*n)
+		}
+	case leafDecimal:
+		if lw.stats {
+			lw.flbaVals = grow(lw.flbaVals[:0], n)
+		}
+		lw.values = grow(lw.values, lw.width()*n) // copied first, dictionary encoded or not
+	default:
+		lw.values = grow(lw.values, lw.width()*n)
+	}
+	if lw.dictState != dictOff {
+		lw.indices = grow(lw.indices, n)
+	}
+}
+
+// grow returns s with room for n more elements, its capacity at least
+// doubled when it grows: append grows a slice past a few hundred elements
+// by a quarter, which allocates five times a page's buffers before they
+// reach a page's size, the garbage a writer's heap peaks with.
+func grow[S ~[]E, E any](s S, n int) S {
+	if n <= cap(s)-len(s) {
+		return s
+	}
+	return append(make(S, 0, max(2*cap(s), len(s)+n)), s...)
 }
 
 // stepEnd is the end of the step of rows from a (of the bound n): at most
@@ -971,7 +1023,7 @@ func (lw *leafWriter) binValue(i int) []byte {
 // its first thousand rows (TPC-H's l_partkey and dates).
 func (lw *leafWriter) decideDictionary() {
 	if lw.dict.plainBytes()+(len(lw.indices)*indexWidth(lw.dict.len())+7)/8 < lw.plain {
-		lw.dictState = dictOn
+		lw.dictState, lw.plain = dictOn, 0
 		return
 	}
 	lw.dropDictionary()
@@ -988,21 +1040,26 @@ func (lw *leafWriter) decideDictionary() {
 // period) keeps no dictionary that would have paid.
 const dictProbeValues = 16 << 10
 
-// dropDictionary makes the chunk plain encoded from here on.
+// dropDictionary makes the chunk plain encoded from here on: the values
+// of the page built, held as their indices while the dictionary was
+// undecided, plain again.
 func (lw *leafWriter) dropDictionary() {
 	lw.dictState = dictOff
+	lw.values = lw.dict.appendPlainOf(grow(lw.values, lw.plain), lw.indices)
+	lw.plain = 0
 	lw.dict.reset()
 	lw.indices = lw.indices[:0]
 }
 
 // pageBytes is the memory the page being built holds: its levels and
 // dictionary indices as the int16s and uint32s they are until the page is
-// encoded, and its plain values. The page ends when that reaches the page
+// encoded, and its plain values (held as indices while the dictionary is
+// undecided, counted as the values they are to be if it is dropped). The page ends when that reaches the page
 // size rather than when its encoding would: a page of levels and indices of
 // a few bits each would otherwise hold a million of them (8 MiB for a list
 // of text) before reaching 1 MiB encoded.
 func (lw *leafWriter) pageBytes() int {
-	return len(lw.values) + 2*(len(lw.defs)+len(lw.reps)) + 4*len(lw.indices)
+	return len(lw.values) + lw.plain + 2*(len(lw.defs)+len(lw.reps)) + 4*len(lw.indices)
 }
 
 // flatRows adds rows [a, b) of a top-level leaf.
@@ -1187,22 +1244,20 @@ func (lw *leafWriter) fixedIndices(start, w int) {
 	for k := 0; k < len(vals); k += w {
 		lw.indices = append(lw.indices, lw.dict.index(vals[k:k+w]))
 	}
-	if lw.dictState == dictOn {
-		lw.values = lw.values[:start]
-		return
+	if lw.dictState == dictUndecided {
+		lw.plain += len(vals)
 	}
-	lw.plain += len(vals)
+	lw.values = lw.values[:start] // held as indices (dropDictionary makes them again)
 }
 
 func (lw *leafWriter) byteValue(v []byte) {
-	switch lw.dictState {
-	case dictOn:
+	if lw.dictState != dictOff {
 		lw.indices = append(lw.indices, lw.dict.index(v))
+		if lw.dictState == dictUndecided {
+			lw.plain += 4 + len(v)
+		}
 		return
-	case dictUndecided:
-		lw.indices = append(lw.indices, lw.dict.index(v))
 	}
-	lw.plain += 4 + len(v)
 	lw.values = binary.LittleEndian.AppendUint32(lw.values, uint32(len(v)))
 	lw.values = append(lw.values, v...)
 }

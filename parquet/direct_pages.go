@@ -191,6 +191,10 @@ type chunkPages struct {
 	encodings    [16]int32
 }
 
+// maxPageHeader is more than a data page's header takes but for its
+// statistics, whose min and max are cut to the size limit of statistics.
+const maxPageHeader = 64
+
 // heldPage is a data page held in chunkPages.
 type heldPage struct {
 	at, size int                        // its header and data, in chunkPages.data
@@ -212,6 +216,7 @@ func (c *chunkPages) hold(h pageHeader, data []byte, firstRow int64, stats metad
 		h.stats = &stats
 	}
 	at := len(c.data)
+	c.data = grow(c.data, maxPageHeader+len(data))
 	c.data = h.append(c.data)
 	header := len(c.data) - at
 	c.data = append(c.data, data...)
