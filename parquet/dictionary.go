@@ -98,13 +98,17 @@ func (d *byteDict) indexWord(x uint64, v []byte) uint32 {
 	}
 }
 
-// loadWord is the value of 1 to 8 bytes v, little-endian, zero-extended.
+// loadWord is the value of 1 to 8 bytes v, little-endian, zero-extended:
+// a load of 8 bytes, masked, where v's capacity has them (values end to
+// end in a page or a dictionary), else byte by byte.
 func loadWord(v []byte) uint64 {
-	switch len(v) {
-	case 8:
+	switch n := len(v); {
+	case n == 8:
 		return binary.LittleEndian.Uint64(v)
-	case 4:
+	case n == 4:
 		return uint64(binary.LittleEndian.Uint32(v))
+	case cap(v) >= 8:
+		return binary.LittleEndian.Uint64(v[:8]) & (1<<(8*n) - 1)
 	}
 	var x uint64
 	for i, b := range v {
