@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -66,10 +67,13 @@ type directFile struct {
 	rgRows    int64
 	groups    int16
 	pageCap   int
-	scratch   pageScratch
-	// arrowCtx is the context of arrow-go's column writers, with the
-	// Arrow writer properties a pqarrow.FileWriter of the file would have.
-	arrowCtx context.Context
+	// scratch is each worker's (eachLeaf), the first the file's own.
+	scratch []pageScratch
+	// workers is how many goroutines at most encode the leaves of a
+	// record (WriteConfig.Parallelism); order is the leaves, those that
+	// took longest on the last record first.
+	workers int
+	order   []*leafWriter
 
 	closed   bool
 	closeErr error
@@ -81,7 +85,7 @@ type directFile struct {
 // not those leafPaths makes. A leaf of no leafKind, an Arrow dictionary of
 // anything but text or binary, or one that pqarrow stores otherwise than
 // as its Arrow values, is viaArrow. The caller writes the magic bytes.
-func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProperties) (*directFile, error) {
+func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProperties, workers int) (*directFile, error) {
 	pq, err := pqarrow.ToParquet(arrowSchema, props, pqarrow.DefaultWriterProps())
 	if err != nil {
 		return nil, nil // NewWriter names the column through pqarrow
@@ -102,7 +106,7 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 			return nil, nil // not the nesting leafPaths knows: pqarrow writes the file
 		}
 		lw.name = arrowSchema.Field(lw.top).Name
-		lw.descr = col
+		lw.descr, lw.index = col, i
 		if !lw.viaArrow && (!lw.fits(col) || !directEncodes(lw, props, col.Path())) {
 			// Stored otherwise than as its Arrow values (a uint32 as
 			// INT64), or in an encoding only arrow-go's encoders write
@@ -142,7 +146,16 @@ func newDirectFile(arrowSchema *arrow.Schema, s *sink, props *parquet.WriterProp
 	}
 	d.meta = metadata.NewFileMetadataBuilder(pq, props, nil)
 	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(props.Allocator()))
-	d.arrowCtx = pqarrow.NewArrowWriteContext(context.Background(), &arrowProps)
+	for _, lw := range leaves {
+		if lw.viaArrow {
+			// Its own: the context holds the buffers arrow-go's column
+			// writers reuse, and leaves are written at once (eachLeaf).
+			lw.arrowCtx = pqarrow.NewArrowWriteContext(context.Background(), &arrowProps)
+		}
+	}
+	d.workers = min(max(workers, 1), len(leaves))
+	d.order = slices.Clone(leaves)
+	d.scratch = make([]pageScratch, d.workers)
 	if props.PageIndexEnabled() {
 		d.pageIndex = &metadata.PageIndexBuilder{Schema: pq}
 	}
@@ -176,15 +189,16 @@ func (d *directFile) WriteBuffered(rec arrow.RecordBatch) error {
 		if err := lw.bind(rec.Column(lw.top)); err != nil {
 			return err
 		}
-		var err error
+	}
+	n := int(rec.NumRows())
+	err := d.eachLeaf(func(lw *leafWriter, sc *pageScratch) error {
 		if lw.viaArrow {
-			err = lw.writeArrow(d, int(rec.NumRows()))
-		} else {
-			err = lw.writeRows(d, int(rec.NumRows()))
+			return lw.writeArrow(n)
 		}
-		if err != nil {
-			return err
-		}
+		return lw.writeRows(d, sc, n)
+	})
+	if err != nil {
+		return err
 	}
 	d.rgRows += rec.NumRows()
 	return nil
@@ -397,7 +411,9 @@ func (s *step) span(i int) (start, end int) {
 
 // leafWriter writes one leaf column's chunk of the current row group.
 type leafWriter struct {
-	top      int // the record's column the leaf is under
+	top      int           // the record's column the leaf is under
+	index    int           // in the file's leaves
+	took     time.Duration // to write the last record's rows (eachLeaf)
 	steps    []step
 	kind     leafKind
 	row      *arrowtype.Row // of the values: an Arrow dictionary's value type
@@ -423,6 +439,7 @@ type leafWriter struct {
 	// the file's writer properties and into the same row group.
 	viaArrow bool
 	column   file.ColumnChunkWriter
+	arrowCtx context.Context // of column's writes, with the file's Arrow writer properties
 	leafArr  arrow.Array
 	allNull  bool   // leafArr is of the null type, whose slots are all null
 	name     string // the record's column, which errors name
@@ -514,7 +531,7 @@ type pageScratch struct {
 // came back in another order, each column growing another's).
 type fileBuffers struct {
 	leaves  []pageBuffers
-	scratch pageScratch
+	scratch []pageScratch
 }
 
 var spareFiles sync.Pool // of *fileBuffers
@@ -531,7 +548,7 @@ func (d *directFile) takeBuffers() {
 			lw.pageBuffers = fb.leaves[i]
 		}
 	}
-	d.scratch = fb.scratch
+	copy(d.scratch, fb.scratch)
 }
 
 // releaseBuffers hands the leaves' buffers and the file's to the next
@@ -550,8 +567,7 @@ func (d *directFile) releaseBuffers() {
 		fb.leaves[i] = b
 		lw.pageBuffers, lw.dict = pageBuffers{}, nil
 	}
-	fb.scratch = d.scratch
-	d.scratch = pageScratch{}
+	fb.scratch, d.scratch = d.scratch, nil
 	spareFiles.Put(fb)
 }
 
@@ -815,15 +831,15 @@ func (lw *leafWriter) startChunk() {
 }
 
 // writeRows adds the n rows of the bound arrays to the chunk, a page at
-// a time.
-func (lw *leafWriter) writeRows(d *directFile, n int) error {
+// a time, encoded in sc.
+func (lw *leafWriter) writeRows(d *directFile, sc *pageScratch, n int) error {
 	for a := 0; a < n; {
 		b, fits := lw.stepEnd(d, a, n)
 		if !fits {
 			if lw.nlevels == 0 {
 				return &mapper.Error{Column: lw.descr.Path(), Row: -1, Err: fmt.Errorf("%w: a row of more than %d bytes, past Parquet's int32 page sizes", mapper.ErrUnsupported, math.MaxInt32)}
 			}
-			if err := lw.flushPage(d); err != nil { // row a is a page of its own
+			if err := lw.flushPage(d, sc); err != nil { // row a is a page of its own
 				return err
 			}
 			continue
@@ -843,7 +859,7 @@ func (lw *leafWriter) writeRows(d *directFile, n int) error {
 			lw.dropDictionary() // unique values: the first page would not pay
 		}
 		if lw.pageBytes() >= d.pageCap || (lw.dictState != dictOff && lw.dict.plainBytes() >= lw.dictLimit) {
-			if err := lw.flushPage(d); err != nil {
+			if err := lw.flushPage(d, sc); err != nil {
 				return err
 			}
 		}
@@ -1413,14 +1429,13 @@ func (lw *leafWriter) endPageStats(nulls int64) (metadata.EncodedStatistics, err
 
 // flushPage ends the page built: encoded, compressed and held in the
 // chunk (chunkPages) until the chunk ends.
-func (lw *leafWriter) flushPage(d *directFile) error {
+func (lw *leafWriter) flushPage(d *directFile, sc *pageScratch) error {
 	if lw.nlevels == 0 {
 		return nil
 	}
 	if lw.dictState == dictUndecided {
 		lw.decideDictionary()
 	}
-	sc := &d.scratch
 	enc := parquet.Encodings.Plain
 	var values []byte
 	if lw.dictState == dictOn {
@@ -1447,7 +1462,7 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 	page = append(page, values...)
 	sc.page = page
 	uncompressed := len(page)
-	data := d.compress(page, levels)
+	data := d.compress(sc, page, levels)
 	// Every count and size of a page header is an int32; a page holds at
 	// most one row past the page size, so only a row of more than 2 GiB
 	// (a large_binary value, a list of a billion elements) reaches them.
@@ -1480,13 +1495,12 @@ func (lw *leafWriter) flushPage(d *directFile) error {
 }
 
 // compress is page compressed by the file's codec (version 2 pages keep
-// their levels, the first levels bytes, uncompressed), in the file's
-// scratch; page itself when the file is not compressed.
-func (d *directFile) compress(page []byte, levels int) []byte {
+// their levels, the first levels bytes, uncompressed), in sc; page itself
+// when the file is not compressed.
+func (d *directFile) compress(sc *pageScratch, page []byte, levels int) []byte {
 	if d.codec == nil {
 		return page
 	}
-	sc := &d.scratch
 	src, dst := page, sc.compressed[:0]
 	if d.v2 {
 		src, dst = page[levels:], append(dst, page[:levels]...)
@@ -1523,7 +1537,7 @@ func appendLevels(dst []byte, levels []int16, max int16, prefixed bool) ([]byte,
 // indexes it, its data pages, and its metadata, with its statistics, bloom
 // filter and page index entries.
 func (lw *leafWriter) closeChunk(d *directFile) error {
-	if err := lw.flushPage(d); err != nil {
+	if err := lw.flushPage(d, &d.scratch[0]); err != nil {
 		return err
 	}
 	if lw.bloomOn {
@@ -1554,21 +1568,22 @@ func (lw *leafWriter) writeChunk(d *directFile) error {
 	info := metadata.ChunkMetaInfo{NumValues: c.values, IndexPageOffset: -1, UncompressedSize: c.uncompressed}
 	var stats metadata.EncodingStats
 	if lw.dictPages {
-		plain := lw.dict.appendPlain(d.scratch.page[:0])
-		d.scratch.page = plain
+		sc := &d.scratch[0]
+		plain := lw.dict.appendPlain(sc.page[:0])
+		sc.page = plain
 		if len(plain) > math.MaxInt32 {
 			return fmt.Errorf("a dictionary page of %d bytes past Parquet's int32 page sizes", len(plain))
 		}
 		var data []byte
 		if d.snappy && len(plain) > snappyPiece {
-			data = appendSnappyBetter(d.scratch.compressed[:0], plain)
-			d.scratch.compressed = data
+			data = appendSnappyBetter(sc.compressed[:0], plain)
+			sc.compressed = data
 		} else {
-			data = d.compress(plain, 0)
+			data = d.compress(sc, plain, 0)
 		}
 		h := pageHeader{kind: pageDictionary, uncompressed: int32(len(plain)), compressed: int32(len(data)), values: int32(lw.dict.len()), encoding: d.props.DictionaryPageEncoding()}
-		header := h.append(d.scratch.header[:0])
-		d.scratch.header = header
+		header := h.append(sc.header[:0])
+		sc.header = header
 		info.DictPageOffset = d.sink.Tell()
 		if _, err := d.sink.Write(header); err != nil {
 			return err

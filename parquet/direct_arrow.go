@@ -24,7 +24,7 @@ import (
 
 // writeArrow adds the n rows of the bound arrays to the chunk of a viaArrow
 // leaf, through arrow-go's column writer.
-func (lw *leafWriter) writeArrow(d *directFile, n int) error {
+func (lw *leafWriter) writeArrow(n int) error {
 	defer func() { lw.leafArr = nil }() // the record is the caller's
 	if n == 0 {
 		return nil
@@ -59,7 +59,7 @@ func (lw *leafWriter) writeArrow(d *directFile, n int) error {
 	if lw.maxRep > 0 {
 		reps = lw.reps
 	}
-	err := pqarrow.WriteArrowToColumn(d.arrowCtx, lw.column, values, defs, reps, lw.nullable)
+	err := pqarrow.WriteArrowToColumn(lw.arrowCtx, lw.column, values, defs, reps, lw.nullable)
 	lw.defs, lw.reps, lw.idx, lw.nlevels = lw.defs[:0], lw.reps[:0], lw.idx[:0], 0
 	if err != nil {
 		kind := mapper.ErrUnsupported

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -85,6 +86,13 @@ type WriteConfig struct {
 	// sizes and times of each choice: bench/RESULTS.md,
 	// BenchmarkWriteFlatDictionary and "Parquet defaults (issue 24)".)
 	Dictionary *bool
+	// Parallelism is the most goroutines that encode the columns of a
+	// batch of rows at once, each column on one goroutine at a time: 0 is
+	// runtime.GOMAXPROCS, as DuckDB's writer takes every thread (arrow-go's
+	// and parquet-go's encode on the caller's goroutine alone); 1 encodes
+	// every column on the caller's goroutine. The file is the same whatever
+	// the number. It must not be negative.
+	Parallelism int
 	// DataPageVersion is the version of the data pages: the zero value is
 	// parquet.DataPageV1, which every reader reads.
 	DataPageVersion parquet.DataPageVersion
@@ -188,10 +196,14 @@ func writeConfig(c *ioconfig.Call[WriteConfig]) (WriteConfig, error) {
 // an Arrow dictionary of numbers…), by arrow-go's column writer in the same
 // row group; either buffers the encoded, compressed pages of the row group
 // being built: the memory a Writer holds is one row group's encoded columns
-// and one batch of rows, whatever the number of rows written. The direct
+// and two batches of rows, whatever the number of rows written. The direct
 // writer ends a data page at 1 MiB of values before compression, and a
 // dictionary page at the dictionary page size limit, each exceeded by at
 // most one row's values however long they are.
+//
+// Within a Write, a batch's columns are encoded while the Builder builds
+// the next batch, on WriteConfig.Parallelism goroutines (each column on
+// one at a time): a Write returns once every row it took is encoded.
 //
 // Close writes the footer: a file without it is unreadable. A Writer is
 // not safe for concurrent use.
@@ -202,8 +214,20 @@ type Writer[T any] struct {
 	batchRows   int64
 	pending     int64 // rows in the Builder
 	bytesPerRow int64 // of the last batch, with RowGroupBytes
-	closed      bool
-	closeErr    error
+	// inFlight is the batch whose columns are being encoded while the
+	// Builder builds the next, nil when none is: one at a time, within one
+	// Write.
+	inFlight *batchInFlight
+	closed   bool
+	closeErr error
+}
+
+// batchInFlight is a batch of rows being encoded: wait waits for it, and
+// before is the number of rows of the Write that started it before its
+// first.
+type batchInFlight struct {
+	wait   func() error
+	before int
 }
 
 // NewWriter returns a Writer of rows of T to w. It writes Parquet's magic
@@ -266,7 +290,18 @@ func (cfg WriteConfig) check() error {
 	if cfg.RowGroupBytes < 0 {
 		return fmt.Errorf("arrowmap/parquet: WriteConfig.RowGroupBytes %d is negative", cfg.RowGroupBytes)
 	}
+	if cfg.Parallelism < 0 {
+		return fmt.Errorf("arrowmap/parquet: WriteConfig.Parallelism %d is negative", cfg.Parallelism)
+	}
 	return nil
+}
+
+// parallelism is the number of goroutines that encode columns at once.
+func (cfg WriteConfig) parallelism() int {
+	if cfg.Parallelism == 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return cfg.Parallelism
 }
 
 // allocator is cfg.Alloc, or a new pool, returned as own, when it is nil.
@@ -342,7 +377,7 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 		return nil, err
 	}
 	var fw fileWriter
-	direct, err := newDirectFile(encoded, s, props)
+	direct, err := newDirectFile(encoded, s, props, cfg.parallelism())
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
@@ -473,13 +508,34 @@ func (f *fileOut) room() (rows, bytes int64) {
 // a new one when the current is full. size is rec's Arrow size, counted
 // with RowGroupBytes.
 func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
+	rec.Retain()
+	wait, err := f.begin(rec, size)
+	if err != nil {
+		return err
+	}
+	return wait()
+}
+
+// begin does what write does, and takes rec, which it releases: it closes
+// a full row group and checks rec's rows, counting them in the row group,
+// then encodes rec's columns on another goroutine, for wait to wait for.
+// The caller calls wait before anything else of f: its rows go on being
+// built meanwhile. An error of begin is a refusal of rec's rows or the
+// failure that broke the file; that of wait, an encoding failure, which
+// breaks the file.
+func (f *fileOut) begin(rec arrow.RecordBatch, size int64) (wait func() error, err error) {
+	defer func() {
+		if err != nil {
+			rec.Release()
+		}
+	}()
 	if f.err != nil {
-		return f.err
+		return nil, f.err
 	}
 	if f.groupFull {
 		// Closing the full row group writes its pages to the io.Writer.
 		if err := f.fw.NewBufferedRowGroupChecked(); err != nil {
-			return f.fail("writing row group", err)
+			return nil, f.fail("writing row group", err)
 		}
 		f.groupFull, f.inGroup, f.groupArrow = false, 0, 0
 		if f.order != nil {
@@ -487,31 +543,40 @@ func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 		}
 	}
 	if f.storage != nil {
-		var err error
-		if rec, err = f.toStorage(rec, f.rows); err != nil {
-			return err // a value refused: the file goes on without these rows
+		stored, err := f.toStorage(rec, f.rows)
+		if err != nil {
+			return nil, err // a value refused: the file goes on without these rows
 		}
-		defer rec.Release()
+		rec.Release()
+		rec = stored
 	}
 	if f.order != nil {
 		if err := f.order.check(rec, f.rows, f.mem); err != nil {
-			return err // a row refused: the file goes on without these rows
+			return nil, err // a row refused: the file goes on without these rows
 		}
 	}
-	if err := f.encode(rec); err != nil {
-		var named *mapper.Error
-		if f.sink.err == nil && !errors.As(err, &named) {
-			err = f.failingColumn(rec, err)
-		}
-		return f.fail("encoding rows", err)
-	}
+	// The rows are the row group's now: a failure to encode them breaks
+	// the file.
 	f.inGroup += rec.NumRows()
 	f.rows += rec.NumRows()
 	f.groupArrow += size
 	if f.inGroup >= f.groupRows || (f.groupBytes > 0 && f.groupArrow >= f.groupBytes) {
 		f.groupFull = true
 	}
-	return nil
+	done := make(chan error, 1)
+	go func() {
+		defer rec.Release()
+		err := f.encode(rec)
+		if err != nil {
+			var named *mapper.Error
+			if f.sink.err == nil && !errors.As(err, &named) {
+				err = f.failingColumn(rec, err)
+			}
+			err = f.fail("encoding rows", err)
+		}
+		done <- err
+	}()
+	return func() error { return <-done }, nil
 }
 
 // encode hands rec, of the encoded schema, to the file's encoder: a panic
@@ -674,7 +739,8 @@ func storable(schema, stored *arrow.Schema, props *parquet.WriterProperties, arr
 //
 // Write returns how many of rows the Writer took: len(rows) when the error
 // is nil, the rows before the refused one after a refused row, and those
-// before the batch that failed after a failure of the io.Writer.
+// before the batch that failed after a failure of the io.Writer or of the
+// encoding of a batch (whose rows after it are not written either).
 func (w *Writer[T]) Write(rows []T) (int, error) {
 	if w.closed {
 		return 0, fmt.Errorf("arrowmap/parquet: Write: %w", ErrClosed)
@@ -687,16 +753,25 @@ func (w *Writer[T]) Write(rows []T) (int, error) {
 		k := int(min(int64(len(rows)-done), limit-w.pending))
 		chunk := rows[done : done+k]
 		if err := w.b.Append(chunk...); err != nil {
+			if before, err := w.settle(); err != nil {
+				return before, err // the batch in flight, before these rows, failed
+			}
 			return w.appendFailed(err, chunk, done)
 		}
 		w.pending += int64(k)
 		done += k
 		if w.pending >= limit {
+			if before, err := w.settle(); err != nil {
+				return before, err
+			}
 			inBatch := min(done, int(w.pending)) // this call's rows in the batch
-			if err := w.flush(); err != nil {
+			if err := w.start(done - inBatch); err != nil {
 				return done - inBatch, err
 			}
 		}
+	}
+	if before, err := w.settle(); err != nil {
+		return before, err
 	}
 	return len(rows), nil
 }
@@ -735,20 +810,55 @@ func (w *Writer[T]) appendFailed(err error, chunk []T, done int) (int, error) {
 	return done + bad, &out
 }
 
-// flush hands the rows in the Builder to the file.
-func (w *Writer[T]) flush() error {
+// start hands the rows in the Builder to the file, whose columns are
+// encoded while the Builder builds the next batch (settle waits for them);
+// before is the number of rows of the Write before them. Its error is a
+// refusal of the rows, or the failure that broke the file.
+func (w *Writer[T]) start(before int) error {
 	if w.pending == 0 {
 		return nil
 	}
 	rec := w.b.NewRecordBatch()
-	defer rec.Release()
 	var size int64
 	if w.out.groupBytes > 0 {
 		size = recordBytes(rec)
 		w.bytesPerRow = max(1, size/w.pending)
 	}
 	w.pending = 0
-	return w.out.write(rec, size)
+	wait, err := w.out.begin(rec, size)
+	if err != nil {
+		return err
+	}
+	w.inFlight = &batchInFlight{wait: wait, before: before}
+	return nil
+}
+
+// settle waits for the batch in flight, if any. When its encoding failed
+// (which broke the file), the rows built since, which came after it in the
+// same Write, are dropped, and the Write took before of its rows.
+func (w *Writer[T]) settle() (before int, err error) {
+	f := w.inFlight
+	if f == nil {
+		return 0, nil
+	}
+	w.inFlight = nil
+	if err := f.wait(); err != nil {
+		if w.pending > 0 {
+			w.b.NewRecordBatch().Release()
+			w.pending = 0
+		}
+		return f.before, err
+	}
+	return 0, nil
+}
+
+// flush writes the rows in the Builder to the file, waiting for them.
+func (w *Writer[T]) flush() error {
+	if err := w.start(0); err != nil {
+		return err
+	}
+	_, err := w.settle()
+	return err
 }
 
 // Close writes the rows not yet written and the file's footer. It does not
