@@ -29,7 +29,9 @@ import (
 // Arrow records the Writer builds: levels from validity bitmaps and list
 // offsets, plain values copied from the Arrow buffers, byte arrays through
 // a dictionary where it pays, pages compressed into buffers reused from
-// page to page. It writes what pqarrow writes for the same record (the
+// page to page and held until their chunk ends (direct_pages.go), the
+// leaves of a record encoded at once (direct_parallel.go). It writes what
+// pqarrow writes for the same record (the
 // same Parquet schema from pqarrow.ToParquet, the same column chunk
 // statistics, the Arrow schema in the key/value metadata) at a fraction of
 // the allocations: pqarrow's column writers allocate a few hundred MiB per
@@ -38,9 +40,9 @@ import (
 // lookup), and the collector scanning the caller's rows is what then
 // costs the time. It encodes the leaves of leafKindOf (decimal128s too)
 // under structs, lists, large lists and maps; every other leaf is written
-// by arrow-go's column writer of its chunk, in the same row group, on the
-// same page writer, page index and writer properties (direct_arrow.go):
-// one writer per leaf, not per file.
+// by arrow-go's column writer of its chunk, in the same row group, with
+// the same page index and writer properties (direct_arrow.go): one writer
+// per leaf, not per file.
 type directFile struct {
 	sink   *sink
 	schema *schema.Schema
@@ -276,9 +278,10 @@ func (d *directFile) NewBufferedRowGroupChecked() error {
 	if d.rg == nil {
 		return nil
 	}
-	// Each chunk's pages are held in its page writer until it closes, so
-	// closing them in leaf order writes the chunks one after the other, in
-	// the order of the schema's leaves.
+	// Each chunk's pages are held (by its leaf, or by arrow-go's page
+	// writer of a viaArrow leaf) until it closes, so closing them in leaf
+	// order writes the chunks one after the other, in the order of the
+	// schema's leaves.
 	for _, lw := range d.leaves {
 		var err error
 		if lw.viaArrow {
