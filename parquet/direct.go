@@ -480,11 +480,11 @@ type leafWriter struct {
 	// dictionary is undecided, which holds them as indices only.
 	plain int
 
-	// The column chunk: its metadata, its pages held (a viaArrow leaf's
-	// are arrow-go's column writer's), and its column and offset index
-	// builders, nil when the page index is off for the column.
+	// The column chunk: its metadata (its pages are held in
+	// pageBuffers.chunk; a viaArrow leaf's by arrow-go's column writer),
+	// and its column and offset index builders, nil when the page index is
+	// off for the column.
 	cc        *metadata.ColumnChunkMetaDataBuilder
-	chunk     chunkPages
 	colIdx    metadata.ColumnIndexBuilder
 	offIdx    *metadata.OffsetIndexBuilder
 	chunkRows int64
