@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"time"
 	"unsafe"
 
@@ -537,12 +536,12 @@ type fileBuffers struct {
 	scratch []pageScratch
 }
 
-var spareFiles sync.Pool // of *fileBuffers
+var spareFiles spareList[*fileBuffers]
 
 // takeBuffers gives the leaves and the file the buffers of a file closed
 // before, if any.
 func (d *directFile) takeBuffers() {
-	fb, ok := spareFiles.Get().(*fileBuffers)
+	fb, ok := spareFiles.take()
 	if !ok {
 		return
 	}
@@ -571,7 +570,7 @@ func (d *directFile) releaseBuffers() {
 		lw.pageBuffers, lw.dict = pageBuffers{}, nil
 	}
 	fb.scratch, d.scratch = d.scratch, nil
-	spareFiles.Put(fb)
+	spareFiles.put(fb)
 }
 
 type dictState uint8
