@@ -16,7 +16,7 @@ import (
 // values.
 type spareList[T any] struct {
 	mu         sync.Mutex
-	fresh, old []T // put since the last collection; put before it
+	fresh, old []T  // put since the last collection; put before it
 	armed      bool // a collection will rotate fresh and old
 	rotations  int
 }
