@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/klauspost/compress/s2"
 	"math"
 	"slices"
 	"time"
@@ -75,6 +76,10 @@ type directFile struct {
 	// took longest on the last record first.
 	workers int
 	order   []*leafWriter
+	// expect is how many rows the row group is expected to take from the
+	// first of the record being written on, as the Writer knows them (at
+	// least the record's): the pages' buffers grow for them at once.
+	expect int64
 
 	closed   bool
 	closeErr error
@@ -192,6 +197,7 @@ func (d *directFile) WriteBuffered(rec arrow.RecordBatch) error {
 		}
 	}
 	n := int(rec.NumRows())
+	d.expect = max(d.expect, int64(n))
 	err := d.eachLeaf(func(lw *leafWriter, sc *pageScratch) error {
 		if lw.viaArrow {
 			return lw.writeArrow(n)
@@ -202,6 +208,7 @@ func (d *directFile) WriteBuffered(rec arrow.RecordBatch) error {
 		return err
 	}
 	d.rgRows += rec.NumRows()
+	d.expect = 0 // the next record's is set anew
 	return nil
 }
 
@@ -475,6 +482,9 @@ type leafWriter struct {
 	nvals   int // values present
 	nlevels int
 	nrows   int
+	// rowsLeft is how many rows the row group is expected to take after
+	// the page being ended (directFile's expect): its chunk grows for them.
+	rowsLeft int
 	// plain is the size of the page's values plain encoded while the
 	// dictionary is undecided, which holds them as indices only.
 	plain int
@@ -516,13 +526,17 @@ type pageBuffers struct {
 	spareDict  *byteDict // a dictionary for the leaf, when its chunks have one
 }
 
-// pageScratch is where a page is encoded and compressed before a leaf
-// holds it: one for the file, not one per leaf, as a leaf's page is
-// copied into its chunk as soon as it is made.
+// pageScratch is where a page is encoded before a leaf holds it,
+// compressed, in its chunk: one for each goroutine that encodes leaves
+// (eachLeaf), not one per leaf.
 type pageScratch struct {
-	page, compressed []byte
-	snappy           []byte // a piece of a page compressed by appendSnappy
-	header           []byte // a dictionary page's header
+	levels  []byte // a page's, encoded
+	encoded []byte // a page's values dictionary encoded or split by byte streams
+	page    []byte // the levels and values of a page, for codecs of one source
+	snappy  []byte // a piece of a page compressed by appendSnappy
+	header  []byte // a page's header
+	// A dictionary page plain, and compressed.
+	dictionary, compressed []byte
 }
 
 // fileBuffers is the buffers of a closed file's leaves, in leaf order,
@@ -841,12 +855,13 @@ func (lw *leafWriter) writeRows(d *directFile, sc *pageScratch, n int) error {
 			if lw.nlevels == 0 {
 				return &mapper.Error{Column: lw.descr.Path(), Row: -1, Err: fmt.Errorf("%w: a row of more than %d bytes, past Parquet's int32 page sizes", mapper.ErrUnsupported, math.MaxInt32)}
 			}
+			lw.rowsLeft = int(d.expect) - a
 			if err := lw.flushPage(d, sc); err != nil { // row a is a page of its own
 				return err
 			}
 			continue
 		}
-		lw.reserve(a, b)
+		lw.reserve(d, a, b)
 		if len(lw.steps) == 0 {
 			lw.flatRows(a, b)
 		} else {
@@ -861,6 +876,7 @@ func (lw *leafWriter) writeRows(d *directFile, sc *pageScratch, n int) error {
 			lw.dropDictionary() // unique values: the first page would not pay
 		}
 		if lw.pageBytes() >= d.pageCap || (lw.dictState != dictOff && lw.dict.plainBytes() >= lw.dictLimit) {
+			lw.rowsLeft = int(d.expect) - b
 			if err := lw.flushPage(d, sc); err != nil {
 				return err
 			}
@@ -873,33 +889,62 @@ func (lw *leafWriter) writeRows(d *directFile, sc *pageScratch, n int) error {
 // reserve grows the page's buffers for the levels and values of rows
 // [a, b) (of a nested leaf, for at least as many levels as slots) before
 // they are added, doubling a buffer that grows (grow).
-func (lw *leafWriter) reserve(a, b int) {
+func (lw *leafWriter) reserve(d *directFile, a, b int) {
 	s, e := lw.slots(a, b)
 	n := e - s
 	levels := max(n, b-a)
+	ahead := lw.ahead(d, a, b)
 	if lw.maxDef > 0 {
-		lw.defs = grow(lw.defs, levels)
+		lw.defs = growFor(lw.defs, levels, ahead)
 	}
 	if lw.maxRep > 0 {
-		lw.reps = grow(lw.reps, levels)
+		lw.reps = growFor(lw.reps, levels, ahead)
 	}
 	lw.idx = grow(lw.idx[:0], n)
 	switch lw.kind {
 	case leafBool:
-		lw.values = grow(lw.values, n/8+1)
+		lw.values = growFor(lw.values, n/8+1, ahead)
 		return
 	case leafBinary, leafLargeBinary:
 		if lw.dictState == dictOff {
-			lw.values = grow(lw.values, lw.byteSpan(s, e)+4*n)
+			lw.values = growFor(lw.values, lw.byteSpan(s, e)+4*n, ahead)
 		}
-	case leafDecimal:
-		lw.values = grow(lw.values, lw.width()*n) // copied first, dictionary encoded or not
 	default:
-		lw.values = grow(lw.values, lw.width()*n)
+		if lw.dictState == dictOff {
+			lw.values = growFor(lw.values, lw.width()*n, ahead)
+		} else {
+			lw.values = grow(lw.values, lw.width()*n) // copied, then held as indices
+		}
 	}
 	if lw.dictState != dictOff {
-		lw.indices = grow(lw.indices, n)
+		lw.indices = growFor(lw.indices, n, ahead)
 	}
+}
+
+// ahead is how many times the page built is expected to take as much as
+// rows [a, b) add to it, these included: as many rows as the page has room
+// for, but no more than the row group is expected to take (directFile's
+// expect, at least these rows). The page's buffers grow for as much at
+// once.
+func (lw *leafWriter) ahead(d *directFile, a, b int) float64 {
+	rows := b - a
+	left := max(int(d.expect)-a, rows)
+	if page, _ := lw.cost(a, b); page > 0 {
+		left = min(left, max(rows, rows*(d.pageCap-lw.pageBytes())/page))
+	}
+	return float64(left) / float64(rows)
+}
+
+// growFor returns s with room for n more elements and, when it grows, for
+// about n×ahead more (what the page is expected to take), and at least a
+// quarter more than it had: the buffers of a file's first pages grow once,
+// to their size, where doubling them allocates their size again.
+func growFor[S ~[]E, E any](s S, n int, ahead float64) S {
+	if n <= cap(s)-len(s) {
+		return s
+	}
+	c := max(len(s)+n, len(s)+int(float64(n)*ahead*9/8), cap(s)+cap(s)/4)
+	return append(make(S, 0, c), s...)
 }
 
 // grow returns s with room for n more elements, its capacity at least
@@ -1443,43 +1488,42 @@ func (lw *leafWriter) flushPage(d *directFile, sc *pageScratch) error {
 	if lw.dictState == dictOn {
 		enc = d.props.DictionaryIndexEncoding()
 		width := indexWidth(lw.dict.len())
-		values = appendHybrid(append(sc.compressed[:0], byte(width)), lw.indices, width)
-		sc.compressed = values
+		values = appendHybrid(append(sc.encoded[:0], byte(width)), lw.indices, width)
+		sc.encoded = values
 	} else if lw.valueEncoding == parquet.Encodings.ByteStreamSplit {
 		enc = lw.valueEncoding
-		values = byteStreamSplit(sc.compressed[:0], lw.values, lw.width())
-		sc.compressed = values
+		values = byteStreamSplit(grow(sc.encoded[:0], len(lw.values)), lw.values, lw.width())
+		sc.encoded = values
 	} else {
 		values = lw.values
 	}
-	page := sc.page[:0]
+	levels := sc.levels[:0]
 	var repN, defN int
 	if lw.maxRep > 0 {
-		page, repN = appendLevels(page, lw.reps, lw.maxRep, !d.v2)
+		levels, repN = appendLevels(levels, lw.reps, lw.maxRep, !d.v2)
 	}
 	if lw.maxDef > 0 {
-		page, defN = appendLevels(page, lw.defs, lw.maxDef, !d.v2)
+		levels, defN = appendLevels(levels, lw.defs, lw.maxDef, !d.v2)
 	}
-	levels := len(page)
-	page = append(page, values...)
-	sc.page = page
-	uncompressed := len(page)
-	data := d.compress(sc, page, levels)
+	sc.levels = levels
 	// Every count and size of a page header is an int32; a page holds at
 	// most one row past the page size, so only a row of more than 2 GiB
 	// (a large_binary value, a list of a billion elements) reaches them.
-	if max(uncompressed, len(data), lw.nlevels) > math.MaxInt32 {
-		return fmt.Errorf("column %s: a page of %d bytes and %d values past Parquet's int32 page sizes: a row too large for one page", lw.descr.Path(), max(uncompressed, len(data)), lw.nlevels)
+	if uncompressed := len(levels) + len(values); max(d.pageBound(uncompressed), lw.nlevels) > math.MaxInt32 {
+		return fmt.Errorf("column %s: a page of %d bytes and %d values past Parquet's int32 page sizes: a row too large for one page", lw.descr.Path(), uncompressed, lw.nlevels)
 	}
 	stats, err := lw.endPageStats(int64(lw.nlevels - lw.nvals))
 	if err != nil {
 		return err
 	}
-	h := pageHeader{kind: pageData, uncompressed: int32(uncompressed), compressed: int32(len(data)), values: int32(lw.nlevels), encoding: enc}
+	h := pageHeader{kind: pageData, values: int32(lw.nlevels), encoding: enc}
 	if d.v2 {
 		h.kind, h.nulls, h.rows, h.defN, h.repN, h.valuesCompressed = pageDataV2, int32(lw.nlevels-lw.nvals), int32(lw.nrows), int32(defN), int32(repN), d.codec != nil
 	}
-	if err := lw.chunk.hold(h, data, lw.chunkRows, stats, lw.colIdx == nil); err != nil {
+	// The chunk's other pages are expected to be as large as this one,
+	// for the rows the row group is expected to take after it.
+	ahead := 1 + float64(max(lw.rowsLeft, 0))/float64(max(lw.nrows, 1))
+	if err := lw.chunk.hold(d, sc, h, levels, values, lw.chunkRows, stats, lw.colIdx == nil, ahead); err != nil {
 		return fmt.Errorf("column %s: %w", lw.descr.Path(), err)
 	}
 	lw.chunkRows += int64(lw.nrows)
@@ -1496,26 +1540,40 @@ func (lw *leafWriter) flushPage(d *directFile, sc *pageScratch) error {
 	return nil
 }
 
-// compress is page compressed by the file's codec (version 2 pages keep
-// their levels, the first levels bytes, uncompressed), in sc; page itself
-// when the file is not compressed.
-func (d *directFile) compress(sc *pageScratch, page []byte, levels int) []byte {
-	if d.codec == nil {
-		return page
+// pageBound is the most bytes of a page's data, of n bytes uncompressed,
+// once compressed by the file's codec.
+func (d *directFile) pageBound(n int) int {
+	switch {
+	case d.codec == nil:
+		return n
+	case d.snappy: // two sources, each in pieces (appendSnappy)
+		return binary.MaxVarintLen64 + (n/snappyPiece+2)*s2.MaxEncodedLen(snappyPiece)
 	}
-	src, dst := page, sc.compressed[:0]
-	if d.v2 {
-		src, dst = page[levels:], append(dst, page[:levels]...)
+	return n + int(d.codec.CompressBound(int64(n)))
+}
+
+// appendPage appends the data of a page of levels then values to dst:
+// compressed by the file's codec, but for the levels of version 2 pages.
+// It appends no more than pageBound of their size.
+func (d *directFile) appendPage(dst []byte, sc *pageScratch, levels, values []byte) []byte {
+	dst = grow(dst, d.pageBound(len(levels)+len(values)))
+	switch {
+	case d.codec == nil:
+		return append(append(dst, levels...), values...)
+	case d.v2:
+		dst, levels = append(dst, levels...), nil
 	}
 	if d.snappy {
-		dst = appendSnappy(dst, src, &sc.snappy)
-	} else {
-		bound := int(d.codec.CompressBound(int64(len(src))))
-		dst = slices.Grow(dst, bound)
-		dst = append(dst, d.codec.EncodeLevel(dst[len(dst):len(dst)+bound], src, d.level)...)
+		return appendSnappy(dst, &sc.snappy, levels, values)
 	}
-	sc.compressed = dst
-	return dst
+	src := values
+	if len(levels) > 0 {
+		src = append(append(sc.page[:0], levels...), values...)
+		sc.page = src
+	}
+	bound := int(d.codec.CompressBound(int64(len(src))))
+	dst = grow(dst, bound)
+	return append(dst, d.codec.EncodeLevel(dst[len(dst):len(dst)+bound], src, d.level)...)
 }
 
 // appendLevels appends levels in the hybrid encoding, with the 4-byte
@@ -1539,6 +1597,7 @@ func appendLevels(dst []byte, levels []int16, max int16, prefixed bool) ([]byte,
 // indexes it, its data pages, and its metadata, with its statistics, bloom
 // filter and page index entries.
 func (lw *leafWriter) closeChunk(d *directFile) error {
+	lw.rowsLeft = 0
 	if err := lw.flushPage(d, &d.scratch[0]); err != nil {
 		return err
 	}
@@ -1571,18 +1630,18 @@ func (lw *leafWriter) writeChunk(d *directFile) error {
 	var stats metadata.EncodingStats
 	if lw.dictPages {
 		sc := &d.scratch[0]
-		plain := lw.dict.appendPlain(sc.page[:0])
-		sc.page = plain
+		plain := lw.dict.appendPlain(sc.dictionary[:0])
+		sc.dictionary = plain
 		if len(plain) > math.MaxInt32 {
 			return fmt.Errorf("a dictionary page of %d bytes past Parquet's int32 page sizes", len(plain))
 		}
 		var data []byte
 		if d.snappy && len(plain) > snappyPiece {
 			data = appendSnappyBetter(sc.compressed[:0], plain)
-			sc.compressed = data
 		} else {
-			data = d.compress(sc, plain, 0)
+			data = d.appendPage(sc.compressed[:0], sc, nil, plain)
 		}
+		sc.compressed = data
 		h := pageHeader{kind: pageDictionary, uncompressed: int32(len(plain)), compressed: int32(len(data)), values: int32(lw.dict.len()), encoding: d.props.DictionaryPageEncoding()}
 		header := h.append(sc.header[:0])
 		sc.header = header

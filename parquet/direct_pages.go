@@ -191,10 +191,6 @@ type chunkPages struct {
 	encodings    [16]int32
 }
 
-// maxPageHeader is more than a data page's header takes but for its
-// statistics, whose min and max are cut to the size limit of statistics.
-const maxPageHeader = 64
-
 // heldPage is a data page held in chunkPages.
 type heldPage struct {
 	at, size int                        // its header and data, in chunkPages.data
@@ -208,24 +204,42 @@ func (c *chunkPages) reset() {
 	clear(c.encodings[:])
 }
 
-// hold adds the data page of header h and data to the chunk, the page
-// holding firstRow on, its statistics stats (for the column index, or for
-// the header when inHeader).
-func (c *chunkPages) hold(h pageHeader, data []byte, firstRow int64, stats metadata.EncodedStatistics, inHeader bool) error {
+// hold adds a data page to the chunk: its header h, then its data, levels
+// and values compressed by d's codec (directFile.appendPage) straight into
+// the chunk, the page holding firstRow on, its statistics stats (for the
+// column index, or for the header when inHeader). The chunk grows for
+// ahead times this page, the pages expected.
+func (c *chunkPages) hold(d *directFile, sc *pageScratch, h pageHeader, levels, values []byte, firstRow int64, stats metadata.EncodedStatistics, inHeader bool, ahead float64) error {
 	if inHeader {
 		h.stats = &stats
 	}
+	h.uncompressed = int32(len(levels) + len(values))
+	// The header goes before the data, whose size it holds: the data is
+	// compressed after room for the header of the largest size the data
+	// may take, and moved back to the header's end when the header is
+	// shorter (by a byte or two of a varint).
+	bound := d.pageBound(len(levels) + len(values))
+	h.compressed = int32(bound)
+	most := len(h.append(sc.header[:0]))
 	at := len(c.data)
-	c.data = grow(c.data, maxPageHeader+len(data))
-	c.data = h.append(c.data)
-	header := len(c.data) - at
-	c.data = append(c.data, data...)
+	c.data = growFor(c.data, most+bound, ahead)
+	data := d.appendPage(c.data[at+most:at+most], sc, levels, values)
+	if len(data) > bound || len(data) > math.MaxInt32 {
+		return fmt.Errorf("a page of %d bytes compressed, past its bound of %d", len(data), bound)
+	}
+	h.compressed = int32(len(data))
+	header := h.append(sc.header[:0])
+	sc.header = header
+	c.data = c.data[:at+most+len(data)]
+	copy(c.data[at+len(header):], data) // data is within the room appended to (len(data) <= bound)
+	copy(c.data[at:], header)
+	c.data = c.data[:at+len(header)+len(data)]
 	if len(c.data)-at > math.MaxInt32 {
 		return fmt.Errorf("a page of %d bytes with its header, past Parquet's int32 page sizes", len(c.data)-at)
 	}
 	c.pages = append(c.pages, heldPage{at: at, size: len(c.data) - at, firstRow: firstRow, stats: stats})
 	c.values += int64(h.values)
-	c.uncompressed += int64(header) + int64(h.uncompressed)
+	c.uncompressed += int64(len(header)) + int64(h.uncompressed)
 	c.encodings[h.encoding]++
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestAppendSnappyIsOneSnappyBlockOfTheWholePage(t *testing.T) {
+func TestAppendSnappyIsOneSnappyBlockOfItsSourcesEndToEnd(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 64))
@@ -50,7 +50,9 @@ func TestAppendSnappyIsOneSnappyBlockOfTheWholePage(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			prefix := []byte("levels")
-			out := appendSnappy(append([]byte{}, prefix...), c.src, &scratch)
+			// In two sources, cut anywhere (a page's levels and values).
+			cut := r.IntN(len(c.src) + 1)
+			out := appendSnappy(append([]byte{}, prefix...), &scratch, c.src[:cut], c.src[cut:])
 			require.Equal(t, prefix, out[:len(prefix)], "what was in dst stays")
 			got, err := codec.(interface {
 				DecodeWithError(dst, src []byte) ([]byte, error)
@@ -72,7 +74,7 @@ func TestASnappyBlockClaimingMoreThanThePageHoldsIsAnErrorNotAnAllocation(t *tes
 	require.NoError(t, err)
 	require.IsType(t, boundedSnappy{}, codec, "the package registers its snappy codec")
 	page := []byte("a page of twenty-four b.")
-	block := appendSnappy(nil, page, new([]byte))
+	block := appendSnappy(nil, new([]byte), page)
 	got, err := compress.Decode(codec, make([]byte, len(page)), block)
 	require.NoError(t, err)
 	require.Equal(t, page, got)

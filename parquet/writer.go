@@ -509,7 +509,7 @@ func (f *fileOut) room() (rows, bytes int64) {
 // with RowGroupBytes.
 func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 	rec.Retain()
-	wait, err := f.begin(rec, size)
+	wait, err := f.begin(rec, size, 0)
 	if err != nil {
 		return err
 	}
@@ -519,11 +519,13 @@ func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
 // begin does what write does, and takes rec, which it releases: it closes
 // a full row group and checks rec's rows, counting them in the row group,
 // then encodes rec's columns on another goroutine, for wait to wait for.
+// coming is how many rows the caller knows are to follow rec: the direct
+// writer sizes its pages' buffers for the rows the row group is to take.
 // The caller calls wait before anything else of f: its rows go on being
 // built meanwhile. An error of begin is a refusal of rec's rows or the
 // failure that broke the file; that of wait, an encoding failure, which
 // breaks the file.
-func (f *fileOut) begin(rec arrow.RecordBatch, size int64) (wait func() error, err error) {
+func (f *fileOut) begin(rec arrow.RecordBatch, size, coming int64) (wait func() error, err error) {
 	defer func() {
 		if err != nil {
 			rec.Release()
@@ -554,6 +556,9 @@ func (f *fileOut) begin(rec arrow.RecordBatch, size int64) (wait func() error, e
 		if err := f.order.check(rec, f.rows, f.mem); err != nil {
 			return nil, err // a row refused: the file goes on without these rows
 		}
+	}
+	if d, ok := f.fw.(*directFile); ok {
+		d.expect = min(f.groupRows-f.inGroup, rec.NumRows()+coming)
 	}
 	// The rows are the row group's now: a failure to encode them breaks
 	// the file.
@@ -765,7 +770,7 @@ func (w *Writer[T]) Write(rows []T) (int, error) {
 				return before, err
 			}
 			inBatch := min(done, int(w.pending)) // this call's rows in the batch
-			if err := w.start(done - inBatch); err != nil {
+			if err := w.start(done-inBatch, len(rows)-done); err != nil {
 				return done - inBatch, err
 			}
 		}
@@ -812,9 +817,10 @@ func (w *Writer[T]) appendFailed(err error, chunk []T, done int) (int, error) {
 
 // start hands the rows in the Builder to the file, whose columns are
 // encoded while the Builder builds the next batch (settle waits for them);
-// before is the number of rows of the Write before them. Its error is a
-// refusal of the rows, or the failure that broke the file.
-func (w *Writer[T]) start(before int) error {
+// before is the number of rows of the Write before them, coming the number
+// after them. Its error is a refusal of the rows, or the failure that
+// broke the file.
+func (w *Writer[T]) start(before, coming int) error {
 	if w.pending == 0 {
 		return nil
 	}
@@ -825,7 +831,7 @@ func (w *Writer[T]) start(before int) error {
 		w.bytesPerRow = max(1, size/w.pending)
 	}
 	w.pending = 0
-	wait, err := w.out.begin(rec, size)
+	wait, err := w.out.begin(rec, size, int64(coming))
 	if err != nil {
 		return err
 	}
@@ -854,7 +860,7 @@ func (w *Writer[T]) settle() (before int, err error) {
 
 // flush writes the rows in the Builder to the file, waiting for them.
 func (w *Writer[T]) flush() error {
-	if err := w.start(0); err != nil {
+	if err := w.start(0, 0); err != nil {
 		return err
 	}
 	_, err := w.settle()
