@@ -8,6 +8,7 @@ import (
 	"github.com/klauspost/compress/s2"
 	"math"
 	"slices"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -548,6 +549,7 @@ type pageScratch struct {
 type fileBuffers struct {
 	leaves  []pageBuffers
 	scratch []pageScratch
+	columns string // the file's leaf columns (directFile.columns)
 }
 
 var spareFiles spareList[*fileBuffers]
@@ -555,7 +557,8 @@ var spareFiles spareList[*fileBuffers]
 // takeBuffers gives the leaves and the file the buffers of a file closed
 // before, if any.
 func (d *directFile) takeBuffers() {
-	fb, ok := spareFiles.take()
+	columns := d.columns()
+	fb, ok := spareFiles.take(func(fb *fileBuffers) bool { return fb.columns == columns })
 	if !ok {
 		return
 	}
@@ -567,11 +570,21 @@ func (d *directFile) takeBuffers() {
 	copy(d.scratch, fb.scratch)
 }
 
+// columns names the file's leaf columns and their types: the buffers of a
+// file of the same columns are the first a file takes (takeBuffers).
+func (d *directFile) columns() string {
+	var b strings.Builder
+	for _, lw := range d.leaves {
+		fmt.Fprintf(&b, "%s %s;", lw.descr.Path(), lw.descr.PhysicalType())
+	}
+	return b.String()
+}
+
 // releaseBuffers hands the leaves' buffers and the file's to the next
 // file, empty: a file closed after its io.Writer failed leaves a page
 // built and pages held, which are not the next file's.
 func (d *directFile) releaseBuffers() {
-	fb := &fileBuffers{leaves: make([]pageBuffers, len(d.leaves))}
+	fb := &fileBuffers{leaves: make([]pageBuffers, len(d.leaves)), columns: d.columns()}
 	for i, lw := range d.leaves {
 		b := lw.pageBuffers
 		b.defs, b.reps, b.idx, b.values, b.indices = b.defs[:0], b.reps[:0], b.idx[:0], b.values[:0], b.indices[:0]

@@ -205,35 +205,45 @@ func (c *chunkPages) reset() {
 }
 
 // hold adds a data page to the chunk: its header h, then its data, levels
-// and values compressed by d's codec (directFile.appendPage) straight into
-// the chunk, the page holding firstRow on, its statistics stats (for the
-// column index, or for the header when inHeader). The chunk grows for
-// ahead times this page, the pages expected.
+// and values compressed by d's codec (directFile.appendPage), the page
+// holding firstRow on, its statistics stats (for the column index, or for
+// the header when inHeader). ahead is how many pages of this one's size
+// the chunk is expected to hold from this one on.
+//
+// Where the chunk has room for the most the page may take, the page is
+// compressed straight into it, after room for the header of the largest
+// size the data may take, and moved back to the header's end when the
+// header is shorter (by a byte or two of a varint). Else it is compressed
+// into sc, and the chunk grows once for it and the pages expected after
+// it, of its size compressed: a first page does not make the chunk grow
+// for its size uncompressed.
 func (c *chunkPages) hold(d *directFile, sc *pageScratch, h pageHeader, levels, values []byte, firstRow int64, stats metadata.EncodedStatistics, inHeader bool, ahead float64) error {
 	if inHeader {
 		h.stats = &stats
 	}
 	h.uncompressed = int32(len(levels) + len(values))
-	// The header goes before the data, whose size it holds: the data is
-	// compressed after room for the header of the largest size the data
-	// may take, and moved back to the header's end when the header is
-	// shorter (by a byte or two of a varint).
 	bound := d.pageBound(len(levels) + len(values))
 	h.compressed = int32(bound)
 	most := len(h.append(sc.header[:0]))
 	at := len(c.data)
-	c.data = growFor(c.data, most+bound, ahead)
-	data := d.appendPage(c.data[at+most:at+most], sc, levels, values)
-	if len(data) > bound || len(data) > math.MaxInt32 {
-		return fmt.Errorf("a page of %d bytes compressed, past its bound of %d", len(data), bound)
+	var header []byte
+	if cap(c.data)-at >= most+bound {
+		data := d.appendPage(c.data[at+most:at+most], sc, levels, values) // within the chunk's room
+		h.compressed = int32(len(data))
+		header = h.append(sc.header[:0])
+		c.data = c.data[:at+most+len(data)]
+		copy(c.data[at+len(header):], data)
+		copy(c.data[at:], header)
+		c.data = c.data[:at+len(header)+len(data)]
+	} else {
+		data := d.appendPage(sc.compressed[:0], sc, levels, values)
+		sc.compressed = data
+		h.compressed = int32(len(data))
+		header = h.append(sc.header[:0])
+		c.data = growFor(c.data, len(header)+len(data), ahead)
+		c.data = append(append(c.data, header...), data...)
 	}
-	h.compressed = int32(len(data))
-	header := h.append(sc.header[:0])
 	sc.header = header
-	c.data = c.data[:at+most+len(data)]
-	copy(c.data[at+len(header):], data) // data is within the room appended to (len(data) <= bound)
-	copy(c.data[at:], header)
-	c.data = c.data[:at+len(header)+len(data)]
 	if len(c.data)-at > math.MaxInt32 {
 		return fmt.Errorf("a page of %d bytes with its header, past Parquet's int32 page sizes", len(c.data)-at)
 	}

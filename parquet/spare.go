@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -34,20 +35,32 @@ func (l *spareList[T]) put(v T) {
 	l.arm()
 }
 
-// take is the value put last, and whether there is one.
-func (l *spareList[T]) take() (v T, ok bool) {
+// take is the value put last of those fit reports true of, else the
+// value put last, and whether there is one.
+func (l *spareList[T]) take(fit func(T) bool) (v T, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, list := range []*[]T{&l.fresh, &l.old} {
+	lists := []*[]T{&l.fresh, &l.old}
+	for _, list := range lists {
+		for i := len(*list) - 1; i >= 0; i-- {
+			if fit((*list)[i]) {
+				return l.remove(list, i), true
+			}
+		}
+	}
+	for _, list := range lists {
 		if n := len(*list); n > 0 {
-			v = (*list)[n-1]
-			var zero T
-			(*list)[n-1] = zero
-			*list = (*list)[:n-1]
-			return v, true
+			return l.remove(list, n-1), true
 		}
 	}
 	return v, false
+}
+
+// remove takes value i out of list. The caller holds l.mu.
+func (l *spareList[T]) remove(list *[]T, i int) T {
+	v := (*list)[i]
+	*list = slices.Delete(*list, i, i+1) // zeroes the last element
+	return v
 }
 
 // arm makes the next collection rotate the lists, unless one will. The
