@@ -1501,7 +1501,7 @@ func (lw *leafWriter) flushPage(d *directFile, sc *pageScratch) error {
 	if lw.dictState == dictOn {
 		enc = d.props.DictionaryIndexEncoding()
 		width := indexWidth(lw.dict.len())
-		values = appendHybrid(append(sc.encoded[:0], byte(width)), lw.indices, width)
+		values = appendHybrid(append(grow(sc.encoded[:0], hybridBound(len(lw.indices), width)), byte(width)), lw.indices, width)
 		sc.encoded = values
 	} else if lw.valueEncoding == parquet.Encodings.ByteStreamSplit {
 		enc = lw.valueEncoding

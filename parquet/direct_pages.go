@@ -236,7 +236,10 @@ func (c *chunkPages) hold(d *directFile, sc *pageScratch, h pageHeader, levels, 
 		copy(c.data[at:], header)
 		c.data = c.data[:at+len(header)+len(data)]
 	} else {
-		data := d.appendPage(sc.compressed[:0], sc, levels, values)
+		// The scratch takes a page of the page size at once, the most a
+		// page but for a row larger than the page takes: growing it page
+		// after page would leave each size before as garbage.
+		data := d.appendPage(grow(sc.compressed[:0], max(bound, d.pageBound(d.pageCap))), sc, levels, values)
 		sc.compressed = data
 		h.compressed = int32(len(data))
 		header = h.append(sc.header[:0])

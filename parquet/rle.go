@@ -72,3 +72,11 @@ func appendBitPacked[T int16 | uint32](dst []byte, vals []T, width int) []byte {
 	}
 	return dst
 }
+
+// hybridBound is more than appendHybrid appends of n values of width
+// bits: every 8 values bit-packed in width bytes or run-length encoded in
+// at most 9 (a count's varint and a value of 4 bytes), and the headers of
+// the bit-packed runs.
+func hybridBound(n, width int) int {
+	return (n/8+2)*max(width, 9) + n/(8*maxGroups) + 16
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/arrowmap/arrowmap/mapper"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -97,4 +98,41 @@ func TestAPanicEncodingALeafIsAnErrorOnEveryGoroutine(t *testing.T) {
 		}
 		require.NoError(t, w.Close())
 	}
+}
+
+// panicky is a type the caller converts to text with mapper.As, its
+// conversion panicking for a row that says so.
+type panicky struct{ Boom bool }
+
+type panickyRow struct {
+	ID int64
+	P  panicky
+}
+
+// A panic of the caller's code in the middle of a Write (a conversion of
+// As), while a batch is being encoded, leaves a Writer that Close closes:
+// the batch in flight is waited for, then the footer written.
+func TestCloseAfterAPanicInWriteWaitsForTheBatchInFlight(t *testing.T) {
+	rows := make([]panickyRow, 3*writeBatchRows)
+	for i := range rows {
+		rows[i].ID = int64(i)
+	}
+	rows[writeBatchRows+10].P.Boom = true // in the second batch, while the first is encoded
+	asText := mapper.As(nil, func(p panicky) (string, error) {
+		if p.Boom {
+			panic("a conversion of the caller's panics")
+		}
+		return "fine", nil
+	})
+	var out bytes.Buffer
+	w, err := NewWriter[panickyRow](&out, asText)
+	require.NoError(t, err)
+	require.Panics(t, func() { w.Write(rows) })
+	require.NoError(t, w.Close())
+	r, err := OpenReaderAt[panickyRow](bytes.NewReader(out.Bytes()), int64(out.Len()), mapper.As(func(string) (panicky, error) { return panicky{}, nil }, nil))
+	require.NoError(t, err)
+	defer r.Release()
+	got, err := r.ReadAll()
+	require.NoError(t, err)
+	require.Len(t, got, writeBatchRows, "the batch encoded before the panic")
 }
