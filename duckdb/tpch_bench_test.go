@@ -30,10 +30,11 @@ import (
 // The TPC-H benchmarks of issue 24: DuckDB's lineitem and orders files
 // (tpch_rows_test.go) read once into rows, outside the timer, then
 //
-//   - BenchmarkTPCHWrite/{lineitem,orders}/{arrowmap,arrowmapplain,parquetgo,pqarrow,duckdb}:
+//   - BenchmarkTPCHWrite/{lineitem,orders}/{arrowmap,arrowmapserial,arrowmapplain,parquetgo,pqarrow,duckdb}:
 //     the rows written to a file by arrowmap at its zero WriteConfig
-//     (parquet.WriteFile) and without dictionaries (Dictionary false: what
-//     parquet-go writes, the time dictionaries cost), parquet-go v0.32.0
+//     (parquet.WriteFile), on the caller's goroutine alone (Parallelism 1)
+//     and without dictionaries (Dictionary false: what parquet-go writes,
+//     the time dictionaries cost), parquet-go v0.32.0
 //     with snappy, pqarrow at its
 //     defaults with snappy from the Arrow records arrowmap's mapper encodes
 //     of the rows (built outside the timer), and DuckDB's own COPY … TO
@@ -70,13 +71,18 @@ type tpchWriter struct {
 }
 
 // tpchWriters is the writers of rows compared: arrowmap (at its zero
-// WriteConfig, and without dictionaries: the plain values parquet-go
-// writes, the time and size the dictionaries of numbers and dates cost
-// and save), parquet-go and pqarrow.
+// WriteConfig; on one goroutine, Parallelism 1, as parquet-go and pqarrow
+// write; and without dictionaries: the plain values parquet-go writes, the
+// time and size the dictionaries of numbers and dates cost and save),
+// parquet-go and pqarrow.
 func tpchWriters[T interface{ parquetGo() (P, error) }, P any](rows []T) []tpchWriter {
 	return []tpchWriter{
 		{"arrowmap", func(testing.TB) func(string) error {
 			return func(path string) error { return amparquet.WriteFile(path, rows, amparquet.WriteConfig{}) }
+		}},
+		{"arrowmapserial", func(testing.TB) func(string) error {
+			cfg := amparquet.WriteConfig{Parallelism: 1}
+			return func(path string) error { return amparquet.WriteFile(path, rows, cfg) }
 		}},
 		{"arrowmapplain", func(testing.TB) func(string) error {
 			cfg := amparquet.WriteConfig{Dictionary: new(bool)}

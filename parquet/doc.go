@@ -47,12 +47,15 @@
 // point ("parquet.Open does not take SchemaMetadata").
 //
 // Writing streams: a Writer holds one row group's encoded columns however
-// many rows it is given. Files keep the Arrow schema written (of T, or of a
-// RecordWriter's records): every reader of this package reads back the
-// types, names and metadata written, the schema's metadata included, and
-// no PARQUET:field_id of its own (a field id another writer stored is
-// kept). Where Parquet has no type of its own, a column is stored as its
-// nearest Parquet type, which other readers see with the same values:
+// many rows it is given, and encodes a batch of rows' columns on
+// WriteConfig.Parallelism goroutines (GOMAXPROCS by default) while it
+// builds the next batch; the file is the same whatever the number. Files
+// keep the Arrow schema written (of T, or of a RecordWriter's records):
+// every reader of this package reads back the types, names and metadata
+// written, the schema's metadata included, and no PARQUET:field_id of its
+// own (a field id another writer stored is kept). Where Parquet has no
+// type of its own, a column is stored as its nearest Parquet type, which
+// other readers see with the same values:
 // durations as INT64, the month interval as INT32, date64 as DATE (each
 // value a whole day), time32[s] and timestamp[s] in milliseconds, decimal32
 // and decimal64 as DECIMAL of the same precision and scale, string, binary
