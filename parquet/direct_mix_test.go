@@ -177,23 +177,7 @@ func sameArrowGoChunksAsPqarrow[T any](t *testing.T, rows []T, cfg amparquet.Wri
 			require.NoError(t, err)
 			gc, err := gf.MetaData().RowGroup(g).ColumnChunk(c)
 			require.NoError(t, err)
-			require.Equal(t, wc.TotalCompressedSize(), gc.TotalCompressedSize(), name)
-			require.Equal(t, wc.TotalUncompressedSize(), gc.TotalUncompressedSize(), name)
-			require.Equal(t, wc.NumValues(), gc.NumValues(), name)
-			require.Equal(t, wc.HasDictionaryPage(), gc.HasDictionaryPage(), name)
-			require.ElementsMatch(t, wc.Encodings(), gc.Encodings(), name)
-			require.True(t, bytes.Equal(chunkBytes(wb, wc), chunkBytes(gb, gc)), name+": the chunk's bytes")
-			ws, err := wc.Statistics()
-			require.NoError(t, err)
-			gs, err := gc.Statistics()
-			require.NoError(t, err)
-			require.Equal(t, ws == nil, gs == nil, name)
-			if ws != nil {
-				require.Equal(t, ws.HasMinMax(), gs.HasMinMax(), name)
-				require.Equal(t, ws.EncodeMin(), gs.EncodeMin(), name+": min")
-				require.Equal(t, ws.EncodeMax(), gs.EncodeMax(), name+": max")
-				require.Equal(t, ws.NullCount(), gs.NullCount(), name+": null count")
-			}
+			sameChunk(t, wb, gb, wc, gc, name)
 			if !pageIndex {
 				require.Nil(t, gc.GetOffsetIndexLocation(), name+": offset index")
 				continue
@@ -227,6 +211,30 @@ func sameArrowGoChunksAsPqarrow[T any](t *testing.T, rows []T, cfg amparquet.Wri
 				require.Equal(t, wl[k].Offset+shift, gl[k].Offset, "%s, page %d: offset", name, k)
 			}
 		}
+	}
+}
+
+// sameChunk checks that the column chunk ca of the file a is cb of the
+// file b, wherever each is in its file: the same sizes, values,
+// encodings, pages (their bytes) and statistics.
+func sameChunk(t *testing.T, a, b []byte, ca, cb *metadataColumn, name string) {
+	t.Helper()
+	require.Equal(t, ca.TotalCompressedSize(), cb.TotalCompressedSize(), name)
+	require.Equal(t, ca.TotalUncompressedSize(), cb.TotalUncompressedSize(), name)
+	require.Equal(t, ca.NumValues(), cb.NumValues(), name)
+	require.Equal(t, ca.HasDictionaryPage(), cb.HasDictionaryPage(), name)
+	require.ElementsMatch(t, ca.Encodings(), cb.Encodings(), name)
+	require.True(t, bytes.Equal(chunkBytes(a, ca), chunkBytes(b, cb)), name+": the chunk's bytes")
+	sa, err := ca.Statistics()
+	require.NoError(t, err)
+	sb, err := cb.Statistics()
+	require.NoError(t, err)
+	require.Equal(t, sa == nil, sb == nil, name)
+	if sa != nil {
+		require.Equal(t, sa.HasMinMax(), sb.HasMinMax(), name)
+		require.Equal(t, sa.EncodeMin(), sb.EncodeMin(), name+": min")
+		require.Equal(t, sa.EncodeMax(), sb.EncodeMax(), name+": max")
+		require.Equal(t, sa.NullCount(), sb.NullCount(), name+": null count")
 	}
 }
 
