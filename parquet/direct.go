@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"github.com/klauspost/compress/s2"
 	"math"
 	"slices"
 	"strings"
@@ -32,9 +31,9 @@ import (
 // a dictionary where it pays, pages compressed into buffers reused from
 // page to page and held until their chunk ends (direct_pages.go), the
 // leaves of a record encoded at once (direct_parallel.go). It writes what
-// pqarrow writes for the same record (the
-// same Parquet schema from pqarrow.ToParquet, the same column chunk
-// statistics, the Arrow schema in the key/value metadata) at a fraction of
+// pqarrow writes for the same record (the same Parquet schema from
+// pqarrow.ToParquet, the same column chunk statistics, the Arrow schema in
+// the key/value metadata) at a fraction of
 // the allocations: pqarrow's column writers allocate a few hundred MiB per
 // million rows (encoder buffers from a sync.Pool that the collector
 // empties, a buffer grown for every page, a closure for every dictionary
@@ -536,7 +535,8 @@ type pageScratch struct {
 	page    []byte // the levels and values of a page, for codecs of one source
 	snappy  []byte // a piece of a page compressed by appendSnappy
 	header  []byte // a page's header
-	// A dictionary page plain, and compressed.
+	// dictionary is a dictionary page plain; compressed, a page compressed
+	// aside (chunkPages.hold) or a dictionary page compressed.
 	dictionary, compressed []byte
 }
 
@@ -1559,8 +1559,8 @@ func (d *directFile) pageBound(n int) int {
 	switch {
 	case d.codec == nil:
 		return n
-	case d.snappy: // two sources, each in pieces (appendSnappy)
-		return binary.MaxVarintLen64 + (n/snappyPiece+2)*s2.MaxEncodedLen(snappyPiece)
+	case d.snappy:
+		return snappyBound(n, 2)
 	}
 	return n + int(d.codec.CompressBound(int64(n)))
 }

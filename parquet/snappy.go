@@ -49,6 +49,12 @@ func appendSnappy(dst []byte, scratch *[]byte, srcs ...[]byte) []byte {
 	return dst
 }
 
+// snappyBound is the most appendSnappy appends of n bytes in sources
+// sources: the length, and each source in pieces.
+func snappyBound(n, sources int) int {
+	return binary.MaxVarintLen64 + (n/snappyPiece+sources)*s2.MaxEncodedLen(snappyPiece)
+}
+
 // appendSnappyBetter appends src compressed as one standard snappy block by
 // s2's "better" mode, as arrow-go's snappy codec compresses: slower than
 // appendSnappy, and smaller on text whose repeats are far apart. The
