@@ -901,7 +901,8 @@ func (lw *leafWriter) writeRows(d *directFile, sc *pageScratch, n int) error {
 
 // reserve grows the page's buffers for the levels and values of rows
 // [a, b) (of a nested leaf, for at least as many levels as slots) before
-// they are added, doubling a buffer that grows (grow).
+// they are added: a buffer that grows, for the rows the page is expected
+// to take (ahead, growFor).
 func (lw *leafWriter) reserve(d *directFile, a, b int) {
 	s, e := lw.slots(a, b)
 	n := e - s
@@ -1122,10 +1123,11 @@ func (lw *leafWriter) dropDictionary() {
 // pageBytes is the memory the page being built holds: its levels and
 // dictionary indices as the int16s and uint32s they are until the page is
 // encoded, and its plain values (held as indices while the dictionary is
-// undecided, counted as the values they are to be if it is dropped). The page ends when that reaches the page
-// size rather than when its encoding would: a page of levels and indices of
-// a few bits each would otherwise hold a million of them (8 MiB for a list
-// of text) before reaching 1 MiB encoded.
+// undecided, counted as the values they are to be if it is dropped). The
+// page ends when that reaches the page size rather than when its encoding
+// would: a page of levels and indices of a few bits each would otherwise
+// hold a million of them (8 MiB for a list of text) before reaching 1 MiB
+// encoded.
 func (lw *leafWriter) pageBytes() int {
 	return len(lw.values) + lw.plain + 2*(len(lw.defs)+len(lw.reps)) + 4*len(lw.indices)
 }
