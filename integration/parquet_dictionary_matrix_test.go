@@ -71,6 +71,7 @@ func TestEveryDictionaryChoiceWritesAFileEveryReaderReadsBack(t *testing.T) {
 					for _, long := range []bool{false, true} {
 						name := fmt.Sprintf("Dictionary %s, tagged %t, Alloc %s, %d rows, long values %t", dictName(dict), tagged, allocName(alloc), n, long)
 						t.Run(name, func(t *testing.T) {
+							t.Parallel()
 							//lint:ignore SA1019 the matrix writes through the deprecated WriteConfig.Alloc, still honoured
 							cfg := amparquet.WriteConfig{Dictionary: dict, Alloc: alloc, RowGroupRows: 60_000}
 							names := mxNames(n, long)

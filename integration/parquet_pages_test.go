@@ -2,7 +2,6 @@ package integration
 
 import (
 	"bytes"
-	"fmt"
 	"testing"
 
 	arrowparquet "github.com/apache/arrow-go/v18/parquet"
@@ -55,14 +54,6 @@ func readAllParquet[T any](data []byte) ([]T, error) {
 	return r.ReadAll()
 }
 
-func normalizedAll[T any](rows []T) []string {
-	out := make([]string, len(rows))
-	for i, r := range rows {
-		out[i] = fmt.Sprint(normalized(r))
-	}
-	return out
-}
-
 // The direct writer ends a page at 1 MiB of levels, indices and values
 // held, and compresses snappy pages in pieces of 64 KiB: column chunks of
 // dozens of pages, plain pages of several pieces, which pqarrow (through
@@ -72,6 +63,8 @@ func TestColumnChunksOfManyPagesReadBackByPqarrowAndParquetGo(t *testing.T) {
 	// Row groups of twice the rows of 256 KiB pages, whose pages were of
 	// 256 KiB: pages are of 1 MiB.
 	const n = 400_000
+	// The configurations run side by side (two at once on two cores): under
+	// the race detector, one after the other, they took minutes.
 	nested := nestedBenchRows(n)
 	flat := flatBenchRows(n)
 	for _, c := range []struct {
@@ -85,6 +78,7 @@ func TestColumnChunksOfManyPagesReadBackByPqarrowAndParquetGo(t *testing.T) {
 		{"uncompressed, no page index, no statistics", amparquet.WriteConfig{Uncompressed: true, PageIndex: &off, Statistics: &off, RowGroupRows: n}},
 	} {
 		t.Run("nested rows, "+c.name, func(t *testing.T) {
+			t.Parallel()
 			var buf bytes.Buffer
 			require.NoError(t, writeAll(&buf, nested, c.cfg))
 			pages := dataPages(t, buf.Bytes())
@@ -92,22 +86,23 @@ func TestColumnChunksOfManyPagesReadBackByPqarrowAndParquetGo(t *testing.T) {
 			require.Greater(t, pages["items.list.element.sku"], 2, "%v", pages)
 			ours, err := readAllParquet[benchNested](buf.Bytes())
 			require.NoError(t, err)
-			require.Equal(t, normalizedAll(nested), normalizedAll(ours), "pqarrow reads")
+			sameRows(t, "pqarrow reads", nested, ours)
 			theirs, err := parquet.Read[benchNested](bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 			require.NoError(t, err)
-			require.Equal(t, normalizedAll(nested), normalizedAll(theirs), "parquet-go reads")
+			sameRows(t, "parquet-go reads", nested, theirs)
 		})
 		t.Run("flat rows, "+c.name, func(t *testing.T) {
+			t.Parallel()
 			var buf bytes.Buffer
 			require.NoError(t, writeAll(&buf, flat, c.cfg))
 			pages := dataPages(t, buf.Bytes())
 			require.Greater(t, pages["id"], 2, "plain pages of 1 MiB: %v", pages)
 			ours, err := readAllParquet[benchFlat](buf.Bytes())
 			require.NoError(t, err)
-			require.Equal(t, normalizedAll(flat), normalizedAll(ours), "pqarrow reads")
+			sameRows(t, "pqarrow reads", flat, ours)
 			theirs, err := parquet.Read[benchFlat](bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 			require.NoError(t, err)
-			require.Equal(t, normalizedAll(flat), normalizedAll(theirs), "parquet-go reads")
+			sameRows(t, "parquet-go reads", flat, theirs)
 		})
 	}
 }

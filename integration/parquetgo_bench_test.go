@@ -60,6 +60,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -505,36 +506,41 @@ func readHandNested(data []byte, use func([]benchNested)) error {
 	})
 }
 
-// sameRows fails b unless got are want, up to nil and empty slices, and
+// sameRows fails tb unless got are want, up to nil and empty slices, and
 // times compared as instants.
-func sameRows[T any](b *testing.B, who string, want, got []T) {
-	b.Helper()
+func sameRows[T any](tb testing.TB, who string, want, got []T) {
+	tb.Helper()
 	if len(want) != len(got) {
-		b.Fatalf("%s: %d rows, want %d", who, len(got), len(want))
+		tb.Fatalf("%s: %d rows, want %d", who, len(got), len(want))
 	}
 	for i := range want {
-		w, g := fmt.Sprintf("%v", normalized(want[i])), fmt.Sprintf("%v", normalized(got[i]))
-		if w != g {
-			b.Fatalf("%s: row %d is\n%s\nwant\n%s", who, i, g, w)
+		if !sameRow(want[i], got[i]) {
+			tb.Fatalf("%s: row %d is\n%+v\nwant\n%+v", who, i, got[i], want[i])
 		}
 	}
 }
 
-// normalized is v with empty slices nil, times in UTC and pointers
-// dereferenced, for comparison by their %v.
-func normalized(v any) any {
-	switch r := v.(type) {
+// sameRow tells whether got is want: bench's rows field by field (empty
+// slices as nil, times as instants, notes by what they point to), other
+// rows by their %v.
+func sameRow(want, got any) bool {
+	switch w := want.(type) {
 	case benchFlat:
-		note := "<nil>"
-		if r.Note != nil {
-			note = *r.Note
-		}
-		return fmt.Sprint(r.ID, r.Qty, r.Price, r.OK, r.Name, note, r.At.UTC().Format(time.RFC3339Nano), r.Score)
+		g := got.(benchFlat)
+		return w.ID == g.ID && w.Qty == g.Qty && sameFloat(w.Price, g.Price) && w.OK == g.OK && w.Name == g.Name &&
+			(w.Note == nil) == (g.Note == nil) && (w.Note == nil || *w.Note == *g.Note) &&
+			w.At.Equal(g.At) && sameFloat(w.Score, g.Score)
 	case benchNested:
-		return fmt.Sprint(r.ID, len(r.Tags), r.Tags, len(r.Items), r.Items, len(r.Scores), r.Scores)
+		g := got.(benchNested)
+		return w.ID == g.ID && slices.Equal(w.Tags, g.Tags) &&
+			slices.EqualFunc(w.Items, g.Items, func(a, b benchItem) bool { return a.SKU == b.SKU && sameFloat(a.Price, b.Price) }) &&
+			slices.EqualFunc(w.Scores, g.Scores, sameFloat[float32])
 	}
-	return v
+	return fmt.Sprint(want) == fmt.Sprint(got)
 }
+
+// sameFloat is == but for NaN, which is itself.
+func sameFloat[F float32 | float64](a, b F) bool { return a == b || a != a && b != b }
 
 func benchWrite[T any](b *testing.B, rows []T, contenders map[string]writer[T], read reader[T]) {
 	for _, name := range []string{"parquet-go", "arrowmap", "arrowmap, no dictionary", "arreflect+pqarrow", "hand pqarrow"} {
