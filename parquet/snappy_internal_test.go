@@ -88,3 +88,27 @@ func TestASnappyBlockClaimingMoreThanThePageHoldsIsAnErrorNotAnAllocation(t *tes
 	require.ErrorContains(t, err, "past the page's uncompressed size of 24")
 	require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "bytes allocated decoding the damaged block")
 }
+
+// appendSnappy appends no more than snappyBound of its sources, which the
+// direct writer sizes its page scratch by: incompressible sources of every
+// length around a piece's end, one and two of them (a page's levels and
+// values).
+func TestAppendSnappyStaysWithinItsBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	noise := make([]byte, 3*snappyPiece+2)
+	for i := range noise {
+		noise[i] = byte(r.Uint32())
+	}
+	var scratch []byte
+	for _, n := range []int{0, 1, snappyPiece - 1, snappyPiece, snappyPiece + 1, 2*snappyPiece + 1, 3*snappyPiece + 2} {
+		one := appendSnappy(nil, &scratch, noise[:n])
+		require.LessOrEqual(t, len(one), snappyBound(n, 1), "one source of %d bytes", n)
+		for _, split := range []int{1, n / 2, n - 1} {
+			if split <= 0 || split >= n {
+				continue
+			}
+			two := appendSnappy(nil, &scratch, noise[:split], noise[split:n])
+			require.LessOrEqual(t, len(two), snappyBound(n, 2), "two sources of %d and %d bytes", split, n-split)
+		}
+	}
+}
