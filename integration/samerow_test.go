@@ -30,12 +30,13 @@ func TestSameRowTellsBenchRowsApart(t *testing.T) {
 	nested := benchNested{ID: 1, Tags: []string{"a"}, Items: []benchItem{{"s", 1}}, Scores: []float32{1}}
 	assert.True(t, sameRow(benchNested{ID: 1}, benchNested{ID: 1, Tags: []string{}, Items: []benchItem{}, Scores: []float32{}}), "empty lists as nil")
 	for name, r := range map[string]benchNested{
-		"id":    {ID: 2, Tags: nested.Tags, Items: nested.Items, Scores: nested.Scores},
-		"tags":  {ID: 1, Tags: []string{"b"}, Items: nested.Items, Scores: nested.Scores},
-		"sku":   {ID: 1, Tags: nested.Tags, Items: []benchItem{{"t", 1}}, Scores: nested.Scores},
-		"price": {ID: 1, Tags: nested.Tags, Items: []benchItem{{"s", 2}}, Scores: nested.Scores},
-		"items": {ID: 1, Tags: nested.Tags, Scores: nested.Scores},
-		"score": {ID: 1, Tags: nested.Tags, Items: nested.Items, Scores: []float32{1, 2}},
+		"id":     {ID: 2, Tags: nested.Tags, Items: nested.Items, Scores: nested.Scores},
+		"tags":   {ID: 1, Tags: []string{"b"}, Items: nested.Items, Scores: nested.Scores},
+		"sku":    {ID: 1, Tags: nested.Tags, Items: []benchItem{{"t", 1}}, Scores: nested.Scores},
+		"price":  {ID: 1, Tags: nested.Tags, Items: []benchItem{{"s", 2}}, Scores: nested.Scores},
+		"items":  {ID: 1, Tags: nested.Tags, Scores: nested.Scores},
+		"scores": {ID: 1, Tags: nested.Tags, Items: nested.Items, Scores: []float32{1, 2}},
+		"score":  {ID: 1, Tags: nested.Tags, Items: nested.Items, Scores: []float32{2}},
 	} {
 		assert.False(t, sameRow(nested, r), name)
 	}
