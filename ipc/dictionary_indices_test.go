@@ -349,9 +349,9 @@ func TestADictionaryIndexOutsideItsDictionaryInAListIsRefused(t *testing.T) {
 	require.ErrorIs(t, err, mapper.ErrInvalidData)
 	var e *mapper.Error
 	require.True(t, errors.As(err, &e), "a *mapper.Error: %v", err)
-	assert.Equal(t, "tags", e.Column)
+	assert.Equal(t, "tags.item", e.Column)
 	assert.Equal(t, -1, e.Row, "an entry of a list is no row")
-	assert.Contains(t, err.Error(), "index 2 of entry 2")
+	assert.Contains(t, err.Error(), "dictionary index 2 out of range for 2 entries")
 	require.NoError(t, w.Close())
 }
 
@@ -365,6 +365,6 @@ func TestADictionaryWhoseBitmapIsShorterThanItsColumnIsRefused(t *testing.T) {
 	require.NoError(t, err)
 	err = w.Write(bad)
 	require.ErrorIs(t, err, mapper.ErrInvalidData)
-	assert.Contains(t, err.Error(), "shorter than the column")
+	assert.Contains(t, err.Error(), "validity bitmap of 1 bytes for 40 rows")
 	require.NoError(t, w.Close())
 }

@@ -110,7 +110,11 @@ func (w *RecordWriter) Schema() *arrow.Schema { return w.schema }
 // of another schema, or whose dictionaries cannot be merged with the ones
 // written, is an error and nothing of it is written; the writer goes on.
 //
-// So is a record with a value the Arrow spec forbids that a row reaches,
+// So is a malformed record — buffers, offsets, children, dictionary
+// indexes or run ends that are not what its types say, which View refuses
+// when reading — an *mapper.Error wrapping mapper.ErrInvalidData naming the
+// column, before anything of it is read. So is a record with a value the
+// Arrow spec forbids that a row reaches,
 // at any depth (in a dictionary's values that a row refers to, a run-end
 // encoded array's runs): text (utf8, large_utf8, utf8_view) that is not
 // UTF-8, a decimal with more digits than its precision, a date64 that is

@@ -68,8 +68,11 @@ func (w *RecordWriter) Schema() *arrow.Schema { return w.schema }
 // the file: to the row group being built, and to new ones as each fills.
 // The RecordWriter does not retain rec.
 //
-// A record with a value the Arrow spec forbids that a row reaches, at any
-// depth (in a dictionary's values that a row refers to, a run-end encoded
+// A malformed record — buffers, offsets, children, dictionary indexes or
+// run ends that are not what its types say, which View refuses when
+// reading — is refused before anything of it is read, an *mapper.Error
+// wrapping mapper.ErrInvalidData naming the column. So is a record with a
+// value the Arrow spec forbids that a row reaches, at any depth (in a dictionary's values that a row refers to, a run-end encoded
 // array's runs), is refused before any of its rows is written: text
 // (utf8, large_utf8, utf8_view) that is not UTF-8, a decimal with more
 // digits than its precision, a date64 that is not a whole day, each an

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/arrowmap/arrowmap/internal/atomicfile"
 	amipc "github.com/arrowmap/arrowmap/ipc"
+	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/arrowmap/arrowmap/parquet"
 )
 
@@ -227,11 +228,16 @@ func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (record
 	}
 	defer w.Close() // a writer that failed: no footer
 	defer progress.done()
+	var first int64 // the first row of rec, counted from IN's start
 	for records := 1; in.records.Next(); records++ {
 		rec := in.records.RecordBatch()
 		if err := w.Write(rec); err != nil {
+			if refused(err) {
+				return fmt.Errorf("%s: record %d (rows %d to %d), not written to %s: %w", in.name, records-1, first, first+rec.NumRows()-1, out, err)
+			}
 			return fmt.Errorf("convert: writing %s: %w", out, err)
 		}
+		first += rec.NumRows()
 		progress.rows(rec.NumRows())
 		if afterRecord != nil {
 			afterRecord(records)
@@ -250,6 +256,14 @@ func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (record
 		return fmt.Errorf("convert: writing %s: %w", out, err)
 	}
 	return nil
+}
+
+// refused reports whether err is a record writer's refusal of a record
+// of IN: malformed, or holding a value the Arrow spec forbids (see
+// internal/forbidden), a fault of IN and not of OUT.
+func refused(err error) bool {
+	var e *mapper.Error
+	return errors.As(err, &e) && (errors.Is(err, mapper.ErrInvalidData) || errors.Is(err, mapper.ErrNull))
 }
 
 // afterRecord, when not nil, is called by convert after each record it

@@ -2,14 +2,19 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -240,5 +245,161 @@ func TestCorruptInputIsOneLineNeverACrash(t *testing.T) {
 				require.Equal(t, 1, strings.Count(stderr, "\n"), "%s, trial %d: one line: %.400s", filepath.Base(src), trial, stderr)
 			}
 		}
+	}
+}
+
+// patchInt64s is data with its one run of little-endian int64s find,
+// 8-byte aligned, replaced by replace: a buffer's length or a field
+// node's in an IPC message's metadata.
+func patchInt64s(t *testing.T, data []byte, find, replace []int64) []byte {
+	t.Helper()
+	enc := func(v []int64) []byte {
+		b := make([]byte, 8*len(v))
+		for i, x := range v {
+			binary.LittleEndian.PutUint64(b[8*i:], uint64(x))
+		}
+		return b
+	}
+	pattern, at := enc(find), -1
+	for i := 0; i+len(pattern) <= len(data); i += 8 {
+		if bytes.Equal(data[i:i+len(pattern)], pattern) {
+			require.Equal(t, -1, at, "%v twice in the IPC bytes", find)
+			at = i
+		}
+	}
+	require.NotEqual(t, -1, at, "%v not in the IPC bytes", find)
+	out := bytes.Clone(data)
+	copy(out[at:], enc(replace))
+	return out
+}
+
+// malformedInputs writes to dir, for each way a record can be malformed,
+// an IPC file and an IPC stream of two records, the second malformed,
+// which arrow-go's readers read without complaint: a record of 7 rows,
+// then one of rows rows whose IPC metadata find becomes patch.
+func malformedInputs(t *testing.T, dir string) []malformedInput {
+	mem := memory.NewGoAllocator()
+	int64s := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64, Nullable: true}, {Name: "pad", Type: arrow.PrimitiveTypes.Int16, Nullable: true}}, nil)
+	intervals := arrow.NewSchema([]arrow.Field{{Name: "span", Type: arrow.FixedWidthTypes.MonthDayNanoInterval, Nullable: true}, {Name: "pad", Type: arrow.PrimitiveTypes.Int16, Nullable: true}}, nil)
+	quads := arrow.NewSchema([]arrow.Field{{Name: "quad", Type: arrow.FixedSizeListOf(4, arrow.PrimitiveTypes.Int32), Nullable: true}}, nil)
+	cases := []struct {
+		name        string
+		schema      *arrow.Schema
+		rows        int
+		find, patch []int64 // the second record's metadata, patched
+		column      string
+		detail      string
+	}{
+		// An int64 column of 3000 rows and an int16 one: buffers (0, 0),
+		// (0, 24000), (24000, 0), (24000, 6000); the first values buffer
+		// is cut to half.
+		{"an int64 column whose values buffer holds half its rows", int64s, 3000,
+			[]int64{0, 24000, 24000}, []int64{0, 12000, 24000}, "id", "values buffer of 12000 bytes for 3000 values"},
+		{"a month_day_nano interval column whose values buffer is short", intervals, 1000,
+			[]int64{0, 16000, 16000}, []int64{0, 8000, 16000}, "span", "values buffer of 8000 bytes for 1000 values"},
+		// Field nodes (100, 0) and (400, 0): the child is cut to 200 rows.
+		{"a fixed-size list whose child is half as long as its lists", quads, 100,
+			[]int64{100, 0, 400, 0}, []int64{100, 0, 200, 0}, "quad", "child of 200 rows for 100 lists of 4"},
+	}
+	var inputs []malformedInput
+	for k, c := range cases {
+		recs := make([]arrow.RecordBatch, 2)
+		for r, n := range []int{7, c.rows} {
+			b := array.NewRecordBuilder(mem, c.schema)
+			for i := range n {
+				for _, f := range b.Fields() {
+					switch f := f.(type) {
+					case *array.Int64Builder:
+						f.Append(int64(i))
+					case *array.Int16Builder:
+						f.Append(int16(i))
+					case *array.MonthDayNanoIntervalBuilder:
+						f.Append(arrow.MonthDayNanoInterval{Months: int32(i), Days: 1, Nanoseconds: 2})
+					case *array.FixedSizeListBuilder:
+						f.Append(true)
+						for v := range 4 {
+							f.ValueBuilder().(*array.Int32Builder).Append(int32(4*i + v))
+						}
+					}
+				}
+			}
+			recs[r] = b.NewRecordBatch()
+			b.Release()
+		}
+		var file, stream bytes.Buffer
+		fw, err := ipc.NewFileWriter(&file, ipc.WithSchema(c.schema))
+		require.NoError(t, err)
+		sw := ipc.NewWriter(&stream, ipc.WithSchema(c.schema))
+		for _, rec := range recs {
+			require.NoError(t, fw.Write(rec))
+			require.NoError(t, sw.Write(rec))
+			rec.Release()
+		}
+		require.NoError(t, fw.Close())
+		require.NoError(t, sw.Close())
+		for ext, data := range map[string][]byte{".arrow": file.Bytes(), ".arrows": stream.Bytes()} {
+			in := malformedInput{name: c.name + ", " + ext[1:], path: filepath.Join(dir, fmt.Sprintf("bad%d%s", k, ext)),
+				column: c.column, detail: c.detail, rows: fmt.Sprintf("rows 7 to %d", 7+c.rows-1)}
+			require.NoError(t, os.WriteFile(in.path, patchInt64s(t, data, c.find, c.patch), 0o600))
+			inputs = append(inputs, in)
+		}
+	}
+	slices.SortFunc(inputs, func(a, b malformedInput) int { return strings.Compare(a.name, b.name) })
+	return inputs
+}
+
+type malformedInput struct {
+	name, path string
+	column     string // the column at fault
+	detail     string // what head and convert say is wrong
+	rows       string // the rows of the malformed record
+}
+
+// convert refuses a malformed record as head does, whatever it writes and
+// however IN comes (a file, a stream, standard input): one line naming IN,
+// the record's rows and the column, exit status 1, and no OUT — not
+// created, or left as it was. arrow-go's writers wrote it out, and reading
+// the output failed, or read past a buffer's end.
+func TestConvertRefusesAMalformedRecordAsHeadDoes(t *testing.T) {
+	dir := t.TempDir()
+	for _, in := range malformedInputs(t, dir) {
+		t.Run(in.name, func(t *testing.T) {
+			_, stderr, status := arrowmap(t, nil, "head", "-n", "100000", in.path)
+			require.Equal(t, 1, status, "head refuses it: %s", stderr)
+			require.Contains(t, stderr, in.detail)
+			data, err := os.ReadFile(in.path)
+			require.NoError(t, err)
+			for _, to := range []string{"arrow", "arrows", "parquet"} {
+				for _, existing := range []bool{false, true} {
+					out := filepath.Join(t.TempDir(), "out."+to)
+					if existing {
+						require.NoError(t, os.WriteFile(out, []byte("before"), 0o600))
+					}
+					for _, piped := range []bool{false, true} {
+						args, stdin, name := []string{"convert", in.path, out}, []byte(nil), in.path
+						if piped {
+							args, stdin, name = []string{"convert", "-", out}, data, "standard input"
+						}
+						_, stderr, status := arrowmap(t, stdin, args...)
+						what := fmt.Sprintf("%v (OUT there before: %v)", args, existing)
+						assert.Equal(t, 1, status, "%s: %s", what, stderr)
+						assert.Equal(t, 1, strings.Count(stderr, "\n"), "%s: one line: %q", what, stderr)
+						if to != "parquet" || in.column != "span" { // Parquet stores no signed interval: refused by its schema
+							assert.Contains(t, stderr, "arrowmap: "+name+": record 1 ("+in.rows+")", what)
+							assert.Contains(t, stderr, fmt.Sprintf("column %q", in.column), what)
+							assert.Contains(t, stderr, in.detail, what)
+						}
+						if existing {
+							assert.Equal(t, []string{"out." + to}, dirNames(t, filepath.Dir(out)), "%s: no temporary file left", what)
+							got, err := os.ReadFile(out)
+							require.NoError(t, err)
+							assert.Equal(t, "before", string(got), "%s: OUT as it was", what)
+						} else {
+							assert.Empty(t, dirNames(t, filepath.Dir(out)), "%s: no OUT", what)
+						}
+					}
+				}
+			}
+		})
 	}
 }
