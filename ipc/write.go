@@ -175,10 +175,12 @@ func (w *Writer[T]) Close() error {
 
 // WriteFile writes rows as an IPC file at path, in records of
 // cfg.BatchRows rows, replacing the file there whole or not at all: the
-// file is written beside path (path's name, ".tmp-" and a random suffix),
-// synced and renamed onto path at the end, with the permissions of the
-// file it replaces, or of a new file. On an error, or a panic, the
-// temporary file is removed and a file at path is left as it was.
+// file is written to a temporary file in path's directory, synced and put
+// at path at the end, with the permissions of the file it replaces, or of
+// a new file. On an error, or a panic, the temporary file is removed and a
+// file at path is left as it was. On Linux the temporary file has no name
+// until then (O_TMPFILE), so a process killed meanwhile leaves nothing
+// behind; elsewhere it is path's name, ".tmp-" and a random suffix.
 //
 // opts are NewWriter's: mapper.NewBuilder's options and a WriteConfig,
 // none needed for the defaults.

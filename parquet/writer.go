@@ -900,10 +900,12 @@ func (w *Writer[T]) Close() error {
 
 // WriteFile writes rows to a Parquet file at path, as NewWriter, Write and
 // Close do, replacing the file there whole or not at all: the file is
-// written beside path (path's name, ".tmp-" and a random suffix), synced
-// and renamed onto path at the end, with the permissions of the file it
-// replaces, or of a new file. On an error, or a panic, the temporary file
-// is removed and a file at path is left as it was.
+// written to a temporary file in path's directory, synced and put at path
+// at the end, with the permissions of the file it replaces, or of a new
+// file. On an error, or a panic, the temporary file is removed and a file
+// at path is left as it was. On Linux the temporary file has no name until
+// then (O_TMPFILE), so a process killed meanwhile leaves nothing behind;
+// elsewhere it is path's name, ".tmp-" and a random suffix.
 //
 // opts are NewWriter's: WriteFile(path, rows) writes with the defaults.
 func WriteFile[T any](path string, rows []T, opts ...Option) error {

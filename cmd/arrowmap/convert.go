@@ -207,9 +207,9 @@ func writerFor(f fileFormat, codec string) (func(io.Writer, *arrow.Schema) (reco
 }
 
 // convert writes the records of in to out ("-": stdout) with the writer
-// start makes, one record at a time. A file is written beside out and
-// renamed to it at the end: on every other way out, a failure or a
-// panic, the file beside is removed and out is as it was.
+// start makes, one record at a time. A temporary file is written beside
+// out (createBeside) and put at it at the end: on every other way out, a
+// failure or a panic, the file is removed and out is as it was.
 func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (recordWriter, error), stdout io.Writer, progress *progress) error {
 	var dst io.Writer = stdout
 	commit := func() error { return nil }
@@ -271,19 +271,28 @@ func refused(err error) bool {
 // command users build.
 var afterRecord func(records int)
 
-// createBeside creates a new file in the directory of path, to write what
-// is to become path (see atomicfile): commit syncs it and renames it to
-// path; abort, unless commit succeeded, removes it; an interrupt in
-// between removes it too.
+// createBeside creates the file that is to become path (see atomicfile):
+// commit syncs it and puts it at path; abort, unless commit succeeded,
+// removes it. Where the system makes it unnamed, nothing of it is left
+// however the command ends, killed or not; where it is named, an
+// interrupt removes it too.
 func createBeside(path string) (f *os.File, commit func() error, abort func(), err error) {
 	tmp, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	forget := removeOnInterrupt(tmp.Name())
+	forget := func() {}
+	if name := tmp.TempName(); name != "" {
+		forget = removeOnInterrupt(name)
+	}
 	commit = func() error {
 		defer forget()
-		return tmp.Commit()
+		if err := tmp.Sync(); err != nil { // the long part, before interrupts wait
+			return err
+		}
+		// An unnamed file put where a file is gets a name beside it for an
+		// instant before the rename: an interrupt then waits for the rename.
+		return withoutInterrupts(tmp.Commit)
 	}
 	abort = func() {
 		tmp.Abort()

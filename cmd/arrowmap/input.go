@@ -129,18 +129,23 @@ func streamSource(name string, r io.Reader, close func()) (*source, error) {
 	return &source{name: name, format: ipcStream, stream: br, read: new(atomic.Int64), close: close}, nil
 }
 
-// spool copies r to a temporary file and returns the source of that file,
-// whose close removes it.
+// spool copies r to a temporary file (scratchFile) and returns the source
+// of that file, whose close removes it.
 func spool(name string, r io.Reader, close func()) (*source, error) {
-	tmp, err := os.CreateTemp("", "arrowmap-input-*")
+	tmp, tmpName, err := scratchFile()
 	if err != nil {
 		close()
 		return nil, fmt.Errorf("%s: spooling to a temporary file: %w", name, err)
 	}
-	forget := removeOnInterrupt(tmp.Name())
+	forget := func() {}
+	if tmpName != "" {
+		forget = removeOnInterrupt(tmpName)
+	}
 	remove := func() {
 		tmp.Close()
-		os.Remove(tmp.Name())
+		if tmpName != "" {
+			os.Remove(tmpName)
+		}
 		forget()
 		close()
 	}

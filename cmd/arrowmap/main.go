@@ -21,8 +21,8 @@
 // .ipc: IPC file; .arrows, .stream: IPC stream; .parquet, .pq) or -to
 // names, through the library's writers (parquet.NewRecordWriter, package
 // ipc's record writers); "-" writes standard output. A file is written
-// beside OUT and renamed to it once complete. On a terminal, convert
-// shows its progress on standard error.
+// beside OUT (with no name, on Linux) and put at it once complete. On a
+// terminal, convert shows its progress on standard error.
 //
 // Every subcommand takes -h for its usage. A usage error exits with status
 // 2, a failure with status 1 and one line on standard error naming the
