@@ -221,13 +221,13 @@ func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (record
 		defer abort() // after commit, nothing to do
 		dst, commit = f, commitFile
 	}
-	buf := bufio.NewWriterSize(dst, 1<<20)
+	buf := bufio.NewWriterSize(progress.writer(dst), 1<<20)
 	w, err := start(buf, in.schema)
 	if err != nil {
 		return fmt.Errorf("convert: writing %s: %w", out, err)
 	}
 	defer w.Close() // a writer that failed: no footer
-	defer progress.done()
+	defer progress.end(false) // a failure: the line cleared for its message
 	var first int64 // the first row of rec, counted from IN's start
 	for records := 1; in.records.Next(); records++ {
 		rec := in.records.RecordBatch()
@@ -255,6 +255,7 @@ func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (record
 	if err := commit(); err != nil {
 		return fmt.Errorf("convert: writing %s: %w", out, err)
 	}
+	progress.end(true)
 	return nil
 }
 

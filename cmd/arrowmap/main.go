@@ -98,9 +98,10 @@ temporary file, removed at exit), as OUT writes standard output (with
 leaves it as it was. OUT may not be IN (nor a link to it). Parquet is
 written in row groups of the library's default size, with the Arrow
 schema stored, snappy-compressed by default.
-On a terminal, standard error shows the rows converted, their rate and,
-when IN says its rows in all (a Parquet footer), the percentage and the
-time left.`
+On a terminal, standard error shows, from the first second, the rows
+converted, the bytes written, the rate and the time taken and, when IN
+says its rows in all (a Parquet footer), the percentage and the time
+left; at the end, a line of rows, bytes, time and rate.`
 )
 
 // run runs the command line and returns its exit status: 0, 1 for a
