@@ -226,9 +226,9 @@ func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (record
 	if err != nil {
 		return fmt.Errorf("convert: writing %s: %w", out, err)
 	}
-	defer w.Close() // a writer that failed: no footer
+	defer w.Close()           // a writer that failed: no footer
 	defer progress.end(false) // a failure: the line cleared for its message
-	var first int64 // the first row of rec, counted from IN's start
+	var first int64           // the first row of rec, counted from IN's start
 	for records := 1; in.records.Next(); records++ {
 		rec := in.records.RecordBatch()
 		if err := w.Write(rec); err != nil {
