@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	arrowparquet "github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/parquet-go/parquet-go"
@@ -72,10 +71,10 @@ func TestColumnChunksOfManyPagesReadBackByPqarrowAndParquetGo(t *testing.T) {
 		cfg  amparquet.WriteConfig
 	}{
 		{"the defaults", amparquet.WriteConfig{RowGroupRows: n}},
-		{"snappy, version 1 pages", amparquet.WriteConfig{Compression: compress.Codecs.Snappy, RowGroupRows: 300_000}},
-		{"snappy, version 2 pages", amparquet.WriteConfig{Compression: compress.Codecs.Snappy, DataPageVersion: arrowparquet.DataPageV2, RowGroupRows: n}},
-		{"zstd", amparquet.WriteConfig{Compression: compress.Codecs.Zstd, RowGroupRows: n}},
-		{"uncompressed, no page index, no statistics", amparquet.WriteConfig{Uncompressed: true, PageIndex: &off, Statistics: &off, RowGroupRows: n}},
+		{"snappy, version 1 pages", amparquet.WriteConfig{Compression: amparquet.Snappy, RowGroupRows: 300_000}},
+		{"snappy, version 2 pages", amparquet.WriteConfig{Compression: amparquet.Snappy, DataPageVersion: arrowparquet.DataPageV2, RowGroupRows: n}},
+		{"zstd", amparquet.WriteConfig{Compression: amparquet.Zstd, RowGroupRows: n}},
+		{"uncompressed, no page index, no statistics", amparquet.WriteConfig{Compression: amparquet.Uncompressed, PageIndex: &off, Statistics: &off, RowGroupRows: n}},
 	} {
 		t.Run("nested rows, "+c.name, func(t *testing.T) {
 			t.Parallel()

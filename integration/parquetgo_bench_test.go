@@ -143,7 +143,7 @@ func nestedBenchRows(n int) []benchNested {
 
 // oursConfig is our writer at its default settings but for the two the
 // comparison fixes.
-var oursConfig = amparquet.WriteConfig{Compression: compress.Codecs.Snappy, RowGroupRows: benchGroup}
+var oursConfig = amparquet.WriteConfig{Compression: amparquet.Snappy, RowGroupRows: benchGroup}
 
 func parquetGoOptions() []parquet.WriterOption {
 	return []parquet.WriterOption{parquet.Compression(&snappy.Codec{}), parquet.MaxRowsPerRowGroup(benchGroup)}

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
@@ -63,7 +62,7 @@ func pgRows(n int) []pgRow {
 func TestParquetGoReadsTheFilesWeWrite(t *testing.T) {
 	rows := pgRows(3000)
 	path := filepath.Join(t.TempDir(), "ours.parquet")
-	require.NoError(t, amparquet.WriteFile(path, rows, amparquet.WriteConfig{RowGroupRows: 1000, Compression: compress.Codecs.Snappy}))
+	require.NoError(t, amparquet.WriteFile(path, rows, amparquet.WriteConfig{RowGroupRows: 1000, Compression: amparquet.Snappy}))
 	got, err := parquet.ReadFile[pgRow](path)
 	require.NoError(t, err)
 	require.Equal(t, rows, utcTimes(got))

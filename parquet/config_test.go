@@ -10,7 +10,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/assert"
@@ -75,7 +74,7 @@ func TestWriteFileWithNoConfigAndEveryReaderVerb(t *testing.T) {
 	assert.Equal(t, len(rows), n, "OpenColumns")
 
 	var buf bytes.Buffer
-	w, err := amparquet.NewWriter[cfgRow](&buf, amparquet.WriteConfig{Compression: compress.Codecs.Snappy}, mapper.SnakeCase())
+	w, err := amparquet.NewWriter[cfgRow](&buf, amparquet.WriteConfig{Compression: amparquet.Snappy}, mapper.SnakeCase())
 	require.NoError(t, err, "the old call, a config and options, compiles and works")
 	k, err := w.Write(rows)
 	require.NoError(t, err)

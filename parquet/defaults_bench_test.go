@@ -73,7 +73,7 @@ func BenchmarkWriteDefaults(b *testing.B) {
 		cfg  amparquet.WriteConfig
 	}{
 		{"zero", amparquet.WriteConfig{}},
-		{"snappy", amparquet.WriteConfig{Compression: compress.Codecs.Snappy}},
+		{"snappy", amparquet.WriteConfig{Compression: amparquet.Snappy}},
 	}
 	for _, c := range configs {
 		b.Run("trips/"+c.name, func(b *testing.B) { benchWriteFile(b, trips, c.cfg) })

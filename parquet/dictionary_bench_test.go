@@ -5,7 +5,6 @@ import (
 	"io"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 )
 
@@ -30,7 +29,7 @@ func BenchmarkWriteFlatDictionary(b *testing.B) {
 			var size int64
 			for b.Loop() {
 				c := &countingWriter{}
-				w, err := amparquet.NewWriter[flat](io.Writer(c), amparquet.WriteConfig{Compression: compress.Codecs.Snappy, Dictionary: bc.dict})
+				w, err := amparquet.NewWriter[flat](io.Writer(c), amparquet.WriteConfig{Compression: amparquet.Snappy, Dictionary: bc.dict})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -69,7 +68,7 @@ func BenchmarkWriteDictColumn(b *testing.B) {
 			var size int64
 			for b.Loop() {
 				c := &countingWriter{}
-				w, err := amparquet.NewWriter[dictRow](io.Writer(c), amparquet.WriteConfig{Compression: compress.Codecs.Snappy})
+				w, err := amparquet.NewWriter[dictRow](io.Writer(c), amparquet.WriteConfig{Compression: amparquet.Snappy})
 				if err != nil {
 					b.Fatal(err)
 				}

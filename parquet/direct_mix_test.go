@@ -17,7 +17,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
@@ -124,8 +123,8 @@ func TestAFileMixesTheDirectWritersColumnsAndArrowGosInOneRowGroup(t *testing.T)
 		cfg  amparquet.WriteConfig
 	}{
 		{"at the defaults, several row groups", amparquet.WriteConfig{RowGroupRows: 9_000}},
-		{"uncompressed, without dictionaries", amparquet.WriteConfig{Uncompressed: true, Dictionary: &off}},
-		{"every column a dictionary, zstd", amparquet.WriteConfig{Dictionary: &on, Compression: compress.Codecs.Zstd, RowGroupRows: 25_000}},
+		{"uncompressed, without dictionaries", amparquet.WriteConfig{Compression: amparquet.Uncompressed, Dictionary: &off}},
+		{"every column a dictionary, zstd", amparquet.WriteConfig{Dictionary: &on, Compression: amparquet.Zstd, RowGroupRows: 25_000}},
 		{"version 2 data pages", amparquet.WriteConfig{DataPageVersion: parquet.DataPageV2, RowGroupRows: 15_000}},
 		{"without statistics or page index", amparquet.WriteConfig{Statistics: &off, PageIndex: &off}},
 		{"one row", amparquet.WriteConfig{}},
@@ -329,14 +328,14 @@ func TestTheDirectWritersDecimalsAreTheValuesAndStatisticsPqarrowWrites(t *testi
 	}
 	require.Empty(t, amparquet.ArrowGoLeaves[decimalWidths](amparquet.WriteConfig{}), "the direct writer writes decimal128s")
 	off := false
-	for _, cfg := range []amparquet.WriteConfig{{}, {Dictionary: &off, Uncompressed: true, RowGroupRows: 20_000}} {
+	for _, cfg := range []amparquet.WriteConfig{{}, {Dictionary: &off, Compression: amparquet.Uncompressed, RowGroupRows: 20_000}} {
 		sameAsPqarrow(t, rows, cfg)
 	}
 	// Plain and uncompressed, the data pages of a required column are its
 	// values end to end: the same bytes in both files, whatever their pages.
 	dir := t.TempDir()
 	direct, viaPqarrow := filepath.Join(dir, "direct.parquet"), filepath.Join(dir, "pqarrow.parquet")
-	cfg := amparquet.WriteConfig{Dictionary: &off, Uncompressed: true}
+	cfg := amparquet.WriteConfig{Dictionary: &off, Compression: amparquet.Uncompressed}
 	require.NoError(t, amparquet.WriteFile(direct, rows, cfg))
 	require.NoError(t, amparquet.WriteFile(viaPqarrow, rows, amparquet.ThroughPqarrow(true, cfg)))
 	gf, wf := openPageFile(t, direct), openPageFile(t, viaPqarrow)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/require"
@@ -217,23 +216,23 @@ func TestTheDirectWriterWritesWhatPqarrowWrites(t *testing.T) {
 		run  func(t *testing.T)
 	}{
 		{"flat columns of every covered type, snappy, several row groups", func(t *testing.T) {
-			sameAsPqarrow(t, flat, amparquet.WriteConfig{Compression: compress.Codecs.Snappy, RowGroupRows: 12_000})
+			sameAsPqarrow(t, flat, amparquet.WriteConfig{Compression: amparquet.Snappy, RowGroupRows: 12_000})
 		}},
 		{"flat columns uncompressed, without dictionaries", func(t *testing.T) {
 			sameAsPqarrow(t, flat, amparquet.WriteConfig{Dictionary: &off})
 		}},
 		{"lists, structs, lists of lists and null elements, zstd", func(t *testing.T) {
-			sameAsPqarrow(t, nested, amparquet.WriteConfig{Compression: compress.Codecs.Zstd, RowGroupRows: 10_000})
+			sameAsPqarrow(t, nested, amparquet.WriteConfig{Compression: amparquet.Zstd, RowGroupRows: 10_000})
 		}},
 		{"nested rows in version 2 data pages", func(t *testing.T) {
-			sameAsPqarrow(t, nested, amparquet.WriteConfig{Compression: compress.Codecs.Snappy, DataPageVersion: parquet.DataPageV2})
+			sameAsPqarrow(t, nested, amparquet.WriteConfig{Compression: amparquet.Snappy, DataPageVersion: parquet.DataPageV2})
 		}},
 		{"flat rows in version 2 data pages, uncompressed", func(t *testing.T) {
 			sameAsPqarrow(t, flat[:5000], amparquet.WriteConfig{DataPageVersion: parquet.DataPageV2})
 		}},
 		{"a dictionary kept, one dropped, one full that falls back to plain", func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "text.parquet")
-			require.NoError(t, amparquet.WriteFile(path, textRows(100_000), amparquet.WriteConfig{Compression: compress.Codecs.Snappy}))
+			require.NoError(t, amparquet.WriteFile(path, textRows(100_000), amparquet.WriteConfig{Compression: amparquet.Snappy}))
 			pf, err := file.OpenParquetFile(path, false)
 			require.NoError(t, err)
 			defer pf.Close()
@@ -244,16 +243,16 @@ func TestTheDirectWriterWritesWhatPqarrowWrites(t *testing.T) {
 			// arrow-go writes the encoding stats from a map: in any order.
 			require.ElementsMatch(t, []parquet.Encoding{parquet.Encodings.RLEDict, parquet.Encodings.Plain}, dataPageEncodings(chunks["Filling"]), "fell back to plain")
 			require.Equal(t, []parquet.Encoding{parquet.Encodings.RLEDict}, dataPageEncodings(chunks["Few"]))
-			sameAsPqarrow(t, textRows(100_000), amparquet.WriteConfig{Compression: compress.Codecs.Snappy})
+			sameAsPqarrow(t, textRows(100_000), amparquet.WriteConfig{Compression: amparquet.Snappy})
 		}},
 		{"every column a dictionary, numbers too, uncompressed: dropped where it does not pay", func(t *testing.T) {
 			sameAsPqarrow(t, flat, amparquet.WriteConfig{Dictionary: &on, RowGroupRows: 12_000})
 		}},
 		{"every column a dictionary, snappy: kept until full, then plain", func(t *testing.T) {
-			sameAsPqarrow(t, flat, amparquet.WriteConfig{Dictionary: &on, Compression: compress.Codecs.Snappy})
+			sameAsPqarrow(t, flat, amparquet.WriteConfig{Dictionary: &on, Compression: amparquet.Snappy})
 		}},
 		{"nested columns each a dictionary", func(t *testing.T) {
-			sameAsPqarrow(t, nested, amparquet.WriteConfig{Dictionary: &on, Compression: compress.Codecs.Snappy})
+			sameAsPqarrow(t, nested, amparquet.WriteConfig{Dictionary: &on, Compression: amparquet.Snappy})
 		}},
 		{"one row", func(t *testing.T) { sameAsPqarrow(t, nested[:1], amparquet.WriteConfig{}) }},
 		{"no rows", func(t *testing.T) { sameAsPqarrow(t, []directNested{}, amparquet.WriteConfig{}) }},

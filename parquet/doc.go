@@ -10,7 +10,7 @@
 //
 //	import amparquet "github.com/arrowmap/arrowmap/parquet"
 //
-//	err := amparquet.WriteFile("orders.parquet", orders, amparquet.WriteConfig{Compression: compress.Codecs.Snappy})
+//	err := amparquet.WriteFile("orders.parquet", orders, amparquet.WriteConfig{Compression: amparquet.Zstd})
 //
 //	rdr, err := amparquet.Open[Order]("orders.parquet")
 //	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
@@ -86,7 +85,7 @@ func ExampleWriteFile() {
 		{"north", time.Date(2024, 6, 1, 12, 0, 0, 0, oslo), 21.5, time.Minute},
 		{"south", time.Date(2024, 6, 1, 12, 5, 0, 0, oslo), 19.25, 5 * time.Minute},
 	}
-	if err := amparquet.WriteFile(path, rows, amparquet.WriteConfig{Compression: compress.Codecs.Zstd}); err != nil {
+	if err := amparquet.WriteFile(path, rows, amparquet.WriteConfig{Compression: amparquet.Zstd}); err != nil {
 		log.Fatal(err)
 	}
 	got, err := amparquet.ReadFile[Reading](path)

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/arrowmap/arrowmap/internal/heappeak"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/require"
@@ -80,7 +79,7 @@ func TestWritingFlatRowsHoldsOneRowGroupWhateverTheRowCount(t *testing.T) {
 			rows := make([]flat, 10_000)
 			start := time.Now()
 			h := heappeak.Start()
-			w, err := amparquet.NewWriter[flat](f, amparquet.WriteConfig{RowGroupRows: groupRows, Compression: compress.Codecs.Snappy})
+			w, err := amparquet.NewWriter[flat](f, amparquet.WriteConfig{RowGroupRows: groupRows, Compression: amparquet.Snappy})
 			require.NoError(t, err)
 			for i := 0; i < n; i += len(rows) {
 				flatRows(rows, i)
@@ -104,7 +103,7 @@ func TestReadingFlatRowsInPagesHoldsOneRowGroupWhateverTheRowCount(t *testing.T)
 			path := filepath.Join(t.TempDir(), "flat.parquet")
 			f, err := os.Create(path)
 			require.NoError(t, err)
-			w, err := amparquet.NewWriter[flat](f, amparquet.WriteConfig{RowGroupRows: groupRows, Compression: compress.Codecs.Snappy})
+			w, err := amparquet.NewWriter[flat](f, amparquet.WriteConfig{RowGroupRows: groupRows, Compression: amparquet.Snappy})
 			require.NoError(t, err)
 			rows := make([]flat, 10_000)
 			for i := 0; i < n; i += len(rows) {

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/arrowmap/arrowmap/views"
@@ -41,7 +40,7 @@ func orders(n int) []order {
 func writeOrders(t *testing.T, n int, group int64) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "orders.parquet")
-	require.NoError(t, amparquet.WriteFile(path, orders(n), amparquet.WriteConfig{RowGroupRows: group, Compression: compress.Codecs.Snappy}))
+	require.NoError(t, amparquet.WriteFile(path, orders(n), amparquet.WriteConfig{RowGroupRows: group, Compression: amparquet.Snappy}))
 	return path
 }
 

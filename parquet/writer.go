@@ -62,15 +62,12 @@ type WriteConfig struct {
 	// counted with the size of the rows before them, so a row group ends
 	// near the bound, not exactly at it.
 	RowGroupBytes int64
-	// Compression is the codec of every column's pages. Its zero value,
-	// compress.Codecs.Uncompressed, is snappy, the default of pyarrow,
-	// DuckDB, Spark and parquet-mr: set Uncompressed for pages that are
-	// not compressed.
-	Compression compress.Compression
-	// Uncompressed writes pages without compression. It is an error with
-	// a Compression other than compress.Codecs.Uncompressed.
-	Uncompressed bool
-	// CompressionLevel is the codec's level: 0 is the codec's default.
+	// Compression is the codec of every column's pages. Its zero value is
+	// Snappy, the default of pyarrow, DuckDB, Spark and parquet-mr;
+	// Uncompressed writes pages as they are.
+	Compression Compression
+	// CompressionLevel is the codec's level (Gzip, Brotli, Zstd): 0 is the
+	// codec's default.
 	CompressionLevel int
 	// Dictionary turns dictionary encoding on (true) or off (false) for
 	// every column but booleans (which Parquet has no dictionary of).
@@ -1029,19 +1026,8 @@ func anyPageIndex(settings map[int]ColumnConfig) bool {
 	return false
 }
 
-// codec is the codec cfg asks for: snappy unless it says another or
-// Uncompressed.
-func (cfg WriteConfig) codec() (compress.Compression, error) {
-	switch {
-	case cfg.Uncompressed && cfg.Compression != compress.Codecs.Uncompressed:
-		return 0, fmt.Errorf("arrowmap/parquet: WriteConfig.Uncompressed with WriteConfig.Compression %s", cfg.Compression)
-	case cfg.Uncompressed:
-		return compress.Codecs.Uncompressed, nil
-	case cfg.Compression == compress.Codecs.Uncompressed:
-		return compress.Codecs.Snappy, nil
-	}
-	return cfg.Compression, nil
-}
+// codec is the codec cfg asks for: snappy unless it says another.
+func (cfg WriteConfig) codec() (compress.Compression, error) { return cfg.Compression.codec() }
 
 // dictionaryLeaves reports, for each leaf of schema in pqarrow's order
 // (depth first), whether it is an Arrow dictionary.

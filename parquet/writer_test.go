@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/require"
@@ -34,7 +33,7 @@ func TestWriterWritesInBatchesWithoutLeaking(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	var buf bytes.Buffer
-	w, err := amparquet.NewWriter[order](&buf, amparquet.WriteConfig{RowGroupRows: 40, Alloc: mem, Compression: compress.Codecs.Zstd})
+	w, err := amparquet.NewWriter[order](&buf, amparquet.WriteConfig{RowGroupRows: 40, Alloc: mem, Compression: amparquet.Zstd})
 	require.NoError(t, err)
 	all := orders(250)
 	// Writes of every size, some across row groups, some of none.
@@ -141,8 +140,8 @@ func TestNewWriterRefusesABadConfig(t *testing.T) {
 	}{
 		{"negative RowGroupRows", amparquet.WriteConfig{RowGroupRows: -1}, "negative"},
 		{"negative RowGroupBytes", amparquet.WriteConfig{RowGroupBytes: -1}, "negative"},
-		{"an unsupported codec", amparquet.WriteConfig{Compression: compress.Codecs.Lzo}, "Compression"},
-		{"a level the codec does not take", amparquet.WriteConfig{Compression: compress.Codecs.Gzip, CompressionLevel: 42}, "CompressionLevel"},
+		{"a codec none of the constants names", amparquet.WriteConfig{Compression: amparquet.Compression(200)}, "Compression"},
+		{"a level the codec does not take", amparquet.WriteConfig{Compression: amparquet.Gzip, CompressionLevel: 42}, "CompressionLevel"},
 		{"the Arrow schema's key in Metadata", amparquet.WriteConfig{Metadata: map[string]string{"ARROW:schema": "x"}}, "ARROW:schema"},
 	}
 	for _, tt := range tests {

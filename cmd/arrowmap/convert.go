@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/arrowmap/arrowmap/internal/atomicfile"
 	amipc "github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/mapper"
@@ -66,7 +65,7 @@ func convertCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 	c := newCommandLine("convert", "[-from F] [-to F] [-compression C] [-q] IN OUT", convertHelp, stderr)
 	from := c.String("from", "", "the format of IN: file, stream or parquet (default: told by its first bytes)")
 	to := c.String("to", "", "the format of OUT: file, stream or parquet (default: told by its extension)")
-	codec := c.String("compression", "", "none, lz4 or zstd, and snappy or gzip for Parquet (default: none for IPC, snappy for Parquet)")
+	codec := c.String("compression", "", "none, lz4 or zstd, and snappy, gzip or brotli for Parquet (default: none for IPC, snappy for Parquet)")
 	quiet := c.Bool("q", false, "show no progress")
 	if err := c.parse(args); err != nil {
 		return err
@@ -172,9 +171,9 @@ type recordWriter interface {
 }
 
 // parquetCodecs are the codecs -compression names for Parquet.
-var parquetCodecs = map[string]compress.Compression{
-	"": compress.Codecs.Snappy, "snappy": compress.Codecs.Snappy, "none": compress.Codecs.Uncompressed,
-	"zstd": compress.Codecs.Zstd, "lz4": compress.Codecs.Lz4Raw, "gzip": compress.Codecs.Gzip,
+var parquetCodecs = map[string]parquet.Compression{
+	"": parquet.DefaultCompression, "snappy": parquet.Snappy, "none": parquet.Uncompressed,
+	"zstd": parquet.Zstd, "lz4": parquet.LZ4Raw, "gzip": parquet.Gzip, "brotli": parquet.Brotli,
 }
 
 // writerFor returns how to start a writer of the format f, compressed as
@@ -187,10 +186,10 @@ func writerFor(f fileFormat, codec string) (func(io.Writer, *arrow.Schema) (reco
 	if f == parquetFF {
 		c, ok := parquetCodecs[codec]
 		if !ok {
-			return nil, fmt.Errorf("-compression %q: want none, snappy, zstd, lz4 or gzip for Parquet", codec)
+			return nil, fmt.Errorf("-compression %q: want none, snappy, zstd, lz4, gzip or brotli for Parquet", codec)
 		}
 		return func(w io.Writer, schema *arrow.Schema) (recordWriter, error) {
-			return parquet.NewRecordWriter(w, schema, parquet.WriteConfig{Compression: c, Uncompressed: c == compress.Codecs.Uncompressed})
+			return parquet.NewRecordWriter(w, schema, parquet.WriteConfig{Compression: c})
 		}, nil
 	}
 	c, ok := map[string]amipc.Codec{"": amipc.None, "none": amipc.None, "lz4": amipc.LZ4, "zstd": amipc.ZSTD}[codec]

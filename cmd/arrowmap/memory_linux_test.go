@@ -192,7 +192,7 @@ func TestTheCommandReadsOnlyWhatItNeeds(t *testing.T) {
 	// below do not grow with the size.
 	pqPath := filepath.Join(dir, "big.parquet")
 	sw = newSparse(t, pqPath)
-	pw, err := amparquet.NewRecordWriter(sw, rec.Schema(), amparquet.WriteConfig{RowGroupRows: 1 << 20, Uncompressed: true, Dictionary: new(bool)})
+	pw, err := amparquet.NewRecordWriter(sw, rec.Schema(), amparquet.WriteConfig{RowGroupRows: 1 << 20, Compression: amparquet.Uncompressed, Dictionary: new(bool)})
 	require.NoError(t, err)
 	for range 16 {
 		require.NoError(t, pw.Write(rec))

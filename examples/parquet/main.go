@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 )
@@ -124,7 +123,7 @@ func writeOrders(path string, mem memory.Allocator) error {
 		return err
 	}
 	defer f.Close()
-	pw, err := amparquet.NewWriter[Order](f, amparquet.WriteConfig{RowGroupRows: rowGroup, Compression: compress.Codecs.Snappy}, mapper.Allocator(mem))
+	pw, err := amparquet.NewWriter[Order](f, amparquet.WriteConfig{RowGroupRows: rowGroup, Compression: amparquet.Snappy}, mapper.Allocator(mem))
 	if err != nil {
 		return err
 	}
