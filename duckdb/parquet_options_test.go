@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/arrowmap/arrowmap/internal/version"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 )
 
@@ -175,4 +176,25 @@ func eventValues(rows []event) string {
 		fmt.Fprintf(&b, "(%d::BIGINT, %s, %d::INTEGER, %v::DOUBLE, %s)", r.ID, sqlString(r.Status), r.Depot, r.Amount, sqlString(r.Note))
 	}
 	return b.String()
+}
+
+// DuckDB reads the name our files give their writer and uses their
+// statistics: the min and max of every row group, merged, are what its
+// planner knows of each column (stats), text included.
+func TestDuckDBUsesTheStatisticsOfOurFiles(t *testing.T) {
+	db, err := sql.Open("duckdb", "")
+	require.NoError(t, err)
+	defer db.Close()
+	rows := events()
+	path := filepath.Join(t.TempDir(), "events.parquet")
+	require.NoError(t, amparquet.WriteFile(path, rows, amparquet.WriteConfig{RowGroupRows: eventGroupRows}))
+
+	var createdBy string
+	require.NoError(t, db.QueryRow("SELECT created_by FROM parquet_file_metadata("+sqlString(path)+")").Scan(&createdBy))
+	require.Equal(t, version.CreatedBy, createdBy)
+
+	var id, note string
+	require.NoError(t, db.QueryRow("SELECT stats(id), stats(note) FROM read_parquet("+sqlString(path)+") LIMIT 1").Scan(&id, &note))
+	require.Contains(t, id, fmt.Sprintf("[Min: 0, Max: %d]", len(rows)-1))
+	require.Contains(t, note, "[Min: note 000, Max: note 029", "DuckDB shows 8 bytes of text")
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/arrowmap/arrowmap/internal/atomicfile"
 	"github.com/arrowmap/arrowmap/internal/ioconfig"
 	"github.com/arrowmap/arrowmap/internal/mapperhook"
+	"github.com/arrowmap/arrowmap/internal/version"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -955,6 +956,7 @@ func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocato
 	props := []parquet.WriterProperty{
 		parquet.WithAllocator(mem),
 		parquet.WithMaxRowGroupLength(groupRows),
+		parquet.WithCreatedBy(version.CreatedBy),
 		parquet.WithCompression(codecName),
 		parquet.WithCompressionLevel(level),
 		parquet.WithDataPageVersion(cfg.DataPageVersion),

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/arrowmap/arrowmap/internal/version"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/require"
@@ -169,5 +171,48 @@ func TestAFileWrittenAfterAFailedOneIsWhole(t *testing.T) {
 		var next bytes.Buffer
 		require.NoError(t, writeTo(&next, 1000))
 		require.Equal(t, whole.Bytes(), next.Bytes(), "the same file as before the failure")
+	}
+}
+
+// A file says arrowmap wrote it, in created_by's form
+// ("<application> version <version>"), which arrow-go parses into the
+// application and its version, and by which it does not distrust the
+// statistics (as it does those of parquet-mr before 1.10 or parquet-cpp
+// before arrow 4): every chunk's statistics are set, with a min and a max,
+// text and decimals included, whichever way the chunk was written. Files
+// said "parquet-go version 18.8.0", arrow-go's name.
+func TestAFileSaysArrowmapWroteItAndReadersTrustItsStatistics(t *testing.T) {
+	rows := make([]texts, 1000)
+	for i := range rows {
+		rows[i] = texts{S: fmt.Sprintf("row-%d", i%10), Large: "l", Bin: []byte{byte(i)}, LBin: []byte{1}, Fixed: [4]byte{byte(i)}, Dec: fmt.Sprintf("%d.500", i)}
+	}
+	for _, via := range []bool{false, true} {
+		t.Run(fmt.Sprintf("through pqarrow %t", via), func(t *testing.T) {
+			path := roundTrip(t, rows, amparquet.ThroughPqarrow(via, amparquet.WriteConfig{RowGroupRows: 400}))
+			pf, err := file.OpenParquetFile(path, false)
+			require.NoError(t, err)
+			defer pf.Close()
+			require.Equal(t, "arrowmap version "+version.Version, pf.MetaData().GetCreatedBy())
+			wrote := pf.WriterVersion()
+			require.Equal(t, "arrowmap", wrote.App)
+			require.Equal(t, [3]int{0, 1, 0}, [3]int{wrote.Version.Major, wrote.Version.Minor, wrote.Version.Patch})
+			require.Equal(t, "dev", wrote.Version.PreRelease)
+			for g := range pf.NumRowGroups() {
+				rg := pf.MetaData().RowGroup(g)
+				for c := range rg.NumColumns() {
+					cc, err := rg.ColumnChunk(c)
+					require.NoError(t, err)
+					name := pf.MetaData().Schema.Column(c).Path()
+					set, err := cc.StatsSet()
+					require.NoError(t, err)
+					require.True(t, set, "row group %d, %s: statistics trusted", g, name)
+					stats, err := cc.Statistics()
+					require.NoError(t, err)
+					if name != "Addr" { // the zero netip.Addr, empty bytes: no min and max
+						require.True(t, stats.HasMinMax(), "row group %d, %s: a min and a max", g, name)
+					}
+				}
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arrowmap/arrowmap/internal/version"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -55,6 +56,15 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// -version prints the version the Parquet files arrowmap writes name.
+func TestVersionIsTheOneTheParquetFilesName(t *testing.T) {
+	for _, arg := range []string{"-version", "--version", "version"} {
+		stdout, stderr, status := arrowmap(t, nil, arg)
+		assert.Equal(t, 0, status, "%s: %s", arg, stderr)
+		assert.Equal(t, "arrowmap version "+version.Version+"\n", stdout, arg)
+	}
 }
 
 // What the command line alone shows wrong is a usage error: a line naming

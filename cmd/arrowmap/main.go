@@ -40,6 +40,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/arrowmap/arrowmap/internal/version"
+
 	// Timestamp columns name IANA zones, and the command runs on hosts
 	// without a zone database (containers, Windows): embed one (~450 kB).
 	_ "time/tzdata"
@@ -64,7 +66,8 @@ commands:
 
 FILE is an Arrow IPC file or stream, or a Parquet file, told by its first
 bytes; "-" is standard input; without FILE, an embedded sample is used.
-"arrowmap COMMAND -h" prints the usage of COMMAND and its flags.
+"arrowmap COMMAND -h" prints the usage of COMMAND and its flags;
+"arrowmap -version" the version.
 Exit status: 0 done, 1 failed (one line on standard error), 2 usage error.`
 
 // The usage of each subcommand after its synopsis: what it does.
@@ -153,6 +156,9 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case "-h", "-help", "--help", "help":
 		globalUsage()
 		return flag.ErrHelp
+	case "-version", "--version", "version":
+		_, err := fmt.Fprintln(stdout, version.CreatedBy)
+		return err
 	case "head":
 		return headCommand(args, stdin, stdout, stderr)
 	case "schema":
