@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-adbc/go/adbc"
 	"github.com/apache/arrow-adbc/go/adbc/driver/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/racetest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -68,7 +69,5 @@ func openFlightSQL(t *testing.T, ctx context.Context, addr string, mem memory.Al
 // detector the test runs.
 func skipIfTheDriverRaces(t *testing.T) {
 	t.Helper()
-	if raceDetector {
-		t.Skip("ADBC's Flight SQL driver v1.9.0 races on a cancelled DoGet's header and trailer")
-	}
+	racetest.Skip(t, "ADBC's Flight SQL driver v1.9.0 races on a cancelled DoGet's header and trailer")
 }

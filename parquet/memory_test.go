@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/arrowmap/arrowmap/internal/heappeak"
+	"github.com/arrowmap/arrowmap/internal/racetest"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/require"
 )
@@ -59,9 +60,7 @@ func flatRows(rows []flat, first int) {
 func memoryBound(groupRows int64) int64 { return 8*60*groupRows + 16<<20 }
 
 func memoryCases(t *testing.T) []int {
-	if raceEnabled {
-		t.Skip("the race detector's allocations make heap bounds meaningless")
-	}
+	racetest.Skip(t, "the race detector's allocations make heap bounds meaningless")
 	if testing.Short() {
 		return []int{1_000_000}
 	}

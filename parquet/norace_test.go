@@ -1,5 +1,0 @@
-//go:build !race
-
-package parquet_test
-
-const raceEnabled = false
