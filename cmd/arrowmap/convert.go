@@ -210,6 +210,7 @@ func writerFor(f fileFormat, codec string) (func(io.Writer, *arrow.Schema) (reco
 // out (createBeside) and put at it at the end: on every other way out, a
 // failure or a panic, the file is removed and out is as it was.
 func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (recordWriter, error), stdout io.Writer, progress *progress) error {
+	defer progress.end(false) // a failure: the line cleared for its message
 	var dst io.Writer = stdout
 	commit := func() error { return nil }
 	if out != "-" {
@@ -225,9 +226,8 @@ func convert(in *input, out string, start func(io.Writer, *arrow.Schema) (record
 	if err != nil {
 		return fmt.Errorf("convert: writing %s: %w", out, err)
 	}
-	defer w.Close()           // a writer that failed: no footer
-	defer progress.end(false) // a failure: the line cleared for its message
-	var first int64           // the first row of rec, counted from IN's start
+	defer w.Close() // a writer that failed: no footer
+	var first int64 // the first row of rec, counted from IN's start
 	for records := 1; in.records.Next(); records++ {
 		rec := in.records.RecordBatch()
 		if err := w.Write(rec); err != nil {
