@@ -53,7 +53,7 @@
 // error of any batch fails DuckDB's read of the stream, so no row is
 // written and the table is as it was. InsertConfig.Create
 // creates the table from mapper.SchemaOf[T], each column of the DuckDB
-// type of its Arrow type (the README's table). What DuckDB's Arrow import
+// type of its Arrow type (docs/engines.md, DuckDB's table). What DuckDB's Arrow import
 // refuses (float16, decimal256) or misreads (a day_time_interval's
 // milliseconds, read as microseconds) is converted losslessly before the
 // view, and what it would truncate (nanoseconds past whole microseconds

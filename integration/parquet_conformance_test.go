@@ -64,7 +64,7 @@ func TestParquetConformance(t *testing.T) {
 
 // schemaLoss is a part of a schema's schemaText that comes back from
 // SchemaOf of the row type gen makes as another: what no tag says yet
-// (README, Tags).
+// (docs/tags.md).
 type schemaLoss struct{ read, back string }
 
 // readable checks a file pqarrow reads: every row through every entry

@@ -46,7 +46,7 @@ type base struct {
 	Label  string `arrow:"label"`
 }
 
-// everything has a field of each row of the README's type table, with the
+// everything has a field of each row of docs/types.md's table, with the
 // encodings a tag pins, nulls at every level that takes them, nesting,
 // dictionaries, run-end encoding, zoned timestamps and decimals.
 type everything struct {
