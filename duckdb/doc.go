@@ -2,9 +2,9 @@
 // writes rows of them into DuckDB tables, through DuckDB's Arrow interface
 // (github.com/duckdb/duckdb-go/v2, whose Arrow interface is compiled only
 // with the build tag duckdb_arrow: build and test with -tags duckdb_arrow;
-// without it this package does not compile, and its error says so). It is
-// a module of its own, so that users of the rest of arrowmap never
-// download DuckDB or need cgo.
+// without it the package builds, and each entry point returns
+// ErrNeedsBuildTag). It is a module of its own, so that users of the rest
+// of arrowmap never download DuckDB or need cgo.
 //
 //	db, err := sql.Open("duckdb", "")
 //	n, err := duckdb.Insert(ctx, db, "orders", orders, duckdb.InsertConfig{Create: true})

@@ -1,5 +1,3 @@
-//go:build duckdb_arrow
-
 package duckdb
 
 import (
@@ -123,6 +121,9 @@ func (e *sequenceError) Unwrap() error { return e.err }
 
 // insert writes the batches of rows into table, in one transaction.
 func insert[T any, D DB](ctx context.Context, entry string, db D, table string, options []Option, batches func(n int) iter.Seq2[[]T, error]) (n int64, err error) {
+	if err := needsArrow(entry); err != nil {
+		return 0, err
+	}
 	call, err := ioconfig.Parse[InsertConfig](entry, mapperhook.Encode, options)
 	if err != nil {
 		return 0, err
