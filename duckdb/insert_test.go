@@ -200,3 +200,37 @@ func TestInsertLeavesTheTableHoldingExactlyTheRowsWritten(t *testing.T) {
 		})
 	}
 }
+
+// TestInsertCountsItsRowsInItsOwnTransactionBesideAnotherWriter inserts
+// while another connection commits rows into the same table: Insert's
+// count of the table before and after, in its transaction, sees its own
+// rows and not the other's, so that neither fails it.
+func TestInsertCountsItsRowsInItsOwnTransactionBesideAnotherWriter(t *testing.T) {
+	db := openDB(t)
+	_, err := db.Exec(fmt.Sprintf(narrowDDL, "narrow"))
+	require.NoError(t, err)
+	ctx, stop := context.WithCancel(context.Background())
+	other := make(chan int64)
+	go func() {
+		var n int64
+		defer func() { other <- n }()
+		for i := int64(0); ctx.Err() == nil; i++ {
+			_, err := db.Exec(fmt.Sprintf("INSERT INTO narrow SELECT range + %d, NULL FROM range(1000)", 10_000_000+i*1000))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			n += 1000
+		}
+	}()
+	rows := narrowRows(150_000)
+	for range 3 {
+		n, err := duckdb.Insert(context.Background(), db, "narrow", rows)
+		if !assert.NoError(t, err) {
+			break
+		}
+		assert.EqualValues(t, len(rows), n)
+	}
+	stop()
+	assert.EqualValues(t, 3*len(rows)+int(<-other), count(t, db, "narrow"))
+}
