@@ -123,6 +123,15 @@ func InsertPages[T any, D DB](ctx context.Context, db D, table string, pages ite
 	})
 }
 
+// ErrTransactionRolledBack is wrapped by the error of an insert that
+// failed inside the caller's transaction where DuckDB had aborted that
+// transaction, or held rows of the insert that no statement takes back
+// (the package doc's Transactions): the insert rolled the whole
+// transaction back, the caller's own changes in it too, and the
+// connection is in none, so that the caller's COMMIT fails rather than
+// return nil having committed nothing, or less than it was given.
+var ErrTransactionRolledBack = errors.New("the transaction the connection was in is rolled back, every change of it discarded")
+
 // sequenceError marks an error the caller's sequence yielded.
 type sequenceError struct{ err error }
 
@@ -298,14 +307,6 @@ type inserter struct {
 func (w *inserter) fail(step string, err error) error {
 	return fmt.Errorf("arrowmap/duckdb: %s into %q: %s: %w", w.entry, w.table, step, err)
 }
-
-// ErrTransactionRolledBack is wrapped by the error of an insert that
-// failed inside the caller's transaction after DuckDB had taken rows of it
-// (see the package doc's "Transactions"): the insert rolled back the
-// whole transaction, the caller's own changes in it too, and the
-// connection is in none, so that the caller's COMMIT fails rather than
-// commit less than it was given.
-var ErrTransactionRolledBack = errors.New("the transaction the connection was in is rolled back, every change of it discarded")
 
 // begin starts the transaction of the insert, unless the connection is in
 // one already. DuckDB aborts a transaction at a failed BEGIN, so it is
