@@ -2,7 +2,13 @@
 
 package duckdb
 
+import "database/sql/driver"
+
 // DuckDB's Arrow interface is compiled into duckdb-go only with the build
-// tag duckdb_arrow: without it, this package cannot be built, and says so
-// in the compiler's error.
-var _ = arrowmap_duckdb_needs_the_build_tag__go_build_tags_duckdb_arrow
+// tag duckdb_arrow. Without it the package builds, its API the same, and
+// every entry point returns ErrNeedsBuildTag.
+
+// hasArrow is whether this build has DuckDB's Arrow interface.
+const hasArrow = false
+
+func newArrow(driver.Conn) (arrowConn, error) { return nil, ErrNeedsBuildTag }

@@ -1,5 +1,3 @@
-//go:build duckdb_arrow
-
 package duckdb
 
 import (
@@ -8,9 +6,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/duckdb/duckdb-go/v2"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // DB is what every entry point runs on: a *sql.DB opened with duckdb-go's
@@ -20,12 +17,35 @@ import (
 // a time, as every use of a *sql.Conn is.
 type DB interface{ *sql.DB | *sql.Conn }
 
+// ErrNeedsBuildTag is the error of every entry point in a build without
+// the tag duckdb_arrow, which compiles DuckDB's Arrow interface into
+// duckdb-go: the package builds without it (so that go doc, go vet and a
+// program that does not call it build), and works with it.
+var ErrNeedsBuildTag = errors.New("DuckDB's Arrow interface is not in this build: build with -tags duckdb_arrow")
+
+// needsArrow is ErrNeedsBuildTag, naming entry, in a build without DuckDB's
+// Arrow interface; nil in one with it.
+func needsArrow(entry string) error {
+	if hasArrow {
+		return nil
+	}
+	return fmt.Errorf("arrowmap/duckdb: %s: %w", entry, ErrNeedsBuildTag)
+}
+
 // session is the connection one call holds, with DuckDB's Arrow interface
 // on it.
 type session struct {
 	conn  *sql.Conn
 	owned bool // taken from a *sql.DB's pool: returned to it at close
-	arrow *duckdb.Arrow
+	arrow arrowConn
+}
+
+// arrowConn is DuckDB's Arrow interface on one connection, duckdb-go's
+// *duckdb.Arrow (arrow.go), which only a build with the tag duckdb_arrow
+// has.
+type arrowConn interface {
+	QueryContext(ctx context.Context, query string, args ...any) (array.RecordReader, error)
+	RegisterView(reader array.RecordReader, name string) (release func(), err error)
 }
 
 // open takes the connection of a call from db.
@@ -52,11 +72,8 @@ func open[D DB](ctx context.Context, entry string, db D) (*session, error) {
 		if !ok {
 			return errNotDuckDB
 		}
-		a, err := duckdb.NewArrowFromConn(c)
+		a, err := newArrow(c)
 		if err != nil {
-			if strings.Contains(err.Error(), "not a duckdb driver connection") {
-				return fmt.Errorf("%w (%T)", errNotDuckDB, dc)
-			}
 			return err
 		}
 		s.arrow = a

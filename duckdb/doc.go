@@ -2,9 +2,9 @@
 // writes rows of them into DuckDB tables, through DuckDB's Arrow interface
 // (github.com/duckdb/duckdb-go/v2, whose Arrow interface is compiled only
 // with the build tag duckdb_arrow: build and test with -tags duckdb_arrow;
-// without it this package does not compile, and its error says so). It is
-// a module of its own, so that users of the rest of arrowmap never
-// download DuckDB or need cgo.
+// without it the package builds, and each entry point returns
+// ErrNeedsBuildTag). It is a module of its own, so that users of the rest
+// of arrowmap never download DuckDB or need cgo.
 //
 //	db, err := sql.Open("duckdb", "")
 //	n, err := duckdb.Insert(ctx, db, "orders", orders, duckdb.InsertConfig{Create: true})
@@ -48,29 +48,66 @@
 // of a stream of the batches, the next encoded by a goroutine while DuckDB
 // writes this one (duckdb-go's views ignore the projection DuckDB pushes
 // into them — duckdb/duckdb-go issue 24 — so the view is read by that one
-// statement and dropped at once; users never see it). The statement runs
-// in one transaction (the caller's, when the connection is in one): an
-// error of any batch fails DuckDB's read of the stream, so no row is
-// written and the table is as it was. InsertConfig.Create
-// creates the table from mapper.SchemaOf[T], each column of the DuckDB
-// type of its Arrow type (docs/engines.md, DuckDB's table). What DuckDB's Arrow import
-// refuses (float16, decimal256) or misreads (a day_time_interval's
-// milliseconds, read as microseconds) is converted losslessly before the
-// view, and what it would truncate (nanoseconds past whole microseconds
-// in a TIMESTAMPTZ or an INTERVAL) refused, naming the row. A dense union,
-// which the view cannot carry, goes through DuckDB's Appender, as every
-// column does with InsertConfig.Appender; a decimal of more than 38
-// digits, which DuckDB has no type for, is refused before any row, naming
-// the column.
+// statement and dropped at once; users never see it). An error of any
+// batch fails DuckDB's read of the stream, so that the INSERT writes
+// nothing. Rows none, it runs no INSERT. InsertConfig.Create creates the
+// table from mapper.SchemaOf[T] (CREATE TABLE … AS … WITH NO DATA of the
+// view), each column of the DuckDB type of its Arrow type (docs/engines.md,
+// DuckDB's table). What DuckDB's Arrow import refuses (float16, decimal256) or
+// misreads (a day_time_interval's milliseconds, read as microseconds) is
+// converted losslessly before the view, and what it would truncate
+// (nanoseconds past whole microseconds in a TIMESTAMPTZ or an INTERVAL)
+// refused, naming the row. A dense union, which the view cannot carry,
+// goes through DuckDB's Appender, as every column does with
+// InsertConfig.Appender; a decimal of more than 38 digits, which DuckDB
+// has no type for, is refused before any row, naming the column.
+//
+// # Transactions
+//
+// An insert on a connection in autocommit runs in a transaction of its
+// own. It counts the table's rows before and after (DuckDB 1.5.6 loses
+// sight of the rows of a large INSERT that follows one of no rows in a
+// transaction: they do not show until a CHECKPOINT), and commits only
+// when the table shows every row written; at any error it rolls back, and
+// the table is as it was.
+//
+// On a connection in a transaction of the caller's (a *sql.Conn after
+// BEGIN) the insert is part of it, and the caller's COMMIT or ROLLBACK
+// decides. DuckDB has no SAVEPOINT, and aborts a transaction at the error
+// of a statement that writes, after which its COMMIT ends the transaction
+// as a ROLLBACK and returns nil: the caller's own changes would be lost
+// without a word. So an insert failing there
+//
+//   - before DuckDB saw a row of it (an option, T, the table's columns, a
+//     table to create that exists, a value refused in the first batch, an
+//     error of the sequence before its first batch), or through the
+//     Appender before DuckDB took a row from it, leaves the transaction
+//     as it was, and drops a table it created;
+//   - after (a value refused in a later batch, an error of the caller's
+//     sequence, a cancelled ctx, a constraint DuckDB enforces, rows that
+//     DuckDB does not show), where DuckDB aborted the transaction or holds
+//     rows of the insert, rolls the whole transaction back, and its error
+//     wraps ErrTransactionRolledBack and says why: the caller's changes in
+//     it are gone, and the connection is in no transaction, so that the
+//     caller's COMMIT fails ("no transaction is active") rather than
+//     return nil.
+//
+// A statement the caller runs after that error, before its COMMIT, runs
+// in autocommit.
 //
 // # Types
 //
 // HugeInt, UHugeInt and TimeTZ are DuckDB's types as its lossless export
 // holds them, each a mapper.Extension (arrow.opaque over fixed-size
 // binary): a table created from a type with such a field has a HUGEINT,
-// UHUGEINT or TIMETZ column. A time.Time field tagged
-// timestamp,naive,unit=us is a TIMESTAMP (unit=s, ms, ns: TIMESTAMP_S, _MS,
-// _NS); untagged it is timestamp[ns, tz=UTC], a TIMESTAMPTZ, which holds
-// microseconds: a value with nanoseconds is refused, naming its row (tag
-// unit=us to store it truncated).
+// UHUGEINT or TIMETZ column.
+//
+// A time.Time field is a timestamp. Untagged it is timestamp[ns, tz=UTC],
+// a TIMESTAMPTZ, which holds microseconds: a value with nanoseconds is
+// refused, naming its row. Tagged unit=us it is timestamp[us, tz=UTC], a
+// TIMESTAMPTZ too, each value truncated to the microsecond as
+// Time.Truncate does (the tag is the caller's word that the nanoseconds
+// may go). Tagged naive,unit=us it is timestamp[us], a TIMESTAMP (unit=s,
+// ms, ns: TIMESTAMP_S, TIMESTAMP_MS, TIMESTAMP_NS), each exact in its
+// unit.
 package duckdb

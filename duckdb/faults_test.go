@@ -468,3 +468,236 @@ func withBatch(cfg duckdb.InsertConfig, rows int) duckdb.InsertConfig {
 	cfg.BatchRows = rows
 	return cfg
 }
+
+func TestACancelledInsertWritesNothingOnEitherPath(t *testing.T) {
+	for _, appender := range []bool{false, true} {
+		for _, callers := range []bool{false, true} {
+			name := map[bool]string{false: "through the view", true: "through the Appender"}[appender] +
+				map[bool]string{false: " in its own transaction", true: " in the caller's transaction"}[callers]
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				cancelledInsert(t, appender, callers)
+			})
+		}
+	}
+}
+
+// cancelledInsert cancels an InsertSeq from its sequence after 300,000
+// rows, past DuckDB's row group and the Appender's first flush (204,800
+// rows), and then goes on, as a source a caller stops waiting for does.
+func cancelledInsert(t *testing.T, appender, callers bool) {
+	db := openDB(t)
+	_, err := db.Exec(fmt.Sprintf(narrowDDL, "narrow"))
+	require.NoError(t, err)
+	_, err = duckdb.Insert(context.Background(), db, "narrow", narrowRows(10))
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Bounded, so that an insert that does not stop ends, and fails the
+	// test, rather than hangs it.
+	seq := func(yield func(narrow, error) bool) {
+		for i := range 5_000_000 {
+			if i == 300_000 {
+				cancel()
+			}
+			if !yield(narrow{ID: int64(1000 + i)}, nil) {
+				return
+			}
+		}
+	}
+	conn, err := db.Conn(context.Background())
+	require.NoError(t, err)
+	defer conn.Close()
+	if callers {
+		_, err = conn.ExecContext(context.Background(), "BEGIN TRANSACTION")
+		require.NoError(t, err)
+	}
+	n, err := duckdb.InsertSeq(ctx, conn, "narrow", iter.Seq2[narrow, error](seq), duckdb.InsertConfig{Appender: appender})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Zero(t, n)
+	if callers {
+		// The caller's transaction had DuckDB abort it (the view's
+		// INSERT, interrupted) or held rows of the insert (the
+		// Appender's first flush): rolled back, and said.
+		assert.ErrorIs(t, err, duckdb.ErrTransactionRolledBack)
+		_, err = conn.ExecContext(context.Background(), "COMMIT")
+		assert.Error(t, err, "no transaction to commit")
+	}
+	requireNarrow(t, db, "narrow", 10)
+}
+
+// TestAFailedInsertInTheCallersTransactionKeepsTheCallersRowsOrSaysItDidNot
+// begins a transaction, inserts a row of the caller's own, and fails an
+// insert in it. DuckDB has no SAVEPOINT, and aborts a transaction at the
+// error of a statement that writes (its COMMIT then ends it as a ROLLBACK
+// and returns nil): where that happened, or where DuckDB holds rows of
+// the failed insert, Insert rolls the transaction back and says so, and
+// the caller's COMMIT fails; where DuckDB saw no row of it, the
+// transaction is as it was, and the caller's COMMIT commits its row.
+func TestAFailedInsertInTheCallersTransactionKeepsTheCallersRowsOrSaysItDidNot(t *testing.T) {
+	type wide struct {
+		ID    int64   `arrow:"id"`
+		Total float64 `arrow:"total"`
+		Note  string  `arrow:"note"`
+	}
+	// badAt is 300 rows whose note at row i is not UTF-8.
+	badAt := func(i int) []wide {
+		rows := make([]wide, 300)
+		for j := range rows {
+			rows[j] = wide{ID: int64(100 + j), Note: "ok"}
+		}
+		rows[i].Note = "\xff"
+		return rows
+	}
+	// repeated is 300 rows whose row 250 repeats a key the table has.
+	repeated := func() []wide {
+		rows := badAt(0)
+		rows[0].Note = "ok"
+		rows[250].ID = 5
+		return rows
+	}
+	insert := func(rows []wide, cfg duckdb.InsertConfig) func(context.Context, *sql.Conn, string) error {
+		return func(ctx context.Context, conn *sql.Conn, table string) error {
+			_, err := duckdb.Insert(ctx, conn, table, rows, withBatch(cfg, 100))
+			return err
+		}
+	}
+	view, appender := duckdb.InsertConfig{}, duckdb.InsertConfig{Appender: true}
+	for _, c := range []struct {
+		name       string
+		insert     func(context.Context, *sql.Conn, string) error
+		rolledBack bool
+	}{
+		{"a value refused in the second batch, through the view, which DuckDB was reading: rolled back", insert(badAt(120), view), true},
+		{"a key DuckDB refuses, through the view: rolled back", insert(repeated(), view), true},
+		{"a key DuckDB refuses, through the Appender at its flush: rolled back", insert(repeated(), appender), true},
+		{"a value refused in the first batch, through the view, before DuckDB saw a row: kept", insert(badAt(20), view), false},
+		{"a value refused in the second batch, through the Appender, which had given DuckDB no row: kept", insert(badAt(120), appender), false},
+		{"a created table, and a value refused in its second batch through the view: rolled back",
+			func(ctx context.Context, conn *sql.Conn, _ string) error {
+				return insert(badAt(120), duckdb.InsertConfig{Create: true})(ctx, conn, "created")
+			}, true},
+		{"a created table, and a value refused in its second batch through the Appender: the table dropped, kept",
+			func(ctx context.Context, conn *sql.Conn, _ string) error {
+				return insert(badAt(120), duckdb.InsertConfig{Create: true, Appender: true})(ctx, conn, "created")
+			}, false},
+		{"a sequence that fails past the Appender's first flush, which DuckDB holds: rolled back",
+			func(ctx context.Context, conn *sql.Conn, table string) error {
+				seq := func(yield func(wide, error) bool) {
+					for i := range 250_000 {
+						if !yield(wide{ID: int64(1000 + i)}, nil) {
+							return
+						}
+					}
+					yield(wide{}, errors.New("the source broke"))
+				}
+				_, err := duckdb.InsertSeq(ctx, conn, table, iter.Seq2[wide, error](seq), appender)
+				return err
+			}, true},
+		{"a table of other columns: kept",
+			func(ctx context.Context, conn *sql.Conn, _ string) error {
+				if _, err := conn.ExecContext(ctx, "CREATE TABLE other (id BIGINT PRIMARY KEY, amount DOUBLE)"); err != nil {
+					return err
+				}
+				return insert(badAt(0), view)(ctx, conn, "other")
+			}, false},
+		{"Create of a table that exists: kept",
+			func(ctx context.Context, conn *sql.Conn, table string) error {
+				return insert(badAt(0), duckdb.InsertConfig{Create: true})(ctx, conn, table)
+			}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			db := openDB(t)
+			ctx := context.Background()
+			_, err := db.Exec("CREATE TABLE orders (id BIGINT PRIMARY KEY, total DOUBLE, note VARCHAR)")
+			require.NoError(t, err)
+			_, err = duckdb.Insert(ctx, db, "orders", orders(10))
+			require.NoError(t, err)
+			conn, err := db.Conn(ctx)
+			require.NoError(t, err)
+			defer conn.Close()
+			_, err = conn.ExecContext(ctx, "BEGIN TRANSACTION")
+			require.NoError(t, err)
+			_, err = conn.ExecContext(ctx, "INSERT INTO orders VALUES (-1, 0, 'the caller''s')")
+			require.NoError(t, err)
+
+			err = c.insert(ctx, conn, "orders")
+			require.Error(t, err)
+			_, commit := conn.ExecContext(ctx, "COMMIT")
+			var callers int
+			require.NoError(t, db.QueryRow("SELECT count(*) FROM orders WHERE id = -1").Scan(&callers))
+			if c.rolledBack {
+				require.ErrorIs(t, err, duckdb.ErrTransactionRolledBack)
+				assert.ErrorContains(t, err, "a COMMIT fails")
+				assert.Error(t, commit, "the caller's COMMIT, after the rollback")
+				assert.Zero(t, callers, "the caller's row, rolled back")
+			} else {
+				require.NotErrorIs(t, err, duckdb.ErrTransactionRolledBack)
+				assert.NoError(t, commit)
+				assert.Equal(t, 1, callers, "the caller's row, committed")
+			}
+			assert.Equal(t, 10+callers, count(t, db, "orders"), "no row of the failed insert")
+			var created int
+			require.NoError(t, db.QueryRow("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'created'").Scan(&created))
+			assert.Zero(t, created, "no table of the failed insert")
+		})
+	}
+}
+
+func TestAnEmptyInsertInTheCallersTransactionHidesNoRowOfTheNext(t *testing.T) {
+	for _, create := range []bool{false, true} {
+		t.Run(map[bool]string{false: "a table made by SQL", true: "a table the first creates"}[create], func(t *testing.T) {
+			t.Parallel()
+			db := openDB(t)
+			ctx := context.Background()
+			if !create {
+				_, err := db.Exec(fmt.Sprintf(narrowDDL, "narrow"))
+				require.NoError(t, err)
+			}
+			conn, err := db.Conn(ctx)
+			require.NoError(t, err)
+			defer conn.Close()
+			_, err = conn.ExecContext(ctx, "BEGIN TRANSACTION")
+			require.NoError(t, err)
+			n, err := duckdb.Insert(ctx, conn, "narrow", []narrow{}, duckdb.InsertConfig{Create: create})
+			require.NoError(t, err)
+			assert.Zero(t, n)
+			rows := narrowRows(122_880)
+			n, err = duckdb.Insert(ctx, conn, "narrow", rows)
+			require.NoError(t, err)
+			assert.EqualValues(t, len(rows), n)
+			_, err = conn.ExecContext(ctx, "COMMIT")
+			require.NoError(t, err)
+			requireNarrow(t, db, "narrow", len(rows))
+		})
+	}
+}
+
+// TestRowsDuckDBLosesSightOfFailTheInsert has the caller's transaction run
+// an INSERT of no rows from a table, after which DuckDB (1.5.6) loses
+// sight of the rows of a large insert: Insert counts them, and refuses
+// what the table does not show, rather than return their number.
+func TestRowsDuckDBLosesSightOfFailTheInsert(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	_, err := db.Exec(fmt.Sprintf(narrowDDL, "narrow") + "; " + fmt.Sprintf(narrowDDL, "empty"))
+	require.NoError(t, err)
+	conn, err := db.Conn(ctx)
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = conn.ExecContext(ctx, "BEGIN TRANSACTION")
+	require.NoError(t, err)
+	_, err = conn.ExecContext(ctx, "INSERT INTO narrow SELECT * FROM empty")
+	require.NoError(t, err)
+	_, err = duckdb.Insert(ctx, conn, "narrow", narrowRows(122_880))
+	require.ErrorIs(t, err, duckdb.ErrTransactionRolledBack)
+	assert.ErrorContains(t, err, "lost sight of rows")
+	_, err = conn.ExecContext(ctx, "COMMIT")
+	assert.Error(t, err, "rolled back: no transaction to commit")
+	requireNarrow(t, db, "narrow", 0)
+	// What DuckDB hid would show after a CHECKPOINT: nothing is hidden.
+	_, err = db.Exec("CHECKPOINT")
+	require.NoError(t, err)
+	requireNarrow(t, db, "narrow", 0)
+}

@@ -1,5 +1,3 @@
-//go:build duckdb_arrow
-
 package duckdb
 
 import (
@@ -23,11 +21,20 @@ import (
 
 // Insert writes rows into table and returns the number of rows written.
 // The rows are encoded with mapper.Encode's rules, InsertConfig.BatchRows
-// at a time, and each record goes into the table through one INSERT … BY
-// NAME SELECT * from an Arrow view of it, released before the next; all of
-// them in one transaction, so that a failed batch leaves the table as it
-// was (a connection already in a transaction of its caller's keeps it:
-// the caller's COMMIT or ROLLBACK decides).
+// at a time, and go into the table through one INSERT … BY NAME SELECT *
+// from an Arrow view of the stream of those records (or through DuckDB's
+// Appender, InsertConfig.Appender). When Insert returns nil the table
+// holds every row written, as DuckDB counts them after the insert; when
+// it returns an error, the table holds what it held before.
+//
+// The insert is one transaction of its own, or, on a connection in a
+// transaction of the caller's, part of that one, which the caller's
+// COMMIT or ROLLBACK decides. There, a failure after DuckDB took rows of
+// the insert rolls back the caller's transaction, which DuckDB has
+// aborted or which holds rows no statement can take back, and its error
+// wraps ErrTransactionRolledBack (the package doc's Transactions). ctx
+// governs the whole insert: cancelled, the insert stops at the next chunk
+// of rows and fails with ctx's error.
 //
 // table is the table's name, which may be qualified (schema.table); each
 // part is quoted as an identifier. With InsertConfig.Create the table is
@@ -58,8 +65,8 @@ func Insert[T any, D DB](ctx context.Context, db D, table string, rows []T, opts
 //
 //	n, err := duckdb.InsertSeq(ctx, db, "orders", r.All())
 //
-// An error of the sequence stops the insert, which is rolled back, and is
-// returned, wrapped.
+// An error of the sequence stops the insert, which fails as Insert does,
+// leaving the table as it was, and is returned, wrapped.
 func InsertSeq[T any, D DB](ctx context.Context, db D, table string, rows iter.Seq2[T, error], opts ...Option) (int64, error) {
 	const entry = "duckdb.InsertSeq"
 	if rows == nil {
@@ -90,7 +97,8 @@ func InsertSeq[T any, D DB](ctx context.Context, db D, table string, rows iter.S
 // InsertPages is Insert of pages of rows, as a Reader's Pages gives them:
 // each page is encoded as it comes, a record of at most
 // InsertConfig.BatchRows rows at a time. An error of the sequence stops
-// the insert, which is rolled back, and is returned, wrapped.
+// the insert, which fails as Insert does, leaving the table as it was, and
+// is returned, wrapped.
 func InsertPages[T any, D DB](ctx context.Context, db D, table string, pages iter.Seq2[[]T, error], opts ...Option) (int64, error) {
 	const entry = "duckdb.InsertPages"
 	if pages == nil {
@@ -115,6 +123,15 @@ func InsertPages[T any, D DB](ctx context.Context, db D, table string, pages ite
 	})
 }
 
+// ErrTransactionRolledBack is wrapped by the error of an insert that
+// failed inside the caller's transaction where DuckDB had aborted that
+// transaction, or held rows of the insert that no statement takes back
+// (the package doc's Transactions): the insert rolled the whole
+// transaction back, the caller's own changes in it too, and the
+// connection is in none, so that the caller's COMMIT fails rather than
+// return nil having committed nothing, or less than it was given.
+var ErrTransactionRolledBack = errors.New("the transaction the connection was in is rolled back, every change of it discarded")
+
 // sequenceError marks an error the caller's sequence yielded.
 type sequenceError struct{ err error }
 
@@ -123,6 +140,9 @@ func (e *sequenceError) Unwrap() error { return e.err }
 
 // insert writes the batches of rows into table, in one transaction.
 func insert[T any, D DB](ctx context.Context, entry string, db D, table string, options []Option, batches func(n int) iter.Seq2[[]T, error]) (n int64, err error) {
+	if err := needsArrow(entry); err != nil {
+		return 0, err
+	}
 	call, err := ioconfig.Parse[InsertConfig](entry, mapperhook.Encode, options)
 	if err != nil {
 		return 0, err
@@ -167,8 +187,7 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 	}
 	defer func() {
 		if err != nil {
-			err = errors.Join(err, w.rollback())
-			n = 0
+			n, err = 0, w.undo(err)
 		}
 	}()
 	if cfg.Create {
@@ -179,29 +198,19 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 	if err := w.checkColumns(ctx); err != nil {
 		return 0, err
 	}
-	if w.appender {
-		if err := w.openAppender(); err != nil {
-			return 0, err
-		}
-		defer func() { w.closeAppender(err != nil) }()
+	if err := w.countBefore(ctx); err != nil {
+		return 0, err
 	}
 	encoded := encodeBatches(w, b, batches(cmp(cfg.BatchRows, DefaultBatchRows)))
 	if w.appender {
-		for rec, err := range encoded {
-			if err != nil {
-				return 0, err
-			}
-			written, err := w.appendRows(rec)
-			rec.Release()
-			if err != nil {
-				return 0, err
-			}
-			n += written
-		}
-		if err := w.flushAppender(); err != nil {
-			return 0, err
-		}
-	} else if n, err = w.insertStream(ctx, encoded); err != nil {
+		n, err = w.appendAll(ctx, encoded)
+	} else {
+		n, err = w.insertStream(ctx, encoded)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if err := w.checkCount(ctx, n); err != nil {
 		return 0, err
 	}
 	return n, w.commit()
@@ -278,12 +287,21 @@ type inserter struct {
 	// carried is the schema the view gives DuckDB where it is not schema
 	// (carry.go), nil where it is.
 	carried *arrow.Schema
-	// appender is whether the rows go through DuckDB's Appender (app),
-	// not a view.
+	// appender is whether the rows go through DuckDB's Appender, not a
+	// view.
 	appender bool
-	app      *duckdb.Appender
 	ownTx    bool // began by us: ours to end
 	done     bool
+	// created is whether the table is ours, created in this transaction.
+	created bool
+	// before is the table's rows before the insert, as the transaction
+	// sees them; -1 until they are counted.
+	before int64
+	// wrote is set once DuckDB may have taken a row of the insert.
+	wrote bool
+	// hidden is set where DuckDB holds rows of the insert that its
+	// count does not see (checkCount).
+	hidden bool
 }
 
 func (w *inserter) fail(step string, err error) error {
@@ -295,6 +313,7 @@ func (w *inserter) fail(step string, err error) error {
 // asked first: in autocommit each statement is a transaction of its own,
 // and two give two ids.
 func (w *inserter) begin(ctx context.Context) error {
+	w.before = -1
 	var first, second int64
 	if err := w.s.conn.QueryRowContext(ctx, "SELECT txid_current()").Scan(&first); err != nil {
 		return w.fail("its transaction", err)
@@ -324,12 +343,106 @@ func (w *inserter) commit() error {
 }
 
 func (w *inserter) rollback() error {
-	if !w.ownTx || w.done {
-		return nil
-	}
 	w.done = true
 	if _, err := w.s.conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
 		return w.fail("ROLLBACK", err)
+	}
+	return nil
+}
+
+// undo takes back what the failed insert did, and returns cause with what
+// it could not take back. Its own transaction it rolls back. The caller's
+// it leaves as it was where it can: a table the insert created is dropped,
+// and a transaction DuckDB holds no row of the insert in is left alone.
+// Where DuckDB aborted the transaction at the error of a statement (which
+// its COMMIT would then end as a ROLLBACK and return nil), or holds rows
+// of the insert that no statement can take back (DuckDB has no
+// SAVEPOINT), undo rolls the whole transaction back, and its error says
+// so: ErrTransactionRolledBack.
+func (w *inserter) undo(cause error) error {
+	if w.ownTx {
+		if w.done {
+			return cause // COMMIT failed: DuckDB ended the transaction
+		}
+		return errors.Join(cause, w.rollback())
+	}
+	// The statements below are the caller's transaction's, whatever ctx
+	// became.
+	ctx := context.Background()
+	var why string
+	switch {
+	case w.created:
+		_, err := w.s.conn.ExecContext(ctx, "DROP TABLE "+w.name)
+		if err == nil {
+			return cause // the table, and any row of the insert in it, gone
+		}
+		why = fmt.Sprintf("the table the insert created in it could not be dropped (%v)", err)
+	case !w.wrote:
+		_, err := w.s.conn.ExecContext(ctx, "SELECT 1")
+		if err == nil {
+			return cause
+		}
+		why = fmt.Sprintf("DuckDB had aborted it at the error (%v)", err)
+	case w.hidden:
+		why = "it holds rows of the insert that DuckDB's scans do not see, and a CHECKPOINT would show"
+	default:
+		now, err := w.count(ctx)
+		switch {
+		case err != nil:
+			why = fmt.Sprintf("DuckDB had aborted it at the error (%v)", err)
+		case now == w.before:
+			return cause // no row of the insert in the table
+		default:
+			why = fmt.Sprintf("it held %d rows of the insert, which DuckDB cannot take back alone", now-w.before)
+		}
+	}
+	err := fmt.Errorf("arrowmap/duckdb: %s into %q: %w: %s; the connection is now in no transaction, and a COMMIT fails",
+		w.entry, w.table, ErrTransactionRolledBack, why)
+	return errors.Join(cause, err, w.rollback())
+}
+
+// count is the table's rows, as the transaction sees them.
+func (w *inserter) count(ctx context.Context) (int64, error) {
+	var n int64
+	err := w.s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+w.name).Scan(&n)
+	return n, err
+}
+
+// countBefore counts the table's rows before the insert, which checkCount
+// compares with them after it.
+func (w *inserter) countBefore(ctx context.Context) error {
+	if w.created {
+		w.before = 0
+		return nil
+	}
+	n, err := w.count(ctx)
+	if err != nil {
+		return w.fail("its rows before the insert", err)
+	}
+	w.before = n
+	return nil
+}
+
+// checkCount refuses an insert of n rows after which the table, as the
+// transaction sees it, does not have n rows more than before. DuckDB
+// (1.5.6 at least) loses sight of the rows of an INSERT of about a row
+// group or more that follows, in one transaction, an INSERT or CREATE
+// TABLE AS of no rows from a source it reads in batches (a table, an
+// Arrow view): that one leaves an empty row group, behind which the rows
+// are merged and at which scans stop, count(*) included, until a
+// CHECKPOINT rewrites the row groups. Insert itself runs no such
+// statement (create, insertStream); the caller's transaction may have.
+func (w *inserter) checkCount(ctx context.Context, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	after, err := w.count(ctx)
+	if err != nil {
+		return w.fail("its rows after the insert", err)
+	}
+	if after-w.before != n {
+		w.hidden = true
+		return w.fail("its rows after the insert", fmt.Errorf("the table shows %d rows more than before, not the %d written: DuckDB has lost sight of rows (an INSERT of no rows earlier in the transaction makes DuckDB's scans miss those of a large one)", after-w.before, n))
 	}
 	return nil
 }
@@ -359,6 +472,10 @@ func (w *inserter) withView(ctx context.Context, recs array.RecordReader, stmt s
 
 // create creates the table from the schema: DuckDB's own types of the
 // Arrow types, with NOT NULL where the schema's field is not nullable.
+// The table is made WITH NO DATA, which DuckDB plans as no insert at all:
+// a CREATE TABLE AS of a view of no rows is an insert of none, after
+// which DuckDB loses sight of the rows of the insert that follows
+// (checkCount says how).
 func (w *inserter) create(ctx context.Context, ifNotExists bool) error {
 	schema, err := carriedSchema(w.schema, createPath)
 	if err != nil {
@@ -367,18 +484,23 @@ func (w *inserter) create(ctx context.Context, ifNotExists bool) error {
 	if schema == nil {
 		schema = w.schema
 	}
+	if ifNotExists {
+		// Whether it exists decides whether the insert created it, to
+		// drop at a failure. A table DuckDB cannot find is a binder's
+		// error, which leaves a transaction as it was.
+		if _, err := w.s.conn.ExecContext(ctx, "SELECT * FROM "+w.name+" LIMIT 0"); err == nil {
+			return nil
+		}
+	}
 	empty, err := array.NewRecordReader(schema, nil)
 	if err != nil {
 		return w.fail("CREATE TABLE", err)
 	}
 	defer empty.Release()
-	verb := "CREATE TABLE "
-	if ifNotExists {
-		verb += "IF NOT EXISTS "
-	}
-	if _, err := w.withView(ctx, empty, verb+w.name+" AS SELECT * FROM %s"); err != nil {
+	if _, err := w.withView(ctx, empty, "CREATE TABLE "+w.name+" AS SELECT * FROM %s WITH NO DATA"); err != nil {
 		return w.fail("CREATE TABLE", err)
 	}
+	w.created = true
 	for _, f := range schema.Fields() {
 		if f.Nullable {
 			continue
@@ -436,13 +558,20 @@ func (w *inserter) checkColumns(ctx context.Context) error {
 // BY NAME SELECT * from a view of them all, read as DuckDB pulls them,
 // while the next is encoded beside it. An error of the records (a value
 // that does not fit, the caller's sequence) fails DuckDB's read of the
-// view, so the INSERT writes nothing, and is the error returned.
+// view, so the INSERT writes nothing, and is the error returned. No
+// records, no INSERT: one of no rows would leave DuckDB an empty row
+// group (checkCount); and an error of the first record comes before
+// DuckDB sees any.
 func (w *inserter) insertStream(ctx context.Context, recs iter.Seq2[arrow.RecordBatch, error]) (int64, error) {
 	schema := w.schema
 	if w.carried != nil {
 		schema = w.carried
 	}
 	stream := startStream(schema, recs)
+	if !stream.peek() {
+		return 0, stream.stop()
+	}
+	w.wrote = true
 	n, err := w.withView(ctx, stream, "INSERT INTO "+w.name+" BY NAME SELECT * FROM %s")
 	if serr := stream.stop(); serr != nil {
 		return 0, serr
@@ -500,26 +629,56 @@ func needsAppender(schema *arrow.Schema) bool {
 	return err2 == nil
 }
 
-// openAppender opens DuckDB's Appender on the table, over the schema's
-// columns in their order.
-func (w *inserter) openAppender() error {
+// appendAll writes the records into the table through DuckDB's Appender,
+// over the schema's columns in their order, and closes it: failed, it
+// drops what the Appender holds first, which its Close would write.
+// ctx is checked at each record and each chunk of rows.
+func (w *inserter) appendAll(ctx context.Context, recs iter.Seq2[arrow.RecordBatch, error]) (n int64, err error) {
 	schemaName, table := "", w.table
 	if i := strings.LastIndex(w.table, "."); i >= 0 {
 		schemaName, table = w.table[:i], w.table[i+1:]
 	}
-	err := w.s.conn.Raw(func(dc any) error {
-		a, err := duckdb.NewAppenderWithColumns(dc.(driver.Conn), "", schemaName, table, fieldNames(w.schema))
-		w.app = a
+	var app *duckdb.Appender
+	err = w.s.conn.Raw(func(dc any) error {
+		var err error
+		app, err = duckdb.NewAppenderWithColumns(dc.(driver.Conn), "", schemaName, table, fieldNames(w.schema))
 		return err
 	})
 	if err != nil {
-		return w.fail("its Appender", err)
+		return 0, w.fail("its Appender", err)
 	}
-	return nil
+	defer func() {
+		if err != nil {
+			_ = app.Clear()
+		}
+		if cerr := app.Close(); cerr != nil && err == nil {
+			err = w.fail("the Appender", cerr)
+		}
+	}()
+	for rec, err := range recs {
+		if err != nil {
+			return 0, err
+		}
+		if err := ctx.Err(); err != nil {
+			rec.Release()
+			return 0, w.fail("the Appender", err)
+		}
+		w.wrote = true
+		written, err := w.appendRows(ctx, app, rec)
+		rec.Release()
+		if err != nil {
+			return 0, err
+		}
+		n += written
+	}
+	if err := app.FlushWithCancel(ctx); err != nil {
+		return 0, w.fail("the Appender", err)
+	}
+	return n, nil
 }
 
 // appendRows appends rec's rows through the Appender.
-func (w *inserter) appendRows(rec arrow.RecordBatch) (int64, error) {
+func (w *inserter) appendRows(ctx context.Context, app *duckdb.Appender, rec arrow.RecordBatch) (int64, error) {
 	cols := make([]valueOf, rec.NumCols())
 	for j, col := range rec.Columns() {
 		v, err := valuesOf(col)
@@ -530,6 +689,12 @@ func (w *inserter) appendRows(rec arrow.RecordBatch) (int64, error) {
 	}
 	row := make([]driver.Value, len(cols))
 	for i := range int(rec.NumRows()) {
+		// A chunk of rows between looks at ctx: the Appender does not.
+		if i%appendChunk == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, w.fail("the Appender", err)
+			}
+		}
 		for j, v := range cols {
 			x, err := v(i)
 			if err != nil {
@@ -537,33 +702,13 @@ func (w *inserter) appendRows(rec arrow.RecordBatch) (int64, error) {
 			}
 			row[j] = x
 		}
-		if err := w.app.AppendRow(row...); err != nil {
+		if err := app.AppendRow(row...); err != nil {
 			return 0, w.fail("the Appender", err)
 		}
 	}
 	return rec.NumRows(), nil
 }
 
-// flushAppender writes what the Appender holds, before the commit.
-func (w *inserter) flushAppender() error {
-	if w.app == nil {
-		return nil
-	}
-	if err := w.app.Flush(); err != nil {
-		return w.fail("the Appender", err)
-	}
-	return nil
-}
-
-// closeAppender closes the Appender; failed, it drops what the Appender
-// holds first, which a Close would write.
-func (w *inserter) closeAppender(failed bool) {
-	if w.app == nil {
-		return
-	}
-	if failed {
-		_ = w.app.Clear()
-	}
-	_ = w.app.Close()
-	w.app = nil
-}
+// appendChunk is the rows appended between two looks at ctx: DuckDB's
+// vector size.
+const appendChunk = 2048

@@ -1,5 +1,3 @@
-//go:build duckdb_arrow
-
 package duckdb
 
 import (
@@ -62,8 +60,8 @@ type InsertConfig struct {
 	// IfNotExists, with Create, creates the table only when it does not
 	// exist, and appends to it otherwise.
 	IfNotExists bool
-	// BatchRows is the most rows of one record, and of one INSERT: 0 is
-	// DefaultBatchRows.
+	// BatchRows is the most rows of one record of those DuckDB reads (all
+	// through one INSERT): 0 is DefaultBatchRows.
 	BatchRows int
 	// Appender writes through DuckDB's Appender, row by row, rather than
 	// through an Arrow view: slower (see bench/RESULTS.md), the same
@@ -75,8 +73,8 @@ type InsertConfig struct {
 // IOOption marks InsertConfig as an Option.
 func (InsertConfig) IOOption() {}
 
-// DefaultBatchRows is the rows of one record and one INSERT when
-// InsertConfig.BatchRows is 0: DuckDB's row group.
+// DefaultBatchRows is the rows of one record when InsertConfig.BatchRows
+// is 0: DuckDB's row group.
 const DefaultBatchRows = 122_880
 
 // parse checks opts, the options of entry, which takes a config of type C

@@ -1,5 +1,3 @@
-//go:build duckdb_arrow
-
 package duckdb
 
 import (
@@ -78,8 +76,12 @@ func QueryRecords[D DB](ctx context.Context, db D, query string, args ...any) (a
 
 // splitArgs divides the arguments of a query between its parameters and
 // the entry point's options: a QueryConfig and mapper options of the kinds
-// in accepted.
+// in accepted. Every query's first step, it is where a build without
+// DuckDB's Arrow interface stops.
 func splitArgs(entry string, accepted mapperhook.Kinds, args []any) (QueryConfig, []mapper.Option, []any, error) {
+	if err := needsArrow(entry); err != nil {
+		return QueryConfig{}, nil, nil, err
+	}
 	var opts []Option
 	params := make([]any, 0, len(args))
 	for _, a := range args {

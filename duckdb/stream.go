@@ -1,5 +1,3 @@
-//go:build duckdb_arrow
-
 package duckdb
 
 import (
@@ -23,6 +21,8 @@ type stream struct {
 
 	rec arrow.RecordBatch // the current record, Next's to release
 	err error             // the error that ended the records, if one did
+	// first is the record peek took, Next's first.
+	first arrow.RecordBatch
 	// stopped is set once stop has been called: a Next after it ends.
 	stopped atomic.Bool
 	once    sync.Once
@@ -60,10 +60,30 @@ func startStream(schema *arrow.Schema, recs iter.Seq2[arrow.RecordBatch, error])
 
 func (s *stream) Schema() *arrow.Schema { return s.schema }
 
+// peek waits for the first record, which Next then gives first, and
+// reports whether there is one: false where the records are none, or
+// their first is an error (stop returns it).
+func (s *stream) peek() bool {
+	got, ok := <-s.next
+	if !ok {
+		return false
+	}
+	if got.err != nil {
+		s.err = got.err
+		return false
+	}
+	s.first = got.rec
+	return true
+}
+
 func (s *stream) Next() bool {
 	s.release()
 	if s.err != nil || s.stopped.Load() {
 		return false
+	}
+	if s.first != nil {
+		s.rec, s.first = s.first, nil
+		return true
 	}
 	got, ok := <-s.next
 	if !ok {
@@ -118,6 +138,10 @@ func (s *stream) stop() error {
 		}
 		s.wg.Wait()
 		s.release()
+		if s.first != nil {
+			s.first.Release()
+			s.first = nil
+		}
 	})
 	return s.err
 }
