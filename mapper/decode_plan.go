@@ -160,6 +160,10 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 	if tag.Union != tags.NoUnion {
 		return c.compileUnion(t, tag, dt, at)
 	}
+	tag, err := impliedTemporal(t, tag, at)
+	if err != nil {
+		return nil, nil, err
+	}
 	l, err := c.newLevel(t, tag, dt, at)
 	if err != nil {
 		return nil, nil, err
