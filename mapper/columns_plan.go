@@ -307,7 +307,7 @@ func (p *columnsPlan) bind(rec arrow.RecordBatch, schema *arrow.Schema, dst refl
 		if b.vt != nil {
 			var err error
 			if v, err = views.Of(arr, b.vt); err != nil {
-				return viewError(col, err)
+				return viewError(col, err, columnsNullRemedy)
 			}
 		}
 		if err := b.set(dst.FieldByIndex(b.index), arr, v); err != nil {
@@ -315,6 +315,12 @@ func (p *columnsPlan) bind(rec arrow.RecordBatch, schema *arrow.Schema, dst refl
 		}
 	}
 	return nil
+}
+
+// columnsNullRemedy is what an ErrNull of a typed column says, whatever
+// its level.
+func columnsNullRemedy(string) string {
+	return `a typed column reads no null unless its field is tagged nullable (its list elements arrow-elem:"nullable", its map values arrow-value:"nullable")`
 }
 
 // set sets field to the column of arr, whose view v has been validated
@@ -326,7 +332,7 @@ func (b *boundColumn) set(field reflect.Value, arr arrow.Array, v views.View) er
 	case b.nested:
 		s, err := views.StructsOf(v)
 		if err != nil {
-			return viewError(&b.col, err)
+			return viewError(&b.col, err, columnsNullRemedy)
 		}
 		if ext, ok := arr.(array.ExtensionArray); ok {
 			arr = ext.Storage()
@@ -345,7 +351,7 @@ func (b *boundColumn) set(field reflect.Value, arr arrow.Array, v views.View) er
 	default:
 		out := b.from.Call([]reflect.Value{b.zero, reflect.ValueOf(v)})
 		if err, _ := out[1].Interface().(error); err != nil {
-			return viewError(&b.col, err)
+			return viewError(&b.col, err, columnsNullRemedy)
 		}
 		field.Set(out[0])
 	}

@@ -3,8 +3,10 @@ package mapper
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -104,7 +106,7 @@ func (m mapping) view(rec arrow.RecordBatch) (batch, error) {
 		}
 		v, err := views.Of(rec.Column(col.index), col.vt)
 		if err != nil {
-			return batch{}, viewError(col, err)
+			return batch{}, viewError(col, err, p.nullRemedy)
 		}
 		if int64(v.Len()) != rows {
 			return batch{}, newError(ErrInvalidData, col.codec.path, col.name, -1, "%d rows in a record of %d", v.Len(), rows)
@@ -129,8 +131,10 @@ func (m mapping) view(rec arrow.RecordBatch) (batch, error) {
 // length: a count no column backs must not reach index arithmetic unchecked.
 const maxRecordRows = 1 << 48
 
-// viewError turns a views error into an *Error naming the Go field.
-func viewError(col *column, err error) error {
+// viewError turns a views error into an *Error naming the Go field. An
+// ErrNull says, by remedy of its level's label, how the field could take
+// the null: the column may well be nullable, the Go field is not.
+func viewError(col *column, err error, remedy func(label string) string) error {
 	var ve *views.Error
 	if !errors.As(err, &ve) {
 		return &Error{Path: col.codec.path, Column: col.name, Row: -1, Err: err}
@@ -148,7 +152,54 @@ func viewError(col *column, err error) error {
 	if ve.Detail != "" {
 		what = &detail{kind: ve.Err, msg: ve.Detail}
 	}
+	if ve.Err == views.ErrNull && remedy != nil {
+		if msg := remedy(path); msg != "" {
+			what = &detail{kind: ve.Err, msg: msg}
+		}
+	}
 	return &Error{Path: path, Column: column, Row: ve.Row, Err: what}
+}
+
+// nullRemedy is what an ErrNull at the level labelled label says: its Go
+// type cannot hold a null, and the two ways to let it.
+func (p *plan) nullRemedy(label string) string {
+	t, ok := p.holders[label]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s cannot hold a null: make it a *%s, or tag it %s to read a null as the zero value", t, t, nullableTag(label))
+}
+
+// nullableTag is how the level of Go path label is tagged nullable: in its
+// field's arrow tag, or, for a list's elements and a map's keys and values,
+// in arrow-elem, arrow-key or arrow-value (elem(…) for each list below).
+func nullableTag(label string) string {
+	var levels []string // the suffixes after the field's name, outermost first
+	for {
+		var found bool
+		for _, suffix := range [...]string{"[]", "[key]", "[value]"} {
+			if rest, ok := strings.CutSuffix(label, suffix); ok {
+				levels = append([]string{suffix}, levels...)
+				label, found = rest, true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	if len(levels) == 0 {
+		return "nullable"
+	}
+	opts := "nullable"
+	for _, l := range levels[1:] {
+		if l != "[]" {
+			return "nullable at that level" // no tag reaches a map's keys or values below a list
+		}
+		opts = "elem(" + opts + ")"
+	}
+	key := map[string]string{"[]": "arrow-elem", "[key]": "arrow-key", "[value]": "arrow-value"}[levels[0]]
+	return fmt.Sprintf("%s:%q", key, opts)
 }
 
 // Decode decodes every row of rec.
