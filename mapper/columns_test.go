@@ -297,7 +297,7 @@ func TestColumnsReaderErrors(t *testing.T) {
 		}](rr)
 		assert.ErrorIs(t, err, mapper.ErrMissingColumn)
 	})
-	t.Run("a batch with a null where none is allowed ends the reader with ErrNull", func(t *testing.T) {
+	t.Run("a batch with a null where none is allowed ends the reader with ErrNull, after its rows before the null", func(t *testing.T) {
 		rr, err := array.NewRecordReader(columnsSchema, []arrow.RecordBatch{good, bad, good})
 		require.NoError(t, err)
 		defer rr.Release()
@@ -305,6 +305,10 @@ func TestColumnsReaderErrors(t *testing.T) {
 		require.NoError(t, err)
 		defer r.Release()
 		require.True(t, r.Next())
+		require.True(t, r.Next(), "the row of the bad batch before its null")
+		assert.Equal(t, 1, r.Columns().Price.Len())
+		assert.Equal(t, 1, r.Columns().Units.Len(), "an arrow.Array field cut to that row too")
+		assert.NoError(t, r.Err(), "no error while rows remain")
 		assert.False(t, r.Next())
 		var me *mapper.Error
 		require.ErrorAs(t, r.Err(), &me)
@@ -315,6 +319,35 @@ func TestColumnsReaderErrors(t *testing.T) {
 		assert.False(t, r.Next())
 		assert.Zero(t, r.Columns().Price.Len())
 		assert.Nil(t, r.Columns().Units)
+	})
+	t.Run("an arrow.Array field that cannot be cut before the row of a null ends the reader with an error, not a panic", func(t *testing.T) {
+		// The raw column's offsets are out of bounds at its row 2, which
+		// arrow-go checks only for the last row of an array or a slice.
+		raw := array.NewData(arrow.BinaryTypes.String, 4, []*memory.Buffer{nil,
+			memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 1, 99, 3, 4})), memory.NewBufferBytes([]byte("abcd"))}, nil, 0, 0)
+		defer raw.Release()
+		rawArr := array.MakeFromData(raw)
+		defer rawArr.Release()
+		prices := fxJSON(t, mem, arrow.PrimitiveTypes.Float64, `[1, 2, null, 4]`)
+		defer prices.Release()
+		schema := arrow.NewSchema([]arrow.Field{{Name: "price", Type: arrow.PrimitiveTypes.Float64, Nullable: true}, {Name: "raw", Type: arrow.BinaryTypes.String}}, nil)
+		rec := array.NewRecordBatch(schema, []arrow.Array{prices, rawArr}, 4)
+		defer rec.Release()
+		rr, err := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
+		require.NoError(t, err)
+		defer rr.Release()
+		r, err := mapper.NewColumnsReader[struct {
+			Price views.PrimitiveColumn[float64] `arrow:"price"`
+			Raw   arrow.Array                    `arrow:"raw"`
+		}](rr)
+		require.NoError(t, err)
+		defer r.Release()
+		require.NotPanics(t, func() { assert.False(t, r.Next()) })
+		var me *mapper.Error
+		require.ErrorAs(t, r.Err(), &me)
+		assert.ErrorIs(t, me, mapper.ErrInvalidData)
+		assert.Equal(t, "raw", me.Column)
+		assert.Equal(t, -1, me.Row, "a fault of the record")
 	})
 	t.Run("Next after Release reports false and Err is ErrClosed", func(t *testing.T) {
 		rr, err := array.NewRecordReader(columnsSchema, []arrow.RecordBatch{good})
