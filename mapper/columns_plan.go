@@ -363,7 +363,7 @@ func (b *boundColumn) set(field reflect.Value, arr arrow.Array, v views.View, pr
 	switch {
 	case b.vt == nil:
 		if prefix >= 0 {
-			cut, err := cutArray(arr, prefix)
+			cut, err := cutArray(arr, 0, prefix)
 			if err != nil {
 				return held, newError(ErrInvalidData, b.col.codec.path, b.col.name, -1, "%v", err)
 			}
@@ -399,17 +399,17 @@ func (b *boundColumn) set(field reflect.Value, arr arrow.Array, v views.View, pr
 	return held, nil
 }
 
-// cutArray is the first n rows of arr, which the caller releases. An
+// cutArray is rows [i, j) of arr, which the caller releases. An
 // arrow.Array field is not validated, and arrow-go checks the bounds of a
 // slice's buffers as it makes it: what it refuses of a hostile array is
 // an error, not a panic.
-func cutArray(arr arrow.Array, n int) (cut arrow.Array, err error) {
+func cutArray(arr arrow.Array, i, j int) (cut arrow.Array, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			cut, err = nil, fmt.Errorf("the first %d rows of the column: %v", n, r)
+			cut, err = nil, fmt.Errorf("rows [%d, %d) of the column: %v", i, j, r)
 		}
 	}()
-	return array.NewSlice(arr, 0, int64(n)), nil
+	return array.NewSlice(arr, int64(i), int64(j)), nil
 }
 
 func releaseArrays(arrs []arrow.Array) {
@@ -420,8 +420,11 @@ func releaseArrays(arrs []arrow.Array) {
 
 // pageField is one column of a page and the same column of the record the
 // page is cut from: for a typed column, pointers to both (the page's a
-// slicer); for an arrow.Array field, two *arrow.Array.
-type pageField struct{ page, record any }
+// slicer); for an arrow.Array field, two *arrow.Array, and its column.
+type pageField struct {
+	page, record any
+	col          *column
+}
 
 // pageFields lists the columns of page and record, two values of the
 // plan's struct, down into structs of columns: the fields a page sets.
@@ -436,7 +439,7 @@ func (p *columnsPlan) pageFields(page, record reflect.Value) []pageField {
 				walk(b.fields, pf, rf)
 				continue
 			}
-			out = append(out, pageField{page: pf.Addr().Interface(), record: rf.Addr().Interface()})
+			out = append(out, pageField{page: pf.Addr().Interface(), record: rf.Addr().Interface(), col: &b.col})
 		}
 	}
 	walk(p.fields, page, record)
@@ -446,18 +449,23 @@ func (p *columnsPlan) pageFields(page, record reflect.Value) []pageField {
 // cutPage sets the page's columns to rows [i, j) of the record's, without
 // validating again: a typed column by its SliceFrom method (no reflection,
 // nothing allocated), an arrow.Array by array.NewSlice, whose array it
-// appends to held for the caller to release.
-func cutPage(fields []pageField, i, j int, held []arrow.Array) []arrow.Array {
+// appends to held for the caller to release. An arrow.Array field is not
+// validated, and arrow-go checks the bounds of a slice as it makes it:
+// what it refuses is an error naming the column, not a panic.
+func cutPage(fields []pageField, i, j int, held []arrow.Array) ([]arrow.Array, error) {
 	for _, f := range fields {
 		if arr, ok := f.record.(*arrow.Array); ok {
-			cut := array.NewSlice(*arr, int64(i), int64(j))
+			cut, err := cutArray(*arr, i, j)
+			if err != nil {
+				return held, newError(ErrInvalidData, f.col.codec.path, f.col.name, -1, "%v", err)
+			}
 			*f.page.(*arrow.Array) = cut
 			held = append(held, cut)
 			continue
 		}
 		f.page.(slicer).SliceFrom(f.record, i, j)
 	}
-	return held
+	return held, nil
 }
 
 // cachedColumnsPlan is the columns plan for t and schema, from the plan

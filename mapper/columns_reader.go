@@ -208,7 +208,12 @@ func (r *ColumnsReader[C]) Windows(size int) iter.Seq2[C, error] {
 			}
 			for i := 0; i < rows; i += size {
 				r.releasePage()
-				r.pageArrays = cutPage(fields, i, min(i+size, rows), r.pageArrays)
+				var err error
+				if r.pageArrays, err = cutPage(fields, i, min(i+size, rows), r.pageArrays); err != nil {
+					r.err, r.failed, r.done = InStream(err, r.records-1, r.rows-r.rec.NumRows()), nil, true
+					yield(zero, r.err)
+					return
+				}
 				if !yield(page, nil) {
 					return
 				}
