@@ -203,10 +203,10 @@ var contractCases = []contractCase{
 		},
 	},
 	{
-		name: "a record with a null where none is allowed is ErrNull, after every row before it",
+		name: "a record with a null where none is allowed is ErrNull, after every row before it, its own record's too",
 		stream: func(t *testing.T, mem memory.Allocator) ([]byte, []contractRow) {
 			recs, rows := contractRecords(mem, 9, 3, 4, 5, 2)
-			return contractStream(t, mem, recs), rows[:7]
+			return contractStream(t, mem, recs), rows[:9]
 		},
 		wantIs: mapper.ErrNull,
 	},

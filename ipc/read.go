@@ -74,8 +74,7 @@ func NewReader[T any](r io.Reader, opts ...Option) (*mapper.Reader[T], error) {
 }
 
 // ReadFile reads every row of the IPC file or stream at path, as Open and
-// ReadAll do. On an error it returns the rows before the record that
-// failed, and the error.
+// ReadAll do. On an error it returns every row before it, and the error.
 //
 // opts are mapper.NewReader's options but ZeroCopy (the rows outlive the
 // records they would alias), and mapper.Allocator.

@@ -97,3 +97,71 @@ func TestAReaderErrorNamesTheRowOfTheFileAndItsRecord(t *testing.T) {
 		})
 	}
 }
+
+func TestAReaderGivesEveryRowBeforeAnErrorOfItsRecord(t *testing.T) {
+	// One record of 5 rows whose row 4 has a null name: rows 0 to 3 come
+	// first, then the error, however the rows are read.
+	rows := nullNameAt(5, 4)
+	stream := writeRows(t, false, ipc.WriteConfig{}, rows)
+	path := writeTemp(t, "rows.arrow", writeRows(t, true, ipc.WriteConfig{}, rows))
+	want := make([]named, 4)
+	for i := range want {
+		want[i] = named{ID: int64(i), Name: *rows[i].Name}
+	}
+	newReader := func(t *testing.T) *mapper.Reader[named] {
+		r, err := ipc.NewReader[named](bytes.NewReader(stream))
+		require.NoError(t, err)
+		t.Cleanup(r.Release)
+		return r
+	}
+	reads := []struct {
+		name string
+		read func(t *testing.T) ([]named, error)
+	}{
+		{"NewReader and All", func(t *testing.T) ([]named, error) {
+			var got []named
+			for row, err := range newReader(t).All() {
+				if err != nil {
+					return got, err
+				}
+				got = append(got, row)
+			}
+			return got, nil
+		}},
+		{"NewReader and Pages of 2", func(t *testing.T) ([]named, error) {
+			var got []named
+			for page, err := range newReader(t).Pages(2) {
+				if err != nil {
+					return got, err
+				}
+				got = append(got, page...)
+			}
+			return got, nil
+		}},
+		{"NewReader and Read into 3 rows", func(t *testing.T) ([]named, error) {
+			r := newReader(t)
+			var got []named
+			buf := make([]named, 3)
+			for {
+				n, err := r.Read(buf)
+				got = append(got, buf[:n]...)
+				if err != nil {
+					return got, err
+				}
+			}
+		}},
+		{"NewReader and ReadAll", func(t *testing.T) ([]named, error) { return newReader(t).ReadAll() }},
+		{"ReadFile", func(t *testing.T) ([]named, error) { return ipc.ReadFile[named](path) }},
+	}
+	for _, rd := range reads {
+		t.Run(rd.name, func(t *testing.T) {
+			got, err := rd.read(t)
+			require.ErrorIs(t, err, mapper.ErrNull)
+			assert.Equal(t, want, got, "the rows before the null")
+			var me *mapper.Error
+			require.ErrorAs(t, err, &me)
+			assert.Equal(t, 4, me.Row)
+			assert.Equal(t, "Name", me.Path)
+		})
+	}
+}

@@ -24,7 +24,8 @@ import (
 // Errors are *Error values whose Path and Column start at the element: ""
 // for arr itself, "[]" and "item" for a list's elements, "Qty" and "qty"
 // for the field Qty of a struct E, as the Path and Column of a field of E
-// would read without the field.
+// would read without the field. With an error about a value, the values
+// before it are returned, as Decode returns the rows before a row's error.
 func DecodeArray[E any](arr arrow.Array, opts ...Option) ([]E, error) {
 	if arr == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil array")
@@ -47,16 +48,16 @@ func DecodeArray[E any](arr arrow.Array, opts ...Option) ([]E, error) {
 	defer rec.Release()
 	b, err := mapping{plan: p, schema: schema, run: o.run()}.view(rec)
 	if err != nil {
-		return nil, arrayError(err)
+		err = arrayError(err)
 	}
 	if b.w.Len == 0 {
-		return nil, nil
+		return nil, err
 	}
 	// A struct of one field is laid out as the field: the rows are the
 	// elements.
 	out := make([]E, b.w.Len)
 	b.decode(unsafe.Pointer(unsafe.SliceData(out)), nil)
-	return out, nil
+	return out, err
 }
 
 // EncodeArray writes values into a new array, exactly the column Encode

@@ -288,45 +288,92 @@ func settable(t reflect.Type, gf goField) error {
 // schema is the one p was found for, which rec's may be another object
 // than, but must agree with on every planned column.
 func (p *columnsPlan) bind(rec arrow.RecordBatch, schema *arrow.Schema, dst reflect.Value) error {
+	_, err, _ := p.bindRows(rec, schema, dst, -1)
+	return err
+}
+
+// bindRows is bind, or, when prefix >= 0, bind of the first prefix rows
+// of rec alone (views.OfPrefix), its arrow.Array fields cut to them: the
+// arrays cut are held, for the caller to release. On an error it reports
+// whether the error is about a row, after checking every column for a
+// fault about the record, as a Mapper's view does.
+func (p *columnsPlan) bindRows(rec arrow.RecordBatch, schema *arrow.Schema, dst reflect.Value, prefix int) (held []arrow.Array, err error, aboutRow bool) {
+	fail := func(err error, aboutRow bool) ([]arrow.Array, error, bool) {
+		releaseArrays(held)
+		return nil, err, aboutRow
+	}
 	rows := rec.NumRows()
 	if rows < 0 || rows > maxRecordRows {
-		return newError(ErrInvalidData, "", "", -1, "a record of %d rows", rows)
+		return fail(newError(ErrInvalidData, "", "", -1, "a record of %d rows", rows), false)
 	}
 	recSchema := rec.Schema()
+	var rowErr error
 	for k := range p.fields {
 		b := &p.fields[k]
 		col := &b.col
 		if recSchema != schema && !col.in(recSchema) { // schema's was checked when the plan was found for it
-			return newError(ErrTypeMismatch, col.codec.path, col.name, -1, "the record's schema differs from the one the columns were bound to")
+			return fail(newError(ErrTypeMismatch, col.codec.path, col.name, -1, "the record's schema differs from the one the columns were bound to"), false)
 		}
 		arr := rec.Column(col.index)
 		if arr == nil || int64(arr.Len()) != rows {
-			return newError(ErrInvalidData, col.codec.path, col.name, -1, "a column that is not %d rows long", rows)
+			return fail(newError(ErrInvalidData, col.codec.path, col.name, -1, "a column that is not %d rows long", rows), false)
 		}
 		var v views.View
 		if b.vt != nil {
 			var err error
-			if v, err = views.Of(arr, b.vt); err != nil {
-				return viewError(col, err)
+			if prefix < 0 {
+				v, err = views.Of(arr, b.vt)
+			} else {
+				v, err = views.OfPrefix(arr, b.vt, prefix)
+			}
+			if err != nil {
+				e := viewError(col, err, columnsNullRemedy)
+				if e.Row < 0 {
+					return fail(e, false)
+				}
+				if rowErr == nil {
+					rowErr = e
+				}
+				continue
 			}
 		}
-		if err := b.set(dst.FieldByIndex(b.index), arr, v); err != nil {
-			return err
+		if rowErr != nil {
+			continue // only faults about the record count now
+		}
+		if held, err = b.set(dst.FieldByIndex(b.index), arr, v, prefix, held); err != nil {
+			return fail(err, false)
 		}
 	}
-	return nil
+	if rowErr != nil {
+		return fail(rowErr, true)
+	}
+	return held, nil, false
+}
+
+// columnsNullRemedy is what an ErrNull of a typed column says, whatever
+// its level.
+func columnsNullRemedy(string) string {
+	return `a typed column reads no null unless its field is tagged nullable (its list elements arrow-elem:"nullable", its map values arrow-value:"nullable")`
 }
 
 // set sets field to the column of arr, whose view v has been validated
-// with b.vt.
-func (b *boundColumn) set(field reflect.Value, arr arrow.Array, v views.View) error {
+// with b.vt; when prefix >= 0, to its first prefix rows, an arrow.Array
+// cut to them and appended to held.
+func (b *boundColumn) set(field reflect.Value, arr arrow.Array, v views.View, prefix int, held []arrow.Array) ([]arrow.Array, error) {
 	switch {
 	case b.vt == nil:
+		if prefix >= 0 {
+			cut, err := cutArray(arr, 0, prefix)
+			if err != nil {
+				return held, newError(ErrInvalidData, b.col.codec.path, b.col.name, -1, "%v", err)
+			}
+			held, arr = append(held, cut), cut
+		}
 		field.Set(reflect.ValueOf(arr))
 	case b.nested:
 		s, err := views.StructsOf(v)
 		if err != nil {
-			return viewError(&b.col, err)
+			return held, viewError(&b.col, err, columnsNullRemedy)
 		}
 		if ext, ok := arr.(array.ExtensionArray); ok {
 			arr = ext.Storage()
@@ -338,24 +385,46 @@ func (b *boundColumn) set(field reflect.Value, arr arrow.Array, v views.View) er
 			if at := b.views[k]; at >= 0 {
 				fv = s.Field(at)
 			}
-			if err := f.set(field.FieldByIndex(f.index), children.Field(f.col.index), fv); err != nil {
-				return err
+			if held, err = f.set(field.FieldByIndex(f.index), children.Field(f.col.index), fv, prefix, held); err != nil {
+				return held, err
 			}
 		}
 	default:
 		out := b.from.Call([]reflect.Value{b.zero, reflect.ValueOf(v)})
 		if err, _ := out[1].Interface().(error); err != nil {
-			return viewError(&b.col, err)
+			return held, viewError(&b.col, err, columnsNullRemedy)
 		}
 		field.Set(out[0])
 	}
-	return nil
+	return held, nil
+}
+
+// cutArray is rows [i, j) of arr, which the caller releases. An
+// arrow.Array field is not validated, and arrow-go checks the bounds of a
+// slice's buffers as it makes it: what it refuses of a hostile array is
+// an error, not a panic.
+func cutArray(arr arrow.Array, i, j int) (cut arrow.Array, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			cut, err = nil, fmt.Errorf("rows [%d, %d) of the column: %v", i, j, r)
+		}
+	}()
+	return array.NewSlice(arr, int64(i), int64(j)), nil
+}
+
+func releaseArrays(arrs []arrow.Array) {
+	for _, arr := range arrs {
+		arr.Release()
+	}
 }
 
 // pageField is one column of a page and the same column of the record the
 // page is cut from: for a typed column, pointers to both (the page's a
-// slicer); for an arrow.Array field, two *arrow.Array.
-type pageField struct{ page, record any }
+// slicer); for an arrow.Array field, two *arrow.Array, and its column.
+type pageField struct {
+	page, record any
+	col          *column
+}
 
 // pageFields lists the columns of page and record, two values of the
 // plan's struct, down into structs of columns: the fields a page sets.
@@ -370,7 +439,7 @@ func (p *columnsPlan) pageFields(page, record reflect.Value) []pageField {
 				walk(b.fields, pf, rf)
 				continue
 			}
-			out = append(out, pageField{page: pf.Addr().Interface(), record: rf.Addr().Interface()})
+			out = append(out, pageField{page: pf.Addr().Interface(), record: rf.Addr().Interface(), col: &b.col})
 		}
 	}
 	walk(p.fields, page, record)
@@ -380,18 +449,23 @@ func (p *columnsPlan) pageFields(page, record reflect.Value) []pageField {
 // cutPage sets the page's columns to rows [i, j) of the record's, without
 // validating again: a typed column by its SliceFrom method (no reflection,
 // nothing allocated), an arrow.Array by array.NewSlice, whose array it
-// appends to held for the caller to release.
-func cutPage(fields []pageField, i, j int, held []arrow.Array) []arrow.Array {
+// appends to held for the caller to release. An arrow.Array field is not
+// validated, and arrow-go checks the bounds of a slice as it makes it:
+// what it refuses is an error naming the column, not a panic.
+func cutPage(fields []pageField, i, j int, held []arrow.Array) ([]arrow.Array, error) {
 	for _, f := range fields {
 		if arr, ok := f.record.(*arrow.Array); ok {
-			cut := array.NewSlice(*arr, int64(i), int64(j))
+			cut, err := cutArray(*arr, i, j)
+			if err != nil {
+				return held, newError(ErrInvalidData, f.col.codec.path, f.col.name, -1, "%v", err)
+			}
 			*f.page.(*arrow.Array) = cut
 			held = append(held, cut)
 			continue
 		}
 		f.page.(slicer).SliceFrom(f.record, i, j)
 	}
-	return held
+	return held, nil
 }
 
 // cachedColumnsPlan is the columns plan for t and schema, from the plan

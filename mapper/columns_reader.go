@@ -30,8 +30,12 @@ import (
 //		use(cols)
 //	}
 //
-// An *Error of a record counts its Row from the first row of the stream,
-// and its Record is the index of the record in the stream, as a Reader's.
+// An error comes after every row before it, as a Reader's: when a record
+// has a fault about a row (see Mapper.View), the columns of its rows
+// before that row come first (one C in All, windows in Windows), then the
+// error. An *Error of a record counts its Row from the first row of the
+// stream, and its Record is the index of the record in the stream, as a
+// Reader's.
 //
 // After Release, every read reports ErrClosed: the iterators yield it,
 // Next reports false and Err returns it.
@@ -45,6 +49,14 @@ type ColumnsReader[C any] struct {
 	cols   C
 	err    error
 	done   bool
+	// recRows is the rows of the current record that cols binds: all of
+	// them, or those before the row failed is about.
+	recRows int
+	// failed is the error of the current record, whose rows before the row
+	// it is about cols binds: it becomes err at the next record.
+	failed error
+	// cut holds the arrow.Array fields of cols cut to those rows.
+	cut []arrow.Array
 	// The arrow.Array fields of the window last yielded, sliced from rec's.
 	pageArrays []arrow.Array
 	// Where the stream is, for its errors: the records reached and the rows
@@ -82,6 +94,9 @@ func (r *ColumnsReader[C]) Next() bool {
 		r.err, r.done = closedError(), true
 		return false
 	}
+	if r.failed != nil { // the rows before it were read
+		r.err, r.failed, r.done = r.failed, nil, true
+	}
 	if r.done {
 		return false
 	}
@@ -95,16 +110,49 @@ func (r *ColumnsReader[C]) Next() bool {
 	rec := r.rr.RecordBatch()
 	record, first := r.records, r.rows
 	r.records++
-	if err := r.plan.bind(rec, r.schema, reflect.ValueOf(&r.cols).Elem()); err != nil {
+	rows, err := r.bind(rec)
+	if err != nil && rows == 0 {
 		r.err, r.done = InStream(err, record, first), true
 		var zero C
 		r.cols = zero
 		return false
 	}
+	if err != nil {
+		r.failed = InStream(err, record, first)
+	}
 	r.rows += rec.NumRows()
+	r.recRows = rows
 	rec.Retain()
 	r.rec = rec
 	return true
+}
+
+// bind binds the columns of rec to r.cols and reports the rows bound: all
+// of them; or, after a fault about a row, those before that row, with the
+// fault; or none, with a fault about the record.
+func (r *ColumnsReader[C]) bind(rec arrow.RecordBatch) (int, error) {
+	dst := reflect.ValueOf(&r.cols).Elem()
+	_, err, aboutRow := r.plan.bindRows(rec, r.schema, dst, -1)
+	switch {
+	case err == nil:
+		return int(rec.NumRows()), nil
+	case !aboutRow:
+		return 0, err
+	}
+	k, err := firstFault(int(rec.NumRows()), err, func(k int) (error, bool) {
+		held, err, aboutRow := r.plan.bindRows(rec, r.schema, reflect.New(dst.Type()).Elem(), k)
+		releaseArrays(held)
+		return err, aboutRow
+	})
+	if k <= 0 {
+		return 0, err
+	}
+	cut, again, _ := r.plan.bindRows(rec, r.schema, dst, k)
+	if again != nil { // the prefix validated a moment ago
+		return 0, again
+	}
+	r.cut = cut
+	return k, err
 }
 
 // Columns is the columns of the current record, valid until the next call
@@ -151,7 +199,7 @@ func (r *ColumnsReader[C]) Windows(size int) iter.Seq2[C, error] {
 		var page C
 		fields := r.plan.pageFields(reflect.ValueOf(&page).Elem(), reflect.ValueOf(&r.cols).Elem())
 		for r.Next() {
-			rows := int(r.rec.NumRows())
+			rows := r.recRows
 			if rows <= size {
 				if rows > 0 && !yield(r.cols, nil) {
 					return
@@ -160,7 +208,12 @@ func (r *ColumnsReader[C]) Windows(size int) iter.Seq2[C, error] {
 			}
 			for i := 0; i < rows; i += size {
 				r.releasePage()
-				r.pageArrays = cutPage(fields, i, min(i+size, rows), r.pageArrays)
+				var err error
+				if r.pageArrays, err = cutPage(fields, i, min(i+size, rows), r.pageArrays); err != nil {
+					r.err, r.failed, r.done = InStream(err, r.records-1, r.rows-r.rec.NumRows()), nil, true
+					yield(zero, r.err)
+					return
+				}
 				if !yield(page, nil) {
 					return
 				}
@@ -206,6 +259,8 @@ func (r *ColumnsReader[C]) releaseCurrent() {
 	r.releasePage()
 	var zero C
 	r.cols = zero
+	releaseArrays(r.cut)
+	r.cut = nil
 	if r.rec != nil {
 		r.rec.Release()
 		r.rec = nil

@@ -280,6 +280,12 @@ func TestColumnsReaderBindsEachBatch(t *testing.T) {
 	assert.False(t, r.Next())
 }
 
+// rawColumns reads a column as it is, unvalidated, beside a typed one.
+type rawColumns struct {
+	Price views.PrimitiveColumn[float64] `arrow:"price"`
+	Raw   arrow.Array                    `arrow:"raw"`
+}
+
 func TestColumnsReaderErrors(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -297,7 +303,7 @@ func TestColumnsReaderErrors(t *testing.T) {
 		}](rr)
 		assert.ErrorIs(t, err, mapper.ErrMissingColumn)
 	})
-	t.Run("a batch with a null where none is allowed ends the reader with ErrNull", func(t *testing.T) {
+	t.Run("a batch with a null where none is allowed ends the reader with ErrNull, after its rows before the null", func(t *testing.T) {
 		rr, err := array.NewRecordReader(columnsSchema, []arrow.RecordBatch{good, bad, good})
 		require.NoError(t, err)
 		defer rr.Release()
@@ -305,6 +311,10 @@ func TestColumnsReaderErrors(t *testing.T) {
 		require.NoError(t, err)
 		defer r.Release()
 		require.True(t, r.Next())
+		require.True(t, r.Next(), "the row of the bad batch before its null")
+		assert.Equal(t, 1, r.Columns().Price.Len())
+		assert.Equal(t, 1, r.Columns().Units.Len(), "an arrow.Array field cut to that row too")
+		assert.NoError(t, r.Err(), "no error while rows remain")
 		assert.False(t, r.Next())
 		var me *mapper.Error
 		require.ErrorAs(t, r.Err(), &me)
@@ -315,6 +325,56 @@ func TestColumnsReaderErrors(t *testing.T) {
 		assert.False(t, r.Next())
 		assert.Zero(t, r.Columns().Price.Len())
 		assert.Nil(t, r.Columns().Units)
+	})
+	// rawReader reads a record whose arrow.Array field raw has offsets out
+	// of bounds at its row 2, which arrow-go checks only for the last row
+	// of an array or a slice, and prices of JSON prices.
+	rawReader := func(t *testing.T, prices string) *mapper.ColumnsReader[rawColumns] {
+		raw := array.NewData(arrow.BinaryTypes.String, 4, []*memory.Buffer{nil,
+			memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 1, 99, 3, 4})), memory.NewBufferBytes([]byte("abcd"))}, nil, 0, 0)
+		defer raw.Release()
+		rawArr := array.MakeFromData(raw)
+		defer rawArr.Release()
+		priceArr := fxJSON(t, mem, arrow.PrimitiveTypes.Float64, prices)
+		defer priceArr.Release()
+		schema := arrow.NewSchema([]arrow.Field{{Name: "price", Type: arrow.PrimitiveTypes.Float64, Nullable: true}, {Name: "raw", Type: arrow.BinaryTypes.String}}, nil)
+		rec := array.NewRecordBatch(schema, []arrow.Array{priceArr, rawArr}, 4)
+		defer rec.Release()
+		rr, err := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
+		require.NoError(t, err)
+		t.Cleanup(rr.Release)
+		r, err := mapper.NewColumnsReader[rawColumns](rr)
+		require.NoError(t, err)
+		t.Cleanup(r.Release)
+		return r
+	}
+	requireRawError := func(t *testing.T, err error) {
+		t.Helper()
+		var me *mapper.Error
+		require.ErrorAs(t, err, &me)
+		assert.ErrorIs(t, me, mapper.ErrInvalidData)
+		assert.Equal(t, "raw", me.Column)
+		assert.Equal(t, -1, me.Row, "a fault of the record")
+	}
+	t.Run("an arrow.Array field that cannot be cut before the row of a null ends the reader with an error, not a panic", func(t *testing.T) {
+		r := rawReader(t, `[1, 2, null, 4]`)
+		require.NotPanics(t, func() { assert.False(t, r.Next()) })
+		requireRawError(t, r.Err())
+	})
+	t.Run("an arrow.Array field a window cannot be cut from ends Windows with an error, not a panic", func(t *testing.T) {
+		r := rawReader(t, `[1, 2, 3, 4]`)
+		var errs []error
+		require.NotPanics(t, func() {
+			for cols, err := range r.Windows(2) {
+				require.Error(t, err, "no window: the first cannot be cut")
+				assert.Nil(t, cols.Raw)
+				errs = append(errs, err)
+			}
+		})
+		require.Len(t, errs, 1)
+		requireRawError(t, errs[0])
+		assert.Equal(t, errs[0], r.Err())
+		assert.False(t, r.Next())
 	})
 	t.Run("Next after Release reports false and Err is ErrClosed", func(t *testing.T) {
 		rr, err := array.NewRecordReader(columnsSchema, []arrow.RecordBatch{good})

@@ -3,8 +3,10 @@ package mapper
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -71,66 +73,192 @@ func newMapper[T any](entry string, schema *arrow.Schema, opts []Option) (*Mappe
 func (m *Mapper[T]) Schema() *arrow.Schema { return m.schema }
 
 // View validates the planned columns of rec once and returns the Batch of
-// all its rows. Columns no field uses are neither viewed nor validated. A
-// null that a field cannot hold is ErrNull with the first such row;
-// malformed buffers are ErrInvalidData. rec must stay alive while the Batch
-// is used.
+// all its rows. Columns no field uses are neither viewed nor validated.
+// rec must stay alive while the Batch is used.
+//
+// An error about a row — a null the field cannot hold (ErrNull), a value
+// the spec or a conversion refuses, an offset, index or view that is out
+// of place at that row — names the first row it is about, and View
+// returns it with the Batch of the rows before that row, every one of
+// them validated. An error about the record as a whole returns an empty
+// Batch: a column that is not as long as the record, a buffer too short
+// for it, a null count that contradicts the bitmap, a run end or a
+// dictionary entry at fault (entries are checked whole, whichever rows
+// use them), or a fault below the rows that no row reaches.
 func (m *Mapper[T]) View(rec arrow.RecordBatch) (Batch[T], error) {
 	b, err := m.view(rec)
-	if err != nil {
-		return Batch[T]{}, err
-	}
-	return Batch[T]{b}, nil
+	return Batch[T]{b}, err
 }
 
 // view is View without the row type. rec's schema may be another object
-// than m's, but must agree with it on every planned column.
+// than m's, but must agree with it on every planned column. A record
+// without fault is validated once; only a fault about a row costs more,
+// the validation of a few prefixes of the record to find its first row.
 func (m mapping) view(rec arrow.RecordBatch) (batch, error) {
+	b, err, aboutRow := m.viewRows(rec, -1)
+	if err == nil || !aboutRow {
+		return b, err
+	}
+	return m.viewBefore(rec, err)
+}
+
+// viewRows validates the planned columns of rec, or of its first prefix
+// rows alone when prefix >= 0 (views.OfPrefix), and returns their Batch.
+// On an error it reports whether the error is about a row: a views error
+// with a row, or a preparer's (a value a conversion or a range check
+// refuses). Every column is checked for faults about the record before a
+// fault about a row is reported, so that a later column's short buffer is
+// not taken for a row's fault.
+func (m mapping) viewRows(rec arrow.RecordBatch, prefix int) (b batch, err error, aboutRow bool) {
 	p := m.plan
 	if rec == nil {
-		return batch{}, newError(ErrInvalidData, "", "", -1, "nil record")
+		return batch{}, newError(ErrInvalidData, "", "", -1, "nil record"), false
 	}
 	rows := rec.NumRows()
 	if rows < 0 || rows > maxRecordRows {
-		return batch{}, newError(ErrInvalidData, "", "", -1, "a record of %d rows", rows)
+		return batch{}, newError(ErrInvalidData, "", "", -1, "a record of %d rows", rows), false
 	}
 	recSchema := rec.Schema()
 	cols := make([]views.View, len(p.columns))
+	var rowErr error
 	for k := range p.columns {
 		col := &p.columns[k]
 		if recSchema != m.schema && !col.in(recSchema) { // m's was checked when m was made
 			return batch{}, newError(ErrTypeMismatch, col.codec.path, col.name, -1,
-				"the record's schema differs from the Mapper's: build a Mapper for it")
+				"the record's schema differs from the Mapper's: build a Mapper for it"), false
 		}
-		v, err := views.Of(rec.Column(col.index), col.vt)
+		arr := rec.Column(col.index)
+		if arr != nil && int64(arr.Len()) != rows {
+			return batch{}, newError(ErrInvalidData, col.codec.path, col.name, -1, "%d rows in a record of %d", arr.Len(), rows), false
+		}
+		var v views.View
+		var err error
+		if prefix < 0 {
+			v, err = views.Of(arr, col.vt)
+		} else {
+			v, err = views.OfPrefix(arr, col.vt, prefix)
+		}
 		if err != nil {
-			return batch{}, viewError(col, err)
-		}
-		if int64(v.Len()) != rows {
-			return batch{}, newError(ErrInvalidData, col.codec.path, col.name, -1, "%d rows in a record of %d", v.Len(), rows)
+			e := viewError(col, err, p.nullRemedy)
+			if e.Row < 0 {
+				return batch{}, e, false
+			}
+			if rowErr == nil {
+				rowErr = e
+			}
+			continue
 		}
 		cols[k] = v
 	}
-	b := batch{plan: p, cols: cols, call: &call{runOptions: m.run}, w: slice.Whole(int(rec.NumRows()))}
+	if rowErr != nil {
+		return batch{}, rowErr, true
+	}
+	n := int(rows)
+	if prefix >= 0 {
+		n = prefix
+	}
+	b = batch{plan: p, cols: cols, call: &call{runOptions: m.run}, w: slice.Whole(n)}
 	if p.prep {
 		c := b.call
 		c.slots = make([]unsafe.Pointer, p.slots)
 		for k := range p.columns {
 			c.top = true
 			if err := p.columns[k].codec.prepareView(cols[k], c); err != nil {
-				return batch{}, err
+				return batch{}, err, true
 			}
 		}
 	}
-	return b, nil
+	return b, nil, false
+}
+
+// viewBefore is, after err, a failure of view about a row of rec, the
+// Batch of the rows before the first row a fault is about, and that fault
+// as an error of that row; or no Batch and an error about the record.
+func (m mapping) viewBefore(rec arrow.RecordBatch, err error) (batch, error) {
+	var good batch
+	k, err := firstFault(int(rec.NumRows()), err, func(k int) (error, bool) {
+		b, err, aboutRow := m.viewRows(rec, k)
+		if err == nil {
+			good = b
+		}
+		return err, aboutRow
+	})
+	if k < 0 {
+		return batch{}, err
+	}
+	return good, err
+}
+
+// firstFault finds the first row of a record of n rows that a fault is
+// about, after err, a failure of the whole record about a row. try
+// validates the record's first k rows alone (views.OfPrefix) and reports
+// its failure and whether that is about a row. Validity is monotone in
+// prefixes, so the row is found by bisection over them, starting from the
+// row err names: a top-level fault names the record's row, one below it
+// the row of its own level, which is checked, not trusted. It returns k,
+// the rows before that row, and the fault as an error of row k, the last
+// prefix try validated being the first k rows; or -1 and an error about
+// the record: a fault no row reaches, or one that fails every prefix (a
+// dictionary's entries, validated whole), or one about the record that a
+// prefix meets (a later column's short buffer).
+func firstFault(n int, err error, try func(k int) (error, bool)) (int, error) {
+	// Prefix lo is valid; prefix hi fails with hiErr once hiErr is set.
+	lo, hi := 0, n
+	var hiErr, recordErr error
+	step := func(k int) {
+		switch err, aboutRow := try(k); {
+		case err == nil:
+			lo = k
+		case !aboutRow:
+			recordErr = err
+		default:
+			hi, hiErr = k, err
+		}
+	}
+	if first, aboutRow := try(0); first != nil {
+		if !aboutRow {
+			return -1, first
+		}
+		return -1, atRow(first, -1) // a fault whatever the rows
+	}
+	if e, ok := err.(*Error); ok && e.Row >= 0 && e.Row < n {
+		if step(e.Row + 1); hiErr != nil && recordErr == nil && e.Row > lo {
+			step(e.Row)
+		}
+	}
+	if hiErr == nil && recordErr == nil {
+		if step(n); hiErr == nil && recordErr == nil {
+			return -1, atRow(err, -1) // no row reaches the fault
+		}
+	}
+	for hi-lo > 1 && recordErr == nil {
+		step(lo + (hi-lo)/2)
+	}
+	if recordErr != nil {
+		return -1, recordErr
+	}
+	return lo, atRow(hiErr, lo)
+}
+
+// atRow is err, an *Error, about the record's row row (-1: about none).
+func atRow(err error, row int) error {
+	e, ok := err.(*Error)
+	if !ok {
+		return err
+	}
+	moved := *e
+	moved.Row = row
+	return &moved
 }
 
 // maxRecordRows bounds a record's row count as views bounds an array's
 // length: a count no column backs must not reach index arithmetic unchecked.
 const maxRecordRows = 1 << 48
 
-// viewError turns a views error into an *Error naming the Go field.
-func viewError(col *column, err error) error {
+// viewError turns a views error into an *Error naming the Go field. An
+// ErrNull says, by remedy of its level's label, how the field could take
+// the null: the column may well be nullable, the Go field is not.
+func viewError(col *column, err error, remedy func(label string) string) *Error {
 	var ve *views.Error
 	if !errors.As(err, &ve) {
 		return &Error{Path: col.codec.path, Column: col.name, Row: -1, Err: err}
@@ -148,22 +276,69 @@ func viewError(col *column, err error) error {
 	if ve.Detail != "" {
 		what = &detail{kind: ve.Err, msg: ve.Detail}
 	}
+	if ve.Err == views.ErrNull && remedy != nil {
+		if msg := remedy(path); msg != "" {
+			what = &detail{kind: ve.Err, msg: msg}
+		}
+	}
 	return &Error{Path: path, Column: column, Row: ve.Row, Err: what}
 }
 
-// Decode decodes every row of rec.
+// nullRemedy is what an ErrNull at the level labelled label says: its Go
+// type cannot hold a null, and the two ways to let it.
+func (p *plan) nullRemedy(label string) string {
+	t, ok := p.holders[label]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s cannot hold a null: make it a *%s, or tag it %s to read a null as the zero value", t, t, nullableTag(label))
+}
+
+// nullableTag is how the level of Go path label is tagged nullable: in its
+// field's arrow tag, or, for a list's elements and a map's keys and values,
+// in arrow-elem, arrow-key or arrow-value (elem(…) for each list below).
+func nullableTag(label string) string {
+	var levels []string // the suffixes after the field's name, outermost first
+	for {
+		var found bool
+		for _, suffix := range [...]string{"[]", "[key]", "[value]"} {
+			if rest, ok := strings.CutSuffix(label, suffix); ok {
+				levels = append([]string{suffix}, levels...)
+				label, found = rest, true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	if len(levels) == 0 {
+		return "nullable"
+	}
+	opts := "nullable"
+	for _, l := range levels[1:] {
+		if l != "[]" {
+			return "nullable at that level" // no tag reaches a map's keys or values below a list
+		}
+		opts = "elem(" + opts + ")"
+	}
+	key := map[string]string{"[]": "arrow-elem", "[key]": "arrow-key", "[value]": "arrow-value"}[levels[0]]
+	return fmt.Sprintf("%s:%q", key, opts)
+}
+
+// Decode decodes every row of rec. On an error about a row it returns the
+// rows before that row with the error, as View validates them; on an
+// error about the record, none.
 func (m *Mapper[T]) Decode(rec arrow.RecordBatch) ([]T, error) {
 	return m.Append(nil, rec)
 }
 
-// Append decodes every row of rec and appends them to dst. On any error it
-// returns dst unchanged.
+// Append decodes every row of rec and appends them to dst. On an error
+// about a row it appends the rows before that row and returns the error
+// (see View); on an error about the record it returns dst unchanged.
 func (m *Mapper[T]) Append(dst []T, rec arrow.RecordBatch) ([]T, error) {
 	b, err := m.View(rec)
-	if err != nil {
-		return dst, err
-	}
-	return b.Append(dst), nil
+	return b.Append(dst), err
 }
 
 // Batch is a window of rows of a validated record. It is a small value:

@@ -10,8 +10,9 @@ import (
 // known only at run time — the one GoTypeOf builds from the schema of a
 // file, say — where Decode[T] needs T at compile time. It
 // returns a reflect.Value of type []typ (a nil slice when rec has no rows);
-// on error it returns the zero reflect.Value and an *Error, exactly as
-// Decode[T] would for the same type.
+// on error an *Error, exactly as Decode[T] would for the same type, and
+// the rows Decode[T] would give with it: those before the row an error is
+// about, none (the zero reflect.Value) for an error about the record.
 //
 // Tags, options and semantics are those of Decode: give the fields of typ
 // a reflect.StructField.Tag such as `arrow:"column,nullable"`. GoTypeOf
@@ -46,13 +47,13 @@ func DecodeTo(typ reflect.Type, rec arrow.RecordBatch, opts ...Option) (reflect.
 		return reflect.Value{}, err
 	}
 	b, err := mapping{plan: p, schema: rec.Schema(), run: o.run()}.view(rec)
-	if err != nil {
+	switch {
+	case err != nil && b.w.Len == 0:
 		return reflect.Value{}, err
-	}
-	if b.w.Len == 0 {
+	case b.w.Len == 0:
 		return reflect.Zero(reflect.SliceOf(typ)), nil
 	}
 	rows := reflect.MakeSlice(reflect.SliceOf(typ), b.w.Len, b.w.Len)
 	b.decode(rows.UnsafePointer(), nil)
-	return rows, nil
+	return rows, err
 }

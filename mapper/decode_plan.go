@@ -27,6 +27,9 @@ type plan struct {
 	slots          int  // preparers, each with a slot in a batch's state
 	prep           bool // some codec has a preparer
 	opts           *options
+	// holders is the Go type of each level that cannot hold a null, by its
+	// views label (its Go path), for the remedy an ErrNull names.
+	holders map[string]reflect.Type
 }
 
 // decodesInPlace reports whether member m is a field of the struct itself
@@ -82,14 +85,15 @@ type planner struct {
 // compiler holds what compiling one decoding plan needs.
 type compiler struct {
 	planner
-	slots int
+	slots   int
+	holders map[string]reflect.Type
 }
 
 func compilePlan(t reflect.Type, schema *arrow.Schema, opts *options) (*plan, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, newError(ErrUnsupported, "", "", -1, "%s is not a struct", t)
 	}
-	c := &compiler{planner: planner{opts: opts, stack: map[reflect.Type]bool{t: true}}}
+	c := &compiler{planner: planner{opts: opts, stack: map[reflect.Type]bool{t: true}}, holders: map[string]reflect.Type{}}
 	fields := schema.Fields()
 	p := &plan{rowType: t, opts: opts}
 	members, err := c.compileMembers(t, fields, where{}, func(f arrow.Field, i int, cd *codec, vt *views.Type) int {
@@ -106,7 +110,7 @@ func compilePlan(t reflect.Type, schema *arrow.Schema, opts *options) (*plan, er
 			p.members = append(p.members, m)
 		}
 	}
-	p.slots = c.slots
+	p.slots, p.holders = c.slots, c.holders
 	for _, col := range p.columns {
 		p.prep = p.prep || col.codec.needsPrep
 	}
@@ -148,6 +152,18 @@ func (c *compiler) compileMembers(t reflect.Type, fields []arrow.Field, at where
 // function per kind; an As conversion, an all-null column and a pointer
 // come first, whatever the kind.
 func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at where) (*codec, *views.Type, error) {
+	cd, vt, err := c.compileLevel(t, tag, dt, at)
+	if err == nil && !vt.Nullable {
+		// The level planned last at a path is the outermost: the field's
+		// own type, not an As conversion's or a pointer's element.
+		c.holders[at.path] = t
+	}
+	return cd, vt, err
+}
+
+// compileLevel is compile, but for noting the Go type of a level that
+// cannot hold a null.
+func (c *compiler) compileLevel(t reflect.Type, tag tags.Tag, dt arrow.DataType, at where) (*codec, *views.Type, error) {
 	if conv, ok := c.opts.conversions[t]; ok && conv.decode != nil {
 		return c.compileAs(t, conv, tag, dt, at)
 	}
@@ -159,6 +175,10 @@ func (c *compiler) compile(t reflect.Type, tag tags.Tag, dt arrow.DataType, at w
 	}
 	if tag.Union != tags.NoUnion {
 		return c.compileUnion(t, tag, dt, at)
+	}
+	tag, err := impliedTemporal(t, tag, at)
+	if err != nil {
+		return nil, nil, err
 	}
 	l, err := c.newLevel(t, tag, dt, at)
 	if err != nil {

@@ -28,9 +28,13 @@ import (
 //	for row, err := range r.All() { … }   // err: the error that ended reading
 //	n, err := r.Read(buf); if err == io.EOF { … } // or errors.Is(err, io.EOF)
 //
-// An *Error of a record counts its Row from the first row of the stream,
-// the rows of every record before included, and its Record is the index
-// of the record in the stream (from 0, records without rows counted).
+// An error comes after every row before it, in every way of reading:
+// when a record has a fault about a row (see Mapper.View), its rows before
+// that row are read first, then the error. A fault about the record as a
+// whole (a buffer too short for it, say) comes before any row of it. An
+// *Error of a record counts its Row from the first row of the stream, the
+// rows of every record before included, and its Record is the index of
+// the record in the stream (from 0, records without rows counted).
 //
 // After Release, every read reports ErrClosed.
 //
@@ -43,6 +47,9 @@ type Reader[T any] struct {
 	held   []arrow.RecordBatch
 	err    error // the error after the rows read so far; io.EOF at the end
 	closed bool
+	// failed is the error of the current record, whose batch is the rows
+	// before the row it is about: it becomes err once they are read.
+	failed error
 	// Where the stream is, for its errors: the records reached and the rows
 	// of those before the current one.
 	records int
@@ -78,8 +85,8 @@ func (r *Reader[T]) Err() error {
 
 // Read decodes up to len(dst) rows into dst, like io.Reader: it returns the
 // number of rows n and, once every row has been read, io.EOF itself. Rows
-// before a failing record are all returned first; the next Read returns the
-// error (an *Error, or the source's error wrapped). A source cut short is an
+// before an error are all returned first; the next Read returns the error
+// (an *Error, or the source's error wrapped). A source cut short is an
 // io.ErrUnexpectedEOF error, not io.EOF, so the end can be tested with
 // err == io.EOF or errors.Is(err, io.EOF) alike:
 //
@@ -123,8 +130,8 @@ func (r *Reader[T]) Read(dst []T) (int, error) {
 }
 
 // ReadAll decodes the rest of the rows. At the end it returns them and a
-// nil error, as io.ReadAll does; on an error, the rows before the failing
-// record and the error. Each record is decoded straight into the result;
+// nil error, as io.ReadAll does; on an error, every row before it and the
+// error. Each record is decoded straight into the result;
 // when the record reader is a RowsHinter (a Flight reader is), the result
 // is sized from its hint once, not grown as it goes.
 //
@@ -288,6 +295,9 @@ func (r *Reader[T]) consume(k int) {
 func (r *Reader[T]) next() bool {
 	for {
 		r.releaseCurrent()
+		if r.failed != nil { // the rows before it are read
+			r.err, r.failed = r.failed, nil
+		}
 		if r.err != nil {
 			return false
 		}
@@ -307,8 +317,8 @@ func (r *Reader[T]) next() bool {
 		}
 		batch, err := r.m.View(rec)
 		if err != nil {
-			r.err = InStream(err, record, first)
-			return false
+			// batch is the rows before the row err is about, to read first.
+			r.failed = InStream(err, record, first)
 		}
 		r.rows += int64(batch.Len())
 		if batch.Len() == 0 {

@@ -73,4 +73,8 @@
 // [ErrExtraColumn], [ErrDuplicateKey], [ErrNull], [ErrInvalidData], [ErrOverflow], [ErrTag],
 // [ErrUnsupported], [ErrClosed]. [InStream] places an error of one record
 // in the rows of its stream, for code that decodes record by record.
+//
+// An error about a row comes with every row before it: View, Decode and
+// Append give the rows of the record before that row, every reader those
+// rows after the records before it, then the error (see [Mapper.View]).
 package mapper

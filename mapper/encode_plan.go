@@ -275,6 +275,10 @@ func nullableKind(t reflect.Type) bool {
 // before dictionary or run-end encoding: it dispatches on the kind of t to
 // one function per kind.
 func (c *encodeCompiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	tag, err := impliedTemporal(t, tag, lv.at)
+	if err != nil {
+		return nil, nil, err
+	}
 	kind := c.encodeKindOf(t, tag)
 	if kind == kindList && tag.Encoding == tags.Map {
 		kind = kindMap // []E tagged map: a map's entries (entriesEncoderOf)

@@ -363,34 +363,51 @@ func TestNilSchemaIsAnErrorNotAPanic(t *testing.T) {
 	require.ErrorAs(t, err, &me)
 }
 
-func TestAppendLeavesDstUnchangedOnError(t *testing.T) {
+func TestAppendAppendsTheRowsBeforeAnErrorAndNothingElse(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	rec := errScoresRecord(t, mem)
 	defer rec.Release()
 	m, err := mapper.New[errScores](rec.Schema())
 	require.NoError(t, err)
+	head := rec.NewSlice(0, 7)
+	defer head.Release()
+	want, err := m.Decode(head)
+	require.NoError(t, err)
 
 	sentinel := errScores{[]int64{-1}}
-	dst := make([]errScores, 2, 32)
-	for i := range dst[:cap(dst)] {
-		dst[:cap(dst)][i] = errScores{[]int64{int64(i)}}
+	fresh := func() (dst, before []errScores) {
+		dst = make([]errScores, 2, 32)
+		for i := range dst[:cap(dst)] {
+			dst[:cap(dst)][i] = errScores{[]int64{int64(i)}}
+		}
+		dst[0] = sentinel
+		return dst, append([]errScores(nil), dst[:cap(dst)]...)
 	}
-	before := append([]errScores(nil), dst[:cap(dst)]...)
-	dst[0] = sentinel
-	before[0] = sentinel
 
+	dst, before := fresh()
 	got, err := m.Append(dst, rec)
 	fxRequireError(t, err, mapper.ErrNull, "Scores[]", "scores.item", 7)
-	require.Len(t, got, 2)
-	require.Equal(t, cap(dst), cap(got))
+	require.Len(t, got, 2+7, "dst and the 7 rows before row 7")
 	require.Same(t, &dst[0], &got[0], "the same backing array")
-	require.Equal(t, before, got[:cap(got)], "nothing written, not even past len")
+	require.Equal(t, before[:2], got[:2], "dst's own rows unchanged")
+	require.Equal(t, want, got[2:], "the rows before the error")
+	require.Equal(t, before[9:], got[9:cap(got)], "nothing written past them")
 
 	var nilDst []errScores
 	got, err = m.Append(nilDst, rec)
 	require.Error(t, err)
-	require.Nil(t, got)
+	require.Equal(t, want, got)
+
+	// A fault about the record as a whole, an offsets buffer too short for
+	// its rows, writes nothing, not even past dst's length.
+	short := malRecord(t, []malformedColumn{malColumn("scores",
+		malData(rec.Schema().Field(0).Type, 3, 0, 0, malBuffers(nil, malInt32Buf(0, 1)), malInt64s(1, 2)))}, 0)
+	dst, before = fresh()
+	got, err = m.Append(dst, short)
+	fxRequireError(t, err, mapper.ErrInvalidData, "Scores", "scores", -1)
+	require.Len(t, got, 2)
+	require.Equal(t, before, got[:cap(got)], "nothing written, not even past len")
 }
 
 func TestErrorMessage(t *testing.T) {

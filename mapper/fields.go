@@ -31,8 +31,12 @@ type goField struct {
 // tag name is flattened (as is any struct field tagged `inline`); among
 // fields of the same name the shallowest wins, then the only tagged one at
 // that depth; any other tie hides them all. Fields of one name at
-// different positions (`pos=`) are different fields. Unexported fields are ignored,
-// except embedded structs, whose exported fields are promoted.
+// different positions (`pos=`) are different fields. Untagged unexported
+// fields are ignored, except embedded structs, whose exported fields are
+// promoted. An unexported field with a tag of the mapper's (other than
+// `arrow:"-"`) is an ErrTag: the tag says a column was meant, and
+// skipping it as encoding/json does would read rows of zeros and write
+// none.
 //
 // The list is computed once per type and shared: callers must not modify it.
 // Every error is returned as a fresh copy, which callers may extend.
@@ -101,11 +105,14 @@ func listStructFields(t reflect.Type) ([]goField, *Error) {
 				if sf.Anonymous && ft.Kind() == reflect.Pointer {
 					ft = ft.Elem()
 				}
+				path := joinPath(q.path, sf.Name)
 				if !sf.IsExported() && !(sf.Anonymous && ft.Kind() == reflect.Struct) {
+					if hasArrowTag(sf) {
+						return nil, unexportedError(sf, path)
+					}
 					continue
 				}
 				tag, err := tags.Of(sf)
-				path := joinPath(q.path, sf.Name)
 				if err != nil {
 					return nil, &Error{Path: path, Row: -1, Err: err}
 				}
@@ -121,6 +128,11 @@ func listStructFields(t reflect.Type) ([]goField, *Error) {
 					return nil, newError(ErrTag, path, "", -1, "inline does not apply to %s: it flattens the fields of a struct into its parent", sf.Type)
 				}
 				if !sf.IsExported() {
+					// An embedded unexported struct that is not flattened: one
+					// column, of a field that cannot be set.
+					if hasArrowTag(sf) {
+						return nil, unexportedError(sf, path)
+					}
 					continue
 				}
 				name, tagged := tag.Name, tag.Name != "" || tag.Quoted
@@ -163,6 +175,26 @@ func listStructFields(t reflect.Type) ([]goField, *Error) {
 	}
 	slices.SortFunc(found, func(a, b goField) int { return slices.Compare(a.index, b.index) })
 	return found, nil
+}
+
+// unexportedError is the ErrTag of an unexported field whose tag says it
+// was meant to be a column.
+func unexportedError(sf reflect.StructField, path string) *Error {
+	return newError(ErrTag, path, "", -1, "%s is unexported, so it cannot be read or written: export it, or tag it arrow:\"-\"", sf.Name)
+}
+
+// hasArrowTag reports whether sf carries a struct tag the mapper reads,
+// other than arrow:"-".
+func hasArrowTag(sf reflect.StructField) bool {
+	if v, ok := sf.Tag.Lookup("arrow"); ok {
+		return v != "-"
+	}
+	for _, key := range [...]string{"arrow-elem", "arrow-key", "arrow-value", "arrow-meta", "arrow-elem-meta", "arrow-key-meta", "arrow-value-meta"} {
+		if _, ok := sf.Tag.Lookup(key); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // fieldKey is what tells fields apart when embedded structs promote them:

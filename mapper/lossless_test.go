@@ -69,7 +69,7 @@ func TestDuplicateMapKeysAreAnError(t *testing.T) {
 			defer rec.Release()
 			require.Equal(t, []dupStringKeys{{map[string]int64{"a": 1, "ab": 2}}, {map[string]int64{"a": 3, "ab": 4}}}, decodeOK[dupStringKeys](t, rec))
 		}},
-		{"a map in a struct names the record's row; a map in a list names none", func(t *testing.T, mem memory.Allocator) {
+		{"a map in a struct or in a list names the record's row, and the rows before it come with the error", func(t *testing.T, mem memory.Allocator) {
 			st := arrow.StructOf(arrow.Field{Name: "m", Type: strMap})
 			rec := fxRecord(t, fxCol{"s", fxJSON(t, mem, st, `[{"m": []}, {"m": [{"key": "k", "value": 1}, {"key": "k", "value": 2}]}]`)})
 			defer rec.Release()
@@ -78,8 +78,11 @@ func TestDuplicateMapKeysAreAnError(t *testing.T) {
 
 			lists := fxRecord(t, fxCol{"v", fxJSON(t, mem, arrow.ListOf(strMap), `[[[]], [[{"key": "k", "value": 1}], [{"key": "k", "value": 1}, {"key": "k", "value": 2}]]]`)})
 			defer lists.Release()
-			_, err = mapper.Decode[dupInList](lists)
-			fxRequireError(t, err, mapper.ErrDuplicateKey, "V[]", "v.item", -1)
+			rows, err := mapper.Decode[dupInList](lists)
+			fxRequireError(t, err, mapper.ErrDuplicateKey, "V[]", "v.item", 1)
+			require.Len(t, rows, 1)
+			require.Len(t, rows[0].V, 1)
+			require.Empty(t, rows[0].V[0])
 		}},
 		{"the entries of a null map row are not its keys", func(t *testing.T, mem memory.Allocator) {
 			// Row 1 is null but its offsets span two entries of one key.

@@ -58,27 +58,30 @@ func TestMalformedRecordsAreRejected(t *testing.T) {
 		rows    int // the record's row count; the first column's length when 0
 		column  string
 		path    string
+		// before is the rows before the row a fault is about, which come
+		// with the error; 0 for a fault about the record, or about row 0.
+		before int
 	}{
 		// Offsets.
 		{
 			name:    "utf8 offsets that go backwards",
 			columns: []malformedColumn{id, malColumn("name", malStrings([]int32{0, 2, 1, 3}, "abc"))},
-			column:  "name", path: "Name",
+			column:  "name", path: "Name", before: 1,
 		},
 		{
 			name:    "utf8 offsets past the end of the data",
 			columns: []malformedColumn{id, malColumn("name", malStrings([]int32{0, 1, 2, 9}, "abc"))},
-			column:  "name", path: "Name",
+			column:  "name", path: "Name", before: 2,
 		},
 		{
 			name:    "list offsets that go backwards",
 			columns: []malformedColumn{malColumn("tags", malData(dtMalTags, 2, 0, 0, malBuffers(nil, malInt32Buf(0, 2, 1)), malStrings([]int32{0, 1, 2}, "ab")))},
-			column:  "tags", path: "Tags",
+			column:  "tags", path: "Tags", before: 1,
 		},
 		{
 			name:    "list offsets past the end of the child",
 			columns: []malformedColumn{malColumn("tags", malData(dtMalTags, 2, 0, 0, malBuffers(nil, malInt32Buf(0, 1, 3)), malStrings([]int32{0, 1, 2}, "ab")))},
-			column:  "tags", path: "Tags",
+			column:  "tags", path: "Tags", before: 1,
 		},
 		{
 			name:    "list element offsets that go backwards",
@@ -157,12 +160,12 @@ func TestMalformedRecordsAreRejected(t *testing.T) {
 		{
 			name:    "a dictionary index past the dictionary",
 			columns: []malformedColumn{malColumn("color", malDictionary(malData(dtMalColors, 3, 0, 0, malBuffers(nil, malInt32Buf(0, 1, 2))), malStrings([]int32{0, 1, 2}, "xy")))},
-			column:  "color", path: "Color",
+			column:  "color", path: "Color", before: 2,
 		},
 		{
 			name:    "a negative dictionary index",
 			columns: []malformedColumn{malColumn("color", malDictionary(malData(dtMalColors, 2, 0, 0, malBuffers(nil, malInt32Buf(0, -1))), malStrings([]int32{0, 1, 2}, "xy")))},
-			column:  "color", path: "Color",
+			column:  "color", path: "Color", before: 1,
 		},
 		{
 			name:    "a dictionary array without a dictionary",
@@ -199,7 +202,7 @@ func TestMalformedRecordsAreRejected(t *testing.T) {
 		{
 			name:    "a utf8_view buffer index out of range",
 			columns: []malformedColumn{malColumn("note", malData(arrow.BinaryTypes.StringView, 2, 0, 0, malBuffers(nil, malViews(malInlineView("hi"), malView(20, 1, 0)), malString(long))))},
-			column:  "note", path: "Note",
+			column:  "note", path: "Note", before: 1,
 		},
 		{
 			name:    "a utf8_view past the end of its buffer",
@@ -278,21 +281,30 @@ func TestMalformedRecordsAreRejected(t *testing.T) {
 				return mapper.Decode[malformedRow](rec, mapper.AllowMissing())
 			})
 			requireMalformed("Decode", err)
-			assert.Nil(t, rows)
+			assert.Len(t, rows, tt.before, "the rows before the fault")
+			if tt.before > 0 {
+				var merr *mapper.Error
+				require.ErrorAs(t, err, &merr)
+				assert.Equal(t, tt.before, merr.Row, "the first row the fault is about")
+			}
 
 			m, err := mapper.New[malformedRow](rec.Schema(), mapper.AllowMissing())
 			require.NoError(t, err)
-			_, err = malNoPanic(t, func() (mapper.Batch[malformedRow], error) { return m.View(rec) })
+			b, err := malNoPanic(t, func() (mapper.Batch[malformedRow], error) { return m.View(rec) })
 			requireMalformed("View", err)
+			assert.Equal(t, tt.before, b.Len(), "View's Batch is the rows before the fault")
 
 			dst := make([]malformedRow, 1, 4)
 			dst[0].ID = 42
 			got, err := malNoPanic(t, func() ([]malformedRow, error) { return m.Append(dst, rec) })
 			requireMalformed("Append", err)
-			require.Len(t, got, 1, "Append returns dst unchanged")
-			assert.Same(t, &dst[0], &got[0], "Append returns dst unchanged")
-			assert.Equal(t, malformedRow{ID: 42}, got[0], "Append returns dst unchanged")
-			assert.Equal(t, malformedRow{}, dst[:2][1], "Append writes nothing past dst")
+			require.Len(t, got, 1+tt.before, "Append appends the rows before the fault")
+			assert.Same(t, &dst[0], &got[0], "Append keeps dst")
+			assert.Equal(t, malformedRow{ID: 42}, got[0], "Append keeps dst")
+			assert.Equal(t, append([]malformedRow{}, rows...), got[1:], "Append appends what Decode returns")
+			if tt.before == 0 {
+				assert.Equal(t, malformedRow{}, dst[:2][1], "Append writes nothing past dst")
+			}
 		})
 	}
 }

@@ -89,6 +89,16 @@ func readerBatches(mem memory.Allocator, nullName int, sizes ...int) []arrow.Rec
 	return recs
 }
 
+// rowsBefore is the rows a Reader must yield of readerBatches(mem,
+// nullName, sizes...) before the error of the null name: every row of the
+// stream before it, those of the record it is in included.
+func rowsBefore(t *testing.T, mem memory.Allocator, nullName int, sizes ...int) []readerRow {
+	t.Helper()
+	clean := readerBatches(mem, -1, sizes...)
+	defer releaseAll(clean)
+	return decodeEach(t, clean)[:nullName]
+}
+
 func releaseAll(recs []arrow.RecordBatch) {
 	for _, rec := range recs {
 		rec.Release()
@@ -464,7 +474,7 @@ func TestReaderErrorsMidStreamComeAfterEveryRowBefore(t *testing.T) {
 			name: "a null in a non-nullable field of an IPC stream is ErrNull",
 			open: func(t *testing.T, mem memory.Allocator) (array.RecordReader, func(), []readerRow) {
 				recs := readerBatches(mem, 11, 5, 0, 3, 7, 4)
-				want := decodeEach(t, recs[:3])
+				want := rowsBefore(t, mem, 11, 5, 0, 3, 7, 4)
 				rr, done := openRecords(t, mem, "stream", recs)
 				releaseAll(recs)
 				return rr, done, want
@@ -477,7 +487,7 @@ func TestReaderErrorsMidStreamComeAfterEveryRowBefore(t *testing.T) {
 			name: "a null in a non-nullable field of an IPC file is ErrNull",
 			open: func(t *testing.T, mem memory.Allocator) (array.RecordReader, func(), []readerRow) {
 				recs := readerBatches(mem, 8, 5, 3, 7, 4)
-				want := decodeEach(t, recs[:2])
+				want := rowsBefore(t, mem, 8, 5, 3, 7, 4)
 				rr, done := openRecords(t, mem, "file", recs)
 				releaseAll(recs)
 				return rr, done, want
@@ -1126,11 +1136,12 @@ func TestReaderAllYieldsEveryRowThenTheError(t *testing.T) {
 			t.Run(fmt.Sprintf("%s (zero copy %t)", c.name, zeroCopy), func(t *testing.T) {
 				mem := checkedAllocator(t)
 				recs := readerBatches(mem, c.nullName, c.sizes...)
-				good := recs
+				var want []readerRow
 				if c.wantErr != nil {
-					good = recs[:2]
+					want = rowsBefore(t, mem, c.nullName, c.sizes...)
+				} else {
+					want = decodeEach(t, recs)
 				}
-				want := decodeEach(t, good)
 				rr, done := openRecords(t, mem, "stream", recs)
 				releaseAll(recs)
 				defer done()
@@ -1224,27 +1235,26 @@ func TestReaderReadAllReturnsTheRestOfTheRows(t *testing.T) {
 		name string
 		// source is the records, and the rows ReadAll returns after the
 		// first 4 have been read.
-		source  func(mem memory.Allocator) (array.RecordReader, []arrow.RecordBatch)
+		source  func(t *testing.T, mem memory.Allocator) (array.RecordReader, []readerRow)
 		wantErr error
 	}{
-		{"every row to a clean end", func(mem memory.Allocator) (array.RecordReader, []arrow.RecordBatch) {
+		{"every row to a clean end", func(t *testing.T, mem memory.Allocator) (array.RecordReader, []readerRow) {
 			recs := readerBatches(mem, -1, 6, 0, 9)
-			return newFakeRecords(readerSchema, recs, nil), recs
+			return newFakeRecords(readerSchema, recs, nil), decodeEach(t, recs)
 		}, nil},
-		{"the rows before a record with a null where none is allowed, and ErrNull", func(mem memory.Allocator) (array.RecordReader, []arrow.RecordBatch) {
+		{"every row before a null where none is allowed, those of its record too, and ErrNull", func(t *testing.T, mem memory.Allocator) (array.RecordReader, []readerRow) {
 			recs := readerBatches(mem, 16, 6, 9, 3)
-			return newFakeRecords(readerSchema, recs, nil), recs[:2]
+			return newFakeRecords(readerSchema, recs, nil), rowsBefore(t, mem, 16, 6, 9, 3)
 		}, mapper.ErrNull},
-		{"the rows before the source's error, and the error", func(mem memory.Allocator) (array.RecordReader, []arrow.RecordBatch) {
+		{"the rows before the source's error, and the error", func(t *testing.T, mem memory.Allocator) (array.RecordReader, []readerRow) {
 			recs := readerBatches(mem, -1, 6, 9)
-			return newFakeRecords(readerSchema, recs, errSource), recs
+			return newFakeRecords(readerSchema, recs, errSource), decodeEach(t, recs)
 		}, errSource},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			mem := checkedAllocator(t)
-			rr, good := c.source(mem)
-			want := decodeEach(t, good)
+			rr, want := c.source(t, mem)
 			defer rr.Release()
 			r := newTestReader(t, rr)
 			n, err := r.Read(make([]readerRow, 4))
@@ -1583,9 +1593,7 @@ func TestReaderErrorsCountRowsFromTheStartOfTheStream(t *testing.T) {
 				assert.Equal(t, "Name", me.Path)
 				assert.Equal(t, "name", me.Column)
 				assert.Contains(t, me.Error(), "row 2345 (record 2)")
-				if mode.name != "ReadAll" { // ReadAll returns the rows only at the end
-					assert.Equal(t, 2000, n, "every row of the records before")
-				}
+				assert.Equal(t, nullAt, n, "every row before the error, those of its record too")
 			})
 		}
 	}
@@ -1618,10 +1626,88 @@ func TestColumnsReaderErrorsCountRowsFromTheStartOfTheStream(t *testing.T) {
 		}
 		windows += cols.Price.Len()
 	}
-	assert.Equal(t, 2000, windows, "every row of the records before")
+	assert.Equal(t, 2001, windows, "every row before the null, row 0 of its record too")
 	var me *mapper.Error
 	require.ErrorAs(t, last, &me)
 	assert.ErrorIs(t, me, mapper.ErrNull)
 	assert.Equal(t, 2001, me.Row, "row 1 of the third record")
 	assert.Equal(t, 2, me.Record)
+}
+
+// TestAReaderGivesTheRowsOfARecordBeforeItsError is the user's case: a
+// null at row 4 of a 5-row record, read into a field that cannot hold it,
+// came before rows 0 to 3 in every way of reading, and with records of
+// 64k rows lost up to 64k good rows. Every row before the null comes
+// first, then the error, naming the row of the stream.
+func TestAReaderGivesTheRowsOfARecordBeforeItsError(t *testing.T) {
+	reads := []struct {
+		name string
+		read func(t *testing.T, r *mapper.Reader[readerRow]) ([]readerRow, error)
+	}{
+		{"All", allRows[readerRow]},
+		{"Pages(2)", func(t *testing.T, r *mapper.Reader[readerRow]) ([]readerRow, error) {
+			got, _, err := pagesAll(t, r, 2)
+			return got, err
+		}},
+		{"Read into 3 rows", func(t *testing.T, r *mapper.Reader[readerRow]) ([]readerRow, error) {
+			got, _, err := readAll(t, r, 3)
+			return got, err
+		}},
+		{"ReadAll", func(t *testing.T, r *mapper.Reader[readerRow]) ([]readerRow, error) {
+			return r.ReadAll()
+		}},
+	}
+	sources := []struct {
+		name   string
+		sizes  []int
+		nullAt int // the null's row in the stream
+		record int
+		big    bool // read in the ways that take the rows in large steps only
+	}{
+		{"a null at row 4 of a 5-row record", []int{5}, 4, 0, false},
+		{"a null at row 4 of the second record", []int{3, 0, 5}, 7, 2, false},
+		{"a null at the last row of a 65,536-row record", []int{10, 1 << 16}, 10 + 1<<16 - 1, 1, true},
+	}
+	for _, src := range sources {
+		for _, rd := range reads {
+			for _, zeroCopy := range []bool{false, true} {
+				if src.big && (zeroCopy || rd.name == "Pages(2)" || rd.name == "Read into 3 rows") {
+					continue // the test's own checks of each row would take seconds
+				}
+				t.Run(fmt.Sprintf("%s, read with %s, zero copy %t", src.name, rd.name, zeroCopy), func(t *testing.T) {
+					mem := checkedAllocator(t)
+					recs := readerBatches(mem, src.nullAt, src.sizes...)
+					want := rowsBefore(t, mem, src.nullAt, src.sizes...)
+					rr, done := openRecords(t, mem, "stream", recs)
+					releaseAll(recs)
+					defer done()
+					var opts []mapper.Option
+					if zeroCopy {
+						opts = append(opts, mapper.ZeroCopy())
+					}
+					r, err := mapper.NewReader[readerRow](rr, opts...)
+					require.NoError(t, err)
+					defer r.Release()
+
+					got, err := rd.read(t, r)
+					require.ErrorIs(t, err, mapper.ErrNull)
+					if zeroCopy && rd.name == "All" {
+						// All's strings are valid until the next row: compare ids only.
+						require.Len(t, got, len(want))
+					} else {
+						require.Equal(t, want, got, "every row before the null, those of its record too")
+					}
+					var me *mapper.Error
+					require.ErrorAs(t, err, &me)
+					assert.Equal(t, src.nullAt, me.Row, "the row of the stream")
+					assert.Equal(t, src.record, me.Record)
+					assert.Equal(t, "Name", me.Path)
+					assert.Equal(t, err, r.Err(), "Err says what ended reading")
+					n, again := r.Read(make([]readerRow, 4))
+					assert.Zero(t, n, "no row after the error")
+					assert.Equal(t, err, again)
+				})
+			}
+		}
+	}
 }

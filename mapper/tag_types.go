@@ -1,6 +1,8 @@
 package mapper
 
 import (
+	"reflect"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
@@ -55,3 +57,33 @@ func zoneOf(tag tags.Tag) string {
 // defaultZone is the zone of a timestamp whose tag names none and is not
 // naive, as zoneOf gives it.
 const defaultZone = "UTC"
+
+// impliedTemporal is tag with the temporal type that unit= (and tz= or
+// naive, which the tags package lets go with it) imply where the tag pins
+// none: a timestamp on a time.Time, a duration on a time.Duration, each
+// the type a field of that Go type encodes to by default. On any other Go
+// type they imply nothing, which is an ErrTag: an int64 tagged unit=ms
+// would otherwise be a plain int64, its unit dropped.
+func impliedTemporal(t reflect.Type, tag tags.Tag, at where) (tags.Tag, error) {
+	if tag.Temporal != tags.TemporalDefault || (tag.Unit == tags.UnitDefault && tag.TZ == "" && !tag.Naive) {
+		return tag, nil
+	}
+	switch kindOf(t) {
+	case kindTime:
+		tag.Temporal = tags.Timestamp
+		return tag, nil
+	case kindDuration:
+		if tag.TZ == "" && !tag.Naive {
+			tag.Temporal = tags.Duration
+			return tag, nil
+		}
+	}
+	option := "unit=" + tag.Unit.String()
+	switch {
+	case tag.TZ != "":
+		option = "tz=" + tag.TZ
+	case tag.Naive:
+		option = "naive"
+	}
+	return tag, newError(ErrTag, at.path, at.column, -1, "%s does not apply to %s without a temporal type: tag it timestamp, time32, time64 or duration (unit= alone is a timestamp on a time.Time, a duration on a time.Duration)", option, t)
+}

@@ -62,7 +62,11 @@
 // `time64`, `duration`; with `unit=s|ms|us|ns` (not for dates; s or ms for
 // time32, us or ns for time64) and, for timestamps, `tz=` a zone as
 // [ParseZone] reads it: UTC, Z, an IANA zone name ("Asia/Tokyo") or a fixed
-// offset ("+05:30", "-0800", "+09").
+// offset ("+05:30", "-0800", "+09"). `unit=` without a temporal type is
+// the type of the field's Go type in that unit, which the mapper, seeing
+// the Go type, decides: on a time.Time, a timestamp (`unit=us` is
+// `timestamp,unit=us`, and takes `tz=` and `naive` as a timestamp does);
+// on a time.Duration, a duration; on any other type, an error.
 //
 // Decimals: `decimal(precision,scale)`, or `precision=p` with an optional
 // `scale=s`; 1 ≤ precision ≤ 76 and 0 ≤ scale ≤ precision.

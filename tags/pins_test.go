@@ -19,6 +19,7 @@ func TestParseReadsTheSchemaPins(t *testing.T) {
 	}{
 		{"naive is a timestamp without a zone", "t,timestamp,naive", tags.Tag{Name: "t", Temporal: tags.Timestamp, Naive: true}},
 		{"naive goes with a unit", "t,timestamp,unit=us,naive", tags.Tag{Name: "t", Temporal: tags.Timestamp, Unit: tags.Microsecond, Naive: true}},
+		{"naive goes with a unit alone", "t,unit=us,naive", tags.Tag{Name: "t", Unit: tags.Microsecond, Naive: true}},
 		{"notnull marks a nullable-by-nature level not nullable", "b,notnull", tags.Tag{Name: "b", NotNull: true}},
 		{"notnull goes with a layout", "b,large_binary,notnull", tags.Tag{Name: "b", Encoding: tags.LargeBinary, NotNull: true}},
 		{"index= takes each integer type", "d,dict,index=uint16", tags.Tag{Name: "d", Dict: true, Index: arrow.PrimitiveTypes.Uint16}},
@@ -62,8 +63,8 @@ func TestParseRejectsBadSchemaPins(t *testing.T) {
 		want string
 	}{
 		{"naive with a zone", "t,timestamp,naive,tz=UTC", `arrowmap/tags: invalid tag option "tz=UTC": conflicts with "naive"`},
-		{"naive without timestamp", "t,naive", `arrowmap/tags: invalid tag option "naive": naive needs timestamp`},
-		{"naive on a date", "t,date32,naive", `arrowmap/tags: invalid tag option "naive": naive needs timestamp`},
+		{"naive without timestamp", "t,naive", `arrowmap/tags: invalid tag option "naive": naive needs timestamp (or unit= alone, on a time.Time)`},
+		{"naive on a date", "t,date32,naive", `arrowmap/tags: invalid tag option "naive": naive needs timestamp (or unit= alone, on a time.Time)`},
 		{"notnull and nullable", "b,nullable,notnull", `arrowmap/tags: invalid tag option "notnull": conflicts with "nullable"`},
 		{"index= without dict", "d,index=int8", `arrowmap/tags: invalid tag option "index=int8": index needs dict`},
 		{"an index type that is not an integer", "d,dict,index=float32", `arrowmap/tags: invalid tag option "index=float32": unknown index type "float32" (want int8, int16, int32, int64, uint8, uint16, uint32 or uint64)`},

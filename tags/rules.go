@@ -26,8 +26,8 @@ func init() {
 		atMostOne(layouts),
 		atMostOne(temporals),
 		unitFits,
-		needs(optTZ, optTimestamp),
-		excludes(optNaive, optTZ), needs(optNaive, optTimestamp),
+		needsTimestamp(optTZ),
+		excludes(optNaive, optTZ), needsTimestamp(optNaive),
 		excludes(optNotNull, optNullable),
 		needs(optIndex, optDict), needs(optOrdered, optDict), needs(optKeysSorted, optMap),
 		needs(optRunEnds, optREE), needs(optExtMeta, optExt),
@@ -140,8 +140,10 @@ func scaleFits(s *optionSet) error {
 	return nil
 }
 
-// unitFits refuses unit= without a temporal type that takes that unit, as
-// arrowtype's table lists the units of each.
+// unitFits refuses unit= with a temporal type that does not take that
+// unit, as arrowtype's table lists the units of each. unit= alone is the
+// mapper's to judge, which sees the Go type: on a time.Time it is a
+// timestamp, on a time.Duration a duration, of that unit.
 func unitFits(s *optionSet) error {
 	g := s.of(optUnit)
 	if g == nil {
@@ -149,13 +151,7 @@ func unitFits(s *optionSet) error {
 	}
 	set := s.chosen(temporals)
 	if len(set) == 0 {
-		var takers []string
-		for _, o := range temporals.members {
-			if len(arrowtype.Of(o.id).Units) > 0 {
-				takers = append(takers, o.name)
-			}
-		}
-		return &Error{Option: g.text, Err: errors.New(optUnit.name + " needs " + orList(takers))}
+		return nil
 	}
 	temporal := set[0].opt
 	row := arrowtype.Of(temporal.id)
@@ -170,6 +166,18 @@ func unitFits(s *optionSet) error {
 		return &Error{Option: g.text, Err: errors.New(temporal.name + " takes unit " + orList(units))}
 	}
 	return nil
+}
+
+// needsTimestamp refuses o, a timestamp's option, without timestamp or
+// unit= alone (a timestamp on a time.Time, which the mapper checks).
+func needsTimestamp(o *option) func(*optionSet) error {
+	return func(s *optionSet) error {
+		g := s.of(o)
+		if !g.on() || s.of(optTimestamp).on() || s.of(optUnit) != nil && len(s.chosen(temporals)) == 0 {
+			return nil
+		}
+		return &Error{Option: g.text, Err: errors.New(o.name + " needs " + optTimestamp.name + " (or " + optUnit.name + "= alone, on a time.Time)")}
+	}
 }
 
 // nested parses the options inside o, elem(…), as a level below.

@@ -78,6 +78,9 @@ func TestParse(t *testing.T) {
 		{"unit=us gives microseconds", ",timestamp,unit=us", tags.Tag{Temporal: tags.Timestamp, Unit: tags.Microsecond}},
 		{"unit=ns gives nanoseconds", ",timestamp,unit=ns", tags.Tag{Temporal: tags.Timestamp, Unit: tags.Nanosecond}},
 		{"unit may come before its temporal type", ",unit=us,duration", tags.Tag{Temporal: tags.Duration, Unit: tags.Microsecond}},
+		// The mapper, which sees the Go type, reads unit= alone: a time.Time's timestamp, a time.Duration's duration.
+		{"unit may come alone", ",unit=us", tags.Tag{Unit: tags.Microsecond}},
+		{"tz goes with a unit alone", ",unit=ms,tz=Asia/Tokyo", tags.Tag{Unit: tags.Millisecond, TZ: "Asia/Tokyo"}},
 		{"time32 takes seconds", ",time32,unit=s", tags.Tag{Temporal: tags.Time32, Unit: tags.Second}},
 		{"time32 takes milliseconds", ",time32,unit=ms", tags.Tag{Temporal: tags.Time32, Unit: tags.Millisecond}},
 		{"time64 takes microseconds", ",time64,unit=us", tags.Tag{Temporal: tags.Time64, Unit: tags.Microsecond}},
@@ -172,15 +175,15 @@ func TestParseRejects(t *testing.T) {
 		// Temporal types.
 		{"two temporal types", ",timestamp,date32", "date32", `conflicts with "timestamp"`},
 		{"time32 with time64", ",time64,time32", "time32", `conflicts with "time64"`},
-		{"a unit without a temporal type", ",unit=ms", "unit=ms", "unit needs timestamp, time32, time64 or duration"},
 		{"a unit on date32", ",date32,unit=s", "unit=s", "date32 takes no unit"},
 		{"a unit on date64", ",unit=ms,date64", "unit=ms", "date64 takes no unit"},
 		{"time32 in microseconds", ",time32,unit=us", "unit=us", "time32 takes unit s or ms"},
 		{"time32 in nanoseconds", ",time32,unit=ns", "unit=ns", "time32 takes unit s or ms"},
 		{"time64 in seconds", ",time64,unit=s", "unit=s", "time64 takes unit us or ns"},
 		{"time64 in milliseconds", ",time64,unit=ms", "unit=ms", "time64 takes unit us or ns"},
-		{"tz without a temporal type", ",tz=UTC", "tz=UTC", "tz needs timestamp"},
-		{"tz on duration", ",duration,tz=UTC", "tz=UTC", "tz needs timestamp"},
+		{"tz without a temporal type", ",tz=UTC", "tz=UTC", "tz needs timestamp (or unit= alone, on a time.Time)"},
+		{"tz on duration", ",duration,tz=UTC", "tz=UTC", "tz needs timestamp (or unit= alone, on a time.Time)"},
+		{"tz with a unit and duration", ",unit=ms,duration,tz=UTC", "tz=UTC", "tz needs timestamp (or unit= alone, on a time.Time)"},
 
 		// Decimals.
 		{"a scale greater than the precision", ",decimal(5,10)", "decimal(5,10)", "scale 10 exceeds precision 5"},

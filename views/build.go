@@ -223,6 +223,34 @@ func fixed[T any](d arrow.ArrayData, i, off, n int, p *path, what string) ([]T, 
 	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), n), nil
 }
 
+// within is d cut to its first n rows, or d itself when n is all of
+// them: what OfPrefix validates of a child, the rows its parent's rows
+// reach. The null count of a cut is unknown, so newLevel counts it.
+func within(d arrow.ArrayData, n int) arrow.ArrayData {
+	if n >= d.Len() {
+		return d
+	}
+	return prefixData{ArrayData: d, n: max(n, 0)}
+}
+
+// prefixData is the first n rows of an array's data.
+type prefixData struct {
+	arrow.ArrayData
+	n int
+}
+
+func (d prefixData) Len() int   { return d.n }
+func (d prefixData) NullN() int { return -1 }
+
+// reach is d cut, under OfPrefix, to the first n rows that its parent's
+// rows reach; otherwise d whole.
+func reach(d arrow.ArrayData, n int, p *path) arrow.ArrayData {
+	if !p.prefix {
+		return d
+	}
+	return within(d, n)
+}
+
 // child is child i of d, or an error when d has too few children.
 func child(d arrow.ArrayData, i int, p *path) (arrow.ArrayData, error) {
 	children := d.Children()

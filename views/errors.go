@@ -57,6 +57,9 @@ type path struct {
 	up   *path
 	name string
 	t    *Type
+	// prefix: validate only the rows of a child that the rows of its
+	// parent reach (OfPrefix), not the whole child.
+	prefix bool
 }
 
 func (p *path) String() string {
@@ -69,7 +72,9 @@ func (p *path) String() string {
 	return p.name
 }
 
-func (p *path) child(name string, t *Type) path { return path{up: p, name: name, t: t} }
+func (p *path) child(name string, t *Type) path {
+	return path{up: p, name: name, t: t, prefix: p.prefix}
+}
 
 func (p *path) fail(kind error, row int, format string, args ...any) *Error {
 	e := &Error{Column: p.String(), Row: row, Err: kind, Detail: fmt.Sprintf(format, args...)}

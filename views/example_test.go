@@ -70,7 +70,7 @@ func ExampleView_Slice() {
 	// 2 13 14 {3 2}
 }
 
-// A null in a column that is not nullable fails New with ErrNull and the
+// A null where the Type is not nullable fails New with ErrNull and the
 // first row that holds one; the same array passes as nullable.
 func ExampleNew_nulls() {
 	b := array.NewInt64Builder(memory.DefaultAllocator)
@@ -94,7 +94,7 @@ func ExampleNew_nulls() {
 	fmt.Println(v.Value(0), v.Value(1), v.IsNull(1))
 	// Output:
 	// true 1 Order.Qty
-	// arrowmap/views: row 1: unexpected null: null in a column that is not nullable
+	// arrowmap/views: row 1: unexpected null: a null where the type is not nullable
 	// 1 <nil> true
 }
 

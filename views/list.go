@@ -25,6 +25,7 @@ func newList[O slice.Offset](d arrow.ArrayData, l *level) (*List[O], error) {
 	}
 	n := &List[O]{level: *l, offsets: offsets}
 	elem := l.dt.(arrow.ListLikeType).ElemField()
+	childData = reach(childData, int(offsets[l.n]), &l.p)
 	if n.child, err = buildChild(childData, elem.Type, l.p.t.Elem, n.p.child(elem.Name, l.p.t.Elem)); err != nil {
 		return nil, err
 	}
@@ -86,6 +87,7 @@ func newListView[O slice.Offset](d arrow.ArrayData, l *level) (*ListView[O], err
 		return nil, err
 	}
 	limit := int64(childData.Len())
+	var reached int64 // the end of the child rows the rows reach
 	for i := range l.n {
 		if l.validity.IsNull(i) {
 			continue // a null row's offset and size are never read
@@ -93,9 +95,13 @@ func newListView[O slice.Offset](d arrow.ArrayData, l *level) (*ListView[O], err
 		if offsets[i] < 0 || sizes[i] < 0 || int64(offsets[i]) > limit-int64(sizes[i]) {
 			return nil, l.p.fail(ErrInvalidData, i, "list view [%d, +%d) outside the child's %d rows", offsets[i], sizes[i], limit)
 		}
+		if sizes[i] > 0 {
+			reached = max(reached, int64(offsets[i])+int64(sizes[i]))
+		}
 	}
 	n := &ListView[O]{level: *l, offsets: offsets, sizes: sizes}
 	elem := l.dt.(arrow.ListLikeType).ElemField()
+	childData = reach(childData, int(reached), &l.p)
 	if n.child, err = buildChild(childData, elem.Type, l.p.t.Elem, n.p.child(elem.Name, l.p.t.Elem)); err != nil {
 		return nil, err
 	}
@@ -152,6 +158,7 @@ func newFixedSizeList(d arrow.ArrayData, l *level) (*FixedSizeList, error) {
 	}
 	n := &FixedSizeList{level: *l, base: d.Offset(), size: size}
 	elem := l.dt.(arrow.ListLikeType).ElemField()
+	childData = reach(childData, (n.base+l.n)*size, &l.p)
 	if n.child, err = buildChild(childData, elem.Type, l.p.t.Elem, n.p.child(elem.Name, l.p.t.Elem)); err != nil {
 		return nil, err
 	}

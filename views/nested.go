@@ -28,6 +28,7 @@ func newStruct(d arrow.ArrayData, l *level) (*Struct, error) {
 		if fd.Len() < n.base+n.n {
 			return nil, n.p.fail(ErrInvalidData, -1, "field %q has %d rows, the struct needs %d", f.Name, fd.Len(), n.base+n.n)
 		}
+		fd = reach(fd, n.base+n.n, &n.p)
 		if n.fields[i], err = buildChild(fd, dt.Field(idx).Type, &f.Type, n.p.child(f.Name, &f.Type)); err != nil {
 			return nil, err
 		}
@@ -120,6 +121,8 @@ func newMap(d arrow.ArrayData, l *level) (*Map, error) {
 	if keys.Len() < base+entries.Len() || items.Len() < base+entries.Len() {
 		return nil, ep.fail(ErrInvalidData, -1, "keys (%d) or values (%d) shorter than the %d entries at offset %d", keys.Len(), items.Len(), entries.Len(), base)
 	}
+	reached := base + int(offsets[l.n])
+	keys, items = reach(keys, reached, &l.p), reach(items, reached, &l.p)
 	n := &Map{level: *l, offsets: offsets, base: base}
 	n.p.t = l.p.t
 	ep.up = &n.p

@@ -11,7 +11,7 @@ func checkNulls(n builtin, rows slice.Ranges) *Error {
 	}
 	if !l.p.t.Nullable {
 		if i := n.firstNull(rows); i >= 0 {
-			return l.p.fail(ErrNull, i, "null in a column that is not nullable")
+			return l.p.fail(ErrNull, i, "a null where the type is not nullable")
 		}
 	}
 	return n.checkChildren(rows)

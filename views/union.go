@@ -69,11 +69,25 @@ func newUnion(d arrow.ArrayData, l *level) (*Union, error) {
 			}
 		}
 	}
+	// The rows of each child that the rows reach: a sparse union's own,
+	// a dense union's up to the last offset that selects the child.
+	reached := make([]int, len(fields))
+	for j := range reached {
+		if !n.dense {
+			reached[j] = n.base + n.n
+		}
+	}
+	if n.dense && n.p.prefix {
+		for i, off := range n.offsets {
+			j := n.childOf[codes[i]]
+			reached[j] = max(reached[j], int(off)+1)
+		}
+	}
 	t := n.p.t
 	n.children = make([]builtin, len(fields))
 	for j, f := range fields {
 		ft := unionFieldType(t, f.Name)
-		if n.children[j], err = buildChild(d.Children()[j], f.Type, ft, n.p.child(f.Name, ft)); err != nil {
+		if n.children[j], err = buildChild(reach(d.Children()[j], reached[j], &n.p), f.Type, ft, n.p.child(f.Name, ft)); err != nil {
 			return nil, err
 		}
 	}

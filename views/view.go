@@ -71,6 +71,37 @@ func Of(arr arrow.Array, t *Type) (View, error) {
 	return View{node: n, t: t, w: slice.Whole(n.Len())}, nil
 }
 
+// OfPrefix is [Of] for rows [0, rows) of arr alone, as if arr were sliced
+// to them: only what those rows reach below them is validated (a struct's
+// fields and a sparse union's children over the same rows, a list's
+// elements up to the last row's end, a dense union's children up to the
+// last offset its rows select), but for dictionaries and run-end values,
+// which are validated whole. So the rows that validate are a prefix: when
+// rows [0, k) do, every shorter prefix does, and an error that no prefix
+// of rows reaches is no row's. It is how a reader finds the first row an
+// error is about, and the rows before it, once Of has failed.
+func OfPrefix(arr arrow.Array, t *Type, rows int) (View, error) {
+	if arr == nil {
+		return View{}, (&path{t: t}).fail(ErrInvalidData, -1, "nil array")
+	}
+	root := path{t: t, prefix: true}
+	d := arr.Data()
+	if rows < 0 || rows > d.Len() {
+		return View{}, root.fail(ErrInvalidData, -1, "a prefix of %d rows of an array of %d", rows, d.Len())
+	}
+	if err := checkType(d.DataType(), t, &root, true); err != nil {
+		return View{}, err
+	}
+	n, err := build(within(d, rows), t, root)
+	if err != nil {
+		return View{}, err
+	}
+	if err := checkReachable(n); err != nil {
+		return View{}, err
+	}
+	return View{node: n, t: t, w: slice.Whole(n.Len())}, nil
+}
+
 // Len is the number of rows in the view.
 func (v View) Len() int { return v.w.Len }
 
