@@ -55,7 +55,7 @@ func NewReader[T any](rr array.RecordReader, opts ...Option) (*Reader[T], error)
 	if rr == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil record reader")
 	}
-	m, err := newMapper[T]("NewReader", rr.Schema(), opts)
+	m, err := newMapper[T]("NewReader", readerOptions, rr.Schema(), opts)
 	if err != nil {
 		return nil, err
 	}

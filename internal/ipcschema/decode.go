@@ -45,7 +45,7 @@ func Decode(b []byte, mem memory.Allocator) (_ *arrow.Schema, err error) {
 			err = fmt.Errorf("%w: %s", ErrMalformed, strings.Join(strings.Fields(fmt.Sprint(p)), " "))
 		}
 	}()
-	r, err := arrowipc.NewReaderFromMessageReader(NewMessageReader(bytes.NewReader(b)), arrowipc.WithAllocator(mem))
+	r, err := arrowipc.NewReaderFromMessageReader(NewMessageReader(bytes.NewReader(b), 0), arrowipc.WithAllocator(mem))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
