@@ -926,3 +926,99 @@ func TestAFlightMessageWhoseBuffersClaimTerabytesIsErrTooLargeBeforeItIsAllocate
 		}
 	}
 }
+
+// trillion is the rows the records of the tests below claim: 2^40, a few
+// bytes each.
+const trillion = 1 << 40
+
+// claimingRowsStream is an IPC stream of one record of column, claiming its
+// rows, of the one field "v".
+func claimingRowsStream(t *testing.T, column arrow.Array) []byte {
+	t.Helper()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: column.DataType(), Nullable: true}}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{column}, int64(column.Len()))
+	defer rec.Release()
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(schema))
+	require.NoError(t, w.Write(rec))
+	require.NoError(t, w.Close())
+	return buf.Bytes()
+}
+
+// runEndColumn is a run-end-encoded int64 column of one run of n rows of
+// 7: 16 bytes of buffers.
+func runEndColumn(n int64) arrow.Array {
+	ends := array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, 1, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes([]int64{n}))}, nil, 0, 0))
+	defer ends.Release()
+	values := array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, 1, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes([]int64{7}))}, nil, 0, 0))
+	defer values.Release()
+	return array.NewRunEndEncodedArray(ends, values, int(n), 0)
+}
+
+func TestReadAllOfAFlightRefusesARecordOfTrillionsOfRowsInAFewBytes(t *testing.T) {
+	relay := &relayServer{}
+	c := serve(t, relay)
+	ree, null := runEndColumn(trillion), array.NewNull(trillion)
+	defer ree.Release()
+	defer null.Release()
+	type intRow struct {
+		V int64 `arrow:"v"`
+	}
+	type nullRow struct {
+		V mapper.Null `arrow:"v"`
+	}
+	reeTicket, nullTicket := relay.add(claimingRowsStream(t, ree)), relay.add(claimingRowsStream(t, null))
+	check := func(t *testing.T, err error) {
+		t.Helper()
+		require.ErrorIs(t, err, mapper.ErrTooLarge)
+		var me *mapper.Error
+		require.ErrorAs(t, err, &me)
+		assert.Equal(t, 0, me.Row, "the record's first row")
+		assert.Contains(t, err.Error(), fmt.Sprint(trillion), "the rows claimed")
+		assert.Contains(t, err.Error(), "MaxExpansion", "the remedy named")
+	}
+	for _, e := range flightReadEntries[intRow]()[:2] { // the readers of rows, with ReadAll
+		t.Run("a run-end-encoded column, "+e.name, func(t *testing.T) {
+			check(t, e.read(t, c, reeTicket))
+		})
+	}
+	for _, e := range flightReadEntries[nullRow]()[:2] {
+		t.Run("a null column, "+e.name, func(t *testing.T) {
+			check(t, e.read(t, c, nullTicket))
+		})
+	}
+}
+
+func TestReadAllOfAFlightReadsALongRunWithinItsLimitOrWithMaxExpansion(t *testing.T) {
+	relay := &relayServer{}
+	c := serve(t, relay)
+	type intRow struct {
+		V int64 `arrow:"v"`
+	}
+	// 16 bytes of buffers hold 64 MiB + 64 × 16 bytes of int64 rows.
+	limit := int64(64<<20+64*16) / 8
+	for _, tt := range []struct {
+		name string
+		rows int64
+		opts []amflight.Option
+		ok   bool
+	}{
+		{"the rows of the limit are read", limit, nil, true},
+		{"one row more is refused", limit + 1, nil, false},
+		{"MaxExpansion raises the limit", limit + 1, []amflight.Option{mapper.MaxExpansion(128)}, true},
+	} {
+		col := runEndColumn(tt.rows)
+		tkt := relay.add(claimingRowsStream(t, col))
+		col.Release()
+		for _, e := range flightReadEntries[intRow]()[:2] {
+			t.Run(tt.name+", "+e.name, func(t *testing.T) {
+				err := e.read(t, c, tkt, tt.opts...)
+				if tt.ok {
+					require.NoError(t, err)
+				} else {
+					require.ErrorIs(t, err, mapper.ErrTooLarge)
+				}
+			})
+		}
+	}
+}

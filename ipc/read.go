@@ -75,7 +75,9 @@ func NewReader[T any](r io.Reader, opts ...Option) (*mapper.Reader[T], error) {
 
 // ReadFile reads every row of the IPC file or stream at path, as Open and
 // ReadAll do. On an error it returns the rows before the record that
-// failed, and the error.
+// failed, and the error. ReadAll holds no more rows than the bytes of the
+// records read back (see mapper.Reader.ReadAll): a record of a null or
+// run-end-encoded column claiming more is an ErrTooLarge *mapper.Error.
 //
 // opts are mapper.NewReader's options but ZeroCopy (the rows outlive the
 // records they would alias), and mapper.Allocator.
