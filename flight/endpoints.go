@@ -362,10 +362,11 @@ func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Tic
 // arrow-go's reader parses them trusting their lengths: the first, the
 // schema, by ipcschema.CheckSchemaMessage, and every one after it, with
 // its body, by ipcschema.CheckBatch, whose limit on what compressed
-// buffers claim uncompressed ratio sets.
+// buffers claim uncompressed ratio sets (the dictionaries held in all).
 type verifiedStream struct {
 	flight.DataStreamReader
 	ratio int64
+	dicts ipcschema.Dictionaries
 	read  int // the messages received
 }
 
@@ -381,7 +382,7 @@ func (s *verifiedStream) Recv() (*flight.FlightData, error) {
 		}
 		return fd, nil
 	}
-	if err := ipcschema.CheckBatch(fd.GetDataHeader(), ipcschema.BodyAt(fd.GetDataBody()), int64(len(fd.GetDataBody())), s.ratio); err != nil {
+	if err := ipcschema.CheckBatch(fd.GetDataHeader(), ipcschema.BodyAt(fd.GetDataBody()), int64(len(fd.GetDataBody())), s.ratio, &s.dicts); err != nil {
 		return nil, limitError(fmt.Errorf("message %d of the stream: %w", s.read, err))
 	}
 	return fd, nil

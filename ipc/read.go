@@ -327,8 +327,9 @@ func fileRecords(r io.ReaderAt, name string, size int64, w readWith, closeFn fun
 	// as it is read: each is checked before.
 	dicts, err := ipcschema.DictionaryBlocks(footer)
 	if err == nil {
+		var held ipcschema.Dictionaries
 		for i, b := range dicts {
-			if err = ipcschema.CheckBlock(r, size, b, w.ratio); err != nil {
+			if err = ipcschema.CheckBlock(r, size, b, w.ratio, &held); err != nil {
 				err = fmt.Errorf("dictionary %d: %w", i, err)
 				break
 			}
@@ -360,7 +361,7 @@ func fileRecords(r io.ReaderAt, name string, size int64, w readWith, closeFn fun
 		if i >= len(blocks) {
 			return nil // arrow-go counts the records from the same footer
 		}
-		if err := ipcschema.CheckBlock(r, size, blocks[i], w.ratio); err != nil {
+		if err := ipcschema.CheckBlock(r, size, blocks[i], w.ratio, nil); err != nil {
 			return fmt.Errorf("record batch %d: %w", i, err)
 		}
 		return nil

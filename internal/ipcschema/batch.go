@@ -50,10 +50,16 @@ const uncompressedPrefix = 8
 // expansion.Limit(bodyLen, ratio) bytes uncompressed (ratio: see
 // expansion.Limit). Only the prefixes of the body are read.
 //
+// A dictionary batch stays in memory until the end of its stream or
+// file, with the deltas added to it: with dicts, the dictionaries of
+// the stream or file read so far, what they claim in all is bounded by
+// the bytes of all their bodies (a replacement taking the place of the
+// dictionary it replaces), and dicts counts the batch once checked.
+//
 // A structure that does not hold is an error wrapping ErrMalformed; a
 // claim past the limit one wrapping expansion.ErrTooLarge; a failure to
 // read the body is returned as it is.
-func CheckBatch(meta []byte, body io.ReaderAt, bodyLen, ratio int64) error {
+func CheckBatch(meta []byte, body io.ReaderAt, bodyLen, ratio int64, dicts *Dictionaries) error {
 	fb := &flatbuffer{buf: meta}
 	msg, err := fb.root()
 	if err != nil {
@@ -75,15 +81,86 @@ func CheckBatch(meta []byte, body io.ReaderAt, bodyLen, ratio int64) error {
 	case !ok:
 		return fb.fail("a %s message without its header", batchName(kind))
 	}
+	b := batchBudget{limit: expansion.Limit(bodyLen, ratio), received: bodyLen, ratio: ratio}
 	batch := header
+	var id int64
+	var delta bool
 	if kind == headerDictionaryBatch {
 		if batch, ok, err = header.subtable(1); err != nil {
 			return err
 		} else if !ok {
 			return fb.fail("a dictionary batch without its data")
 		}
+		if id, delta, err = dictionaryOf(header); err != nil {
+			return err
+		}
+		if dicts != nil {
+			claimed, received := dicts.others(id, delta)
+			b = batchBudget{limit: expansion.Limit(received+bodyLen, ratio), before: claimed, received: received + bodyLen, ratio: ratio, dictionaries: true}
+		}
 	}
-	return checkRecordBatch(batch, kind, body, bodyLen, ratio)
+	claimed, err := checkRecordBatch(batch, kind, body, bodyLen, b)
+	if err == nil && kind == headerDictionaryBatch && dicts != nil {
+		dicts.add(id, delta, claimed, bodyLen)
+	}
+	return err
+}
+
+// batchBudget is what the compressed buffers of a batch may claim: limit,
+// less what was claimed before them (by the dictionaries held), for the
+// bytes received.
+type batchBudget struct {
+	limit, before, received, ratio int64
+	dictionaries                   bool // before and received are the dictionaries' held with this one
+}
+
+// dictionaryOf is the id (field 0) of the DictionaryBatch table t, and
+// whether it is a delta (field 2).
+func dictionaryOf(t fbTable) (id int64, delta bool, err error) {
+	at, err := t.field(0, 8)
+	if err != nil {
+		return 0, false, err
+	}
+	if at != 0 {
+		id = int64(binary.LittleEndian.Uint64(t.fb.buf[at:]))
+	}
+	d, err := t.byteField(2)
+	return id, d != 0, err
+}
+
+// Dictionaries is what the dictionary batches of one stream or file read
+// so far claim uncompressed, and the bytes of their bodies, each
+// dictionary's since its last replacement (see CheckBatch). The zero
+// value is ready for use.
+type Dictionaries struct {
+	held              map[int64][2]int64 // by id: claimed, received
+	claimed, received int64              // in all
+}
+
+// others is what the dictionaries held claim and received, but the one
+// of id when a batch that is not a delta replaces it.
+func (d *Dictionaries) others(id int64, delta bool) (claimed, received int64) {
+	claimed, received = d.claimed, d.received
+	if h, ok := d.held[id]; ok && !delta {
+		claimed, received = claimed-h[0], received-h[1]
+	}
+	return claimed, received
+}
+
+// add counts a dictionary batch of id that claims claimed bytes in a
+// body of received.
+func (d *Dictionaries) add(id int64, delta bool, claimed, received int64) {
+	if d.held == nil {
+		d.held = map[int64][2]int64{}
+	}
+	h := d.held[id]
+	if !delta {
+		d.claimed, d.received = d.claimed-h[0], d.received-h[1]
+		h = [2]int64{}
+	}
+	d.held[id] = [2]int64{h[0] + claimed, h[1] + received}
+	d.claimed += claimed
+	d.received += received
 }
 
 func batchName(kind byte) string {
@@ -94,72 +171,77 @@ func batchName(kind byte) string {
 }
 
 // checkRecordBatch checks a RecordBatch table: length 0, nodes 1, buffers
-// 2, compression 3, variadicBufferCounts 4.
-func checkRecordBatch(t fbTable, kind byte, body io.ReaderAt, bodyLen, ratio int64) error {
+// 2, compression 3, variadicBufferCounts 4. It returns what its compressed
+// buffers claim uncompressed.
+func checkRecordBatch(t fbTable, kind byte, body io.ReaderAt, bodyLen int64, b batchBudget) (int64, error) {
 	fb := t.fb
 	if at, err := t.field(0, 8); err != nil {
-		return err
+		return 0, err
 	} else if at != 0 {
 		if rows := int64(binary.LittleEndian.Uint64(fb.buf[at:])); rows < 0 {
-			return fb.fail("a %s of %d rows", batchName(kind), rows)
+			return 0, fb.fail("a %s of %d rows", batchName(kind), rows)
 		}
 	}
 	start, n, err := t.vector(1, fieldNodeSize)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for i := range n {
 		at := start + i*fieldNodeSize
 		length := int64(binary.LittleEndian.Uint64(fb.buf[at:]))
 		nulls := int64(binary.LittleEndian.Uint64(fb.buf[at+8:]))
 		if length < 0 || nulls < 0 {
-			return fb.fail("field node %d of %d values, %d of them null", i, length, nulls)
+			return 0, fb.fail("field node %d of %d values, %d of them null", i, length, nulls)
 		}
 	}
 	codec, compressed, err := compression(t)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	start, buffers, err := t.vector(2, bufferSize)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if err := checkVariadic(t, buffers); err != nil {
-		return err
+		return 0, err
 	}
-	limit := expansion.Limit(bodyLen, ratio)
-	var claimed int64 // the uncompressed bytes the compressed buffers claim, at most limit
+	room := max(0, b.limit-b.before) // what the compressed buffers may claim
+	var claimed int64                // what they claim, at most room
 	var prefix [uncompressedPrefix]byte
 	for i := range buffers {
 		at := start + i*bufferSize
 		offset := int64(binary.LittleEndian.Uint64(fb.buf[at:]))
 		length := int64(binary.LittleEndian.Uint64(fb.buf[at+8:]))
 		if offset < 0 || length < 0 || offset > bodyLen || length > bodyLen-offset {
-			return fb.fail("buffer %d of %d bytes at %d, in a body of %d", i, length, offset, bodyLen)
+			return 0, fb.fail("buffer %d of %d bytes at %d, in a body of %d", i, length, offset, bodyLen)
 		}
 		if !compressed || length == 0 {
 			continue
 		}
 		if length < uncompressedPrefix {
-			return fb.fail("compressed buffer %d of %d bytes, shorter than its length prefix", i, length)
+			return 0, fb.fail("compressed buffer %d of %d bytes, shorter than its length prefix", i, length)
 		}
 		if _, err := body.ReadAt(prefix[:], offset); err != nil {
-			return fmt.Errorf("reading the length prefix of buffer %d: %w", i, cut(err))
+			return 0, fmt.Errorf("reading the length prefix of buffer %d: %w", i, cut(err))
 		}
 		size := int64(binary.LittleEndian.Uint64(prefix[:]))
 		switch {
 		case size == -1:
 			continue // stored uncompressed: arrow-go slices the body
 		case size < 0:
-			return fb.fail("compressed buffer %d claims %d bytes uncompressed", i, size)
-		case size > limit-claimed:
-			return fmt.Errorf("%w: %s buffer %d of a %s claims %d bytes uncompressed, after %d claimed by the buffers before it: "+
+			return 0, fb.fail("compressed buffer %d claims %d bytes uncompressed", i, size)
+		case size > room-claimed && b.dictionaries:
+			return 0, fmt.Errorf("%w: %s buffer %d of a dictionary batch claims %d bytes uncompressed, after %d claimed by the buffers before it and %d by the dictionaries held: "+
+				"more than the %d the dictionaries may claim, 64 MiB and %d bytes a byte of their bodies, %d (mapper.MaxExpansion raises the limit)",
+				expansion.ErrTooLarge, codecName(codec), i, size, claimed, b.before, b.limit, ratioOf(b.ratio), b.received)
+		case size > room-claimed:
+			return 0, fmt.Errorf("%w: %s buffer %d of a %s claims %d bytes uncompressed, after %d claimed by the buffers before it: "+
 				"more than the %d its message may claim, 64 MiB and %d bytes a byte of its body of %d (mapper.MaxExpansion raises the limit)",
-				expansion.ErrTooLarge, codecName(codec), i, batchName(kind), size, claimed, limit, ratioOf(ratio), bodyLen)
+				expansion.ErrTooLarge, codecName(codec), i, batchName(kind), size, claimed, b.limit, ratioOf(b.ratio), bodyLen)
 		}
 		claimed += size
 	}
-	return nil
+	return claimed, nil
 }
 
 // compression is the codec of the RecordBatch t's BodyCompression (field
@@ -220,11 +302,11 @@ func checkVariadic(t fbTable, buffers uint32) error {
 }
 
 // CheckBlock checks the message of b, a block of the IPC file of size
-// bytes that f reads, as CheckBatch does, before arrow-go's file reader
-// reads it: the block inside the file, its metadata's length prefix
+// bytes that f reads, as CheckBatch does (with dicts), before arrow-go's
+// file reader reads it: the block inside the file, its metadata's length prefix
 // agreeing with the block, and its batch. It reads the block's metadata
 // and the length prefixes of its compressed buffers, never its body.
-func CheckBlock(f io.ReaderAt, size int64, b Block, ratio int64) error {
+func CheckBlock(f io.ReaderAt, size int64, b Block, ratio int64, dicts *Dictionaries) error {
 	fb := &flatbuffer{}
 	if b.Offset < 0 || b.MetaData < 8 || b.MetaData > MaxMetadata || b.Body < 0 ||
 		b.Offset > size || int64(b.MetaData) > size-b.Offset || b.Body > size-b.Offset-int64(b.MetaData) {
@@ -247,5 +329,5 @@ func CheckBlock(f io.ReaderAt, size int64, b Block, ratio int64) error {
 	} else if n != b.Body {
 		return fb.fail("a block's body of %d bytes whose message says %d", b.Body, n)
 	}
-	return CheckBatch(meta, io.NewSectionReader(f, b.Offset+int64(b.MetaData), b.Body), b.Body, ratio)
+	return CheckBatch(meta, io.NewSectionReader(f, b.Offset+int64(b.MetaData), b.Body), b.Body, ratio, dicts)
 }

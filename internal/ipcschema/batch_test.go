@@ -76,7 +76,7 @@ func batchOf(t *testing.T, meta []byte) fbTable {
 func TestCheckBatchPassesWhatArrowGoWrites(t *testing.T) {
 	for _, opts := range [][]arrowipc.Option{nil, {arrowipc.WithLZ4()}, {arrowipc.WithZstd()}} {
 		for _, m := range batchMessages(t, opts...) {
-			require.NoError(t, CheckBatch(m.meta, BodyAt(m.body), int64(len(m.body)), 0))
+			require.NoError(t, CheckBatch(m.meta, BodyAt(m.body), int64(len(m.body)), 0, nil))
 		}
 	}
 }
@@ -140,7 +140,7 @@ func TestCheckBatchRefusesWhatArrowGoWouldTrust(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := batchMessages(t, tt.opts...)[0]
 			tt.damage(t, &m)
-			err := CheckBatch(m.meta, BodyAt(m.body), int64(len(m.body)), 0)
+			err := CheckBatch(m.meta, BodyAt(m.body), int64(len(m.body)), 0, nil)
 			require.ErrorIs(t, err, ErrMalformed)
 			assert.Contains(t, err.Error(), tt.want)
 		})
@@ -167,7 +167,7 @@ func TestCheckBatchBoundsTheSumOfWhatTheBuffersClaim(t *testing.T) {
 			for i, at := range prefixes {
 				binary.LittleEndian.PutUint64(b[at:], uint64(sizes[i%len(sizes)]))
 			}
-			return CheckBatch(m.meta, BodyAt(b), body, 0)
+			return CheckBatch(m.meta, BodyAt(b), body, 0, nil)
 		}
 		each := limit / int64(len(prefixes))
 		require.NoError(t, claim(each), "every buffer a share of the limit")
@@ -195,7 +195,7 @@ func TestCheckBatchOfAnyDamageIsNilOrAnErrorNeverAPanic(t *testing.T) {
 	for _, opts := range [][]arrowipc.Option{nil, {arrowipc.WithLZ4()}, {arrowipc.WithZstd()}} {
 		m := batchMessages(t, opts...)[0]
 		for n := range len(m.meta) {
-			_ = CheckBatch(m.meta[:n], BodyAt(m.body), int64(len(m.body)), 0)
+			_ = CheckBatch(m.meta[:n], BodyAt(m.body), int64(len(m.body)), 0, nil)
 		}
 		for range 20000 {
 			meta, body := bytes.Clone(m.meta), bytes.Clone(m.body)
@@ -206,7 +206,109 @@ func TestCheckBatchOfAnyDamageIsNilOrAnErrorNeverAPanic(t *testing.T) {
 				}
 				b[rng.IntN(len(b))] = []byte{0, 0xFF, byte(rng.Uint32()), 0x80}[rng.IntN(4)]
 			}
-			require.NotPanics(t, func() { _ = CheckBatch(meta, BodyAt(body), int64(len(body)), 0) }, "seed %d", seed)
+			require.NotPanics(t, func() { _ = CheckBatch(meta, BodyAt(body), int64(len(body)), 0, nil) }, "seed %d", seed)
 		}
+	}
+}
+
+// dictionaryMessages writes a stream of two records of a ZSTD-compressed
+// dictionary column, the second's dictionary growing the first's, and
+// returns its two dictionary batches: the first, and the delta.
+func dictionaryMessages(t *testing.T) (first, delta message) {
+	t.Helper()
+	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "d", Type: dt}}, nil)
+	var buf bytes.Buffer
+	w := arrowipc.NewWriter(&buf, arrowipc.WithSchema(schema), arrowipc.WithZstd(), arrowipc.WithDictionaryDeltas(true))
+	for _, values := range [][]string{{"oslo", "lima"}, {"oslo", "lima", "pune"}} {
+		sb := array.NewStringBuilder(memory.DefaultAllocator)
+		sb.AppendValues(values, nil)
+		dict := sb.NewArray()
+		ib := array.NewInt32Builder(memory.DefaultAllocator)
+		ib.AppendValues([]int32{0, 1}, nil)
+		idx := ib.NewArray()
+		col := array.NewDictionaryArray(dt, idx, dict)
+		rec := array.NewRecordBatch(schema, []arrow.Array{col}, 2)
+		require.NoError(t, w.Write(rec))
+		for _, r := range []interface{ Release() }{rec, col, idx, ib, dict, sb} {
+			r.Release()
+		}
+	}
+	require.NoError(t, w.Close())
+	var dicts []message
+	stream := buf.Bytes()
+	for len(stream) >= 8 && binary.LittleEndian.Uint32(stream[4:]) > 0 {
+		n := int(binary.LittleEndian.Uint32(stream[4:]))
+		meta := stream[8 : 8+n]
+		size, err := bodyLength(meta)
+		require.NoError(t, err)
+		if kind, _ := (&flatbuffer{buf: meta}).kind(); kind == headerDictionaryBatch {
+			dicts = append(dicts, message{bytes.Clone(meta), bytes.Clone(stream[8+n : 8+n+int(size)])})
+		}
+		stream = stream[8+n+int(size):]
+	}
+	require.Len(t, dicts, 2, "the dictionary and its delta")
+	return dicts[0], dicts[1]
+}
+
+// kind is the header type of the Message flatbuffer fb.
+func (fb *flatbuffer) kind() (byte, error) {
+	msg, err := fb.root()
+	if err != nil {
+		return 0, err
+	}
+	return msg.byteField(1)
+}
+
+// claiming is m with each compressed buffer claiming size bytes, and how
+// many there are.
+func claiming(t *testing.T, m message, size int64) (message, int) {
+	t.Helper()
+	fb := &flatbuffer{buf: m.meta}
+	msg, err := fb.root()
+	require.NoError(t, err)
+	header, _, err := msg.subtable(2)
+	require.NoError(t, err)
+	data, _, err := header.subtable(1)
+	require.NoError(t, err)
+	start, n, err := data.vector(2, bufferSize)
+	require.NoError(t, err)
+	body := bytes.Clone(m.body)
+	k := 0
+	for i := range n {
+		at := start + i*bufferSize
+		if binary.LittleEndian.Uint64(m.meta[at+8:]) >= 8 {
+			binary.LittleEndian.PutUint64(body[binary.LittleEndian.Uint64(m.meta[at:]):], uint64(size))
+			k++
+		}
+	}
+	return message{m.meta, body}, k
+}
+
+func TestTheDictionariesOfAStreamClaimWithinTheBytesOfAllTheirBodies(t *testing.T) {
+	first, delta := dictionaryMessages(t)
+	check := func(dicts *Dictionaries, m message, each int64) error {
+		m, _ = claiming(t, m, each)
+		return CheckBatch(m.meta, BodyAt(m.body), int64(len(m.body)), 0, dicts)
+	}
+	_, k := claiming(t, delta, 0)
+	require.Positive(t, k)
+	// Each delta alone claims within its own limit, a third of the floor;
+	// the fourth is past what the dictionaries held may claim in all.
+	each := int64(expansion.Floor) / 3 / int64(k)
+	var held Dictionaries
+	require.NoError(t, check(&held, first, 0))
+	require.NoError(t, check(&held, delta, each))
+	require.NoError(t, check(&held, delta, each))
+	require.NoError(t, check(&held, delta, each))
+	err := check(&held, delta, each)
+	require.ErrorIs(t, err, expansion.ErrTooLarge)
+	assert.Contains(t, err.Error(), "by the dictionaries held")
+	require.NoError(t, check(nil, delta, each), "a batch alone")
+
+	// A dictionary that replaces the one of its id takes its place.
+	var replaced Dictionaries
+	for i := range 10 {
+		require.NoError(t, check(&replaced, first, each*int64(k)), "replacement %d", i)
 	}
 }

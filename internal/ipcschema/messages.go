@@ -23,6 +23,7 @@ import (
 type MessageReader struct {
 	r     io.Reader
 	ratio int64 // CheckBatch's
+	dicts Dictionaries
 	refs  atomic.Int64
 	msg   *arrowipc.Message
 	first bool // the next message is the first
@@ -101,7 +102,7 @@ func (m *MessageReader) Message() (*arrowipc.Message, error) {
 		return nil, fmt.Errorf("reading the body of a message: %w", err)
 	}
 	if !first {
-		if err := CheckBatch(meta, BodyAt(body), size, m.ratio); err != nil {
+		if err := CheckBatch(meta, BodyAt(body), size, m.ratio, &m.dicts); err != nil {
 			return nil, fmt.Errorf("message %d of the stream: %w", m.read, err)
 		}
 	}
