@@ -95,8 +95,10 @@ var ErrExpired = errors.New("arrowmap/flight: flight endpoint expired")
 // buffers inside its body, its counts of buffers and key-values, and the
 // bytes its compressed buffers claim once decompressed, at most 64 MiB
 // plus 64 times its body's (mapper.MaxExpansion changes the 64), which
-// arrow-go would allocate before decompressing; a message that claims
-// more is an ErrTooLarge *mapper.Error, the endpoint's error.
+// arrow-go would allocate before decompressing, and as much for the
+// dictionaries of a stream in all, which arrow-go holds to its end; a
+// message that claims more is an ErrTooLarge *mapper.Error, the
+// endpoint's error.
 //
 // opts are mapper.Allocator, the allocator of the records read, and
 // mapper.MaxExpansion.

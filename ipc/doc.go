@@ -47,7 +47,9 @@
 // arrow-go allocates by them; the compressed buffers of a message may
 // claim, added, at most 64 MiB plus 64 times its body's bytes once
 // decompressed (mapper.MaxExpansion changes the 64), which arrow-go
-// allocates before it decompresses: a message that claims more is an
+// allocates before it decompresses, and the dictionaries of a file or
+// stream, which arrow-go holds to its end, as much in all for the bytes of
+// all their bodies: a message that claims more is an
 // ErrTooLarge *mapper.Error naming the claim and the limit, whatever the
 // entry point (the readers of records take mapper.MaxExpansion too).
 //

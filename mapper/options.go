@@ -183,7 +183,8 @@ func Parallelism(n int) Option {
 //   - an IPC message (read by package ipc, flight or flightsql) whose
 //     compressed buffers claim more than 64 MiB + n × its body's bytes
 //     once decompressed: each buffer starts with its length uncompressed,
-//     which arrow-go allocates before it decompresses;
+//     which arrow-go allocates before it decompresses (the dictionaries
+//     of a stream or file, held to its end, in all for all their bodies);
 //   - a record that would make Reader.ReadAll hold more than 64 MiB + n ×
 //     the bytes of the records it has read (their buffers, as arrow-go
 //     holds them) in rows of T, each of the size of T: run-end-encoded
