@@ -1,0 +1,153 @@
+package ipc_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/arrowmap/arrowmap/internal/mutation"
+	"github.com/arrowmap/arrowmap/ipc/internal/mutant"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The IPC mutation test's size: mutants of a run, and children run at once
+// (the machine's two cores).
+const (
+	ipcMutants = 2000
+	children   = 2
+)
+
+func TestDamagedIPCFilesAndStreamsAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *testing.T) {
+	if err := mutation.Available(); err != nil {
+		t.Skip(err)
+	}
+	seed, err := mutation.Seed()
+	require.NoError(t, err)
+	count, err := mutation.Count(ipcMutants)
+	require.NoError(t, err)
+	t.Logf("seed %d (ARROWMAP_MUTATION_SEED=%d reproduces the run), %d mutants", seed, seed, count)
+	start := time.Now()
+
+	dir := t.TempDir()
+	helper, cli := filepath.Join(dir, "mutant"), filepath.Join(dir, "arrowmap")
+	require.NoError(t, mutation.Build(helper, "./internal/mutant/cmd/mutant"))
+	require.NoError(t, mutation.Build(cli, "../cmd/arrowmap"))
+	seeds, err := mutant.WriteSeeds(dir, filepath.Join("..", "testdata", "arrow-integration", "1.0.0-littleendian"))
+	require.NoError(t, err)
+	var originals []*mutant.Original
+	kinds := map[string]int{}
+	for _, s := range seeds {
+		data, err := os.ReadFile(s.Path)
+		require.NoError(t, err)
+		o, err := mutant.Load(s, data)
+		require.NoError(t, err, s.Path)
+		originals = append(originals, o)
+		kinds[fmt.Sprintf("%s %s", s.Kind, format(s.File))]++
+	}
+	require.GreaterOrEqual(t, kinds["records file"], 40, "integration files, and their compressed copies")
+	t.Logf("%d seeds: %v", len(originals), kinds)
+
+	// The seeds themselves read fine through every path: what the
+	// mutants' errors are told from.
+	for _, o := range originals {
+		out, how, detail := mutation.Run(helper, o.Path, o.Kind)
+		require.Equal(t, mutation.ReadFine, how, "%s: %s", o.Path, detail)
+		var v mutant.Verdict
+		require.NoError(t, json.Unmarshal(out, &v))
+		require.GreaterOrEqual(t, v.Rows, int64(0), o.Path)
+		for _, p := range v.Paths {
+			require.Empty(t, p.Err, "%s: %s", o.Path, p.Path)
+			require.Empty(t, p.Panic, "%s: %s", o.Path, p.Path)
+			require.Equal(t, reference(v, p), p.Rows, "%s: %s", o.Path, p.Path)
+		}
+	}
+
+	type job struct {
+		path, kind, what string
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	jobs := make([]job, count)
+	for i := range jobs {
+		o := originals[i%len(originals)]
+		data, what := o.Mutate(rng)
+		path := filepath.Join(dir, fmt.Sprintf("m%04d%s", i, filepath.Ext(o.Path)))
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		jobs[i] = job{path, o.Kind, filepath.Base(o.Path) + ": " + what}
+	}
+
+	var table mutation.Table
+	paths := append(slices.Clone(mutant.Paths), mutant.FlightPaths...)
+	work := make(chan job)
+	var wg sync.WaitGroup
+	for range children {
+		wg.Go(func() {
+			for j := range work {
+				name := filepath.Base(j.path)
+				out, o, detail := mutation.Run(helper, j.path, j.kind)
+				if o != mutation.ReadFine {
+					for _, p := range paths {
+						table.Add(name, j.what, p, o, detail)
+					}
+				} else {
+					var v mutant.Verdict
+					if err := json.Unmarshal(out, &v); err != nil {
+						table.Add(name, j.what, "mutant", mutation.Panicked, "unreadable verdict: "+string(out))
+					}
+					for _, p := range v.Paths {
+						switch {
+						case p.Panic != "":
+							table.Add(name, j.what, p.Path, mutation.Panicked, p.Panic)
+						case p.Err != "":
+							table.Add(name, j.what, p.Path, mutation.Errored, p.Err)
+						case reference(v, p) < 0 || p.Rows != reference(v, p):
+							table.Add(name, j.what, p.Path, mutation.ShortRead,
+								fmt.Sprintf("%d rows read without an error, the headers state %d", p.Rows, reference(v, p)))
+						default:
+							table.Add(name, j.what, p.Path, mutation.ReadFine, "")
+						}
+					}
+				}
+				_, o, detail = mutation.Run(cli, "head", "-n", "100000", j.path)
+				table.Add(name, j.what, "arrowmap head", o, detail)
+			}
+		})
+	}
+	for _, j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+
+	t.Logf("%d mutants of %d seeds in %s (seed %d):\n%s", count, len(originals), time.Since(start).Round(time.Second), seed, table.Markdown())
+	library := table.Failures(func(path string) bool { return path != "arrowmap head" })
+	command := table.Failures(func(path string) bool { return path == "arrowmap head" })
+	for _, f := range append(library, command...) {
+		t.Log(mutation.FirstLines(f, 3))
+	}
+	assert.Empty(t, len(library), "mutants that panicked, ended on a fatal signal, ran out of memory, hung or read short in the library (seed %d), logged above", seed)
+	assert.Empty(t, len(command), "mutants that panicked, ended on a fatal signal, ran out of memory or hung in arrowmap head (seed %d), logged above", seed)
+}
+
+// reference is the rows path p of verdict v must read when it reads
+// without an error: the rows of the messages served for Flight, else
+// those the headers of the file or stream state.
+func reference(v mutant.Verdict, p mutant.Outcome) int64 {
+	if p.Served {
+		return v.ServedRows
+	}
+	return v.Rows
+}
+
+func format(file bool) string {
+	if file {
+		return "file"
+	}
+	return "stream"
+}
