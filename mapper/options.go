@@ -176,7 +176,8 @@ func Parallelism(n int) Option {
 // MaxExpansion bounds how far the readers trust the sizes their input
 // claims: to n bytes allocated per byte received behind the claim, past a
 // floor of 64 MiB. n is 64 by default, and below 1 it is the default;
-// math.MaxInt lifts the bound. Past it, a read fails with an ErrTooLarge
+// math.MaxInt lifts the bound, even for claims with no bytes behind them (a
+// record of null columns has none). Past it, a read fails with an ErrTooLarge
 // *Error that names the claim and the limit, before anything is allocated
 // for the claim:
 //

@@ -122,6 +122,31 @@ func TestReadAllCountsTheBytesOfEveryRecordReadAndNamesTheRecordPastTheLimit(t *
 	assert.Equal(t, 12<<20, n)
 }
 
+func TestReadAllHoldsTheRowsOfNullColumnsUpToItsFloorOrAllWithMaxExpansionOfMaxInt(t *testing.T) {
+	type nullRow struct {
+		V mapper.Null `arrow:"v"` // of one byte in a slice's arithmetic
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.Null, Nullable: true}}, nil)
+	record := func(n int) []arrow.RecordBatch {
+		null := array.NewNull(n)
+		defer null.Release()
+		return []arrow.RecordBatch{array.NewRecordBatch(schema, []arrow.Array{null}, int64(n))}
+	}
+	floor := record(64 << 20)
+	defer release(floor)
+	rows, err := readAllOf[nullRow](t, floor)
+	require.NoError(t, err)
+	assert.Len(t, rows, 64<<20)
+
+	past := record(64<<20 + 1)
+	defer release(past)
+	_, err = readAllOf[nullRow](t, past, mapper.MaxExpansion(1<<40))
+	require.ErrorIs(t, err, mapper.ErrTooLarge, "no ratio raises what no bytes back")
+	rows, err = readAllOf[nullRow](t, past, mapper.MaxExpansion(math.MaxInt))
+	require.NoError(t, err)
+	assert.Len(t, rows, 64<<20+1)
+}
+
 func TestReadAllRefusesTrillionsOfRowsInAFewBytesBeforeAllocatingThem(t *testing.T) {
 	type nullRow struct {
 		V mapper.Null `arrow:"v"`

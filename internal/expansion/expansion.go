@@ -32,10 +32,14 @@ const (
 // Limit is the most bytes a claim backed by received bytes may make a
 // reader allocate, with ratio bytes per byte received (DefaultRatio when
 // ratio is not positive): Floor + ratio × received, saturating at
-// math.MaxInt64.
+// math.MaxInt64, which a ratio of math.MaxInt64 is whatever was received
+// (a record of null columns has no bytes at all).
 func Limit(received, ratio int64) int64 {
-	if ratio <= 0 {
+	switch {
+	case ratio <= 0:
 		ratio = DefaultRatio
+	case ratio == math.MaxInt64:
+		return math.MaxInt64
 	}
 	received = max(received, 0)
 	if received > (math.MaxInt64-Floor)/ratio {
