@@ -53,8 +53,8 @@ func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Rea
 // columns of C, as mapper.NewColumnsReader does. The ColumnsReader's
 // Release closes the file.
 //
-// opts are mapper.NewColumnsReader's options, and mapper.Allocator for the
-// memory of the records read.
+// opts are mapper.NewColumnsReader's options, mapper.Allocator for the
+// memory of the records read, and mapper.MaxExpansion.
 func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], error) {
 	return columnsOf[C]("ipc.OpenColumns", opts, func(w readWith) (*records, error) { return openRecords(path, w) })
 }
