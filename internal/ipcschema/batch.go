@@ -44,7 +44,8 @@ const uncompressedPrefix = 8
 // body of bodyLen bytes body reads, before arrow-go loads it. Any message
 // must have its header and custom metadata inside meta; a record batch,
 // or a dictionary batch's, must also have non-negative lengths and null
-// counts, every buffer inside the body, a codec arrow-go knows, variadic
+// counts, every buffer that is not empty inside the body, a codec arrow-go
+// knows (by the BUFFER method, as Arrow C++ requires), variadic
 // buffer counts within the buffers it has, and compressed buffers of at
 // least their length prefix whose prefixes, added, claim at most
 // expansion.Limit(bodyLen, ratio) bytes uncompressed (ratio: see
@@ -212,10 +213,13 @@ func checkRecordBatch(t fbTable, kind byte, body io.ReaderAt, bodyLen int64, b b
 		at := start + i*bufferSize
 		offset := int64(binary.LittleEndian.Uint64(fb.buf[at:]))
 		length := int64(binary.LittleEndian.Uint64(fb.buf[at+8:]))
+		if length == 0 {
+			continue // arrow-go reads nothing of it, wherever it says it is
+		}
 		if offset < 0 || length < 0 || offset > bodyLen || length > bodyLen-offset {
 			return 0, fb.fail("buffer %d of %d bytes at %d, in a body of %d", i, length, offset, bodyLen)
 		}
-		if !compressed || length == 0 {
+		if !compressed {
 			continue
 		}
 		if length < uncompressedPrefix {
