@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,11 +18,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The IPC mutation test's size: mutants of a run, and children run at once
-// (the machine's two cores).
+// The IPC mutation test's size: mutants of a run, children run at once
+// (the machine's two cores), and mutants a child reads one after the
+// other (each child starts a Flight server).
 const (
 	ipcMutants = 2000
 	children   = 2
+	batchSize  = 8
 )
 
 func TestDamagedIPCFilesAndStreamsAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *testing.T) {
@@ -84,43 +87,74 @@ func TestDamagedIPCFilesAndStreamsAreErrorsNeverPanicsOutOfMemoryHangsOrShortRea
 
 	var table mutation.Table
 	paths := append(slices.Clone(mutant.Paths), mutant.FlightPaths...)
-	work := make(chan job)
+	// tally counts the outcomes of the paths of j's verdict v.
+	tally := func(j job, v mutant.Verdict) {
+		name := filepath.Base(j.path)
+		for _, p := range v.Paths {
+			switch {
+			case p.Panic != "":
+				table.Add(name, j.what, p.Path, mutation.Panicked, p.Panic)
+			case p.Err != "":
+				table.Add(name, j.what, p.Path, mutation.Errored, p.Err)
+			case reference(v, p) < 0 || p.Rows != reference(v, p):
+				table.Add(name, j.what, p.Path, mutation.ShortRead,
+					fmt.Sprintf("%d rows read without an error, the headers state %d", p.Rows, reference(v, p)))
+			default:
+				table.Add(name, j.what, p.Path, mutation.ReadFine, "")
+			}
+		}
+	}
+	// check reads the mutants of batch in one child, which prints each
+	// one's verdict as it is done: when it ends before the last, the first
+	// without a verdict is read again alone, in a child whose end is its
+	// outcome on every path, and those after it in a child again.
+	var check func(batch []job)
+	check = func(batch []job) {
+		var args []string
+		for _, j := range batch {
+			args = append(args, j.path, j.kind)
+		}
+		out, o, detail := mutation.Run(helper, args...)
+		verdicts := map[string]mutant.Verdict{}
+		for line := range strings.Lines(string(out)) {
+			var v mutant.Verdict
+			if json.Unmarshal([]byte(line), &v) == nil {
+				verdicts[v.File] = v
+			}
+		}
+		for i, j := range batch {
+			if v, ok := verdicts[j.path]; ok {
+				tally(j, v)
+				continue
+			}
+			if len(batch) > 1 {
+				check(batch[i : i+1])
+				check(batch[i+1:])
+				return
+			}
+			if o == mutation.ReadFine {
+				o, detail = mutation.Panicked, "no verdict: "+string(out)
+			}
+			for _, p := range paths {
+				table.Add(filepath.Base(j.path), j.what, p, o, detail)
+			}
+		}
+	}
+	work := make(chan []job)
 	var wg sync.WaitGroup
 	for range children {
 		wg.Go(func() {
-			for j := range work {
-				name := filepath.Base(j.path)
-				out, o, detail := mutation.Run(helper, j.path, j.kind)
-				if o != mutation.ReadFine {
-					for _, p := range paths {
-						table.Add(name, j.what, p, o, detail)
-					}
-				} else {
-					var v mutant.Verdict
-					if err := json.Unmarshal(out, &v); err != nil {
-						table.Add(name, j.what, "mutant", mutation.Panicked, "unreadable verdict: "+string(out))
-					}
-					for _, p := range v.Paths {
-						switch {
-						case p.Panic != "":
-							table.Add(name, j.what, p.Path, mutation.Panicked, p.Panic)
-						case p.Err != "":
-							table.Add(name, j.what, p.Path, mutation.Errored, p.Err)
-						case reference(v, p) < 0 || p.Rows != reference(v, p):
-							table.Add(name, j.what, p.Path, mutation.ShortRead,
-								fmt.Sprintf("%d rows read without an error, the headers state %d", p.Rows, reference(v, p)))
-						default:
-							table.Add(name, j.what, p.Path, mutation.ReadFine, "")
-						}
-					}
+			for batch := range work {
+				check(batch)
+				for _, j := range batch {
+					_, o, detail := mutation.Run(cli, "head", "-n", "100000", j.path)
+					table.Add(filepath.Base(j.path), j.what, "arrowmap head", o, detail)
 				}
-				_, o, detail = mutation.Run(cli, "head", "-n", "100000", j.path)
-				table.Add(name, j.what, "arrowmap head", o, detail)
 			}
 		})
 	}
-	for _, j := range jobs {
-		work <- j
+	for i := 0; i < len(jobs); i += batchSize {
+		work <- jobs[i:min(len(jobs), i+batchSize)]
 	}
 	close(work)
 	wg.Wait()

@@ -89,8 +89,9 @@ func Build(bin, pkg string) error {
 }
 
 // Run runs name with args under prlimit's bound of ChildMemory and
-// ChildTimeout, on one P, and tells how it ended: its stdout when it
-// exited 0 (ReadFine) or 1 (Errored), else the outcome and its stderr.
+// ChildTimeout, on one P, and tells how it ended: its stdout (what it
+// printed before it ended, however it did), the outcome — ReadFine when it
+// exited 0, Errored when 1 — and, but for ReadFine, its stderr.
 func Run(name string, args ...string) ([]byte, Outcome, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), ChildTimeout)
 	defer cancel()
@@ -101,25 +102,26 @@ func Run(name string, args ...string) ([]byte, Outcome, string) {
 	err := cmd.Run()
 	msg := stderr.String()
 	var exit *exec.ExitError
+	out := stdout.Bytes()
 	switch {
 	case ctx.Err() != nil:
-		return nil, Hung, msg
+		return out, Hung, msg
 	case err == nil:
-		return stdout.Bytes(), ReadFine, ""
+		return out, ReadFine, ""
 	case !errors.As(err, &exit):
-		return nil, Panicked, err.Error()
+		return out, Panicked, err.Error()
 	case strings.Contains(msg, "out of memory") || strings.Contains(msg, "cannot allocate memory"):
-		return nil, OutOfMemory, msg
+		return out, OutOfMemory, msg
 	case signaled(exit, syscall.SIGKILL):
-		return nil, OutOfMemory, msg // the kernel's OOM killer
+		return out, OutOfMemory, msg // the kernel's OOM killer
 	case signaled(exit, -1) || isFatalSignal(msg):
-		return nil, FatalSignal, msg
+		return out, FatalSignal, msg
 	case exit.ExitCode() == 2 && (strings.Contains(msg, "panic:") || strings.Contains(msg, "goroutine ")):
-		return nil, Panicked, msg
+		return out, Panicked, msg
 	case strings.Contains(msg, "fatal error"):
-		return nil, Panicked, msg
+		return out, Panicked, msg
 	default:
-		return stdout.Bytes(), Errored, msg
+		return out, Errored, msg
 	}
 }
 

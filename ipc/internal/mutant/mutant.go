@@ -267,12 +267,13 @@ func viewRow(i int) Views {
 	return Views{ID: int64(i), Text: fmt.Sprintf("a text longer than twelve bytes, %d", i%11), Run: int32(i / 40)}
 }
 
-// Verdict is what cmd/mutant prints for one file: the rows its headers
+// Verdict is what cmd/mutant prints for one file: its path, the rows its headers
 // state, read as the readers by path read it (its footer's record batches
 // for a file, its messages for a stream; -1 when they do not hold), the
 // rows of the messages served as FlightData (-1 when they end cut), and
 // the outcome of each path read.
 type Verdict struct {
+	File       string    `json:"file"`
 	Rows       int64     `json:"rows"`
 	ServedRows int64     `json:"served_rows"`
 	Paths      []Outcome `json:"paths"`
