@@ -3,6 +3,8 @@ package ipc_test
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 
@@ -361,6 +363,47 @@ func TestABatchClaimingBillionsOfKeyValuesIsMalformed(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("%s, a file %t", e.name, file), func(t *testing.T) {
 				require.ErrorIs(t, e.read(path, damaged, newSizeAllocator()), ipcschema.ErrMalformed)
+			})
+		}
+	}
+}
+
+// BenchmarkReadFile reads 1M rows of three columns, in records of 64k
+// rows, from a file and from a stream, uncompressed and ZSTD: what the
+// checks of each message before arrow-go reads it cost beside reading.
+func BenchmarkReadFile(b *testing.B) {
+	type row struct {
+		ID    int64   `arrow:"id"`
+		Name  string  `arrow:"name"`
+		Score float64 `arrow:"score"`
+	}
+	rows := make([]row, 1_000_000)
+	for i := range rows {
+		rows[i] = row{int64(i), fmt.Sprintf("name-%d", i%1000), float64(i) / 8}
+	}
+	for _, codec := range []ipc.Codec{ipc.None, ipc.ZSTD} {
+		for _, file := range []bool{true, false} {
+			path := filepath.Join(b.TempDir(), "rows.arrow")
+			f, err := os.Create(path)
+			require.NoError(b, err)
+			newWriter := ipc.NewWriter[row]
+			if file {
+				newWriter = ipc.NewFileWriter[row]
+			}
+			w, err := newWriter(f, ipc.WriteConfig{Compression: codec})
+			require.NoError(b, err)
+			_, err = w.Write(rows)
+			require.NoError(b, err)
+			require.NoError(b, w.Close())
+			require.NoError(b, f.Close())
+			b.Run(fmt.Sprintf("%s_file_%t", codec, file), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					got, err := ipc.ReadFile[row](path)
+					if err != nil || len(got) != len(rows) {
+						b.Fatal(len(got), err)
+					}
+				}
 			})
 		}
 	}
