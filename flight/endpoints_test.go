@@ -992,11 +992,13 @@ func TestReadAllOfAFlightRefusesARecordOfTrillionsOfRowsInAFewBytes(t *testing.T
 func TestReadAllOfAFlightReadsALongRunWithinItsLimitOrWithMaxExpansion(t *testing.T) {
 	relay := &relayServer{}
 	c := serve(t, relay)
+	// A row of 4 KiB, its padding no column's: 16 bytes of buffers hold
+	// 64 MiB + 64 × 16 bytes of them, 16,384 rows.
 	type intRow struct {
-		V int64 `arrow:"v"`
+		V   int64      `arrow:"v"`
+		Pad [4088]byte `arrow:"-"`
 	}
-	// 16 bytes of buffers hold 64 MiB + 64 × 16 bytes of int64 rows.
-	limit := int64(64<<20+64*16) / 8
+	limit := int64(64<<20+64*16) / 4096
 	for _, tt := range []struct {
 		name string
 		rows int64
@@ -1005,7 +1007,7 @@ func TestReadAllOfAFlightReadsALongRunWithinItsLimitOrWithMaxExpansion(t *testin
 	}{
 		{"the rows of the limit are read", limit, nil, true},
 		{"one row more is refused", limit + 1, nil, false},
-		{"MaxExpansion raises the limit", limit + 1, []amflight.Option{mapper.MaxExpansion(128)}, true},
+		{"MaxExpansion raises the limit", limit + 1, []amflight.Option{mapper.MaxExpansion(1 << 16)}, true},
 	} {
 		col := runEndColumn(tt.rows)
 		tkt := relay.add(claimingRowsStream(t, col))

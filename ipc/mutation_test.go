@@ -1,6 +1,7 @@
 package ipc_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -58,19 +59,31 @@ func TestDamagedIPCFilesAndStreamsAreErrorsNeverPanicsOutOfMemoryHangsOrShortRea
 	t.Logf("%d seeds: %v", len(originals), kinds)
 
 	// The seeds themselves read fine through every path: what the
-	// mutants' errors are told from.
-	for _, o := range originals {
-		out, how, detail := mutation.Run(helper, o.Path, o.Kind)
-		require.Equal(t, mutation.ReadFine, how, "%s: %s", o.Path, detail)
-		var v mutant.Verdict
-		require.NoError(t, json.Unmarshal(out, &v))
-		require.GreaterOrEqual(t, v.Rows, int64(0), o.Path)
-		for _, p := range v.Paths {
-			require.Empty(t, p.Err, "%s: %s", o.Path, p.Path)
-			require.Empty(t, p.Panic, "%s: %s", o.Path, p.Path)
-			require.Equal(t, reference(v, p), p.Rows, "%s: %s", o.Path, p.Path)
+	// mutants' errors are told from. They are read batchSize a child, as
+	// the mutants are.
+	var outs [][]byte
+	for i := 0; i < len(originals); i += batchSize {
+		var args []string
+		for _, o := range originals[i:min(len(originals), i+batchSize)] {
+			args = append(args, o.Path, o.Kind)
 		}
+		out, how, detail := mutation.Run(helper, args...)
+		require.Equal(t, mutation.ReadFine, how, "%v: %s", args, detail)
+		outs = append(outs, out)
 	}
+	read := 0
+	for line := range strings.Lines(string(bytes.Join(outs, nil))) {
+		var v mutant.Verdict
+		require.NoError(t, json.Unmarshal([]byte(line), &v))
+		require.GreaterOrEqual(t, v.Rows, int64(0), v.File)
+		for _, p := range v.Paths {
+			require.Empty(t, p.Err, "%s: %s", v.File, p.Path)
+			require.Empty(t, p.Panic, "%s: %s", v.File, p.Path)
+			require.Equal(t, reference(v, p), p.Rows, "%s: %s", v.File, p.Path)
+		}
+		read++
+	}
+	require.Equal(t, len(originals), read, "the verdicts of the seeds")
 
 	type job struct {
 		path, kind, what string
