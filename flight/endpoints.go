@@ -362,13 +362,14 @@ func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Tic
 
 // verifiedStream is a DoGet stream whose messages are checked before
 // arrow-go's reader parses them trusting their lengths: the first, the
-// schema, by ipcschema.CheckSchemaMessage, and every one after it, with
+// schema, by ipcschema.SchemaOfMessage, and every one after it, with
 // its body, by ipcschema.CheckBatch, whose limit on what compressed
 // buffers claim uncompressed ratio sets (the dictionaries held in all).
 type verifiedStream struct {
 	flight.DataStreamReader
-	ratio int64
-	dicts ipcschema.Dictionaries
+	ratio  int64
+	schema *ipcschema.Schema // the stream's, from its first message
+	dicts  ipcschema.Dictionaries
 	read  int // the messages received
 }
 
@@ -379,12 +380,12 @@ func (s *verifiedStream) Recv() (*flight.FlightData, error) {
 	}
 	s.read++
 	if s.read == 1 {
-		if err := ipcschema.CheckSchemaMessage(fd.GetDataHeader()); err != nil {
+		if s.schema, err = ipcschema.SchemaOfMessage(fd.GetDataHeader()); err != nil {
 			return nil, fmt.Errorf("the stream's schema: %w", err)
 		}
 		return fd, nil
 	}
-	if err := ipcschema.CheckBatch(fd.GetDataHeader(), ipcschema.BodyAt(fd.GetDataBody()), int64(len(fd.GetDataBody())), s.ratio, &s.dicts); err != nil {
+	if err := ipcschema.CheckBatch(fd.GetDataHeader(), ipcschema.BodyAt(fd.GetDataBody()), int64(len(fd.GetDataBody())), s.ratio, s.schema, &s.dicts); err != nil {
 		return nil, limitError(fmt.Errorf("message %d of the stream: %w", s.read, err))
 	}
 	return fd, nil

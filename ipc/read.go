@@ -319,7 +319,7 @@ func fileRecords(r io.ReaderAt, name string, size int64, w readWith, closeFn fun
 	if err := checkFileEnds(r, name, size); err != nil {
 		return nil, err
 	}
-	footer, err := checkFileFooter(r, size)
+	footer, schema, err := checkFileFooter(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
 	}
@@ -329,7 +329,7 @@ func fileRecords(r io.ReaderAt, name string, size int64, w readWith, closeFn fun
 	if err == nil {
 		var held ipcschema.Dictionaries
 		for i, b := range dicts {
-			if err = ipcschema.CheckBlock(r, size, b, w.ratio, &held); err != nil {
+			if err = ipcschema.CheckDictionaryBlock(r, size, b, w.ratio, schema, &held); err != nil {
 				err = fmt.Errorf("dictionary %d: %w", i, err)
 				break
 			}
@@ -361,7 +361,7 @@ func fileRecords(r io.ReaderAt, name string, size int64, w readWith, closeFn fun
 		if i >= len(blocks) {
 			return nil // arrow-go counts the records from the same footer
 		}
-		if err := ipcschema.CheckBlock(r, size, blocks[i], w.ratio, nil); err != nil {
+		if err := ipcschema.CheckBlock(r, size, blocks[i], w.ratio, schema); err != nil {
 			return fmt.Errorf("record batch %d: %w", i, err)
 		}
 		return nil
@@ -407,24 +407,25 @@ func checkFileEnds(f io.ReaderAt, name string, size int64) error {
 }
 
 // checkFileFooter checks the structure of the footer of the IPC file f of
-// size bytes (see ipcschema.CheckFooter), which checkFileEnds found ends
-// with magic, and returns it.
-func checkFileFooter(f io.ReaderAt, size int64) ([]byte, error) {
+// size bytes (see ipcschema.SchemaOfFooter), which checkFileEnds found
+// ends with magic, and returns it with its schema.
+func checkFileFooter(f io.ReaderAt, size int64) ([]byte, *ipcschema.Schema, error) {
 	// The file ends with the footer, its length (int32) and the magic.
 	var length [4]byte
 	if _, err := f.ReadAt(length[:], size-int64(len(fileMagic))-4); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	n := int64(int32(binary.LittleEndian.Uint32(length[:])))
 	start := size - int64(len(fileMagic)) - 4 - n
 	if n <= 0 || start < int64(len(fileMagic)) {
-		return nil, fmt.Errorf("%w: a footer of %d bytes in a file of %d", ipcschema.ErrMalformed, n, size)
+		return nil, nil, fmt.Errorf("%w: a footer of %d bytes in a file of %d", ipcschema.ErrMalformed, n, size)
 	}
 	footer := make([]byte, n)
 	if _, err := f.ReadAt(footer, start); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return footer, ipcschema.CheckFooter(footer)
+	schema, err := ipcschema.SchemaOfFooter(footer)
+	return footer, schema, err
 }
 
 // maxRowsHeaderBytes bounds what fileRows reads of each record batch's

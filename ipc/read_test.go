@@ -408,3 +408,52 @@ func BenchmarkReadFile(b *testing.B) {
 		}
 	}
 }
+
+// FuzzReadIPC reads any bytes as an IPC file or stream through
+// OpenRecordsReaderAt, OpenReaderAt with ReadAll and, for a stream,
+// NewReader in pages: an error or rows, never a panic, and never an
+// allocation of arrow-go's past what the bytes may claim (64 MiB plus 64
+// times them).
+func FuzzReadIPC(f *testing.F) {
+	rows := claimRows(60)
+	for _, codec := range []ipc.Codec{ipc.None, ipc.LZ4, ipc.ZSTD} {
+		for _, file := range []bool{true, false} {
+			var buf bytes.Buffer
+			newWriter := ipc.NewWriter[claimRow]
+			if file {
+				newWriter = ipc.NewFileWriter[claimRow]
+			}
+			w, err := newWriter(&buf, ipc.WriteConfig{Compression: codec, BatchRows: 25, DictionaryDeltas: !file})
+			require.NoError(f, err)
+			_, err = w.Write(rows)
+			require.NoError(f, err)
+			require.NoError(f, w.Close())
+			f.Add(buf.Bytes())
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		mem := newSizeAllocator()
+		mem.refuse = 64<<20 + 64*len(data)
+		at := bytes.NewReader(data)
+		if rr, err := ipc.OpenRecordsReaderAt(at, int64(len(data)), mapper.Allocator(mem)); err == nil {
+			for rr.Next() {
+			}
+			rr.Release()
+		}
+		if r, err := ipc.OpenReaderAt[claimRow](at, int64(len(data)), mapper.Allocator(mem)); err == nil {
+			_, _ = r.ReadAll()
+			r.Release()
+		}
+		if r, err := ipc.NewReader[claimRow](bytes.NewReader(data), mapper.Allocator(mem)); err == nil {
+			for _, err := range r.Pages(16) {
+				if err != nil {
+					break
+				}
+			}
+			r.Release()
+		}
+		// A refused allocation panics inside arrow-go, which recovers it:
+		// the largest asked is the test.
+		require.LessOrEqual(t, mem.largest.Load(), int64(mem.refuse), "an allocation past what %d bytes may claim", len(data))
+	})
+}

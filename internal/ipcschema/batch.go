@@ -51,6 +51,10 @@ const uncompressedPrefix = 8
 // expansion.Limit(bodyLen, ratio) bytes uncompressed (ratio: see
 // expansion.Limit). Only the prefixes of the body are read.
 //
+// Its field nodes, buffers and variadic buffer counts must hold what
+// arrow-go reads of them walking schema, the schema of the stream or file
+// (see layout.go).
+//
 // A dictionary batch stays in memory until the end of its stream or
 // file, with the deltas added to it: with dicts, the dictionaries of
 // the stream or file read so far, what they claim in all is bounded by
@@ -60,7 +64,7 @@ const uncompressedPrefix = 8
 // A structure that does not hold is an error wrapping ErrMalformed; a
 // claim past the limit one wrapping expansion.ErrTooLarge; a failure to
 // read the body is returned as it is.
-func CheckBatch(meta []byte, body io.ReaderAt, bodyLen, ratio int64, dicts *Dictionaries) error {
+func CheckBatch(meta []byte, body io.ReaderAt, bodyLen, ratio int64, schema *Schema, dicts *Dictionaries) error {
 	fb := &flatbuffer{buf: meta}
 	msg, err := fb.root()
 	if err != nil {
@@ -100,11 +104,33 @@ func CheckBatch(meta []byte, body io.ReaderAt, bodyLen, ratio int64, dicts *Dict
 			b = batchBudget{limit: expansion.Limit(received+bodyLen, ratio), before: claimed, received: received + bodyLen, ratio: ratio, dictionaries: true}
 		}
 	}
-	claimed, err := checkRecordBatch(batch, kind, body, bodyLen, b)
+	var l layout
+	if kind == headerRecordBatch {
+		version, err := int16Field(msg, 0)
+		if err != nil {
+			return err
+		}
+		l.v5 = version >= metadataV5
+		l.fields = schema.fields
+	} else if f, ok := schema.dicts[id]; ok {
+		// arrow-go loads a dictionary batch as of metadata version V1.
+		l.fields, l.values = []fbTable{f}, true
+	} // else arrow-go refuses a dictionary of an id its schema has not
+	claimed, err := checkRecordBatch(batch, kind, body, bodyLen, b, &l)
 	if err == nil && kind == headerDictionaryBatch && dicts != nil {
 		dicts.add(id, delta, claimed, bodyLen)
 	}
 	return err
+}
+
+// messageKind is the header type of the Message flatbuffer meta.
+func messageKind(meta []byte) (byte, error) {
+	fb := &flatbuffer{buf: meta}
+	msg, err := fb.root()
+	if err != nil {
+		return 0, err
+	}
+	return msg.byteField(1)
 }
 
 // batchBudget is what the compressed buffers of a batch may claim: limit,
@@ -118,12 +144,8 @@ type batchBudget struct {
 // dictionaryOf is the id (field 0) of the DictionaryBatch table t, and
 // whether it is a delta (field 2).
 func dictionaryOf(t fbTable) (id int64, delta bool, err error) {
-	at, err := t.field(0, 8)
-	if err != nil {
+	if id, err = int64Field(t, 0); err != nil {
 		return 0, false, err
-	}
-	if at != 0 {
-		id = int64(binary.LittleEndian.Uint64(t.fb.buf[at:]))
 	}
 	d, err := t.byteField(2)
 	return id, d != 0, err
@@ -174,7 +196,7 @@ func batchName(kind byte) string {
 // checkRecordBatch checks a RecordBatch table: length 0, nodes 1, buffers
 // 2, compression 3, variadicBufferCounts 4. It returns what its compressed
 // buffers claim uncompressed.
-func checkRecordBatch(t fbTable, kind byte, body io.ReaderAt, bodyLen int64, b batchBudget) (int64, error) {
+func checkRecordBatch(t fbTable, kind byte, body io.ReaderAt, bodyLen int64, b batchBudget, l *layout) (int64, error) {
 	fb := t.fb
 	if at, err := t.field(0, 8); err != nil {
 		return 0, err
@@ -205,6 +227,15 @@ func checkRecordBatch(t fbTable, kind byte, body io.ReaderAt, bodyLen int64, b b
 	}
 	if err := checkVariadic(t, buffers); err != nil {
 		return 0, err
+	}
+	if err := l.count(t); err != nil {
+		return 0, err
+	}
+	if uint64(n) < l.nodes {
+		return 0, fb.fail("a %s of %d field nodes, for a schema of %d", batchName(kind), n, l.nodes)
+	}
+	if uint64(buffers) < l.buffers {
+		return 0, fb.fail("a %s of %d buffers, for a schema of %d", batchName(kind), buffers, l.buffers)
 	}
 	room := max(0, b.limit-b.before) // what the compressed buffers may claim
 	var claimed int64                // what they claim, at most room
@@ -305,12 +336,37 @@ func checkVariadic(t fbTable, buffers uint32) error {
 	return nil
 }
 
-// CheckBlock checks the message of b, a block of the IPC file of size
-// bytes that f reads, as CheckBatch does (with dicts), before arrow-go's
-// file reader reads it: the block inside the file, its metadata's length prefix
-// agreeing with the block, and its batch. It reads the block's metadata
-// and the length prefixes of its compressed buffers, never its body.
-func CheckBlock(f io.ReaderAt, size int64, b Block, ratio int64, dicts *Dictionaries) error {
+// int16Field is field i of t as an int16, 0 when absent.
+func int16Field(t fbTable, i int) (int16, error) {
+	at, err := t.field(i, 2)
+	if err != nil || at == 0 {
+		return 0, err
+	}
+	return int16(binary.LittleEndian.Uint16(t.fb.buf[at:])), nil
+}
+
+// CheckBlock checks the message of b, a record batch's block of the IPC
+// file of size bytes that f reads, as CheckBatch does, before arrow-go's
+// file reader reads it: the block inside the file, its metadata's length
+// prefix agreeing with the block, and its batch. It reads the block's
+// metadata and the length prefixes of its compressed buffers, never its
+// body.
+func CheckBlock(f io.ReaderAt, size int64, b Block, ratio int64, schema *Schema) error {
+	return checkBlock(f, size, b, ratio, headerRecordBatch, schema, nil)
+}
+
+// CheckDictionaryBlock checks the message of b, a dictionary batch's block
+// of the IPC file of size bytes that f reads, as CheckBlock does, with
+// dicts (see CheckBatch). arrow-go reads the message of a dictionary's
+// block as a dictionary batch whatever its header says: one of another
+// kind is refused here.
+func CheckDictionaryBlock(f io.ReaderAt, size int64, b Block, ratio int64, schema *Schema, dicts *Dictionaries) error {
+	return checkBlock(f, size, b, ratio, headerDictionaryBatch, schema, dicts)
+}
+
+// checkBlock is CheckBlock's and CheckDictionaryBlock's, for a message
+// whose header is of the kind want.
+func checkBlock(f io.ReaderAt, size int64, b Block, ratio int64, want byte, schema *Schema, dicts *Dictionaries) error {
 	fb := &flatbuffer{}
 	if b.Offset < 0 || b.MetaData < 8 || b.MetaData > MaxMetadata || b.Body < 0 ||
 		b.Offset > size || int64(b.MetaData) > size-b.Offset || b.Body > size-b.Offset-int64(b.MetaData) {
@@ -333,5 +389,10 @@ func CheckBlock(f io.ReaderAt, size int64, b Block, ratio int64, dicts *Dictiona
 	} else if n != b.Body {
 		return fb.fail("a block's body of %d bytes whose message says %d", b.Body, n)
 	}
-	return CheckBatch(meta, io.NewSectionReader(f, b.Offset+int64(b.MetaData), b.Body), b.Body, ratio, dicts)
+	if kind, err := messageKind(meta); err != nil {
+		return err
+	} else if kind != want {
+		return fb.fail("a %s's block holding a message of header type %d", batchName(want), kind)
+	}
+	return CheckBatch(meta, io.NewSectionReader(f, b.Offset+int64(b.MetaData), b.Body), b.Body, ratio, schema, dicts)
 }

@@ -16,8 +16,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// message is one message of a stream: its flatbuffer and its body.
-type message struct{ meta, body []byte }
+// message is one message of a stream: its flatbuffer and its body, and
+// the stream's schema.
+type message struct {
+	meta, body []byte
+	schema     *Schema
+}
 
 // batchMessages writes a record of 100 int64 and 100 strings, the ints
 // with nulls, as an IPC stream with opts, and returns its messages after
@@ -54,10 +58,13 @@ func batchMessages(t *testing.T, opts ...arrowipc.Option) []message {
 		meta := stream[8 : 8+n]
 		size, err := bodyLength(meta)
 		require.NoError(t, err)
-		out = append(out, message{bytes.Clone(meta), bytes.Clone(stream[8+n : 8+n+int(size)])})
+		out = append(out, message{meta: bytes.Clone(meta), body: bytes.Clone(stream[8+n : 8+n+int(size)])})
 		stream = stream[8+n+int(size):]
 	}
 	require.Len(t, out, 2, "the schema and the record batch")
+	schemaOf, err := SchemaOfMessage(out[0].meta)
+	require.NoError(t, err)
+	out[1].schema = schemaOf
 	return out[1:]
 }
 
@@ -76,7 +83,7 @@ func batchOf(t *testing.T, meta []byte) fbTable {
 func TestCheckBatchPassesWhatArrowGoWrites(t *testing.T) {
 	for _, opts := range [][]arrowipc.Option{nil, {arrowipc.WithLZ4()}, {arrowipc.WithZstd()}} {
 		for _, m := range batchMessages(t, opts...) {
-			require.NoError(t, CheckBatch(m.meta, BodyAt(m.body), int64(len(m.body)), 0, nil))
+			require.NoError(t, CheckBatch(m.meta, BodyAt(m.body), int64(len(m.body)), 0, m.schema, nil))
 		}
 	}
 }
@@ -140,7 +147,7 @@ func TestCheckBatchRefusesWhatArrowGoWouldTrust(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := batchMessages(t, tt.opts...)[0]
 			tt.damage(t, &m)
-			err := CheckBatch(m.meta, BodyAt(m.body), int64(len(m.body)), 0, nil)
+			err := CheckBatch(m.meta, BodyAt(m.body), int64(len(m.body)), 0, m.schema, nil)
 			require.ErrorIs(t, err, ErrMalformed)
 			assert.Contains(t, err.Error(), tt.want)
 		})
@@ -167,7 +174,7 @@ func TestCheckBatchBoundsTheSumOfWhatTheBuffersClaim(t *testing.T) {
 			for i, at := range prefixes {
 				binary.LittleEndian.PutUint64(b[at:], uint64(sizes[i%len(sizes)]))
 			}
-			return CheckBatch(m.meta, BodyAt(b), body, 0, nil)
+			return CheckBatch(m.meta, BodyAt(b), body, 0, m.schema, nil)
 		}
 		each := limit / int64(len(prefixes))
 		require.NoError(t, claim(each), "every buffer a share of the limit")
@@ -195,7 +202,7 @@ func TestCheckBatchOfAnyDamageIsNilOrAnErrorNeverAPanic(t *testing.T) {
 	for _, opts := range [][]arrowipc.Option{nil, {arrowipc.WithLZ4()}, {arrowipc.WithZstd()}} {
 		m := batchMessages(t, opts...)[0]
 		for n := range len(m.meta) {
-			_ = CheckBatch(m.meta[:n], BodyAt(m.body), int64(len(m.body)), 0, nil)
+			_ = CheckBatch(m.meta[:n], BodyAt(m.body), int64(len(m.body)), 0, m.schema, nil)
 		}
 		for range 20000 {
 			meta, body := bytes.Clone(m.meta), bytes.Clone(m.body)
@@ -206,7 +213,7 @@ func TestCheckBatchOfAnyDamageIsNilOrAnErrorNeverAPanic(t *testing.T) {
 				}
 				b[rng.IntN(len(b))] = []byte{0, 0xFF, byte(rng.Uint32()), 0x80}[rng.IntN(4)]
 			}
-			require.NotPanics(t, func() { _ = CheckBatch(meta, BodyAt(body), int64(len(body)), 0, nil) }, "seed %d", seed)
+			require.NotPanics(t, func() { _ = CheckBatch(meta, BodyAt(body), int64(len(body)), 0, m.schema, nil) }, "seed %d", seed)
 		}
 	}
 }
@@ -236,28 +243,24 @@ func dictionaryMessages(t *testing.T) (first, delta message) {
 	}
 	require.NoError(t, w.Close())
 	var dicts []message
+	var streamSchema *Schema
 	stream := buf.Bytes()
 	for len(stream) >= 8 && binary.LittleEndian.Uint32(stream[4:]) > 0 {
 		n := int(binary.LittleEndian.Uint32(stream[4:]))
 		meta := stream[8 : 8+n]
 		size, err := bodyLength(meta)
 		require.NoError(t, err)
-		if kind, _ := (&flatbuffer{buf: meta}).kind(); kind == headerDictionaryBatch {
-			dicts = append(dicts, message{bytes.Clone(meta), bytes.Clone(stream[8+n : 8+n+int(size)])})
+		switch kind, _ := messageKind(meta); kind {
+		case HeaderSchema:
+			streamSchema, err = SchemaOfMessage(meta)
+			require.NoError(t, err)
+		case headerDictionaryBatch:
+			dicts = append(dicts, message{bytes.Clone(meta), bytes.Clone(stream[8+n : 8+n+int(size)]), streamSchema})
 		}
 		stream = stream[8+n+int(size):]
 	}
 	require.Len(t, dicts, 2, "the dictionary and its delta")
 	return dicts[0], dicts[1]
-}
-
-// kind is the header type of the Message flatbuffer fb.
-func (fb *flatbuffer) kind() (byte, error) {
-	msg, err := fb.root()
-	if err != nil {
-		return 0, err
-	}
-	return msg.byteField(1)
 }
 
 // claiming is m with each compressed buffer claiming size bytes, and how
@@ -282,14 +285,14 @@ func claiming(t *testing.T, m message, size int64) (message, int) {
 			k++
 		}
 	}
-	return message{m.meta, body}, k
+	return message{m.meta, body, m.schema}, k
 }
 
 func TestTheDictionariesOfAStreamClaimWithinTheBytesOfAllTheirBodies(t *testing.T) {
 	first, delta := dictionaryMessages(t)
 	check := func(dicts *Dictionaries, m message, each int64) error {
 		m, _ = claiming(t, m, each)
-		return CheckBatch(m.meta, BodyAt(m.body), int64(len(m.body)), 0, dicts)
+		return CheckBatch(m.meta, BodyAt(m.body), int64(len(m.body)), 0, m.schema, dicts)
 	}
 	_, k := claiming(t, delta, 0)
 	require.Positive(t, k)
@@ -310,5 +313,44 @@ func TestTheDictionariesOfAStreamClaimWithinTheBytesOfAllTheirBodies(t *testing.
 	var replaced Dictionaries
 	for i := range 10 {
 		require.NoError(t, check(&replaced, first, each*int64(k)), "replacement %d", i)
+	}
+}
+
+// arrow-go reads a batch's field nodes and buffers by index, past the end
+// of vectors shorter than its schema needs: such a batch is refused, each
+// vector one short, and passes whole.
+func TestABatchOfFewerNodesOrBuffersThanItsSchemaNeedsIsRefused(t *testing.T) {
+	first, _ := dictionaryMessages(t)
+	for _, c := range []struct {
+		name string
+		m    message
+		dict bool
+	}{
+		{"a record batch", batchMessages(t, arrowipc.WithZstd())[0], false},
+		{"a dictionary batch", first, true},
+	} {
+		require.NoError(t, CheckBatch(c.m.meta, BodyAt(c.m.body), int64(len(c.m.body)), 0, c.m.schema, nil), c.name)
+		for _, v := range []struct {
+			field int
+			want  string
+		}{{1, "field nodes, for a schema of"}, {2, "buffers, for a schema of"}} {
+			meta := bytes.Clone(c.m.meta)
+			fb := &flatbuffer{buf: meta}
+			msg, err := fb.root()
+			require.NoError(t, err)
+			batch, _, err := msg.subtable(2)
+			require.NoError(t, err)
+			if c.dict {
+				batch, _, err = batch.subtable(1)
+				require.NoError(t, err)
+			}
+			to, err := batch.ref(v.field)
+			require.NoError(t, err)
+			n := binary.LittleEndian.Uint32(meta[to:])
+			binary.LittleEndian.PutUint32(meta[to:], n-1)
+			err = CheckBatch(meta, BodyAt(c.m.body), int64(len(c.m.body)), 0, c.m.schema, nil)
+			require.ErrorIs(t, err, ErrMalformed, "%s, vector %d", c.name, v.field)
+			assert.ErrorContains(t, err, v.want, c.name)
+		}
 	}
 }

@@ -21,13 +21,14 @@ import (
 // parses it (see CheckSchemaMessage), and every message after it, with
 // its body, before arrow-go loads a batch from it (see CheckBatch).
 type MessageReader struct {
-	r     io.Reader
-	ratio int64 // CheckBatch's
-	dicts Dictionaries
-	refs  atomic.Int64
-	msg   *arrowipc.Message
-	first bool // the next message is the first
-	read  int  // the messages read
+	r      io.Reader
+	ratio  int64   // CheckBatch's
+	schema *Schema // the stream's, from its first message
+	dicts  Dictionaries
+	refs   atomic.Int64
+	msg    *arrowipc.Message
+	first  bool // the next message is the first
+	read   int  // the messages read
 }
 
 // NewMessageReader is the MessageReader of the stream r, whose first
@@ -89,7 +90,7 @@ func (m *MessageReader) Message() (*arrowipc.Message, error) {
 		return nil, fmt.Errorf("reading the metadata of a message: %w", err)
 	}
 	if first {
-		if err := CheckSchemaMessage(meta); err != nil {
+		if m.schema, err = SchemaOfMessage(meta); err != nil {
 			return nil, err
 		}
 	}
@@ -102,7 +103,7 @@ func (m *MessageReader) Message() (*arrowipc.Message, error) {
 		return nil, fmt.Errorf("reading the body of a message: %w", err)
 	}
 	if !first {
-		if err := CheckBatch(meta, BodyAt(body), size, m.ratio, &m.dicts); err != nil {
+		if err := CheckBatch(meta, BodyAt(body), size, m.ratio, m.schema, &m.dicts); err != nil {
 			return nil, fmt.Errorf("message %d of the stream: %w", m.read, err)
 		}
 	}

@@ -222,9 +222,9 @@ type fbuf struct {
 }
 
 type table struct {
-	fb          fbuf
-	pos, vt     int
-	vtLen, size int
+	fb      fbuf
+	pos, vt int
+	vtLen   int
 }
 
 func u32(data []byte, at int) (uint32, bool) {
@@ -257,7 +257,7 @@ func (fb fbuf) table(pos int) (table, bool) {
 	if !fb.fits(vt, vtLen) || !fb.fits(pos, size) {
 		return table{}, false
 	}
-	return table{fb, pos, vt, vtLen, size}, true
+	return table{fb, pos, vt, vtLen}, true
 }
 
 // deref is where the offset at p points.
@@ -276,8 +276,10 @@ func (t table) field(i, n int) int {
 	if at+2 > t.vtLen {
 		return 0
 	}
+	// Where the vtable says, inside the buffer: flatbuffers' readers, and
+	// its verifier, do not bound a field by the table's size.
 	off := int(binary.LittleEndian.Uint16(t.fb.data[t.vt+at:]))
-	if off == 0 || off+n > t.size {
+	if off == 0 || !t.fb.fits(t.pos+off, n) {
 		return 0
 	}
 	return t.pos + off
