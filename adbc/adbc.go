@@ -44,7 +44,7 @@ import (
 // records, so Allocator is refused.
 func Query[T any](ctx context.Context, cnxn adbc.Connection, query string, options ...Option) (*mapper.Reader[T], error) {
 	const entry = "adbc.Query"
-	opts, err := parse(entry, mapperhook.Decode, options)
+	opts, err := parse(entry, mapperhook.Reader, options)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func Query[T any](ctx context.Context, cnxn adbc.Connection, query string, optio
 // both).
 func QueryWith[T, P any](ctx context.Context, cnxn adbc.Connection, query string, params []P, options ...Option) (*mapper.Reader[T], error) {
 	const entry = "adbc.QueryWith"
-	opts, err := parse(entry, mapperhook.Decode|mapperhook.Encode&^mapperhook.SchemaMetadata, options)
+	opts, err := parse(entry, mapperhook.Reader|mapperhook.Encode&^mapperhook.SchemaMetadata, options)
 	if err != nil {
 		return nil, err
 	}

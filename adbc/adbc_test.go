@@ -183,3 +183,12 @@ func TestShortenCutsLongQueriesAtARune(t *testing.T) {
 	long := strings.Repeat("é", 100)
 	assert.Equal(t, strings.Repeat("é", 80)+"…", shorten(long))
 }
+
+// TestTheQueriesTakeMaxExpansion: ReadAll bounds the rows of the driver's
+// records by it.
+func TestTheQueriesTakeMaxExpansion(t *testing.T) {
+	_, err := Query[struct{}](t.Context(), nil, "SELECT 1", mapper.MaxExpansion(128))
+	require.ErrorContains(t, err, "nil connection", "taken, and on to the connection")
+	_, err = QueryWith[struct{}, struct{}](t.Context(), nil, "SELECT ?", nil, mapper.MaxExpansion(128))
+	require.ErrorContains(t, err, "nil connection", "taken, and on to the connection")
+}

@@ -32,7 +32,7 @@ import (
 //	orders, err := r.ReadAll()
 func Query[T any, D DB](ctx context.Context, db D, query string, args ...any) (*mapper.Reader[T], error) {
 	const entry = "duckdb.Query"
-	cfg, opts, params, err := splitArgs(entry, mapperhook.Decode, args)
+	cfg, opts, params, err := splitArgs(entry, mapperhook.Reader, args)
 	if err != nil {
 		return nil, err
 	}

@@ -91,9 +91,19 @@ var ErrExpired = errors.New("arrowmap/flight: flight endpoint expired")
 // far as the rows received back it, and a server that counts wrong costs
 // no rows.
 //
-// opts are mapper.Allocator alone, the allocator of the records read.
+// Every message a stream sends is checked before arrow-go reads it: its
+// buffers inside its body, its counts of buffers and key-values, and the
+// bytes its compressed buffers claim once decompressed, at most 64 MiB
+// plus 64 times its body's (mapper.MaxExpansion changes the 64), which
+// arrow-go would allocate before decompressing, and as much for the
+// dictionaries of a stream in all, which arrow-go holds to its end; a
+// message that claims more is an ErrTooLarge *mapper.Error, the
+// endpoint's error.
+//
+// opts are mapper.Allocator, the allocator of the records read, and
+// mapper.MaxExpansion.
 func Records(ctx context.Context, src Source, info *flight.FlightInfo, opts ...Option) (array.RecordReader, error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("flight.Records", mapperhook.Allocator, opts)
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("flight.Records", mapperhook.Allocator|mapperhook.Expansion, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +135,7 @@ func records(ctx context.Context, src Source, info *flight.FlightInfo, c *ioconf
 	if alloc == nil {
 		alloc = memory.DefaultAllocator
 	}
-	e := &endpoints{src: src, info: info, alloc: alloc, pool: newPool(src.Dial)}
+	e := &endpoints{src: src, info: info, alloc: alloc, ratio: c.Ratio, pool: newPool(src.Dial)}
 	if len(info.Schema) > 0 {
 		schema, err := ipcschema.Decode(info.Schema, alloc)
 		if err != nil {
@@ -177,6 +187,7 @@ type endpoints struct {
 	src    Source
 	info   *flight.FlightInfo
 	alloc  memory.Allocator
+	ratio  int64 // mapper.MaxExpansion's, for verifiedStream
 	pool   *pool
 	schema *arrow.Schema
 	// first is endpoint 0's stream when Records opened it for its schema:
@@ -243,7 +254,7 @@ func (e *endpoints) open(ctx context.Context, i int) (*openStream, error) {
 		client, err := e.client(ctx, uri)
 		if err == nil {
 			var s *openStream
-			if s, err = newOpenStream(ctx, client, ep.Ticket, e.alloc); err == nil {
+			if s, err = newOpenStream(ctx, client, ep.Ticket, e.alloc, e.ratio); err == nil {
 				s.at = where(uri)
 				return s, nil
 			}
@@ -325,8 +336,10 @@ type openStream struct {
 	at     string // where it is read, for errors
 }
 
-// newOpenStream opens the DoGet stream of ticket and reads its schema.
-func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Ticket, alloc memory.Allocator) (*openStream, error) {
+// newOpenStream opens the DoGet stream of ticket and reads its schema;
+// ratio bounds what the compressed buffers of its messages may claim
+// (see verifiedStream).
+func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Ticket, alloc memory.Allocator, ratio int64) (*openStream, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	stream, err := client.DoGet(ctx, ticket, callCodec...)
 	if err != nil {
@@ -337,7 +350,7 @@ func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Tic
 	if alloc != nil {
 		opts = append(opts, ipc.WithAllocator(alloc))
 	}
-	fr, err := flight.NewRecordReader(&verifiedStream{DataStreamReader: stream}, opts...)
+	fr, err := flight.NewRecordReader(&verifiedStream{DataStreamReader: stream, ratio: ratio}, opts...)
 	if err != nil {
 		cancel()
 		// io.EOF here is a stream without even a schema: wrapped, it is
@@ -347,24 +360,47 @@ func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Tic
 	return &openStream{Reader: fr, cancel: cancel}, nil
 }
 
-// verifiedStream is a DoGet stream whose first message, the schema, is
-// checked (see ipcschema.CheckSchemaMessage) before arrow-go's reader
-// parses it trusting its lengths.
+// verifiedStream is a DoGet stream whose messages are checked before
+// arrow-go's reader parses them trusting their lengths: the first, the
+// schema, by ipcschema.SchemaOfMessage, and every one after it, with
+// its body, by ipcschema.CheckBatch, whose limit on what compressed
+// buffers claim uncompressed ratio sets (the dictionaries held in all).
 type verifiedStream struct {
 	flight.DataStreamReader
-	started bool
+	ratio  int64
+	schema *ipcschema.Schema // the stream's, from its first message
+	dicts  ipcschema.Dictionaries
+	read  int // the messages received
 }
 
 func (s *verifiedStream) Recv() (*flight.FlightData, error) {
 	fd, err := s.DataStreamReader.Recv()
-	if err != nil || s.started {
+	if err != nil {
 		return fd, err
 	}
-	s.started = true
-	if err := ipcschema.CheckSchemaMessage(fd.GetDataHeader()); err != nil {
-		return nil, fmt.Errorf("the stream's schema: %w", err)
+	s.read++
+	if s.read == 1 {
+		if s.schema, err = ipcschema.SchemaOfMessage(fd.GetDataHeader()); err != nil {
+			return nil, fmt.Errorf("the stream's schema: %w", err)
+		}
+		return fd, nil
+	}
+	if err := ipcschema.CheckBatch(fd.GetDataHeader(), ipcschema.BodyAt(fd.GetDataBody()), int64(len(fd.GetDataBody())), s.ratio, s.schema, &s.dicts); err != nil {
+		return nil, limitError(fmt.Errorf("message %d of the stream: %w", s.read, err))
 	}
 	return fd, nil
+}
+
+// limitError is err as a *mapper.Error when it is a claim past the limit
+// of mapper.MaxExpansion (an error wrapping mapper.ErrTooLarge), so that
+// errors.As finds it as it finds every other limit of the readers; any
+// other err as it is.
+func limitError(err error) error {
+	var e *mapper.Error
+	if errors.Is(err, mapper.ErrTooLarge) && !errors.As(err, &e) {
+		return &mapper.Error{Row: -1, Err: err}
+	}
+	return err
 }
 
 // close releases the reader and ends its stream, read to its end or not.

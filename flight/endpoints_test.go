@@ -1,6 +1,7 @@
 package flight_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,8 +18,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	amflight "github.com/arrowmap/arrowmap/flight"
+	"github.com/arrowmap/arrowmap/internal/arrowtest"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -793,4 +796,231 @@ func TestRecordsIsAnArrowRecordReader(t *testing.T) {
 	require.NoError(t, rr.Err())
 	require.Equal(t, []int64{3, 1, 2}, lens)
 	require.Equal(t, wantEvents(streams), got)
+}
+
+// sizeAllocator records the largest allocation asked of it and refuses
+// (panicking, as an allocator can only) any past 256 MiB: a reader that
+// trusts a claim then fails with an error, rather than the test
+// allocating what the claim asks.
+type sizeAllocator struct {
+	memory.Allocator
+	largest atomic.Int64
+}
+
+func (a *sizeAllocator) check(size int) {
+	for {
+		old := a.largest.Load()
+		if int64(size) <= old || a.largest.CompareAndSwap(old, int64(size)) {
+			break
+		}
+	}
+	if size > 256<<20 {
+		panic(fmt.Sprintf("sizeAllocator: %d bytes asked", size))
+	}
+}
+
+func (a *sizeAllocator) Allocate(size int) []byte {
+	a.check(size)
+	return a.Allocator.Allocate(size)
+}
+
+func (a *sizeAllocator) Reallocate(size int, b []byte) []byte {
+	a.check(size)
+	return a.Allocator.Reallocate(size, b)
+}
+
+// flightReadEntry is one entry point of this package reading every row of
+// the stream of tkt through c, as rows of T: the error that ended it.
+type flightReadEntry[T any] struct {
+	name string
+	read func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error
+}
+
+// flightReadEntries is every entry point of this package, each reading to
+// its end: the readers of rows with ReadAll, OwnedPages in pages, Records
+// record by record.
+func flightReadEntries[T any]() []flightReadEntry[T] {
+	info := func(tkt *flight.Ticket) *flight.FlightInfo {
+		return &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{Ticket: tkt}}, TotalRecords: -1}
+	}
+	readAll := func(r *mapper.Reader[T], err error) error {
+		if err != nil {
+			return err
+		}
+		defer r.Release()
+		_, err = r.ReadAll()
+		return err
+	}
+	return []flightReadEntry[T]{
+		{"Stream, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error {
+			return readAll(amflight.Stream[T](testContext(t), c, tkt, opts...))
+		}},
+		{"NewReader, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error {
+			return readAll(amflight.NewReader[T](testContext(t), amflight.Source{Client: c}, info(tkt), opts...))
+		}},
+		{"OwnedPages", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error {
+			for _, err := range amflight.OwnedPages[T](testContext(t), c, info(tkt), 64, opts...) {
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{"Records", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error {
+			rr, err := amflight.Records(testContext(t), amflight.Source{Client: c}, info(tkt), opts...)
+			if err != nil {
+				return err
+			}
+			defer rr.Release()
+			for rr.Next() {
+			}
+			return rr.Err()
+		}},
+	}
+}
+
+// compressedStream is an IPC stream of rows of contractRow's schema, its
+// bodies compressed by codec.
+func compressedStream(t *testing.T, codec func() ipc.Option) []byte {
+	t.Helper()
+	recs, _ := contractRecords(memory.DefaultAllocator, -1, 40, 40)
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(contractSchema), codec())
+	for _, rec := range recs {
+		require.NoError(t, w.Write(rec))
+		rec.Release()
+	}
+	require.NoError(t, w.Close())
+	return buf.Bytes()
+}
+
+func TestAFlightMessageWhoseBuffersClaimTerabytesIsErrTooLargeBeforeItIsAllocated(t *testing.T) {
+	relay := &relayServer{}
+	c := serve(t, relay)
+	for codec, option := range map[string]func() ipc.Option{"LZ4": ipc.WithLZ4, "ZSTD": ipc.WithZstd} {
+		data := compressedStream(t, option)
+		for _, claim := range []int64{1 << 31, 1 << 40} {
+			damaged := arrowtest.ClaimUncompressed(data, claim)
+			require.NotNil(t, damaged, "the compressed buffers")
+			tkt := relay.add(damaged)
+			for _, e := range flightReadEntries[contractRow]() {
+				t.Run(fmt.Sprintf("%s, %s, %d bytes claimed", e.name, codec, claim), func(t *testing.T) {
+					mem := &sizeAllocator{Allocator: memory.NewGoAllocator()}
+					err := e.read(t, c, tkt, mapper.Allocator(mem))
+					require.ErrorIs(t, err, mapper.ErrTooLarge)
+					var me *mapper.Error
+					require.ErrorAs(t, err, &me)
+					assert.Contains(t, err.Error(), fmt.Sprint(claim), "the claim named")
+					assert.Less(t, mem.largest.Load(), int64(1<<20), "the largest allocation")
+				})
+			}
+		}
+	}
+	// The same streams undamaged read whole.
+	for codec, option := range map[string]func() ipc.Option{"LZ4": ipc.WithLZ4, "ZSTD": ipc.WithZstd} {
+		tkt := relay.add(compressedStream(t, option))
+		for _, e := range flightReadEntries[contractRow]() {
+			t.Run(fmt.Sprintf("%s, %s, undamaged", e.name, codec), func(t *testing.T) {
+				require.NoError(t, e.read(t, c, tkt))
+			})
+		}
+	}
+}
+
+// trillion is the rows the records of the tests below claim: 2^40, a few
+// bytes each.
+const trillion = 1 << 40
+
+// claimingRowsStream is an IPC stream of one record of column, claiming its
+// rows, of the one field "v".
+func claimingRowsStream(t *testing.T, column arrow.Array) []byte {
+	t.Helper()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: column.DataType(), Nullable: true}}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{column}, int64(column.Len()))
+	defer rec.Release()
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(schema))
+	require.NoError(t, w.Write(rec))
+	require.NoError(t, w.Close())
+	return buf.Bytes()
+}
+
+// runEndColumn is a run-end-encoded int64 column of one run of n rows of
+// 7: 16 bytes of buffers.
+func runEndColumn(n int64) arrow.Array {
+	ends := array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, 1, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes([]int64{n}))}, nil, 0, 0))
+	defer ends.Release()
+	values := array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, 1, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes([]int64{7}))}, nil, 0, 0))
+	defer values.Release()
+	return array.NewRunEndEncodedArray(ends, values, int(n), 0)
+}
+
+func TestReadAllOfAFlightRefusesARecordOfTrillionsOfRowsInAFewBytes(t *testing.T) {
+	relay := &relayServer{}
+	c := serve(t, relay)
+	ree, null := runEndColumn(trillion), array.NewNull(trillion)
+	defer ree.Release()
+	defer null.Release()
+	type intRow struct {
+		V int64 `arrow:"v"`
+	}
+	type nullRow struct {
+		V mapper.Null `arrow:"v"`
+	}
+	reeTicket, nullTicket := relay.add(claimingRowsStream(t, ree)), relay.add(claimingRowsStream(t, null))
+	check := func(t *testing.T, err error) {
+		t.Helper()
+		require.ErrorIs(t, err, mapper.ErrTooLarge)
+		var me *mapper.Error
+		require.ErrorAs(t, err, &me)
+		assert.Equal(t, 0, me.Row, "the record's first row")
+		assert.Contains(t, err.Error(), fmt.Sprint(trillion), "the rows claimed")
+		assert.Contains(t, err.Error(), "MaxExpansion", "the remedy named")
+	}
+	for _, e := range flightReadEntries[intRow]()[:2] { // the readers of rows, with ReadAll
+		t.Run("a run-end-encoded column, "+e.name, func(t *testing.T) {
+			check(t, e.read(t, c, reeTicket))
+		})
+	}
+	for _, e := range flightReadEntries[nullRow]()[:2] {
+		t.Run("a null column, "+e.name, func(t *testing.T) {
+			check(t, e.read(t, c, nullTicket))
+		})
+	}
+}
+
+func TestReadAllOfAFlightReadsALongRunWithinItsLimitOrWithMaxExpansion(t *testing.T) {
+	relay := &relayServer{}
+	c := serve(t, relay)
+	// A row of 4 KiB, its padding no column's: 16 bytes of buffers hold
+	// 64 MiB + 64 × 16 bytes of them, 16,384 rows.
+	type intRow struct {
+		V   int64      `arrow:"v"`
+		Pad [4088]byte `arrow:"-"`
+	}
+	limit := int64(64<<20+64*16) / 4096
+	for _, tt := range []struct {
+		name string
+		rows int64
+		opts []amflight.Option
+		ok   bool
+	}{
+		{"the rows of the limit are read", limit, nil, true},
+		{"one row more is refused", limit + 1, nil, false},
+		{"MaxExpansion raises the limit", limit + 1, []amflight.Option{mapper.MaxExpansion(1 << 16)}, true},
+	} {
+		col := runEndColumn(tt.rows)
+		tkt := relay.add(claimingRowsStream(t, col))
+		col.Release()
+		for _, e := range flightReadEntries[intRow]()[:2] {
+			t.Run(tt.name+", "+e.name, func(t *testing.T) {
+				err := e.read(t, c, tkt, tt.opts...)
+				if tt.ok {
+					require.NoError(t, err)
+				} else {
+					require.ErrorIs(t, err, mapper.ErrTooLarge)
+				}
+			})
+		}
+	}
 }

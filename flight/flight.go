@@ -44,7 +44,7 @@ func stream[T any](ctx context.Context, client flight.Client, ticket *flight.Tic
 	if client == nil {
 		return nil, errors.New("arrowmap/flight: nil flight client")
 	}
-	s, err := newOpenStream(ctx, client, ticket, c.Alloc)
+	s, err := newOpenStream(ctx, client, ticket, c.Alloc, c.Ratio)
 	if err != nil {
 		return nil, sourceerr.Of(fmt.Errorf("arrowmap/flight: %w", err))
 	}
@@ -56,7 +56,7 @@ func stream[T any](ctx context.Context, client flight.Client, ticket *flight.Tic
 
 // readKinds is what the readers of rows take: mapper.NewReader's options
 // and the allocator of the records read.
-const readKinds = mapperhook.Decode | mapperhook.Allocator
+const readKinds = mapperhook.Reader | mapperhook.Allocator
 
 // streamRecords is a Flight record reader that ends its gRPC stream when
 // the last reference is released.

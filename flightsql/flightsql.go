@@ -82,7 +82,7 @@ var errNoClient = errors.New("arrowmap/flightsql: Conn has no Client")
 // first stream fails — is returned wrapped with the query, and keeps its
 // gRPC status (status.Code works on it).
 func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*mapper.Reader[T], error) {
-	call, err := ioconfig.Parse[ioconfig.NoConfig]("flightsql.Query", mapperhook.Decode|mapperhook.Allocator, opts)
+	call, err := ioconfig.Parse[ioconfig.NoConfig]("flightsql.Query", mapperhook.Reader|mapperhook.Allocator, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*m
 // is released before that, or at once when QueryWith fails. Options are as
 // for Query; SnakeCase and As encode the parameters too.
 func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, opts ...Option) (*mapper.Reader[T], error) {
-	call, err := ioconfig.Parse[ioconfig.NoConfig]("flightsql.QueryWith", mapperhook.Decode|mapperhook.Encode&^mapperhook.SchemaMetadata, opts)
+	call, err := ioconfig.Parse[ioconfig.NoConfig]("flightsql.QueryWith", mapperhook.Reader|mapperhook.Encode&^mapperhook.SchemaMetadata, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +160,9 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 	var readOpts []Option
 	if call.Alloc != nil {
 		readOpts = append(readOpts, mapper.Allocator(call.Alloc))
+	}
+	if call.Has(mapperhook.Expansion) {
+		readOpts = append(readOpts, mapper.MaxExpansion(int(call.Ratio))) // for the messages Records reads
 	}
 	rr, err := amflight.Records(ctx, c.source(), info, readOpts...)
 	if err != nil {

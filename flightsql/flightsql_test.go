@@ -237,3 +237,13 @@ func checkRow(t *testing.T, err error, want int) {
 		assert.Equal(t, "At", me.Path)
 	}
 }
+
+// TestTheQueriesTakeMaxExpansion: the readers they open bound what a
+// message's compressed buffers and ReadAll may claim by it.
+func TestTheQueriesTakeMaxExpansion(t *testing.T) {
+	ctx := context.Background()
+	_, err := Query[struct{}](ctx, Conn{}, "SELECT 1", mapper.MaxExpansion(128))
+	require.ErrorIs(t, err, errNoClient, "taken, and on to the client")
+	_, err = QueryWith[struct{}, struct{}](ctx, Conn{}, "SELECT ?", nil, mapper.MaxExpansion(128))
+	require.ErrorIs(t, err, errNoClient, "taken, and on to the client")
+}

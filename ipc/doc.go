@@ -42,10 +42,16 @@
 // T before any row is read, and malformed or truncated input is an error,
 // never a panic. They take the decode options of mapper.NewReader, and
 // mapper.Allocator for the memory of the records read. The lengths a file
-// or stream claims are checked against its bytes (a schema's, a message's)
-// before they are allocated, but for one: arrow-go allocates a compressed
-// buffer's uncompressed size as the buffer claims it, so read untrusted
-// compressed input with an allocator that refuses what is too large.
+// or stream claims are checked against its bytes (a schema's, a message's:
+// its buffers inside its body, its counts of buffers and key-values) before
+// arrow-go allocates by them; the compressed buffers of a message may
+// claim, added, at most 64 MiB plus 64 times its body's bytes once
+// decompressed (mapper.MaxExpansion changes the 64), which arrow-go
+// allocates before it decompresses, and the dictionaries of a file or
+// stream, which arrow-go holds to its end, as much in all for the bytes of
+// all their bodies: a message that claims more is an
+// ErrTooLarge *mapper.Error naming the claim and the limit, whatever the
+// entry point (the readers of records take mapper.MaxExpansion too).
 //
 // Writers take the encode options of mapper.NewBuilder. RecordWriter writes
 // records of any schema, for data whose Go type is not known when the

@@ -36,15 +36,15 @@ var fileMagic = []byte("ARROW1")
 // opts are mapper.NewReader's options, and mapper.Allocator for the memory
 // of the records read (memory.DefaultAllocator without it).
 func Open[T any](path string, opts ...Option) (*mapper.Reader[T], error) {
-	return rowsOf[T]("ipc.Open", readKinds, opts, func(mem memory.Allocator) (*records, error) { return openRecords(path, mem) })
+	return rowsOf[T]("ipc.Open", readKinds, opts, func(w readWith) (*records, error) { return openRecords(path, w) })
 }
 
 // OpenReaderAt is Open for the size bytes of an IPC file or stream that r
 // reads: an *os.File, a *bytes.Reader, an object store's ranged reader.
 // The Reader does not close r.
 func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Reader[T], error) {
-	return rowsOf[T]("ipc.OpenReaderAt", readKinds, opts, func(mem memory.Allocator) (*records, error) {
-		return recordsAt(r, size, "the IPC data", mem)
+	return rowsOf[T]("ipc.OpenReaderAt", readKinds, opts, func(w readWith) (*records, error) {
+		return recordsAt(r, size, "the IPC data", w)
 	})
 }
 
@@ -53,10 +53,10 @@ func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Rea
 // columns of C, as mapper.NewColumnsReader does. The ColumnsReader's
 // Release closes the file.
 //
-// opts are mapper.NewColumnsReader's options, and mapper.Allocator for the
-// memory of the records read.
+// opts are mapper.NewColumnsReader's options, mapper.Allocator for the
+// memory of the records read, and mapper.MaxExpansion.
 func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], error) {
-	return columnsOf[C]("ipc.OpenColumns", opts, func(mem memory.Allocator) (*records, error) { return openRecords(path, mem) })
+	return columnsOf[C]("ipc.OpenColumns", opts, func(w readWith) (*records, error) { return openRecords(path, w) })
 }
 
 // NewReader reads an IPC stream from r (an io.Reader holds a stream: a
@@ -68,19 +68,22 @@ func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], 
 // opts are mapper.NewReader's options, and mapper.Allocator for the memory
 // of the records read.
 func NewReader[T any](r io.Reader, opts ...Option) (*mapper.Reader[T], error) {
-	return rowsOf[T]("ipc.NewReader", readKinds, opts, func(mem memory.Allocator) (*records, error) {
-		return openStreamRecords(r, "the IPC stream", mem, nil)
+	return rowsOf[T]("ipc.NewReader", readKinds, opts, func(w readWith) (*records, error) {
+		return openStreamRecords(r, "the IPC stream", w, nil)
 	})
 }
 
 // ReadFile reads every row of the IPC file or stream at path, as Open and
 // ReadAll do. On an error it returns every row before it, and the error.
+// ReadAll holds no more rows than the bytes of the records read back (see
+// mapper.Reader.ReadAll): a record of a null or run-end-encoded column
+// claiming more is an ErrTooLarge *mapper.Error.
 //
 // opts are mapper.NewReader's options but ZeroCopy (the rows outlive the
 // records they would alias), and mapper.Allocator.
 func ReadFile[T any](path string, opts ...Option) ([]T, error) {
-	r, err := rowsOf[T]("ipc.ReadFile", readKinds&^mapperhook.ZeroCopy, opts, func(mem memory.Allocator) (*records, error) {
-		return openRecords(path, mem)
+	r, err := rowsOf[T]("ipc.ReadFile", readKinds&^mapperhook.ZeroCopy, opts, func(w readWith) (*records, error) {
+		return openRecords(path, w)
 	})
 	if err != nil {
 		return nil, err
@@ -91,15 +94,15 @@ func ReadFile[T any](path string, opts ...Option) ([]T, error) {
 
 // readKinds is what the readers of rows take: mapper.NewReader's options
 // and the allocator of the records read.
-const readKinds = mapperhook.Decode | mapperhook.Allocator
+const readKinds = mapperhook.Reader | mapperhook.Allocator
 
 // OpenFile opens the IPC file at path (a stream is refused) and returns a
 // Reader of its rows as values of T, as Open does.
 //
 // Deprecated: use Open, which opens a file or a stream.
 func OpenFile[T any](path string, opts ...mapper.Option) (*mapper.Reader[T], error) {
-	return rowsOf[T]("ipc.OpenFile", readKinds, ioconfig.Mapper(opts), func(mem memory.Allocator) (*records, error) {
-		return openFileRecords(path, mem)
+	return rowsOf[T]("ipc.OpenFile", readKinds, ioconfig.Mapper(opts), func(w readWith) (*records, error) {
+		return openFileRecords(path, w)
 	})
 }
 
@@ -108,8 +111,8 @@ func OpenFile[T any](path string, opts ...mapper.Option) (*mapper.Reader[T], err
 //
 // Deprecated: use OpenColumns, which opens a file or a stream.
 func OpenFileColumns[C any](path string, opts ...mapper.Option) (*mapper.ColumnsReader[C], error) {
-	return columnsOf[C]("ipc.OpenFileColumns", ioconfig.Mapper(opts), func(mem memory.Allocator) (*records, error) {
-		return openFileRecords(path, mem)
+	return columnsOf[C]("ipc.OpenFileColumns", ioconfig.Mapper(opts), func(w readWith) (*records, error) {
+		return openFileRecords(path, w)
 	})
 }
 
@@ -125,17 +128,18 @@ func NewStreamReader[T any](r io.Reader, opts ...mapper.Option) (*mapper.Reader[
 // run time, with Open's checks of malformed and truncated input. Release
 // the reader when done; that closes the file.
 //
-// opts is mapper.Allocator, for the memory of the records read.
+// opts are mapper.Allocator, for the memory of the records read, and
+// mapper.MaxExpansion.
 func OpenRecords(path string, opts ...Option) (array.RecordReader, error) {
-	return recordsOf("ipc.OpenRecords", opts, func(mem memory.Allocator) (*records, error) { return openRecords(path, mem) })
+	return recordsOf("ipc.OpenRecords", opts, func(w readWith) (*records, error) { return openRecords(path, w) })
 }
 
 // OpenRecordsReaderAt is OpenRecords for the size bytes of an IPC file or
 // stream that r reads. Release the reader when done; r is the caller's to
 // close, after.
 func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...Option) (array.RecordReader, error) {
-	return recordsOf("ipc.OpenRecordsReaderAt", opts, func(mem memory.Allocator) (*records, error) {
-		return recordsAt(r, size, "the IPC data", mem)
+	return recordsOf("ipc.OpenRecordsReaderAt", opts, func(w readWith) (*records, error) {
+		return recordsAt(r, size, "the IPC data", w)
 	})
 }
 
@@ -143,10 +147,11 @@ func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...Option) (array.Recor
 // does, without the Go type. Release the reader when done; r is the
 // caller's to close, after.
 //
-// opts is mapper.Allocator, for the memory of the records read.
+// opts are mapper.Allocator, for the memory of the records read, and
+// mapper.MaxExpansion.
 func NewRecordReader(r io.Reader, opts ...Option) (array.RecordReader, error) {
-	return recordsOf("ipc.NewRecordReader", opts, func(mem memory.Allocator) (*records, error) {
-		return openStreamRecords(r, "the IPC stream", mem, nil)
+	return recordsOf("ipc.NewRecordReader", opts, func(w readWith) (*records, error) {
+		return openStreamRecords(r, "the IPC stream", w, nil)
 	})
 }
 
@@ -156,7 +161,7 @@ func NewRecordReader(r io.Reader, opts ...Option) (array.RecordReader, error) {
 //
 // Deprecated: use OpenRecordsReaderAt with mapper.Allocator.
 func NewRecordFileReader(r io.ReaderAt, size int64, mem memory.Allocator) (array.RecordReader, error) {
-	return recordReader(fileRecords(r, "the IPC file", size, mem, nil))
+	return recordReader(fileRecords(r, "the IPC file", size, readWith{mem: mem}, nil))
 }
 
 // NewRecordStreamReader reads the records of the IPC stream r, as
@@ -164,12 +169,23 @@ func NewRecordFileReader(r io.ReaderAt, size int64, mem memory.Allocator) (array
 //
 // Deprecated: use NewRecordReader with mapper.Allocator.
 func NewRecordStreamReader(r io.Reader, mem memory.Allocator) (array.RecordReader, error) {
-	return recordReader(openStreamRecords(r, "the IPC stream", mem, nil))
+	return recordReader(openStreamRecords(r, "the IPC stream", readWith{mem: mem}, nil))
 }
 
-// opener opens the records an entry point reads, with the allocator its
-// options give (nil: memory.DefaultAllocator).
-type opener func(mem memory.Allocator) (*records, error)
+// opener opens the records an entry point reads, as its options say.
+type opener func(w readWith) (*records, error)
+
+// readWith is how the records are read: mem allocates them (nil:
+// memory.DefaultAllocator), and ratio bounds what their compressed
+// buffers may claim (mapper.MaxExpansion's; 0: the default), as
+// ipcschema.CheckBatch does.
+type readWith struct {
+	mem   memory.Allocator
+	ratio int64
+}
+
+// readWithOf is how the call c reads.
+func readWithOf[C any](c *ioconfig.Call[C]) readWith { return readWith{mem: c.Alloc, ratio: c.Ratio} }
 
 // rowsOf is what every reader of rows does: its options checked for
 // entry, which takes the kinds in accepted, then the records open reads
@@ -179,7 +195,7 @@ func rowsOf[T any](entry string, accepted mapperhook.Kinds, opts []Option, open 
 	if err != nil {
 		return nil, err
 	}
-	rr, err := open(c.Alloc)
+	rr, err := open(readWithOf(c))
 	if err != nil {
 		return nil, err
 	}
@@ -189,26 +205,26 @@ func rowsOf[T any](entry string, accepted mapperhook.Kinds, opts []Option, open 
 
 // columnsOf is rowsOf for a ColumnsReader of C.
 func columnsOf[C any](entry string, opts []Option, open opener) (*mapper.ColumnsReader[C], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig](entry, mapperhook.Columns|mapperhook.Allocator, opts)
+	c, err := ioconfig.Parse[ioconfig.NoConfig](entry, mapperhook.Columns|mapperhook.Allocator|mapperhook.Expansion, opts)
 	if err != nil {
 		return nil, err
 	}
-	rr, err := open(c.Alloc)
+	rr, err := open(readWithOf(c))
 	if err != nil {
 		return nil, err
 	}
 	defer rr.Release()
-	return mapper.NewColumnsReader[C](rr, c.Mapper...)
+	return mapper.NewColumnsReader[C](rr, c.Without(mapperhook.Expansion)...)
 }
 
 // recordsOf is rowsOf for the records themselves, which take only an
-// allocator.
+// allocator and MaxExpansion.
 func recordsOf(entry string, opts []Option, open opener) (array.RecordReader, error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig](entry, mapperhook.Allocator, opts)
+	c, err := ioconfig.Parse[ioconfig.NoConfig](entry, mapperhook.Allocator|mapperhook.Expansion, opts)
 	if err != nil {
 		return nil, err
 	}
-	return recordReader(open(c.Alloc))
+	return recordReader(open(readWithOf(c)))
 }
 
 // recordReader is rr as an array.RecordReader, nil itself on an error
@@ -221,7 +237,7 @@ func recordReader(rr *records, err error) (array.RecordReader, error) {
 }
 
 // openRecords opens the IPC file or stream at path, by its first bytes.
-func openRecords(path string, mem memory.Allocator) (*records, error) {
+func openRecords(path string, w readWith) (*records, error) {
 	f, size, err := openPath(path)
 	if err != nil {
 		return nil, err
@@ -233,9 +249,9 @@ func openRecords(path string, mem memory.Allocator) (*records, error) {
 		return nil, fmt.Errorf("arrowmap/ipc: reading %s: %w", path, err)
 	}
 	if bytes.Equal(head[:n], fileMagic) {
-		return newFileRecords(f, path, size, mem)
+		return newFileRecords(f, path, size, w)
 	}
-	rr, err := openStreamRecords(io.MultiReader(bytes.NewReader(head[:n]), f), path, mem, func() { f.Close() })
+	rr, err := openStreamRecords(io.MultiReader(bytes.NewReader(head[:n]), f), path, w, func() { f.Close() })
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -245,25 +261,25 @@ func openRecords(path string, mem memory.Allocator) (*records, error) {
 
 // recordsAt reads the IPC file or stream of size bytes that r holds, by
 // its first bytes.
-func recordsAt(r io.ReaderAt, size int64, name string, mem memory.Allocator) (*records, error) {
+func recordsAt(r io.ReaderAt, size int64, name string, w readWith) (*records, error) {
 	var head [len("ARROW1")]byte
 	n, err := r.ReadAt(head[:], 0)
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("arrowmap/ipc: reading %s: %w", name, err)
 	}
 	if bytes.Equal(head[:n], fileMagic) {
-		return fileRecords(r, name, size, mem, nil)
+		return fileRecords(r, name, size, w, nil)
 	}
-	return openStreamRecords(io.NewSectionReader(r, 0, size), name, mem, nil)
+	return openStreamRecords(io.NewSectionReader(r, 0, size), name, w, nil)
 }
 
 // openFileRecords opens the IPC file at path.
-func openFileRecords(path string, mem memory.Allocator) (*records, error) {
+func openFileRecords(path string, w readWith) (*records, error) {
 	f, size, err := openPath(path)
 	if err != nil {
 		return nil, err
 	}
-	return newFileRecords(f, path, size, mem)
+	return newFileRecords(f, path, size, w)
 }
 
 // openPath opens path for reading, refusing a directory: reading one would
@@ -288,8 +304,8 @@ func openPath(path string) (*os.File, int64, error) {
 // newFileRecords reads the footer of the IPC file f of size bytes, and
 // takes f over: it is closed on an error, and by the last Release of the
 // records otherwise.
-func newFileRecords(f *os.File, name string, size int64, mem memory.Allocator) (*records, error) {
-	rr, err := fileRecords(f, name, size, mem, func() { f.Close() })
+func newFileRecords(f *os.File, name string, size int64, w readWith) (*records, error) {
+	rr, err := fileRecords(f, name, size, w, func() { f.Close() })
 	if err != nil {
 		f.Close()
 	}
@@ -299,14 +315,34 @@ func newFileRecords(f *os.File, name string, size int64, mem memory.Allocator) (
 // fileRecords reads the footer of the IPC file r of size bytes. closeFn,
 // when not nil, is called by the last Release of the records, not on an
 // error.
-func fileRecords(r io.ReaderAt, name string, size int64, mem memory.Allocator, closeFn func()) (*records, error) {
+func fileRecords(r io.ReaderAt, name string, size int64, w readWith, closeFn func()) (*records, error) {
 	if err := checkFileEnds(r, name, size); err != nil {
 		return nil, err
 	}
-	footer, err := checkFileFooter(r, size)
+	footer, schema, err := checkFileFooter(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
 	}
+	// arrow-go reads every dictionary as it opens the file, and a record
+	// as it is read: each is checked before.
+	dicts, err := ipcschema.DictionaryBlocks(footer)
+	if err == nil {
+		var held ipcschema.Dictionaries
+		for i, b := range dicts {
+			if err = ipcschema.CheckDictionaryBlock(r, size, b, w.ratio, schema, &held); err != nil {
+				err = fmt.Errorf("dictionary %d: %w", i, err)
+				break
+			}
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/ipc: %s: %w", name, limitError(err))
+	}
+	blocks, err := ipcschema.RecordBlocks(footer)
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
+	}
+	mem := w.mem
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
@@ -321,7 +357,15 @@ func fileRecords(r io.ReaderAt, name string, size int64, mem memory.Allocator, c
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
 	}
-	recs := ipcfile.Records(fr)
+	recs := ipcfile.CheckedRecords(fr, func(i int) error {
+		if i >= len(blocks) {
+			return nil // arrow-go counts the records from the same footer
+		}
+		if err := ipcschema.CheckBlock(r, size, blocks[i], w.ratio, schema); err != nil {
+			return fmt.Errorf("record batch %d: %w", i, err)
+		}
+		return nil
+	})
 	out := newRecords(recs, name, func() {
 		recs.Release() // the record it holds, which fr does not own
 		fr.Close()
@@ -363,24 +407,25 @@ func checkFileEnds(f io.ReaderAt, name string, size int64) error {
 }
 
 // checkFileFooter checks the structure of the footer of the IPC file f of
-// size bytes (see ipcschema.CheckFooter), which checkFileEnds found ends
-// with magic, and returns it.
-func checkFileFooter(f io.ReaderAt, size int64) ([]byte, error) {
+// size bytes (see ipcschema.SchemaOfFooter), which checkFileEnds found
+// ends with magic, and returns it with its schema.
+func checkFileFooter(f io.ReaderAt, size int64) ([]byte, *ipcschema.Schema, error) {
 	// The file ends with the footer, its length (int32) and the magic.
 	var length [4]byte
 	if _, err := f.ReadAt(length[:], size-int64(len(fileMagic))-4); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	n := int64(int32(binary.LittleEndian.Uint32(length[:])))
 	start := size - int64(len(fileMagic)) - 4 - n
 	if n <= 0 || start < int64(len(fileMagic)) {
-		return nil, fmt.Errorf("%w: a footer of %d bytes in a file of %d", ipcschema.ErrMalformed, n, size)
+		return nil, nil, fmt.Errorf("%w: a footer of %d bytes in a file of %d", ipcschema.ErrMalformed, n, size)
 	}
 	footer := make([]byte, n)
 	if _, err := f.ReadAt(footer, start); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return footer, ipcschema.CheckFooter(footer)
+	schema, err := ipcschema.SchemaOfFooter(footer)
+	return footer, schema, err
 }
 
 // maxRowsHeaderBytes bounds what fileRows reads of each record batch's
@@ -433,7 +478,7 @@ func isStreamStart(b []byte) bool {
 
 // openStreamRecords reads the schema of the stream r. closeFn, when not
 // nil, is called by the last Release of the records, not on an error.
-func openStreamRecords(r io.Reader, name string, mem memory.Allocator, closeFn func()) (*records, error) {
+func openStreamRecords(r io.Reader, name string, w readWith, closeFn func()) (*records, error) {
 	// Read the first bytes here, to tell what is not a stream before
 	// arrow-go takes them as the length of a message.
 	var head [8]byte
@@ -449,6 +494,7 @@ func openStreamRecords(r io.Reader, name string, mem memory.Allocator, closeFn f
 	case !isStreamStart(head[:n]):
 		return nil, fmt.Errorf("arrowmap/ipc: %s: %w: an IPC stream starts with a message", name, ErrNotIPC)
 	}
+	mem := w.mem
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
@@ -456,7 +502,7 @@ func openStreamRecords(r io.Reader, name string, mem memory.Allocator, closeFn f
 	err = guard(func() error {
 		var err error
 		// sr takes mr over, and releases it even when it fails.
-		mr := ipcschema.NewMessageReader(io.MultiReader(bytes.NewReader(head[:n]), r))
+		mr := ipcschema.NewMessageReader(io.MultiReader(bytes.NewReader(head[:n]), r), w.ratio)
 		sr, err = arrowipc.NewReaderFromMessageReader(mr, arrowipc.WithAllocator(mem))
 		return err
 	})

@@ -1,6 +1,7 @@
 package ipc
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -98,7 +99,19 @@ func (r *records) Err() error {
 	if err == nil || err == io.EOF {
 		return err
 	}
-	return fmt.Errorf("arrowmap/ipc: %s: %w", r.name, err)
+	return fmt.Errorf("arrowmap/ipc: %s: %w", r.name, limitError(err))
+}
+
+// limitError is err as a *mapper.Error when it is a claim past the limit
+// of mapper.MaxExpansion (an error wrapping mapper.ErrTooLarge), so that
+// errors.As finds it as it finds every other limit of the readers; any
+// other err as it is.
+func limitError(err error) error {
+	var e *mapper.Error
+	if errors.Is(err, mapper.ErrTooLarge) && !errors.As(err, &e) {
+		return &mapper.Error{Row: -1, Err: err}
+	}
+	return err
 }
 
 // guard runs f, which calls arrow-go's IPC readers or writers, and turns a

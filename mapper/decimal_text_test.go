@@ -1,7 +1,9 @@
 package mapper_test
 
 import (
+	"math"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -71,4 +73,36 @@ func TestDecimalTextAroundTheInt64Range(t *testing.T) {
 	require.Equal(t, "-999999999999999999", rows[0].D)
 	_, err = mapper.Decode[row](rec64)
 	fxRequireError(t, err, mapper.ErrInvalidData, "D", "d", 1)
+}
+
+// A scale past ±152 is refused for the record, before any text is made of
+// it (a scale of 2^31 from a damaged file asked for 2 GiB a value); scales
+// past the precision, either way, within it read exactly.
+func TestADecimalScalePastTheBoundIsRefusedAndOnesPastThePrecisionRead(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	type row struct {
+		D string `arrow:"d"`
+	}
+	read := func(scale int32) ([]row, error) {
+		dt := &arrow.Decimal128Type{Precision: 5, Scale: scale}
+		b := array.NewDecimal128Builder(mem, dt)
+		defer b.Release()
+		b.Append(decimal128.FromI64(-12345))
+		col := b.NewArray()
+		defer col.Release()
+		rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "d", Type: dt}}, nil), []arrow.Array{col}, 1)
+		defer rec.Release()
+		return mapper.Decode[row](rec)
+	}
+	for scale, want := range map[int32]string{10: "-0.0000012345", -3: "-12345000", 152: "-0." + strings.Repeat("0", 147) + "12345"} {
+		rows, err := read(scale)
+		require.NoError(t, err, "scale %d", scale)
+		require.Equal(t, want, rows[0].D, "scale %d", scale)
+	}
+	for _, scale := range []int32{153, -153, math.MaxInt32, math.MinInt32} {
+		_, err := read(scale)
+		require.ErrorIs(t, err, mapper.ErrInvalidData, "scale %d", scale)
+		require.ErrorContains(t, err, "a scale past ±152", "scale %d", scale)
+	}
 }

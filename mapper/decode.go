@@ -23,7 +23,7 @@ func Decode[T any](rec arrow.RecordBatch, opts ...Option) ([]T, error) {
 	if rec == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil record")
 	}
-	m, err := newMapper[T]("Decode", rec.Schema(), opts)
+	m, err := newMapper[T]("Decode", decodeOptions, rec.Schema(), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -54,11 +54,13 @@ type mapping struct {
 // RejectExtraColumns, LastKeyWins and As define the plan; ZeroCopy and
 // Parallelism steer the Mapper's decoding.
 func New[T any](schema *arrow.Schema, opts ...Option) (*Mapper[T], error) {
-	return newMapper[T]("New", schema, opts)
+	return newMapper[T]("New", decodeOptions, schema, opts)
 }
 
-func newMapper[T any](entry string, schema *arrow.Schema, opts []Option) (*Mapper[T], error) {
-	o, err := optionsFor(entry, decodeOptions, opts)
+// newMapper is New for entry point entry, which takes the options in
+// accepted.
+func newMapper[T any](entry string, accepted optionSet, schema *arrow.Schema, opts []Option) (*Mapper[T], error) {
+	o, err := optionsFor(entry, accepted, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,6 @@ type codec struct {
 	slice reflect.Type // []typ, to allocate backing arrays of typ
 	size  uintptr
 	move  mover
-	zero  unsafe.Pointer // a zero typ, copied over the rows of null structs
 	// mutable: typ holds slices, maps or pointers, which rows decoded from
 	// one dictionary entry or run must not share.
 	mutable bool
@@ -71,7 +70,6 @@ func newCodec(t reflect.Type) *codec {
 		slice:   reflect.SliceOf(t),
 		size:    t.Size(),
 		move:    moverOf(t),
-		zero:    reflect.New(t).UnsafePointer(),
 		mutable: holdsReferences(t),
 	}
 }

@@ -174,9 +174,18 @@ func appendDecimal(buf []byte, neg bool, digits []byte, scale int32) []byte {
 	return append(buf, digits[len(digits)-s:]...)
 }
 
+// maxDecimalScale bounds the scale of a decimal column read, either way:
+// twice the widest precision, 76. Arrow bounds the precision alone, but
+// the text of a value takes a byte a unit of scale (a scale of 2^31 is 2
+// GiB a value); DuckDB and Parquet hold 0 ≤ scale ≤ precision ≤ 38.
+const maxDecimalScale = 2 * 76
+
+func abs64(x int64) int64 { return max(x, -x) }
+
 // decimalsInPrecision checks, when a record is viewed, that no value of a
 // decimal column of width D has more digits than the column's declared
-// precision: such a value is not of the type, and encoding refuses one too.
+// precision: such a value is not of the type, and encoding refuses one too;
+// and that its scale is within ±maxDecimalScale.
 type decimalsInPrecision[D interface {
 	decimal.DecimalTypes
 	decimal.Num[D]
@@ -188,6 +197,9 @@ func (p decimalsInPrecision[D]) prepare(v views.View, c *call) (unsafe.Pointer, 
 		return nil, nil
 	}
 	dt := n.DataType().(arrow.DecimalType)
+	if s := dt.GetScale(); s > maxDecimalScale || s < -maxDecimalScale {
+		return nil, p.cd.rowError(ErrInvalidData, c, -1, "%s: a scale past ±%d, whose text takes %d bytes and more a value", dt, maxDecimalScale, abs64(int64(s)))
+	}
 	low, high := decimalBounds[D](dt.GetPrecision())
 	w := v.Window()
 	nulls := v.Nulls()

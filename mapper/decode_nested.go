@@ -2,6 +2,7 @@ package mapper
 
 import (
 	"reflect"
+	"sync"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -125,7 +126,8 @@ func (c *compiler) compileStruct(t reflect.Type, value arrow.DataType, vt *views
 	for _, fcd := range codecs {
 		cd.needsPrep = cd.needsPrep || fcd.needsPrep
 	}
-	cd.dec = &structDecoder{members: members, codecs: codecs, row: cd}
+	cd.dec = &structDecoder{members: members, codecs: codecs, row: cd,
+		zero: sync.OnceValue(func() unsafe.Pointer { return reflect.New(cd.typ).UnsafePointer() })}
 	return c.finish(cd, at), vt, nil
 }
 
@@ -171,6 +173,10 @@ type structDecoder struct {
 	members []member
 	codecs  []*codec // by child view
 	row     *codec   // the struct's own codec, to clear null rows
+	// zero is a zero row, copied over null rows: made at the first, not
+	// with the plan, whose Go type a schema can make gigabytes large (a
+	// fixed_size_list of 2^29 elements) without a byte of data behind it.
+	zero func() unsafe.Pointer
 }
 
 func (d *structDecoder) decode(v views.View, dst strided, c *call) {
@@ -181,7 +187,7 @@ func (d *structDecoder) decode(v views.View, dst strided, c *call) {
 	if nulls := v.Nulls(); nulls.Bits != nil {
 		for i := range w.Len {
 			if nulls.IsNull(i) {
-				d.row.move(dst.at(i), d.row.zero)
+				d.row.move(dst.at(i), d.zero())
 			}
 		}
 	}

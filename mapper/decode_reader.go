@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/arrowmap/arrowmap/internal/expansion"
 	"github.com/arrowmap/arrowmap/internal/sourceerr"
 )
 
@@ -62,7 +63,7 @@ func NewReader[T any](rr array.RecordReader, opts ...Option) (*Reader[T], error)
 	if rr == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil record reader")
 	}
-	m, err := newMapper[T]("NewReader", rr.Schema(), opts)
+	m, err := newMapper[T]("NewReader", readerOptions, rr.Schema(), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -135,6 +136,16 @@ func (r *Reader[T]) Read(dst []T) (int, error) {
 // when the record reader is a RowsHinter (a Flight reader is), the result
 // is sized from its hint once, not grown as it goes.
 //
+// A record's row count is not trusted beyond the bytes that back it: the
+// rows ReadAll holds, each of the size of T, may take at most 64 MiB plus
+// 64 times the bytes of the records it has read (their buffers, as
+// arrow-go holds them; MaxExpansion changes the 64). A record that would
+// take more — a run-end-encoded or null column claiming trillions of rows
+// in a few bytes — is an ErrTooLarge *Error naming the record, its rows
+// and the limit, before anything is allocated for it, and ends reading.
+// Reading in pages (Read, Pages, All) holds a page, whatever a record
+// claims.
+//
 // With ZeroCopy, the strings and []byte of the rows are valid until the
 // next Read or Release: every record read stays retained until then.
 func (r *Reader[T]) ReadAll() ([]T, error) {
@@ -147,10 +158,18 @@ func (r *Reader[T]) ReadAll() ([]T, error) {
 		hint = h.RowsHint()
 	}
 	var rows []T
+	var received int64 // the bytes of the records read, which bound the rows held
 	for r.batch.Len() > 0 || r.next() {
 		n := r.batch.Len()
+		received += recordBytes(r.rec)
+		room := heldRows[T](received, r.m.run.ratio)
+		if int64(n) > room-int64(len(rows)) {
+			r.err = r.tooLarge(n, len(rows), received, room)
+			r.releaseCurrent()
+			return rows, r.err
+		}
 		if cap(rows)-len(rows) < n {
-			rows = growRows(rows, n, hint)
+			rows = growRows(rows, n, min(hint, room))
 		}
 		// The tail past len(rows) is fresh memory, zero: decoded as it is.
 		tail := rows[len(rows) : len(rows)+n]
@@ -159,6 +178,56 @@ func (r *Reader[T]) ReadAll() ([]T, error) {
 		r.consume(n)
 	}
 	return rows, r.Err()
+}
+
+// heldRows is the most rows of T ReadAll holds for the received bytes of
+// the records it has read, with ratio bytes per byte (MaxExpansion's).
+func heldRows[T any](received, ratio int64) int64 {
+	return expansion.Limit(received, ratio) / int64(max(1, unsafe.Sizeof(*new(T))))
+}
+
+// tooLarge is ReadAll's error for the current record, of n rows not yet
+// read, which would make it hold more than room rows after the held ones.
+func (r *Reader[T]) tooLarge(n, held int, received, room int64) error {
+	var zero T
+	ratio := r.m.run.ratio
+	if ratio <= 0 {
+		ratio = expansion.DefaultRatio
+	}
+	e := newError(ErrTooLarge, "", "", -1,
+		"%d rows of %T (%d bytes each) after %d held, for the %d bytes of the records read: ReadAll holds at most %d (64 MiB and %d bytes a byte read); read in pages, or raise the limit with MaxExpansion",
+		n, zero, max(1, unsafe.Sizeof(zero)), held, received, room, ratio)
+	e.Row = int(r.rows) - n
+	e.Record = r.records - 1
+	return e
+}
+
+// recordBytes is the bytes of the buffers of rec's columns, their
+// children and dictionaries included; a buffer shared by two arrays
+// counts twice.
+func recordBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	for _, col := range rec.Columns() {
+		n += dataBytes(col.Data())
+	}
+	return n
+}
+
+func dataBytes(d arrow.ArrayData) int64 {
+	var n int64
+	for _, b := range d.Buffers() {
+		if b != nil {
+			n += int64(b.Len())
+		}
+	}
+	for _, c := range d.Children() {
+		n += dataBytes(c)
+	}
+	// Dictionary is a nil *array.Data, not a nil interface, without one.
+	if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
+		n += dataBytes(dict)
+	}
+	return n
 }
 
 // RowsHinter is a record reader that knows about how many rows it holds in
@@ -201,7 +270,7 @@ const (
 // growRows is rows grown to room for n more rows, fresh (zero) past its
 // length: like append, doubling, or to hint rows in all when hint says
 // more rows are coming, within hintedPerReceived times the rows in hand
-// and hintedBytes.
+// and hintedBytes. ReadAll's hint is at most the rows it may hold.
 func growRows[T any](rows []T, n int, hint int64) []T {
 	need := len(rows) + n
 	size := max(1, int(unsafe.Sizeof(*new(T))))

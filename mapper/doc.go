@@ -63,7 +63,8 @@
 // it does not take. Plan options decide the plan and are part of its cache
 // key: [Strict], [AllowMissing], [SnakeCase], [RejectExtraColumns],
 // [LastKeyWins], [As] and [SchemaMetadata]. Call options steer one call:
-// [ZeroCopy], [Parallelism] and [Allocator].
+// [ZeroCopy], [Parallelism], [Allocator] and [MaxExpansion], which bounds
+// what a reader allocates from the sizes its input claims.
 //
 // # Errors
 //
@@ -71,7 +72,7 @@
 // the column and, for data, the row (and the record, in a stream), and
 // wrapping one of the sentinels: [ErrTypeMismatch], [ErrMissingColumn],
 // [ErrExtraColumn], [ErrDuplicateKey], [ErrNull], [ErrInvalidData], [ErrOverflow], [ErrTag],
-// [ErrUnsupported], [ErrClosed]. [InStream] places an error of one record
+// [ErrUnsupported], [ErrClosed], [ErrTooLarge]. [InStream] places an error of one record
 // in the rows of its stream, for code that decodes record by record.
 //
 // An error about a row comes with every row before it: View, Decode and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/arrowmap/arrowmap/internal/expansion"
 	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
@@ -34,6 +35,9 @@ var (
 	ErrDuplicateKey = errors.New("duplicate map key")
 	// ErrClosed: a reader was used after its Release.
 	ErrClosed = errors.New("used after Release or Close")
+	// ErrTooLarge: the input claims more memory than a reader allows for
+	// the bytes behind the claim (see MaxExpansion).
+	ErrTooLarge = expansion.ErrTooLarge
 )
 
 // Error is a failure to map a Go field to or from an Arrow column.

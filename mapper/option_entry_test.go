@@ -33,6 +33,7 @@ func TestEveryOptionWhereItDoesNotApplyIsAnError(t *testing.T) {
 		{"Allocator", mapper.Allocator(mem)},
 		{"ZeroCopy", mapper.ZeroCopy()},
 		{"Parallelism", mapper.Parallelism(2)},
+		{"MaxExpansion", mapper.MaxExpansion(128)},
 	}
 	decode := []string{"Strict", "AllowMissing", "SnakeCase", "RejectExtraColumns", "LastKeyWins", "As", "ZeroCopy", "Parallelism"}
 	columns := []string{"Strict", "AllowMissing", "SnakeCase", "RejectExtraColumns"}
@@ -48,7 +49,7 @@ func TestEveryOptionWhereItDoesNotApplyIsAnError(t *testing.T) {
 			_, err := mapper.DecodeTo(reflectTypeOf[cacheRow](), rec, opt)
 			return err
 		}},
-		{"NewReader", decode, func(opt mapper.Option) error {
+		{"NewReader", append(decode, "MaxExpansion"), func(opt mapper.Option) error {
 			rr, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
 			require.NoError(t, err)
 			defer rr.Release()

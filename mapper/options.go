@@ -35,7 +35,8 @@ type options struct {
 	mem         memory.Allocator
 	zeroCopy    bool
 	parallelism int
-	tileRows    int // set by tests only (export_test.go); 0 is defaultTileRows
+	ratio       int64 // MaxExpansion's; 0 is expansion.DefaultRatio
+	tileRows    int   // set by tests only (export_test.go); 0 is defaultTileRows
 }
 
 // optionSet is a set of kinds of option, one bit each: mapperhook's, so
@@ -53,11 +54,13 @@ const (
 	optZeroCopy       = mapperhook.ZeroCopy
 	optParallelism    = mapperhook.Parallelism
 	optSchemaMetadata = mapperhook.SchemaMetadata
+	optExpansion      = mapperhook.Expansion
 )
 
 // The options each family of entry points takes (see mapperhook).
 const (
 	decodeOptions  = mapperhook.Decode
+	readerOptions  = mapperhook.Reader
 	columnsOptions = mapperhook.Columns
 	schemaOptions  = mapperhook.Schema
 	encodeOptions  = mapperhook.Encode
@@ -73,7 +76,7 @@ func init() {
 	mapperhook.Inspect = func(opt any) mapperhook.Given {
 		var o options
 		opt.(Option)(&o)
-		return mapperhook.Given{Kind: o.given, Alloc: o.mem, Metadata: o.schemaMeta}
+		return mapperhook.Given{Kind: o.given, Alloc: o.mem, Metadata: o.schemaMeta, Ratio: o.ratio}
 	}
 }
 
@@ -82,11 +85,12 @@ func init() {
 type runOptions struct {
 	zeroCopy    bool
 	parallelism int
+	ratio       int64
 	tileRows    int
 }
 
 func (o *options) run() runOptions {
-	return runOptions{zeroCopy: o.zeroCopy, parallelism: o.parallelism, tileRows: o.tileRows}
+	return runOptions{zeroCopy: o.zeroCopy, parallelism: o.parallelism, ratio: o.ratio, tileRows: o.tileRows}
 }
 
 // optionsFor applies opts for entry point entry, which takes the options
@@ -167,6 +171,33 @@ func LastKeyWins() Option {
 // decoding.
 func Parallelism(n int) Option {
 	return func(o *options) { o.given |= optParallelism; o.parallelism = max(n, 1) }
+}
+
+// MaxExpansion bounds how far the readers trust the sizes their input
+// claims: to n bytes allocated per byte received behind the claim, past a
+// floor of 64 MiB. n is 64 by default, and below 1 it is the default;
+// math.MaxInt lifts the bound, even for claims with no bytes behind them (a
+// record of null columns has none). Past it, a read fails with an ErrTooLarge
+// *Error that names the claim and the limit, before anything is allocated
+// for the claim:
+//
+//   - an IPC message (read by package ipc, flight or flightsql) whose
+//     compressed buffers claim more than 64 MiB + n × its body's bytes
+//     once decompressed: each buffer starts with its length uncompressed,
+//     which arrow-go allocates before it decompresses (the dictionaries
+//     of a stream or file, held to its end, in all for all their bodies);
+//   - a record that would make Reader.ReadAll hold more than 64 MiB + n ×
+//     the bytes of the records it has read (their buffers, as arrow-go
+//     holds them) in rows of T, each of the size of T: run-end-encoded
+//     and null columns can claim trillions of rows in a few bytes.
+//
+// Raise n for data that is legitimately more compressible: ZSTD stores a
+// column of zeros in a thousandth of its size, and a run-end-encoded
+// column of long runs reads into many times its bytes. Reading in pages
+// (Read, Pages, All) holds a page, whatever a record claims. A call
+// option of NewReader and of every reader of the IO packages.
+func MaxExpansion(n int) Option {
+	return func(o *options) { o.given |= optExpansion; o.ratio = int64(max(n, 0)) }
 }
 
 // As decodes fields of Go type T from the Arrow representation of R, and

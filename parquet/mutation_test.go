@@ -1,54 +1,32 @@
 package parquet_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/arrowmap/arrowmap/internal/mutation"
 	"github.com/arrowmap/arrowmap/parquet/internal/mutant"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// The mutation test's bounds: mutants, the address space and time of each
-// child, and the children run at once (the machine's two cores).
+// The mutation test's size: mutants, and the children run at once (the
+// machine's two cores), each bounded as package mutation bounds it.
 const (
-	mutants      = 2000
-	childMemory  = 2 << 30
-	childTimeout = 30 * time.Second
-	children     = 2
+	mutants  = 2000
+	children = 2
 )
-
-// outcome is how one child ended.
-type outcome int
-
-const (
-	readFine    outcome = iota // no error, the footer's rows
-	errored                    // an error, no panic
-	panicked                   // a panic escaped: exit 2 and a goroutine trace
-	outOfMemory                // fatal out of memory, or killed
-	hung                       // past childTimeout
-	shortRead                  // no error, but not the footer's rows
-	numOutcomes
-)
-
-var outcomeNames = []string{"read fine", "errored", "panicked", "out of memory", "hung", "read short or long"}
 
 func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *testing.T) {
-	if _, err := exec.LookPath("prlimit"); err != nil {
-		t.Skip("prlimit is needed to bound each child's memory")
+	if err := mutation.Available(); err != nil {
+		t.Skip(err)
 	}
 	seed := uint64(1)
 	if s := os.Getenv("ARROWMAP_MUTATION_SEED"); s != "" {
@@ -68,10 +46,7 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 	dir := t.TempDir()
 	helper, cli := filepath.Join(dir, "mutant"), filepath.Join(dir, "arrowmap")
 	for bin, pkg := range map[string]string{helper: "./internal/mutant/cmd/mutant", cli: "../cmd/arrowmap"} {
-		// Without -race: the race runtime needs far more address space
-		// than childMemory.
-		out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
-		require.NoError(t, err, "%s", out)
+		require.NoError(t, mutation.Build(bin, pkg))
 	}
 	seeds, err := mutant.WriteSeeds(dir, filepath.Join("..", "testdata", "arrow-integration", "1.0.0-littleendian"))
 	require.NoError(t, err)
@@ -91,8 +66,8 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 	// The seeds themselves read fine through every path: what the
 	// mutants' errors are told from.
 	for _, o := range originals {
-		out, how, detail := runChild(helper, o.Path, o.Kind)
-		require.Equal(t, readFine, how, "%s: %s", o.Path, detail)
+		out, how, detail := mutation.Run(helper, o.Path, o.Kind)
+		require.Equal(t, mutation.ReadFine, how, "%s: %s", o.Path, detail)
 		var v mutant.Verdict
 		require.NoError(t, json.Unmarshal(out, &v))
 		for _, p := range v.Paths {
@@ -115,20 +90,10 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 		jobs[i] = job{path, o.Kind, filepath.Base(o.Path) + ": " + what}
 	}
 
-	// Per path: the count of each outcome, and the first few failures.
-	var mu sync.Mutex
-	counts := map[string]*[numOutcomes]int{}
-	var failures []string
-	record := func(j job, path string, o outcome, detail string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if counts[path] == nil {
-			counts[path] = new([numOutcomes]int)
-		}
-		counts[path][o]++
-		if o >= panicked {
-			failures = append(failures, fmt.Sprintf("%s (%s) %s: %s: %s", filepath.Base(j.path), j.what, path, outcomeNames[o], firstLines(detail, 12)))
-		}
+	// Per path: the count of each outcome, and the failures.
+	var table mutation.Table
+	record := func(j job, path string, o mutation.Outcome, detail string) {
+		table.Add(filepath.Base(j.path), j.what, path, o, detail)
 	}
 	work := make(chan job)
 	var wg sync.WaitGroup
@@ -136,33 +101,33 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 		wg.Go(func() {
 			for j := range work {
 				began := time.Now()
-				out, o, detail := runChild(helper, j.path, j.kind)
+				out, o, detail := mutation.Run(helper, j.path, j.kind)
 				if took := time.Since(began); took > time.Second {
 					t.Logf("%s (%s) took %s", filepath.Base(j.path), j.what, took.Round(time.Millisecond))
 				}
-				if o != readFine {
+				if o != mutation.ReadFine {
 					for _, p := range []string{"ReadFile", "Open+Pages", "OpenColumns", "OpenRecordsReaderAt"} {
 						record(j, p, o, detail)
 					}
 				} else {
 					var v mutant.Verdict
 					if err := json.Unmarshal(out, &v); err != nil {
-						record(j, "mutant", panicked, "unreadable verdict: "+string(out))
+						record(j, "mutant", mutation.Panicked, "unreadable verdict: "+string(out))
 					}
 					for _, p := range v.Paths {
 						switch {
 						case p.Panic != "":
-							record(j, p.Path, panicked, p.Panic)
+							record(j, p.Path, mutation.Panicked, p.Panic)
 						case p.Err != "":
-							record(j, p.Path, errored, p.Err)
+							record(j, p.Path, mutation.Errored, p.Err)
 						case v.FooterRows < 0 || p.Rows != v.FooterRows:
-							record(j, p.Path, shortRead, fmt.Sprintf("%d rows read without an error, the footer counts %d", p.Rows, v.FooterRows))
+							record(j, p.Path, mutation.ShortRead, fmt.Sprintf("%d rows read without an error, the footer counts %d", p.Rows, v.FooterRows))
 						default:
-							record(j, p.Path, readFine, "")
+							record(j, p.Path, mutation.ReadFine, "")
 						}
 					}
 				}
-				_, o, detail = runChild(cli, "head", "-n", "1000000", j.path)
+				_, o, detail = mutation.Run(cli, "head", "-n", "1000000", j.path)
 				record(j, "arrowmap head", o, detail)
 			}
 		})
@@ -173,71 +138,11 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 	close(work)
 	wg.Wait()
 
-	var table strings.Builder
-	paths := make([]string, 0, len(counts))
-	for p := range counts {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	fmt.Fprintf(&table, "| path | %s |\n|---|%s\n", strings.Join(outcomeNames, " | "), strings.Repeat("---|", len(outcomeNames)))
-	for _, p := range paths {
-		fmt.Fprintf(&table, "| %s |", p)
-		for _, n := range counts[p] {
-			fmt.Fprintf(&table, " %d |", n)
-		}
-		table.WriteString("\n")
-	}
-	t.Logf("%d mutants of %d seeds in %s (seed %d):\n%s", count, len(originals), time.Since(start).Round(time.Second), seed, table.String())
-	sort.Strings(failures)
-	var library, command []string
-	for _, f := range failures {
-		if strings.Contains(f, ") arrowmap head: ") {
-			command = append(command, f)
-		} else {
-			library = append(library, f)
-		}
-	}
-	assert.Empty(t, library, "mutants that panicked, ran out of memory, hung or read short in the library")
+	t.Logf("%d mutants of %d seeds in %s (seed %d):\n%s", count, len(originals), time.Since(start).Round(time.Second), seed, table.Markdown())
+	library := table.Failures(func(path string) bool { return path != "arrowmap head" })
+	command := table.Failures(func(path string) bool { return path == "arrowmap head" })
+	assert.Empty(t, library, "mutants that panicked, ended on a fatal signal, ran out of memory, hung or read short in the library")
 	// The command reads Parquet through this package's OpenRecordsReaderAt,
 	// or it is as exposed as pqarrow is.
-	assert.Empty(t, command, "mutants that panicked, ran out of memory or hung in arrowmap head")
-}
-
-// runChild runs name with args under prlimit's memory bound and
-// childTimeout, and tells how it ended: its stdout when it exited 0 or 1
-// (an error), else the outcome and its stderr.
-func runChild(name string, args ...string) ([]byte, outcome, string) {
-	ctx, cancel := context.WithTimeout(context.Background(), childTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "prlimit", append([]string{"--as=" + strconv.Itoa(childMemory), "--", name}, args...)...)
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GOTRACEBACK=all")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	msg := stderr.String()
-	var exit *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		return nil, hung, msg
-	case err == nil:
-		return stdout.Bytes(), readFine, ""
-	case !errors.As(err, &exit):
-		return nil, panicked, err.Error()
-	case strings.Contains(msg, "out of memory") || strings.Contains(msg, "cannot allocate memory") || exit.ExitCode() < 0:
-		return nil, outOfMemory, msg
-	case exit.ExitCode() == 2 && (strings.Contains(msg, "panic:") || strings.Contains(msg, "goroutine ")):
-		return nil, panicked, msg
-	case strings.Contains(msg, "fatal error"):
-		return nil, panicked, msg
-	default:
-		return stdout.Bytes(), errored, msg
-	}
-}
-
-func firstLines(s string, n int) string {
-	lines := strings.SplitN(s, "\n", n+1)
-	if len(lines) > n {
-		lines = lines[:n]
-	}
-	return strings.Join(lines, "\n")
+	assert.Empty(t, command, "mutants that panicked, ended on a fatal signal, ran out of memory or hung in arrowmap head")
 }

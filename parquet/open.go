@@ -81,7 +81,7 @@ type Option = ioconfig.Option
 
 // readKinds is what the readers of rows take: mapper.NewReader's options
 // and the allocator of what is read.
-const readKinds = mapperhook.Decode | mapperhook.Allocator
+const readKinds = mapperhook.Reader | mapperhook.Allocator
 
 // readConfig sorts the options of the reader entry, which takes the mapper
 // options in accepted: the ReadConfig, with its one allocator (the

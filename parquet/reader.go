@@ -28,7 +28,7 @@ import (
 // the allocator given to pqarrow.NewFileReader: mapper.Allocator, which
 // could not act on it, is refused, as a ReadConfig is.
 func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...Option) (*mapper.Reader[T], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("parquet.NewReader", mapperhook.Decode, opts)
+	c, err := ioconfig.Parse[ioconfig.NoConfig]("parquet.NewReader", mapperhook.Reader, opts)
 	if err != nil {
 		return nil, err
 	}

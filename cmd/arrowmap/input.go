@@ -8,13 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	amipc "github.com/arrowmap/arrowmap/ipc"
-	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/arrowmap/arrowmap/parquet"
 )
 
@@ -40,8 +37,7 @@ type source struct {
 	at     io.ReaderAt // an IPC file or a Parquet file
 	size   int64
 	stream io.Reader // an IPC stream
-	read   *atomic.Int64
-	close  func() // closes the file, removes a spooled copy
+	close  func()    // closes the file, removes a spooled copy
 }
 
 // openSource opens name: "-" is standard input, "" the embedded sample.
@@ -94,7 +90,7 @@ func fileSource(name string, at io.ReaderAt, size int64, close func()) (*source,
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	src := &source{name: name, at: at, size: size, read: new(atomic.Int64), close: close}
+	src := &source{name: name, at: at, size: size, close: close}
 	switch head = head[:n]; {
 	case n == 0:
 		return nil, fmt.Errorf("%s: empty input: not an Arrow or Parquet file", name)
@@ -126,7 +122,7 @@ func streamSource(name string, r io.Reader, close func()) (*source, error) {
 	case bytes.HasPrefix(head, arrowFileMagic), bytes.HasPrefix(head, parquetMagic):
 		return spool(name, br, close)
 	}
-	return &source{name: name, format: ipcStream, stream: br, read: new(atomic.Int64), close: close}, nil
+	return &source{name: name, format: ipcStream, stream: br, close: close}, nil
 }
 
 // spool copies r to a temporary file (scratchFile) and returns the source
@@ -161,30 +157,6 @@ func spool(name string, r io.Reader, close func()) (*source, error) {
 	return src, err
 }
 
-// alloc is the allocator of the source's records: one allocation at most
-// what its bytes could need (see boundedAllocator).
-func (s *source) alloc() memory.Allocator {
-	if s.at != nil {
-		size := s.size
-		return &boundedAllocator{Allocator: memory.DefaultAllocator, read: func() int64 { return size }}
-	}
-	return &boundedAllocator{Allocator: memory.DefaultAllocator, read: s.read.Load}
-}
-
-// countedStream is the stream, counting the bytes read from it.
-func (s *source) countedStream() io.Reader { return &countingReader{r: s.stream, n: s.read} }
-
-type countingReader struct {
-	r io.Reader
-	n *atomic.Int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n.Add(int64(n))
-	return n, err
-}
-
 // schema reads the schema of the source alone, no dictionary and no
 // record, so that a file whose data is damaged still shows its schema: a
 // Parquet file's from its footer, a stream's from its schema message, and
@@ -201,7 +173,7 @@ func (s *source) schema() (*arrow.Schema, error) {
 		return schema, nil
 	case ipcFile:
 		start := io.NewSectionReader(s.at, int64(len(ipcFilePrefix)), s.size-int64(len(ipcFilePrefix)))
-		if r, err := amipc.NewRecordReader(start, mapper.Allocator(s.alloc())); err == nil {
+		if r, err := amipc.NewRecordReader(start); err == nil {
 			defer r.Release()
 			return r.Schema(), nil
 		}
@@ -235,7 +207,7 @@ func (s *source) records(rows int) (*input, error) {
 	var err error
 	switch s.format {
 	case ipcFile:
-		in.records, err = amipc.OpenRecordsReaderAt(s.at, s.size, mapper.Allocator(s.alloc()))
+		in.records, err = amipc.OpenRecordsReaderAt(s.at, s.size)
 	case parquetFF:
 		// The library bounds what a page header may make it allocate, and
 		// its reader's own allocator reuses buffers: a bounded allocator
@@ -249,7 +221,7 @@ func (s *source) records(rows int) (*input, error) {
 			in.records, in.rows = rr, rr.NumRows()
 		}
 	default:
-		in.records, err = amipc.NewRecordReader(s.countedStream(), mapper.Allocator(s.alloc()))
+		in.records, err = amipc.NewRecordReader(s.stream)
 		if errors.Is(err, amipc.ErrNotIPC) {
 			return nil, fmt.Errorf("%s: not an Arrow IPC file or stream, nor a Parquet file", s.name)
 		}

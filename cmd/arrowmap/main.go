@@ -229,8 +229,8 @@ func (c *commandLine) file(args []string) (string, error) {
 }
 
 // withSource opens name and calls f with it, then closes it. A panic of
-// what f reads (arrow-go's, a refused allocation) is an error naming the
-// input, after the source is closed (a spooled copy removed).
+// what f reads (arrow-go's) is an error naming the input, after the
+// source is closed (a spooled copy removed).
 func withSource(name string, stdin io.Reader, f func(*source) error) (err error) {
 	src, err := openSource(name, stdin)
 	if err != nil {

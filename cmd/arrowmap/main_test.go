@@ -21,6 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/arrowmap/arrowmap/internal/arrowtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -556,6 +557,42 @@ func TestWithoutFileTheEmbeddedSampleIsUsed(t *testing.T) {
 	})
 }
 
+// claimingTerabytes writes, in dir, an IPC file (or a stream) of ZSTD
+// bodies whose every compressed buffer claims a terabyte uncompressed,
+// and returns its path.
+func claimingTerabytes(t *testing.T, dir string, file bool) string {
+	t.Helper()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	defer b.Release()
+	for i := range 100 {
+		b.Append(int64(i))
+	}
+	col := b.NewArray()
+	defer col.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, 100)
+	defer rec.Release()
+	var buf bytes.Buffer
+	var w interface {
+		Write(arrow.RecordBatch) error
+		Close() error
+	}
+	var err error
+	if file {
+		w, err = ipc.NewFileWriter(&buf, ipc.WithSchema(schema), ipc.WithZstd())
+		require.NoError(t, err)
+	} else {
+		w = ipc.NewWriter(&buf, ipc.WithSchema(schema), ipc.WithZstd())
+	}
+	require.NoError(t, w.Write(rec))
+	require.NoError(t, w.Close())
+	data := arrowtest.ClaimUncompressed(buf.Bytes(), 1<<40)
+	require.NotNil(t, data)
+	path := filepath.Join(dir, fmt.Sprintf("terabyte-%t.arrow", file))
+	require.NoError(t, os.WriteFile(path, data, 0o600))
+	return path
+}
+
 func TestFailuresAreOneLineAndStatusOne(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, data []byte) string {
@@ -601,6 +638,8 @@ func TestFailuresAreOneLineAndStatusOne(t *testing.T) {
 		{"junk behind the IPC file magic on standard input, to schema", []string{"schema", "-"}, []byte("ARROW1\x00\x00" + "junk"), "standard input"},
 		{"a file whose records are broken, to head", []string{"head", brokenBodies(t)}, nil, "broken.arrow"},
 		{"a file whose records are broken, to convert", []string{"convert", brokenBodies(t), filepath.Join(dir, "out.arrows")}, nil, "broken.arrow"},
+		{"a compressed file whose buffers claim a terabyte", []string{"head", claimingTerabytes(t, dir, true)}, nil, "1099511627776 bytes uncompressed"},
+		{"a compressed stream whose buffers claim a terabyte", []string{"head", claimingTerabytes(t, dir, false)}, nil, "1099511627776 bytes uncompressed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, status := arrowmap(t, tc.stdin, tc.args...)

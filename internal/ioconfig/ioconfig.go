@@ -47,6 +47,9 @@ type Call[C any] struct {
 	Alloc memory.Allocator
 	// Metadata is the metadata of the last mapper.SchemaMetadata given.
 	Metadata arrow.Metadata
+	// Ratio is the ratio of the last mapper.MaxExpansion given, which
+	// stays among Mapper for a Reader's ReadAll; 0 is the default.
+	Ratio int64
 }
 
 // NoConfig is the config type of an entry point that takes none.
@@ -77,6 +80,8 @@ func Parse[C any](entry string, accepted Kinds, opts []Option) (*Call[C], error)
 				continue
 			case mapperhook.SchemaMetadata:
 				c.Metadata = g.Metadata
+			case mapperhook.Expansion:
+				c.Ratio = g.Ratio
 			}
 			c.Mapper = append(c.Mapper, o)
 		case C:
@@ -133,6 +138,18 @@ func (c *Call[C]) CheckMetadata(old map[string]string, field string) error {
 // With is the mapper options of the call followed by extra.
 func (c *Call[C]) With(extra ...mapper.Option) []mapper.Option {
 	return append(c.Mapper[:len(c.Mapper):len(c.Mapper)], extra...)
+}
+
+// Without is the mapper options of the call but those of the kinds in k,
+// for an entry point that passes them on to one that does not take those.
+func (c *Call[C]) Without(k Kinds) []mapper.Option {
+	var out []mapper.Option
+	for _, o := range c.Mapper {
+		if mapperhook.Inspect(o).Kind&k == 0 {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // All is the mapper options of the call, the allocator given included (as

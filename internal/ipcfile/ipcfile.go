@@ -17,18 +17,24 @@ import (
 // Records reads the record batches of f in order. It does not take
 // ownership of f: close f after releasing the adapter. A panic of f on a
 // malformed record is an error of Next, never the caller's panic.
-func Records(f *ipc.FileReader) array.RecordReader {
-	r := &records{f: f}
+func Records(f *ipc.FileReader) array.RecordReader { return CheckedRecords(f, nil) }
+
+// CheckedRecords is Records, with check, when not nil, asked before
+// record i is read: its error is the error of Next, and the record is
+// not read.
+func CheckedRecords(f *ipc.FileReader, check func(i int) error) array.RecordReader {
+	r := &records{f: f, check: check}
 	r.refs.Store(1)
 	return r
 }
 
 type records struct {
-	f    *ipc.FileReader
-	refs atomic.Int64
-	next int
-	rec  arrow.RecordBatch
-	err  error
+	f     *ipc.FileReader
+	check func(i int) error
+	refs  atomic.Int64
+	next  int
+	rec   arrow.RecordBatch
+	err   error
 }
 
 func (r *records) Retain() { r.refs.Add(1) }
@@ -49,6 +55,12 @@ func (r *records) Next() bool {
 	}
 	if r.err != nil || r.next >= r.f.NumRecords() {
 		return false
+	}
+	if r.check != nil {
+		if err := r.check(r.next); err != nil {
+			r.err = err
+			return false
+		}
 	}
 	// RecordBatchAt hands the record over, so that it outlives the next one
 	// for whoever retained it; RecordBatch keeps it and releases it itself.

@@ -1,9 +1,10 @@
 // Package ipcschema is the one verified decoding path for untrusted Arrow
 // IPC schema bytes: the messages of IPC streams, the footers of IPC files,
 // Flight schemas and FlightData headers, and the Arrow schema a Parquet
-// file stores. Every length, offset and count of the bytes is checked
-// against the bytes before arrow-go, which trusts them, allocates or
-// indexes by them.
+// file stores; and the check of every record and dictionary batch message
+// after them (CheckBatch, CheckBlock) before arrow-go loads it. Every
+// length, offset and count of the bytes is checked against the bytes
+// before arrow-go, which trusts them, allocates or indexes by them.
 package ipcschema
 
 import (
@@ -45,7 +46,7 @@ func Decode(b []byte, mem memory.Allocator) (_ *arrow.Schema, err error) {
 			err = fmt.Errorf("%w: %s", ErrMalformed, strings.Join(strings.Fields(fmt.Sprint(p)), " "))
 		}
 	}()
-	r, err := arrowipc.NewReaderFromMessageReader(NewMessageReader(bytes.NewReader(b)), arrowipc.WithAllocator(mem))
+	r, err := arrowipc.NewReaderFromMessageReader(NewMessageReader(bytes.NewReader(b), 0), arrowipc.WithAllocator(mem))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}

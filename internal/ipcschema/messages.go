@@ -16,20 +16,26 @@ import (
 // of the size limits and allocates a body at the length its metadata
 // claims before reading it: one corrupt length asks for terabytes, which
 // ends the process. This one reads a large body as its bytes arrive, so
-// that memory follows what the input holds, not what it claims; and it
+// that memory follows what the input holds, not what it claims; it
 // checks the structure of the first message, the schema, before arrow-go
-// parses it (see CheckSchemaMessage).
+// parses it (see CheckSchemaMessage), and every message after it, with
+// its body, before arrow-go loads a batch from it (see CheckBatch).
 type MessageReader struct {
-	r     io.Reader
-	refs  atomic.Int64
-	msg   *arrowipc.Message
-	first bool // the next message is the first
+	r      io.Reader
+	ratio  int64   // CheckBatch's
+	schema *Schema // the stream's, from its first message
+	dicts  Dictionaries
+	refs   atomic.Int64
+	msg    *arrowipc.Message
+	first  bool // the next message is the first
+	read   int  // the messages read
 }
 
 // NewMessageReader is the MessageReader of the stream r, whose first
-// message must be a schema.
-func NewMessageReader(r io.Reader) *MessageReader {
-	m := &MessageReader{r: r, first: true}
+// message must be a schema; ratio bounds what the compressed buffers of
+// each batch may claim, as CheckBatch does.
+func NewMessageReader(r io.Reader, ratio int64) *MessageReader {
+	m := &MessageReader{r: r, ratio: ratio, first: true}
 	m.refs.Store(1)
 	return m
 }
@@ -58,6 +64,7 @@ func (m *MessageReader) Message() (*arrowipc.Message, error) {
 	m.releaseMessage()
 	first := m.first
 	m.first = false
+	m.read++
 	var word [4]byte
 	if _, err := io.ReadFull(m.r, word[:]); err != nil {
 		if err == io.EOF {
@@ -83,7 +90,7 @@ func (m *MessageReader) Message() (*arrowipc.Message, error) {
 		return nil, fmt.Errorf("reading the metadata of a message: %w", err)
 	}
 	if first {
-		if err := CheckSchemaMessage(meta); err != nil {
+		if m.schema, err = SchemaOfMessage(meta); err != nil {
 			return nil, err
 		}
 	}
@@ -95,8 +102,24 @@ func (m *MessageReader) Message() (*arrowipc.Message, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the body of a message: %w", err)
 	}
+	if !first {
+		if err := CheckBatch(meta, BodyAt(body), size, m.ratio, m.schema, &m.dicts); err != nil {
+			return nil, fmt.Errorf("message %d of the stream: %w", m.read, err)
+		}
+	}
 	m.msg = arrowipc.NewMessage(memory.NewBufferBytes(meta), memory.NewBufferBytes(body))
 	return m.msg, nil
+}
+
+// BodyAt is a message body in memory, as CheckBatch reads it.
+type BodyAt []byte
+
+// ReadAt reads len(p) bytes of b from off, or fails with io.EOF.
+func (b BodyAt) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off > int64(len(b)) || int64(len(p)) > int64(len(b))-off {
+		return 0, io.EOF
+	}
+	return copy(p, b[off:]), nil
 }
 
 // cut is err, of reading a message begun, as a stream cut short.

@@ -14,13 +14,19 @@ type Block struct {
 // RecordBlocks is the recordBatches of the Footer flatbuffer of an IPC
 // file, buf (field 3, structs of 24 bytes: offset int64, metaDataLength
 // int32, padding, bodyLength int64). An error wraps ErrMalformed.
-func RecordBlocks(buf []byte) ([]Block, error) {
+func RecordBlocks(buf []byte) ([]Block, error) { return blocks(buf, 3) }
+
+// DictionaryBlocks is the dictionaries of the Footer flatbuffer of an IPC
+// file, buf (field 2, of the structs of RecordBlocks).
+func DictionaryBlocks(buf []byte) ([]Block, error) { return blocks(buf, 2) }
+
+func blocks(buf []byte, field int) ([]Block, error) {
 	fb := &flatbuffer{buf: buf}
 	footer, err := fb.root()
 	if err != nil {
 		return nil, err
 	}
-	start, n, err := footer.vector(3, 24)
+	start, n, err := footer.vector(field, 24)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,6 @@ type fbTable struct {
 	pos    uint32
 	vtable uint32
 	vtSize uint32
-	size   uint32
 }
 
 func (fb *flatbuffer) fail(format string, args ...any) error {
@@ -76,7 +75,7 @@ func (fb *flatbuffer) table(pos uint32) (fbTable, error) {
 	if vtSize < 4 || vtSize%2 != 0 || !fb.fits(uint64(vt), uint64(vtSize)) || !fb.fits(uint64(pos), uint64(size)) {
 		return fbTable{}, fb.fail("the table at %d is out of the buffer", pos)
 	}
-	return fbTable{fb: fb, pos: pos, vtable: uint32(vt), vtSize: vtSize, size: size}, nil
+	return fbTable{fb: fb, pos: pos, vtable: uint32(vt), vtSize: vtSize}, nil
 }
 
 // field is the position of field i, of n bytes inline, or 0 when absent.
@@ -89,8 +88,11 @@ func (t fbTable) field(i int, n uint32) (uint32, error) {
 	if off == 0 {
 		return 0, nil
 	}
-	if off+n > t.size {
-		return 0, t.fb.fail("field %d of the table at %d is out of the table", i, t.pos)
+	// Inside the buffer, as flatbuffers' own verifier checks a field: not
+	// inside the table's size, which flatbuffers-go writes short of an
+	// int64 field after padding (arrow-go's DictionaryEncoding.id).
+	if !t.fb.fits(uint64(t.pos)+uint64(off), uint64(n)) {
+		return 0, t.fb.fail("field %d of the table at %d is out of the buffer", i, t.pos)
 	}
 	return t.pos + off, nil
 }

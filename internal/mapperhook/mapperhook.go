@@ -27,15 +27,20 @@ const (
 	ZeroCopy
 	Parallelism
 	SchemaMetadata
+	Expansion
 )
 
-var names = [...]string{"Strict", "AllowMissing", "SnakeCase", "RejectExtraColumns", "LastKeyWins", "As", "Allocator", "ZeroCopy", "Parallelism", "SchemaMetadata"}
+var names = [...]string{"Strict", "AllowMissing", "SnakeCase", "RejectExtraColumns", "LastKeyWins", "As", "Allocator", "ZeroCopy", "Parallelism", "SchemaMetadata", "MaxExpansion"}
 
 // The kinds each family of mapper's entry points takes.
 const (
 	// Decode is what decoding rows takes: New, Decode, DecodeTo,
-	// DecodeArray, NewReader.
+	// DecodeArray.
 	Decode = Strict | AllowMissing | SnakeCase | RejectExtraColumns | LastKeyWins | As | ZeroCopy | Parallelism
+	// Reader is what a Reader takes, NewReader and every reader of rows of
+	// the IO packages: decoding's options and MaxExpansion, which bounds
+	// what ReadAll holds.
+	Reader = Decode | Expansion
 	// Columns is what binding typed columns takes: Columns,
 	// NewColumnsReader. Columns are always zero-copy and decode nothing,
 	// so ZeroCopy, Parallelism, As and LastKeyWins have nothing to act on.
@@ -64,6 +69,7 @@ type Given struct {
 	Kind     Kinds            // the option's kind: one bit
 	Alloc    memory.Allocator // an Allocator option's allocator; nil for Allocator(nil)
 	Metadata arrow.Metadata   // a SchemaMetadata option's metadata
+	Ratio    int64            // a MaxExpansion option's bytes per byte received; 0 for the default
 }
 
 // Inspect reports what opt, a non-nil mapper.Option, sets; package mapper

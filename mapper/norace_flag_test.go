@@ -1,0 +1,5 @@
+//go:build !race
+
+package mapper_test
+
+const raceEnabled = false
