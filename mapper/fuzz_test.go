@@ -96,6 +96,11 @@ const (
 // through run-end encoding, null arrays, structs without fields and
 // overlapping list views, and decoding them into Go values materializes
 // every one (see fuzzLogicalSize).
+//
+// Fuzz it as .ci/fuzz does, with -fuzzminimizetime=0: by default every
+// input that finds new coverage is minimized first, for up to 60 s, and
+// the worker fuzzes nothing meanwhile (nor reports the executions until it
+// is done).
 func FuzzReader(f *testing.F) {
 	for _, seed := range fuzzReaderSeeds(f) {
 		f.Add(seed)

@@ -75,25 +75,31 @@ const (
 )
 
 // WriteSeeds writes the seed files into dir: one of each row type by our
-// Writer, the flat one also through pqarrow, and each IPC file of
-// integrationDir that pqarrow converts, as kind "records".
+// Writer, compressed and not, and each IPC file of integrationDir that
+// pqarrow converts, as kind "records". The uncompressed ones are what
+// damage reaches the decoders through: a byte changed in a compressed page
+// mostly fails its decompression.
 func WriteSeeds(dir, integrationDir string) ([]Seed, error) {
 	var seeds []Seed
-	cfg := amparquet.WriteConfig{RowGroupRows: rowGroupRows}
-	write := func(kind string, f func(path string) error) error {
-		path := filepath.Join(dir, kind+".parquet")
-		if err := f(path); err != nil {
-			return fmt.Errorf("writing the %s seed: %w", kind, err)
+	var errs []error
+	for _, cfg := range []amparquet.WriteConfig{{RowGroupRows: rowGroupRows}, {RowGroupRows: rowGroupRows, Uncompressed: true}} {
+		suffix := ""
+		if cfg.Uncompressed {
+			suffix = "-uncompressed"
 		}
-		seeds = append(seeds, Seed{path, kind})
-		return nil
-	}
-	errs := []error{
-		write("flat", func(p string) error { return amparquet.WriteFile(p, rows(flat), cfg) }),
-		write("nested", func(p string) error { return amparquet.WriteFile(p, rows(nested), cfg) }),
-		write("lists", func(p string) error { return amparquet.WriteFile(p, rows(lists), cfg) }),
-		write("maps", func(p string) error { return amparquet.WriteFile(p, rows(maps), cfg) }),
-		write("dict", func(p string) error { return amparquet.WriteFile(p, rows(dict), cfg) }),
+		write := func(kind string, f func(path string) error) {
+			path := filepath.Join(dir, kind+suffix+".parquet")
+			if err := f(path); err != nil {
+				errs = append(errs, fmt.Errorf("writing the %s seed: %w", kind+suffix, err))
+				return
+			}
+			seeds = append(seeds, Seed{path, kind})
+		}
+		write("flat", func(p string) error { return amparquet.WriteFile(p, rows(flat), cfg) })
+		write("nested", func(p string) error { return amparquet.WriteFile(p, rows(nested), cfg) })
+		write("lists", func(p string) error { return amparquet.WriteFile(p, rows(lists), cfg) })
+		write("maps", func(p string) error { return amparquet.WriteFile(p, rows(maps), cfg) })
+		write("dict", func(p string) error { return amparquet.WriteFile(p, rows(dict), cfg) })
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
