@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -38,19 +39,22 @@ const (
 	readFine    outcome = iota // no error, the footer's rows
 	errored                    // an error, no panic
 	panicked                   // a panic escaped: exit 2 and a goroutine trace
+	fatalSignal                // a fault no recover stops (SIGSEGV, SIGBUS in arrow-go's assembly), or death by a signal but SIGKILL
 	outOfMemory                // fatal out of memory, or killed
 	hung                       // past childTimeout
 	shortRead                  // no error, but not the footer's rows
 	numOutcomes
 )
 
-var outcomeNames = []string{"read fine", "errored", "panicked", "out of memory", "hung", "read short or long"}
+var outcomeNames = []string{"read fine", "errored", "panicked", "fatal signal", "out of memory", "hung", "read short or long"}
 
 func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *testing.T) {
 	if _, err := exec.LookPath("prlimit"); err != nil {
 		t.Skip("prlimit is needed to bound each child's memory")
 	}
-	seed := uint64(1)
+	// A new seed every run, so that every run tries other mutants; the
+	// seed printed reproduces a run's.
+	seed := rand.Uint64()
 	if s := os.Getenv("ARROWMAP_MUTATION_SEED"); s != "" {
 		var err error
 		seed, err = strconv.ParseUint(s, 10, 64)
@@ -62,7 +66,7 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 		count, err = strconv.Atoi(s)
 		require.NoError(t, err)
 	}
-	t.Logf("seed %d (set ARROWMAP_MUTATION_SEED to change it), %d mutants", seed, count)
+	t.Logf("seed %d (ARROWMAP_MUTATION_SEED=%d reproduces the run), %d mutants", seed, seed, count)
 	start := time.Now()
 
 	dir := t.TempDir()
@@ -91,7 +95,7 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 	// The seeds themselves read fine through every path: what the
 	// mutants' errors are told from.
 	for _, o := range originals {
-		out, how, detail := runChild(helper, o.Path, o.Kind)
+		out, how, detail := runChild(helper, o.Path, o.Kind, "64")
 		require.Equal(t, readFine, how, "%s: %s", o.Path, detail)
 		var v mutant.Verdict
 		require.NoError(t, json.Unmarshal(out, &v))
@@ -104,6 +108,7 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 
 	type job struct {
 		path, kind, what string
+		batch            int // the BatchRows of the paths that take one
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	jobs := make([]job, count)
@@ -112,7 +117,9 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 		data, what := o.Mutate(rng)
 		path := filepath.Join(dir, fmt.Sprintf("m%04d.parquet", i))
 		require.NoError(t, os.WriteFile(path, data, 0o644))
-		jobs[i] = job{path, o.Kind, filepath.Base(o.Path) + ": " + what}
+		// Records of 8 to 200 rows, in row groups of 100: most join the
+		// chunks of two row groups.
+		jobs[i] = job{path, o.Kind, filepath.Base(o.Path) + ": " + what, 8 + rng.IntN(193)}
 	}
 
 	// Per path: the count of each outcome, and the first few failures.
@@ -127,7 +134,7 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 		}
 		counts[path][o]++
 		if o >= panicked {
-			failures = append(failures, fmt.Sprintf("%s (%s) %s: %s: %s", filepath.Base(j.path), j.what, path, outcomeNames[o], firstLines(detail, 12)))
+			failures = append(failures, fmt.Sprintf("%s (%s, BatchRows %d) %s: %s: %s", filepath.Base(j.path), j.what, j.batch, path, outcomeNames[o], firstLines(detail, 12)))
 		}
 	}
 	work := make(chan job)
@@ -136,14 +143,18 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 		wg.Go(func() {
 			for j := range work {
 				began := time.Now()
-				out, o, detail := runChild(helper, j.path, j.kind)
+				out, o, detail := runChild(helper, j.path, j.kind, strconv.Itoa(j.batch))
 				if took := time.Since(began); took > time.Second {
 					t.Logf("%s (%s) took %s", filepath.Base(j.path), j.what, took.Round(time.Millisecond))
 				}
 				if o != readFine {
-					for _, p := range []string{"ReadFile", "Open+Pages", "OpenColumns", "OpenRecordsReaderAt"} {
-						record(j, p, o, detail)
+					// The path the child was reading when it died, as it
+					// said on stderr; the paths after it are not read.
+					path := "mutant"
+					if k := strings.LastIndex(detail, "mutant: reading "); k >= 0 {
+						path, _, _ = strings.Cut(detail[k+len("mutant: reading "):], "\n")
 					}
+					record(j, path, o, detail)
 				} else {
 					var v mutant.Verdict
 					if err := json.Unmarshal(out, &v); err != nil {
@@ -188,6 +199,7 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 		table.WriteString("\n")
 	}
 	t.Logf("%d mutants of %d seeds in %s (seed %d):\n%s", count, len(originals), time.Since(start).Round(time.Second), seed, table.String())
+	again := fmt.Sprintf("ARROWMAP_MUTATION_SEED=%d reproduces the run", seed)
 	sort.Strings(failures)
 	var library, command []string
 	for _, f := range failures {
@@ -197,10 +209,10 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 			library = append(library, f)
 		}
 	}
-	assert.Empty(t, library, "mutants that panicked, ran out of memory, hung or read short in the library")
+	assert.Empty(t, library, "mutants that panicked, died of a signal, ran out of memory, hung or read short in the library: %s", again)
 	// The command reads Parquet through this package's OpenRecordsReaderAt,
 	// or it is as exposed as pqarrow is.
-	assert.Empty(t, command, "mutants that panicked, ran out of memory or hung in arrowmap head")
+	assert.Empty(t, command, "mutants that panicked, died of a signal, ran out of memory or hung in arrowmap head: %s", again)
 }
 
 // runChild runs name with args under prlimit's memory bound and
@@ -216,15 +228,30 @@ func runChild(name string, args ...string) ([]byte, outcome, string) {
 	err := cmd.Run()
 	msg := stderr.String()
 	var exit *exec.ExitError
+	var signal syscall.Signal = -1 // the signal that ended the child, if one did
+	if errors.As(err, &exit) {
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			signal = ws.Signal()
+		}
+	}
 	switch {
 	case ctx.Err() != nil:
 		return nil, hung, msg
 	case err == nil:
 		return stdout.Bytes(), readFine, ""
-	case !errors.As(err, &exit):
+	case exit == nil:
 		return nil, panicked, err.Error()
-	case strings.Contains(msg, "out of memory") || strings.Contains(msg, "cannot allocate memory") || exit.ExitCode() < 0:
+	case strings.Contains(msg, "out of memory") || strings.Contains(msg, "cannot allocate memory") || signal == syscall.SIGKILL:
 		return nil, outOfMemory, msg
+	// A fault no recover stops (in arrow-go's assembly, in cgo) Go's
+	// runtime reports as "unexpected fault address" and "fatal error:
+	// fault", or "fatal error: unexpected signal"; a nil dereference in Go
+	// code is a panic, below.
+	case signal >= 0 || strings.Contains(msg, "fatal error: fault") || strings.Contains(msg, "fatal error: unexpected signal") || strings.Contains(msg, "unexpected fault address"):
+		if signal >= 0 {
+			msg = fmt.Sprintf("killed by %v\n%s", signal, msg)
+		}
+		return nil, fatalSignal, msg
 	case exit.ExitCode() == 2 && (strings.Contains(msg, "panic:") || strings.Contains(msg, "goroutine ")):
 		return nil, panicked, msg
 	case strings.Contains(msg, "fatal error"):
