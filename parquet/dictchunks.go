@@ -11,9 +11,10 @@ import (
 )
 
 // checkDictionaries is an *mapper.Error wrapping mapper.ErrInvalidData for
-// the first dictionary index of the chunk d of column, at any depth, that
-// its dictionary has no entry for (row the chunk's first row, for the
-// error), nil when every valid index has one.
+// the first valid dictionary index of the chunk d of column, at any depth,
+// that its dictionary has no entry for; nil when there is none. row is the
+// chunk's first row, counted as errors count rows (-1: none), which the
+// error's row counts from.
 //
 // arrow-go's Parquet decoder appends a dictionary page's indices as the
 // page holds them, never comparing them with the dictionary (v18.8.0 and
