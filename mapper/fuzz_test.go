@@ -96,6 +96,11 @@ const (
 // through run-end encoding, null arrays, structs without fields and
 // overlapping list views, and decoding them into Go values materializes
 // every one (see fuzzLogicalSize).
+//
+// Fuzz it as .ci/fuzz does, with -fuzzminimizetime=0: by default every
+// input that finds new coverage is minimized first, for up to 60 s, and
+// the worker fuzzes nothing meanwhile (nor reports the executions until it
+// is done).
 func FuzzReader(f *testing.F) {
 	for _, seed := range fuzzReaderSeeds(f) {
 		f.Add(seed)
@@ -212,6 +217,7 @@ func arrowGoCanRead(data []byte) (ok bool) {
 			ok = false // metadata too broken to walk: arrow-go's to reject, or crash on
 		}
 	}()
+	views := 0 // the view columns of the schema, at any depth
 	for len(data) >= 4 {
 		size := int64(int32(binary.LittleEndian.Uint32(data)))
 		data = data[4:]
@@ -234,15 +240,16 @@ func arrowGoCanRead(data []byte) (ok bool) {
 		header := msg.table(8)
 		switch msg.byte(6) { // Message.header_type
 		case 1: // Schema: fields, custom_metadata
-			if !header.vectorFits(6, 4) || !header.vectorFits(8, 4) || !header.fieldsFit(6, 0) {
+			views = 0
+			if !header.vectorFits(6, 4) || !header.vectorFits(8, 4) || !header.fieldsFit(6, 0, &views) {
 				return false
 			}
 		case 2: // DictionaryBatch: its data is a RecordBatch
-			if !header.table(6).recordBatchFits() {
+			if !header.table(6).recordBatchFits(views) {
 				return false
 			}
 		case 3: // RecordBatch
-			if !header.recordBatchFits() {
+			if !header.recordBatchFits(views) {
 				return false
 			}
 		}
@@ -320,8 +327,9 @@ func (t fbTable) vectorFits(f, elemSize int) bool {
 }
 
 // fieldsFit checks every Field of the vector of tables in field f
-// (Schema.fields, Field.children), their children, and so on down.
-func (t fbTable) fieldsFit(f, depth int) bool {
+// (Schema.fields, Field.children), their children, and so on down, and
+// adds the binary and utf8 view fields among them to views.
+func (t fbTable) fieldsFit(f, depth int, views *int) bool {
 	start, n := t.vector(f)
 	if n > 0 && depth > 64 {
 		return false
@@ -330,22 +338,34 @@ func (t fbTable) fieldsFit(f, depth int) bool {
 		at := start + 4*i
 		field := fbTable{b: t.b, pos: at + fbU32(t.b, at)}
 		// Field.children and Field.custom_metadata
-		if !field.vectorFits(14, 4) || !field.vectorFits(16, 4) || !field.fieldsFit(14, depth+1) {
+		if !field.vectorFits(14, 4) || !field.vectorFits(16, 4) || !field.fieldsFit(14, depth+1, views) {
 			return false
+		}
+		if typ := field.byte(8); typ == 23 || typ == 24 { // Field.type_type: BinaryView, Utf8View
+			*views++
 		}
 	}
 	return true
 }
 
 // recordBatchFits checks a RecordBatch's nodes, buffers and variadic buffer
-// counts: no count may exceed the buffers there are.
-func (t fbTable) recordBatchFits() bool {
+// counts: no count may exceed the buffers there are. arrow-go reads a
+// count for each of the schema's views, up to views of them, past the end
+// of the vector when it is shorter (flatbuffers' accessor does not check
+// the index): what lies there is a count too.
+func (t fbTable) recordBatchFits(views int) bool {
 	if !t.vectorFits(6, 16) || !t.vectorFits(8, 16) || !t.vectorFits(12, 8) {
 		return false
 	}
 	_, buffers := t.vector(8)
 	start, n := t.vector(12)
-	for i := range n {
+	if t.field(12) == 0 {
+		return true // no vector: every count is 0
+	}
+	for i := range max(n, views) {
+		if start+8*i+8 > len(t.b) {
+			break // past the buffer: arrow-go's read panics, and is recovered
+		}
 		if c := int64(binary.LittleEndian.Uint64(t.b[start+8*i:])); c < 0 || c > int64(buffers) {
 			return false
 		}

@@ -43,6 +43,9 @@ type sizedRecords struct {
 	fr     *pqarrow.FileReader
 	leaves []int
 	group  int
+	// rows is the rows of the records read before, for errors: the rows
+	// read, as fileRecords counts them.
+	rows int64
 }
 
 // newSizedRecords is the sizedRecords of leaves of the row groups, in
@@ -101,7 +104,7 @@ func (r *sizedRecords) Next() bool {
 		}
 	}()
 	for i, cr := range r.readers {
-		col, err := r.column(cr, n)
+		col, err := r.column(cr, n, r.sc.Field(i).Name)
 		if err != nil {
 			r.err = err
 			return false
@@ -123,6 +126,7 @@ func (r *sizedRecords) Next() bool {
 	}
 	r.cur = array.NewRecordBatch(r.sc, cols, int64(cols[0].Len()))
 	r.at += int64(cols[0].Len())
+	r.rows += int64(cols[0].Len())
 	return true
 }
 
@@ -173,13 +177,21 @@ func (r *sizedRecords) releaseReaders() {
 	r.readers = nil
 }
 
-// column is the next n rows of cr as one array, nil at the end.
-func (r *sizedRecords) column(cr *pqarrow.ColumnReader, n int64) (arrow.Array, error) {
+// column is the next n rows of cr, the column name, as one array, nil at
+// the end.
+func (r *sizedRecords) column(cr *pqarrow.ColumnReader, n int64, name string) (arrow.Array, error) {
 	chunked, err := cr.NextBatch(n)
 	if err != nil {
 		return nil, err
 	}
 	defer chunked.Release()
+	row := r.rows
+	for _, c := range chunked.Chunks() {
+		if err := checkDictionaries(c.Data(), name, row); err != nil {
+			return nil, err
+		}
+		row += int64(c.Len())
+	}
 	switch chunks := chunked.Chunks(); {
 	case chunked.Len() == 0:
 		return nil, nil

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -28,7 +29,9 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 	if err := mutation.Available(); err != nil {
 		t.Skip(err)
 	}
-	seed := uint64(1)
+	// A new seed every run, so that every run tries other mutants; the
+	// seed printed reproduces a run's.
+	seed := rand.Uint64()
 	if s := os.Getenv("ARROWMAP_MUTATION_SEED"); s != "" {
 		var err error
 		seed, err = strconv.ParseUint(s, 10, 64)
@@ -40,7 +43,7 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 		count, err = strconv.Atoi(s)
 		require.NoError(t, err)
 	}
-	t.Logf("seed %d (set ARROWMAP_MUTATION_SEED to change it), %d mutants", seed, count)
+	t.Logf("seed %d (ARROWMAP_MUTATION_SEED=%d reproduces the run), %d mutants", seed, seed, count)
 	start := time.Now()
 
 	dir := t.TempDir()
@@ -66,7 +69,7 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 	// The seeds themselves read fine through every path: what the
 	// mutants' errors are told from.
 	for _, o := range originals {
-		out, how, detail := mutation.Run(helper, o.Path, o.Kind)
+		out, how, detail := mutation.Run(helper, o.Path, o.Kind, "64")
 		require.Equal(t, mutation.ReadFine, how, "%s: %s", o.Path, detail)
 		var v mutant.Verdict
 		require.NoError(t, json.Unmarshal(out, &v))
@@ -79,6 +82,7 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 
 	type job struct {
 		path, kind, what string
+		batch            int // the BatchRows of the paths that take one
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	jobs := make([]job, count)
@@ -87,13 +91,15 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 		data, what := o.Mutate(rng)
 		path := filepath.Join(dir, fmt.Sprintf("m%04d.parquet", i))
 		require.NoError(t, os.WriteFile(path, data, 0o644))
-		jobs[i] = job{path, o.Kind, filepath.Base(o.Path) + ": " + what}
+		// Records of 8 to 200 rows, in row groups of 100: most join the
+		// chunks of two row groups.
+		jobs[i] = job{path, o.Kind, filepath.Base(o.Path) + ": " + what, 8 + rng.IntN(193)}
 	}
 
 	// Per path: the count of each outcome, and the failures.
 	var table mutation.Table
 	record := func(j job, path string, o mutation.Outcome, detail string) {
-		table.Add(filepath.Base(j.path), j.what, path, o, detail)
+		table.Add(filepath.Base(j.path), fmt.Sprintf("%s, BatchRows %d", j.what, j.batch), path, o, detail)
 	}
 	work := make(chan job)
 	var wg sync.WaitGroup
@@ -101,14 +107,18 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 		wg.Go(func() {
 			for j := range work {
 				began := time.Now()
-				out, o, detail := mutation.Run(helper, j.path, j.kind)
+				out, o, detail := mutation.Run(helper, j.path, j.kind, strconv.Itoa(j.batch))
 				if took := time.Since(began); took > time.Second {
 					t.Logf("%s (%s) took %s", filepath.Base(j.path), j.what, took.Round(time.Millisecond))
 				}
 				if o != mutation.ReadFine {
-					for _, p := range []string{"ReadFile", "Open+Pages", "OpenColumns", "OpenRecordsReaderAt"} {
-						record(j, p, o, detail)
+					// The path the child was reading when it died, as it
+					// said on stderr; the paths after it are not read.
+					path := "mutant"
+					if k := strings.LastIndex(detail, "mutant: reading "); k >= 0 {
+						path, _, _ = strings.Cut(detail[k+len("mutant: reading "):], "\n")
 					}
+					record(j, path, o, detail)
 				} else {
 					var v mutant.Verdict
 					if err := json.Unmarshal(out, &v); err != nil {
@@ -139,10 +149,11 @@ func TestDamagedParquetFilesAreErrorsNeverPanicsOutOfMemoryHangsOrShortReads(t *
 	wg.Wait()
 
 	t.Logf("%d mutants of %d seeds in %s (seed %d):\n%s", count, len(originals), time.Since(start).Round(time.Second), seed, table.Markdown())
+	again := fmt.Sprintf("ARROWMAP_MUTATION_SEED=%d reproduces the run", seed)
 	library := table.Failures(func(path string) bool { return path != "arrowmap head" })
 	command := table.Failures(func(path string) bool { return path == "arrowmap head" })
-	assert.Empty(t, library, "mutants that panicked, ended on a fatal signal, ran out of memory, hung or read short in the library")
+	assert.Empty(t, library, "mutants that panicked, ended on a fatal signal, ran out of memory, hung or read short in the library: %s", again)
 	// The command reads Parquet through this package's OpenRecordsReaderAt,
 	// or it is as exposed as pqarrow is.
-	assert.Empty(t, command, "mutants that panicked, ended on a fatal signal, ran out of memory or hung in arrowmap head")
+	assert.Empty(t, command, "mutants that panicked, ended on a fatal signal, ran out of memory or hung in arrowmap head: %s", again)
 }

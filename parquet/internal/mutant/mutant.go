@@ -10,10 +10,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/ipc"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
@@ -75,25 +77,31 @@ const (
 )
 
 // WriteSeeds writes the seed files into dir: one of each row type by our
-// Writer, the flat one also through pqarrow, and each IPC file of
-// integrationDir that pqarrow converts, as kind "records".
+// Writer, compressed and not, and each IPC file of integrationDir that
+// pqarrow converts, as kind "records". The uncompressed ones are what
+// damage reaches the decoders through: a byte changed in a compressed page
+// mostly fails its decompression.
 func WriteSeeds(dir, integrationDir string) ([]Seed, error) {
 	var seeds []Seed
-	cfg := amparquet.WriteConfig{RowGroupRows: rowGroupRows}
-	write := func(kind string, f func(path string) error) error {
-		path := filepath.Join(dir, kind+".parquet")
-		if err := f(path); err != nil {
-			return fmt.Errorf("writing the %s seed: %w", kind, err)
+	var errs []error
+	for _, cfg := range []amparquet.WriteConfig{{RowGroupRows: rowGroupRows}, {RowGroupRows: rowGroupRows, Compression: amparquet.Uncompressed}} {
+		suffix := ""
+		if cfg.Compression == amparquet.Uncompressed {
+			suffix = "-uncompressed"
 		}
-		seeds = append(seeds, Seed{path, kind})
-		return nil
-	}
-	errs := []error{
-		write("flat", func(p string) error { return amparquet.WriteFile(p, rows(flat), cfg) }),
-		write("nested", func(p string) error { return amparquet.WriteFile(p, rows(nested), cfg) }),
-		write("lists", func(p string) error { return amparquet.WriteFile(p, rows(lists), cfg) }),
-		write("maps", func(p string) error { return amparquet.WriteFile(p, rows(maps), cfg) }),
-		write("dict", func(p string) error { return amparquet.WriteFile(p, rows(dict), cfg) }),
+		write := func(kind string, f func(path string) error) {
+			path := filepath.Join(dir, kind+suffix+".parquet")
+			if err := f(path); err != nil {
+				errs = append(errs, fmt.Errorf("writing the %s seed: %w", kind+suffix, err))
+				return
+			}
+			seeds = append(seeds, Seed{path, kind})
+		}
+		write("flat", func(p string) error { return amparquet.WriteFile(p, rows(flat), cfg) })
+		write("nested", func(p string) error { return amparquet.WriteFile(p, rows(nested), cfg) })
+		write("lists", func(p string) error { return amparquet.WriteFile(p, rows(lists), cfg) })
+		write("maps", func(p string) error { return amparquet.WriteFile(p, rows(maps), cfg) })
+		write("dict", func(p string) error { return amparquet.WriteFile(p, rows(dict), cfg) })
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -210,16 +218,22 @@ type Outcome struct {
 }
 
 // Check reads the file at path, of the kind of rows kind, through every
-// path: ReadFile, Open with Pages, OpenColumns and OpenRecordsReaderAt for
-// a typed kind; ReadFile and Open of a row type with no fields and
-// OpenRecordsReaderAt for "records".
-func Check(path, kind string) (Verdict, error) {
+// path: ReadFile, Open with Pages, Open with Read, Open with All,
+// OpenColumns, OpenRecordsReaderAt and OpenRecords for a typed kind; the
+// same but OpenColumns with a row type with no fields for "records".
+// Some paths read records of batch rows, the others of the default size
+// (see paths): a small size makes records span row groups, whose chunks
+// are joined into one, the default reads every row group at once. Before
+// each path it writes "mutant: reading PATH" to stderr, so that a process
+// that dies tells on which.
+func Check(path, kind string, batch int) (Verdict, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Verdict{}, err
 	}
 	v := Verdict{FooterRows: footerRows(data)}
 	run := func(name string, f func() (int64, error)) {
+		fmt.Fprintf(os.Stderr, "mutant: reading %s\n", name)
 		o := Outcome{Path: name}
 		func() {
 			defer func() {
@@ -235,45 +249,71 @@ func Check(path, kind string) (Verdict, error) {
 		}()
 		v.Paths = append(v.Paths, o)
 	}
+	small := amparquet.ReadConfig{BatchRows: batch}
 	switch kind {
 	case "flat":
-		checkRows[Flat](run, path)
+		checkRows[Flat](run, path, small)
 	case "nested":
-		checkRows[Nested](run, path)
+		checkRows[Nested](run, path, small)
 	case "lists":
-		checkRows[Lists](run, path)
+		checkRows[Lists](run, path, small)
 	case "maps":
-		checkRows[Maps](run, path)
+		checkRows[Maps](run, path, small)
 	case "dict":
-		checkRows[Dict](run, path)
+		checkRows[Dict](run, path, small)
 	case "records":
-		checkRows[struct{}](run, path)
+		checkRows[struct{}](run, path, small)
 	default:
 		return Verdict{}, fmt.Errorf("no kind of seed %q", kind)
 	}
 	run("OpenRecordsReaderAt", func() (int64, error) {
-		rr, err := amparquet.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)), amparquet.ReadConfig{BatchRows: 64})
+		rr, err := amparquet.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)), small)
 		if err != nil {
 			return 0, err
 		}
-		defer rr.Release()
-		var n int64
-		for rr.Next() {
-			n += rr.RecordBatch().NumRows()
+		return countRecords(rr)
+	})
+	run("OpenRecords", func() (int64, error) {
+		rr, err := amparquet.OpenRecords(path)
+		if err != nil {
+			return 0, err
 		}
-		return n, rr.Err()
+		return countRecords(rr)
 	})
 	return v, nil
 }
 
-// checkRows runs the paths of a row type T.
-func checkRows[T any](run func(string, func() (int64, error)), path string) {
+// Paths are the names of the paths Check reads a file through, in order,
+// and the record size each reads with: "batch" the size given to Check,
+// "default" none (DefaultBatchRows, or records sized to the pages read).
+var Paths = []struct{ Name, Records string }{
+	{"ReadFile", "default"},
+	{"Open+Pages", "batch"},
+	{"Open+Read", "default"},
+	{"Open+All", "batch"},
+	{"OpenColumns", "batch"},
+	{"OpenRecordsReaderAt", "batch"},
+	{"OpenRecords", "default"},
+}
+
+func countRecords(rr *amparquet.RecordReader) (int64, error) {
+	defer rr.Release()
+	var n int64
+	for rr.Next() {
+		n += rr.RecordBatch().NumRows()
+	}
+	return n, rr.Err()
+}
+
+// checkRows runs the paths of a row type T, some with the ReadConfig
+// small.
+func checkRows[T any](run func(string, func() (int64, error)), path string, small amparquet.ReadConfig) {
 	run("ReadFile", func() (int64, error) {
 		rows, err := amparquet.ReadFile[T](path)
 		return int64(len(rows)), err
 	})
 	run("Open+Pages", func() (int64, error) {
-		r, err := amparquet.Open[T](path, amparquet.ReadConfig{BatchRows: 64})
+		r, err := amparquet.Open[T](path, small)
 		if err != nil {
 			return 0, err
 		}
@@ -287,12 +327,46 @@ func checkRows[T any](run func(string, func() (int64, error)), path string) {
 		}
 		return n, nil
 	})
+	run("Open+Read", func() (int64, error) {
+		r, err := amparquet.Open[T](path)
+		if err != nil {
+			return 0, err
+		}
+		defer r.Release()
+		buf := make([]T, 37)
+		var n int64
+		for {
+			k, err := r.Read(buf)
+			n += int64(k)
+			if err == io.EOF {
+				return n, nil
+			}
+			if err != nil {
+				return n, err
+			}
+		}
+	})
+	run("Open+All", func() (int64, error) {
+		r, err := amparquet.Open[T](path, small)
+		if err != nil {
+			return 0, err
+		}
+		defer r.Release()
+		var n int64
+		for _, err := range r.All() {
+			if err != nil {
+				return n, err
+			}
+			n++
+		}
+		return n, nil
+	})
 	var zero T
 	if _, ok := any(zero).(struct{}); ok {
 		return
 	}
 	run("OpenColumns", func() (int64, error) {
-		r, err := amparquet.OpenColumns[idColumns](path, amparquet.ReadConfig{BatchRows: 64})
+		r, err := amparquet.OpenColumns[idColumns](path, small)
 		if err != nil {
 			return 0, err
 		}
@@ -305,17 +379,30 @@ func checkRows[T any](run func(string, func() (int64, error)), path string) {
 	})
 }
 
-// footerRows is the row count of the footer of data, or -1 when the
-// footer does not read. It is read through this package's checks: arrow-go
-// alone allocates what a damaged footer claims, and one mutant's claim
-// ends the process.
-func footerRows(data []byte) int64 {
-	rr, err := amparquet.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)), amparquet.ReadConfig{})
+// footerRows is the rows of the row groups of the footer of data, which
+// every reader reads in all, or -1 when the footer does not read. It is
+// read through this package's checks first: arrow-go alone allocates what
+// a damaged footer claims, and one mutant's claim ends the process. The
+// footer is not read through a reader of every column: a column a damaged
+// footer makes unreadable fails that reader, not one that reads the others.
+func footerRows(data []byte) (rows int64) {
+	if _, err := amparquet.ReadSchema(bytes.NewReader(data), int64(len(data))); err != nil {
+		return -1
+	}
+	defer func() {
+		if recover() != nil {
+			rows = -1
+		}
+	}()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
 	if err != nil {
 		return -1
 	}
-	defer rr.Release()
-	return rr.NumRows()
+	defer pf.Close()
+	for g := range pf.NumRowGroups() {
+		rows += pf.MetaData().RowGroup(g).NumRows()
+	}
+	return rows
 }
 
 // Print writes v as one line of JSON.

@@ -8,18 +8,21 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
 // Original is a seed file and where its parts lie: the footer, the first
-// byte of each column chunk (a page header), and the stored Arrow schema
-// within the footer.
+// byte of each column chunk (a page header), the indices of dictionary
+// encoded pages, and the stored Arrow schema within the footer.
 type Original struct {
 	Seed
 	Data        []byte
-	footer      int   // the footer's first byte
-	chunks      []int // each column chunk's first byte
-	schemaAt    int   // the ARROW:schema value's first byte, -1 without one
+	footer      int    // the footer's first byte
+	chunks      []int  // each column chunk's first byte
+	indices     []span // the indices of each dictionary encoded v1 data page not compressed, from their bit width
+	schemaAt    int    // the ARROW:schema value's first byte, -1 without one
 	schemaValue string
 }
 
@@ -45,6 +48,15 @@ func Load(s Seed, data []byte) (*Original, error) {
 				start = min(start, col.DictionaryPageOffset())
 			}
 			o.chunks = append(o.chunks, int(start))
+			if col.HasDictionaryPage() && col.Compression() == compress.Codecs.Uncompressed {
+				at, err := indicesOf(pf, g, c, data[start:start+col.TotalCompressedSize()])
+				if err != nil {
+					return nil, err
+				}
+				for _, a := range at {
+					o.indices = append(o.indices, span{int(start) + a.from, int(start) + a.to})
+				}
+			}
 		}
 	}
 	if v := md.KeyValueMetadata().FindValue("ARROW:schema"); v != nil {
@@ -54,11 +66,44 @@ func Load(s Seed, data []byte) (*Original, error) {
 	return o, nil
 }
 
+// span is the bytes [from, to) of a file.
+type span struct{ from, to int }
+
+// indicesOf is where, in chunk (the bytes of column c of row group g),
+// the indices of each dictionary encoded v1 data page lie: after its
+// levels, from the byte of their bit width to the page's end.
+func indicesOf(pf *file.Reader, g, c int, chunk []byte) ([]span, error) {
+	descr := pf.MetaData().Schema.Column(c)
+	pages, err := pf.RowGroup(g).GetColumnPageReader(c)
+	if err != nil {
+		return nil, err
+	}
+	var at []span
+	for pages.Next() {
+		p, ok := pages.Page().(*file.DataPageV1)
+		if !ok || (parquet.Encoding(p.Encoding()) != parquet.Encodings.RLEDict && parquet.Encoding(p.Encoding()) != parquet.Encodings.PlainDict) {
+			continue
+		}
+		body := p.Data()
+		levels := 0
+		for _, max := range []int16{descr.MaxRepetitionLevel(), descr.MaxDefinitionLevel()} {
+			if max > 0 && levels+4 <= len(body) {
+				levels += 4 + int(binary.LittleEndian.Uint32(body[levels:]))
+			}
+		}
+		if k := bytes.Index(chunk, body); k >= 0 && levels < len(body) {
+			at = append(at, span{k + levels, k + len(body)})
+		}
+	}
+	return at, pages.Err()
+}
+
 // Mutations are the names of the ways Mutate damages a file.
 var Mutations = []string{
 	"footer byte flipped", "footer byte set", "footer integer set",
 	"stored schema damaged", "page header damaged", "page header integer set",
 	"page body byte flipped", "truncated", "span cut before the footer",
+	"page body bytes set", "dictionary indices set",
 }
 
 // Mutate is a damaged copy of o, chosen by rng, and the name of its
@@ -69,6 +114,9 @@ func (o *Original) Mutate(rng *rand.Rand) ([]byte, string) {
 	k := rng.IntN(len(Mutations))
 	if k >= 4 && k != 7 && (len(o.chunks) == 0 || o.footer <= 4+24) {
 		k = rng.IntN(3) // no column chunk to damage: the footer instead
+	}
+	if k == 10 && len(o.indices) == 0 {
+		k = 6 // no dictionary page's indices: a page body's byte
 	}
 	switch k {
 	case 0:
@@ -115,10 +163,34 @@ func (o *Original) Mutate(rng *rand.Rand) ([]byte, string) {
 	case 7:
 		n := rng.IntN(len(d))
 		return d[:n], fmt.Sprintf("%s to %d bytes", Mutations[k], n)
-	default:
+	case 8:
 		from := 4 + rng.IntN(o.footer-4)
 		to := from + 1 + rng.IntN(min(64, o.footer-from))
 		return append(d[:from:from], d[to:]...), fmt.Sprintf("%s: bytes %d to %d", Mutations[k], from, to)
+	case 10:
+		// One run of one index, likely past the dictionary, for every
+		// value of the page: arrow-go's decoder hands it on unchecked.
+		ix := o.indices[rng.IntN(len(o.indices))]
+		// Wide indices, whose transposition through a dictionary of a few
+		// entries reads far past it, and narrow ones, just past it.
+		width := []int{2, 4, 8, 16, 24, 28, 31, 32}[rng.IntN(8)]
+		index := 1<<(width-1) + rng.Uint64N(1<<(width-1))
+		run := binary.AppendUvarint([]byte{byte(width)}, 1<<19<<1) // an RLE run (an even header) of 2^19 values, more than any page holds
+		run = binary.LittleEndian.AppendUint64(run, index)[:len(run)+(width+7)/8]
+		if len(run) > ix.to-ix.from {
+			return o.Mutate(rng)
+		}
+		copy(d[ix.from:], run)
+		return d, fmt.Sprintf("%s at %d to %d of %d bits", Mutations[k], ix.from, index, width)
+	default:
+		// A bit width, a run's length or value, a level: in an
+		// uncompressed page, what the decoders read as such.
+		at := 4 + rng.IntN(o.footer-4)
+		n := min(1+rng.IntN(4), o.footer-at)
+		for i := range n {
+			d[at+i] = []byte{0xFF, 0x7F, 0x80, 0x20, byte(rng.IntN(256))}[rng.IntN(5)]
+		}
+		return d, fmt.Sprintf("%s: %d at %d", Mutations[k], n, at)
 	}
 }
 
