@@ -48,11 +48,13 @@ func boundPages(props *parquet.ReaderProperties, size int64) {
 
 // checkFooter checks what pqarrow trusts of the footer of pf, a file of
 // size bytes: the row groups' row counts non-negative and adding up to the
-// file's; each column chunk's offsets and sizes non-negative and its bytes,
-// and those of its page indexes, inside the file before the footer; its
-// value count non-negative; and the stored schemas decodable (see
-// checkStoredSchemas). An error wraps mapper.ErrInvalidData and names name
-// and what is wrong.
+// file's (or the file's 0, which parquet-rs 0.3 wrote over row groups of
+// rows, and which every reader takes: arrow-go and arrowmap read by the
+// row groups' counts); each column chunk's offsets and sizes non-negative
+// and its bytes, and those of its page indexes, inside the file before the
+// footer; its value count non-negative; and the stored schemas decodable
+// (see checkStoredSchemas). An error wraps mapper.ErrInvalidData and names
+// name and what is wrong.
 func checkFooter(pf *file.Reader, size int64, name string) error {
 	md := pf.MetaData()
 	invalid := func(format string, args ...any) error {
@@ -95,7 +97,7 @@ func checkFooter(pf *file.Reader, size int64, name string) error {
 			}
 		}
 	}
-	if rows != md.NumRows {
+	if rows != md.NumRows && md.NumRows != 0 {
 		return invalid("the row groups count %d rows, the footer %d", rows, md.NumRows)
 	}
 	return checkStoredSchemas(md.KeyValueMetadata(), name)
@@ -124,7 +126,10 @@ func checkColumnChunk(rg *metadata.RowGroupMetaData, c int, col *metadata.Column
 		if dict < 0 {
 			return fmt.Errorf("a dictionary page at offset %d", dict)
 		}
-		if dict > 0 && dict < start {
+		// A chunk of no values has no data page: arrow-cpp writes its data
+		// page offset as 0, its bytes (a dictionary page) where the
+		// dictionary page offset says. arrow-go reads no page of it.
+		if dict > 0 && (dict < start || start == 0 && col.NumValues() == 0) {
 			start = dict
 		}
 	}
