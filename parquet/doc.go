@@ -123,6 +123,17 @@
 // rows of the pages kept, computed here from the offset indexes, a record
 // ending with each range.
 //
+// The readers that open the file (Open, OpenReaderAt, ReadFile,
+// OpenColumns, OpenRecords) see each page as arrow-go reads it, before it
+// is decoded: a page whose header carries a CRC (data or dictionary page,
+// version 1 or 2) is checked against it, a mismatch an error wrapping
+// ErrChecksum that names the row group, the column and the page, and
+// none of its values read (ReadConfig.SkipPageChecksums reads without);
+// a page that would uncompress to more than ReadConfig.MaxPageSize is an
+// error wrapping ErrPageTooLarge that names the field, before anything is
+// allocated for it. NewReader reads through the caller's FileReader,
+// which arrowmap does not see the pages of.
+//
 // What Parquet cannot store is refused by NewWriter and NewRecordWriter,
 // naming the column: unions, and the day_time and month_day_nano
 // intervals (Parquet's INTERVAL is unsigned months, days and

@@ -34,16 +34,23 @@ const (
 
 // boundPages sets the largest page props lets a page header claim, for a
 // file of size bytes: compressed no larger than the file, uncompressed no
-// larger than pageSlack + pageGrowth × size (nor arrow-go's own limit), so
-// that the buffers a page header makes the reader allocate are bounded by
-// what the file holds.
-func boundPages(props *parquet.ReaderProperties, size int64) {
+// larger than limit (see pageLimit), so that the buffers a page header
+// makes the reader allocate are bounded by what the file holds, or by
+// what the caller allows.
+func boundPages(props *parquet.ReaderProperties, size, limit int64) {
 	props.MaxCompressedPageSize = max(size, 1)
+	props.MaxUncompressedPageSize = limit
+}
+
+// defaultPageLimit is the most bytes a page of a file of size bytes may
+// hold uncompressed when ReadConfig.MaxPageSize is 0: pageSlack +
+// pageGrowth × size, no more than arrow-go's own limit.
+func defaultPageLimit(size int64) int64 {
 	limit := int64(parquet.DefaultMaxUncompressedPageSize)
 	if size < (limit-pageSlack)/pageGrowth {
 		limit = pageSlack + pageGrowth*size
 	}
-	props.MaxUncompressedPageSize = limit
+	return limit
 }
 
 // checkFooter checks what pqarrow trusts of the footer of pf, a file of
@@ -225,9 +232,17 @@ func (s *source) checkRowsRead(rows int64, err error) error {
 // nil, as pqarrow says.
 func (s *source) readError(err error) error {
 	var pathErr *fs.PathError
-	switch {
-	case err == nil || err == io.EOF:
+	if err == nil || err == io.EOF {
 		return err
+	}
+	if s.pages != nil {
+		if failed := s.pages.failed(); failed != nil {
+			// A page pageFile held back: arrow-go's error about it names
+			// neither the column nor the page.
+			return failed
+		}
+	}
+	switch {
 	case errors.As(err, &pathErr) || errors.Is(err, mapper.ErrInvalidData):
 		return fmt.Errorf("arrowmap/parquet: %s: %w", s.name, err)
 	default:

@@ -66,6 +66,21 @@ type ReadConfig struct {
 	// Deprecated: give mapper.Allocator, the allocator of every reader and
 	// writer of every IO package.
 	Alloc memory.Allocator
+	// MaxPageSize is the most bytes one page of the file may hold
+	// uncompressed, which is what reading the page allocates at once: a
+	// page header claiming more is an error wrapping ErrPageTooLarge that
+	// names this field, the column and the page, before the page is read.
+	// 0 is 64 MiB plus 64 times the file's size, at most 256 MiB: past any
+	// page a writer makes of real data, and a bound on what a damaged
+	// header can make the reader allocate. Raise it to read a file of
+	// larger pages; it must not be negative.
+	MaxPageSize int64
+	// SkipPageChecksums reads the pages of the file without checking the
+	// CRC a page header may carry. By default a page whose CRC does not
+	// match its bytes (data or dictionary page, version 1 or 2) is an error
+	// wrapping ErrChecksum that names the column and the page, and none of
+	// its values is read.
+	SkipPageChecksums bool
 }
 
 // IOOption marks a ReadConfig as an Option of the readers. It does
@@ -216,6 +231,9 @@ type source struct {
 	meta   arrow.Metadata
 	mem    memory.Allocator
 	pool   *pool // the allocator of a ReadConfig with no Alloc, released at close
+	// pages is the file as arrow-go reads it, checking its pages; nil for
+	// a pqarrow.FileReader of the caller's (NewReader).
+	pages *pageFile
 	// sized is whether the records read may be sized to the rows a
 	// Reader's Read asks for (mapper.RecordSizer): only when no record
 	// size was given (ReadConfig.BatchRows 0), since a size given is the
@@ -257,6 +275,9 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	if cfg.BatchRows < 0 {
 		return nil, fmt.Errorf("arrowmap/parquet: ReadConfig.BatchRows %d is negative", cfg.BatchRows)
 	}
+	if cfg.MaxPageSize < 0 {
+		return nil, fmt.Errorf("arrowmap/parquet: ReadConfig.MaxPageSize %d is negative", cfg.MaxPageSize)
+	}
 	if err := checkMagic(r, size, name); err != nil {
 		return nil, err
 	}
@@ -283,13 +304,17 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	// buffer, and a page larger than the buffer into its page buffer.
 	props.BufferedStreamEnabled = true
 	props.BufferSize = readBufferBytes
-	boundPages(props, size)
-	pf, err := file.NewParquetReader(io.NewSectionReader(r, 0, size), file.WithReadProps(props))
+	pages := newPageFile(r, size, name, cfg)
+	boundPages(props, size, pages.maxPage)
+	pf, err := file.NewParquetReader(io.NewSectionReader(pages, 0, size), file.WithReadProps(props))
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
 	}
 	if err := checkFooter(pf, size, name); err != nil {
 		return nil, err
+	}
+	if err := pages.setChunks(pf.MetaData()); err != nil {
+		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
 	}
 	batch := cfg.BatchRows
 	if batch == 0 {
@@ -301,7 +326,7 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	}
 	src, err := newSource(pf, fr, closer, name, cfg, mem)
 	if src != nil {
-		src.pool = own
+		src.pool, src.pages = own, pages
 	}
 	return src, err
 }
