@@ -134,6 +134,15 @@
 // allocated for it. NewReader reads through the caller's FileReader,
 // which arrowmap does not see the pages of.
 //
+// Files other readers read that arrow-go v18.8.0 refuses are read as they
+// do, through a footer changed for arrow-go where it cannot read the
+// file's (repair.go), the file's bytes untouched: a logical type arrow-go
+// does not know reads as the column's physical type; a MAP whose key is
+// optional (which parquet-mr once wrote) reads as a map, a null key an
+// error; INT96 timestamps (Spark's, Impala's) read as timestamps of
+// ReadConfig.Int96Unit, microseconds by default, as DuckDB and Spark read
+// them, where arrow-go reads nanoseconds only and refuses a date past 2262.
+//
 // What Parquet cannot store is refused by NewWriter and NewRecordWriter,
 // naming the column: unions, and the day_time and month_day_nano
 // intervals (Parquet's INTERVAL is unsigned months, days and

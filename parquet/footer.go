@@ -54,7 +54,7 @@ func defaultPageLimit(size int64) int64 {
 }
 
 // checkFooter checks what pqarrow trusts of the footer of pf, a file of
-// size bytes: the row groups' row counts non-negative and adding up to the
+// size bytes whose footer takes footerLen: the row groups' row counts non-negative and adding up to the
 // file's (or the file's 0, which parquet-rs 0.3 wrote over row groups of
 // rows, and which every reader takes: arrow-go and arrowmap read by the
 // row groups' counts); each column chunk's offsets and sizes non-negative
@@ -62,7 +62,7 @@ func defaultPageLimit(size int64) int64 {
 // footer; its value count non-negative; and the stored schemas decodable
 // (see checkStoredSchemas). An error wraps mapper.ErrInvalidData and names
 // name and what is wrong.
-func checkFooter(pf *file.Reader, size int64, name string) error {
+func checkFooter(pf *file.Reader, size, footerLen int64, name string) error {
 	md := pf.MetaData()
 	invalid := func(format string, args ...any) error {
 		return fmt.Errorf("arrowmap/parquet: %s: %w: %s", name, mapper.ErrInvalidData, fmt.Sprintf(format, args...))
@@ -72,9 +72,9 @@ func checkFooter(pf *file.Reader, size int64, name string) error {
 	}
 	// The column chunks lie between the magic at the start and the footer:
 	// its metadata, its length and the magic at the end.
-	end := size - int64(md.Size()) - 8
+	end := size - footerLen - 8
 	if end < int64(len(magic)) {
-		return invalid("a footer of %d bytes in a file of %d", md.Size(), size)
+		return invalid("a footer of %d bytes in a file of %d", footerLen, size)
 	}
 	inside := func(offset, length int64) bool {
 		return offset >= int64(len(magic)) && length >= 0 && offset <= end && length <= end-offset

@@ -21,36 +21,68 @@ import (
 // The fields of FileMetaData and SchemaElement in parquet.thrift that
 // checkThrift reads.
 const (
-	fileMetaSchemaField = 2 // FileMetaData.schema: list<SchemaElement>
-	schemaChildrenField = 5 // SchemaElement.num_children: i32
+	fileMetaSchemaField = 2  // FileMetaData.schema: list<SchemaElement>
+	schemaTypeField     = 1  // SchemaElement.type: i32
+	schemaChildrenField = 5  // SchemaElement.num_children: i32
+	schemaConvertedType = 6  // SchemaElement.converted_type: i32
+	schemaLogicalType   = 10 // SchemaElement.logicalType: LogicalType
 	maxThriftDepth      = 64
+
+	typeInt96        = 3 // Type.INT96
+	convertedMap     = 1 // ConvertedType.MAP
+	convertedMapKV   = 2 // ConvertedType.MAP_KEY_VALUE
+	logicalMapMember = 2 // LogicalType.MAP
+)
+
+// knownLogicalTypes is the members of the LogicalType union that arrow-go
+// v18.8.0 knows; it panics on a footer of another ("invalid logical type").
+var knownLogicalTypes = [...]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true,
+	10: true, 11: true, 12: true, 13: true, 14: true, 15: true, 16: true, 17: true, 18: true}
+
+// knownLogicalType reports whether id is a member of the LogicalType union
+// arrow-go knows.
+func knownLogicalType(id int16) bool {
+	return id >= 0 && int(id) < len(knownLogicalTypes) && knownLogicalTypes[id]
+}
+
+// repairs is what of a footer arrow-go cannot read as it is, found as
+// checkThrift walks it (see repairFooter).
+type repairs uint8
+
+const (
+	repairInt96       repairs = 1 << iota // a column of INT96
+	repairLogicalType                     // a logical type arrow-go does not know
+	repairMap                             // a MAP, whose key may be optional
 )
 
 // checkThrift checks the encoding of the plain footer of the Parquet file
 // of size bytes that r reads, before arrow-go decodes it: every list, set,
 // map and string no longer than the bytes left, nesting no deeper than
 // maxThriftDepth, and no schema element claiming more children than the
-// schema has elements. An encrypted footer is left to arrow-go.
-func checkThrift(r io.ReaderAt, size int64, name string) error {
+// schema has elements. It returns the footer's bytes and what of them
+// arrow-go cannot read as they are; none of an encrypted footer, which is
+// left to arrow-go.
+func checkThrift(r io.ReaderAt, size int64, name string) ([]byte, repairs, error) {
 	var tail [8]byte
 	if _, err := r.ReadAt(tail[:], size-8); err != nil {
-		return fmt.Errorf("arrowmap/parquet: %s: reading the footer: %w", name, err)
+		return nil, 0, fmt.Errorf("arrowmap/parquet: %s: reading the footer: %w", name, err)
 	}
 	if string(tail[4:]) != string(magic) {
-		return nil // "PARE": encrypted
+		return nil, 0, nil // "PARE": encrypted
 	}
 	n := int64(binary.LittleEndian.Uint32(tail[:4]))
 	if n > size-12 {
-		return fmt.Errorf("arrowmap/parquet: %s: %w: a footer of %d bytes in a file of %d", name, mapper.ErrInvalidData, n, size)
+		return nil, 0, fmt.Errorf("arrowmap/parquet: %s: %w: a footer of %d bytes in a file of %d", name, mapper.ErrInvalidData, n, size)
 	}
 	footer := make([]byte, n)
 	if _, err := r.ReadAt(footer, size-8-n); err != nil {
-		return fmt.Errorf("arrowmap/parquet: %s: reading the footer: %w", name, err)
+		return nil, 0, fmt.Errorf("arrowmap/parquet: %s: reading the footer: %w", name, err)
 	}
-	if err := walkFooter(footer); err != nil {
-		return fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer: %w", name, mapper.ErrInvalidData, err)
+	needs, err := walkFooter(footer)
+	if err != nil {
+		return nil, 0, fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer: %w", name, mapper.ErrInvalidData, err)
 	}
-	return nil
+	return footer, needs, nil
 }
 
 // footerWalker reads a thrift compact encoding, checking sizes.
@@ -58,19 +90,22 @@ type footerWalker struct {
 	buf   *thrift.TMemoryBuffer
 	proto *thrift.TCompactProtocol
 	ctx   context.Context
+	needs repairs
 }
 
-// walkFooter checks footer, the compact encoding of a FileMetaData.
-func walkFooter(footer []byte) error {
+// walkFooter checks footer, the compact encoding of a FileMetaData, and
+// returns what of it arrow-go cannot read as it is.
+func walkFooter(footer []byte) (repairs, error) {
 	buf := thrift.NewTMemoryBufferLen(len(footer))
 	buf.Write(footer)
 	w := &footerWalker{buf: buf, proto: thrift.NewTCompactProtocolConf(buf, &thrift.TConfiguration{}), ctx: context.Background()}
-	return w.structure(0, func(id int16, t thrift.TType) (bool, error) {
+	err := w.structure(0, func(id int16, t thrift.TType) (bool, error) {
 		if id != fileMetaSchemaField || t != thrift.LIST {
 			return false, nil
 		}
 		return true, w.schema()
 	})
+	return w.needs, err
 }
 
 // left is the number of bytes not yet read.
@@ -131,14 +166,43 @@ func (w *footerWalker) schema() error {
 	}
 	for range n {
 		err := w.structure(1, func(id int16, t thrift.TType) (bool, error) {
-			if id != schemaChildrenField || t != thrift.I32 {
-				return false, nil
+			switch {
+			case id == schemaChildrenField && t == thrift.I32:
+				children, err := w.proto.ReadI32(w.ctx)
+				if err == nil && (children < 0 || int(children) >= n) {
+					err = fmt.Errorf("a schema element of %d children in a schema of %d elements", children, n)
+				}
+				return true, err
+			case id == schemaTypeField && t == thrift.I32:
+				typ, err := w.proto.ReadI32(w.ctx)
+				if typ == typeInt96 {
+					w.needs |= repairInt96
+				}
+				return true, err
+			case id == schemaConvertedType && t == thrift.I32:
+				converted, err := w.proto.ReadI32(w.ctx)
+				if converted == convertedMap || converted == convertedMapKV {
+					w.needs |= repairMap
+				}
+				return true, err
+			case id == schemaLogicalType && t == thrift.STRUCT:
+				members := 0
+				err := w.structure(2, func(id int16, t thrift.TType) (bool, error) {
+					members++
+					if !knownLogicalType(id) {
+						w.needs |= repairLogicalType
+					}
+					if id == logicalMapMember {
+						w.needs |= repairMap
+					}
+					return false, nil
+				})
+				if members == 0 {
+					w.needs |= repairLogicalType
+				}
+				return true, err
 			}
-			children, err := w.proto.ReadI32(w.ctx)
-			if err == nil && (children < 0 || int(children) >= n) {
-				err = fmt.Errorf("a schema element of %d children in a schema of %d elements", children, n)
-			}
-			return true, err
+			return false, nil
 		})
 		if err != nil {
 			return err

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 	"github.com/arrowmap/arrowmap/internal/ioconfig"
@@ -81,6 +82,15 @@ type ReadConfig struct {
 	// wrapping ErrChecksum that names the column and the page, and none of
 	// its values is read.
 	SkipPageChecksums bool
+	// Int96Unit is the unit of the timestamps INT96 columns are read as:
+	// INT96 is the deprecated type of Spark's and Impala's timestamps,
+	// days and nanoseconds of the day, which nanoseconds hold only from
+	// 1677 to 2262. nil reads them in the unit of the file's stored Arrow
+	// schema, else in microseconds (as DuckDB and Spark do), the unit that
+	// holds every date Spark writes. A value the unit cannot hold exactly
+	// — a date past its range, nanoseconds below it — is an error naming
+	// this field, the column and the row: never rounded.
+	Int96Unit *arrow.TimeUnit
 }
 
 // IOOption marks a ReadConfig as an Option of the readers. It does
@@ -281,7 +291,8 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	if err := checkMagic(r, size, name); err != nil {
 		return nil, err
 	}
-	if err := checkThrift(r, size, name); err != nil {
+	footer, needs, err := checkThrift(r, size, name)
+	if err != nil {
 		return nil, err
 	}
 	var mem memory.Allocator = cfg.Alloc
@@ -306,11 +317,31 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	props.BufferSize = readBufferBytes
 	pages := newPageFile(r, size, name, cfg)
 	boundPages(props, size, pages.maxPage)
-	pf, err := file.NewParquetReader(io.NewSectionReader(pages, 0, size), file.WithReadProps(props))
+	readOpts := []file.ReadOption{file.WithReadProps(props)}
+	var fix *footerFix
+	if needs != 0 {
+		repaired, f, err := repairFooter(footer, needs)
+		if err != nil {
+			return nil, fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer: %w", name, mapper.ErrInvalidData, err)
+		}
+		if repaired != nil {
+			md, err := metadata.NewFileMetaData(repaired, nil)
+			if err != nil {
+				return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
+			}
+			md.SetSourceFileSize(size)
+			readOpts, fix = append(readOpts, file.WithMetadata(md)), f
+		}
+	}
+	pf, err := file.NewParquetReader(io.NewSectionReader(pages, 0, size), readOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
 	}
-	if err := checkFooter(pf, size, name); err != nil {
+	footerLen := int64(len(footer))
+	if footer == nil {
+		footerLen = int64(pf.MetaData().Size()) // encrypted: arrow-go's
+	}
+	if err := checkFooter(pf, size, footerLen, name); err != nil {
 		return nil, err
 	}
 	if err := pages.setChunks(pf.MetaData()); err != nil {
@@ -324,7 +355,7 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %s%w", name, mapper.ErrInvalidData, unreadableColumn(pf.MetaData().Schema), err)
 	}
-	src, err := newSource(pf, fr, closer, name, cfg, mem)
+	src, err := newSource(pf, fr, closer, name, cfg, mem, fix)
 	if src != nil {
 		src.pool, src.pages = own, pages
 	}
@@ -353,7 +384,7 @@ func unreadableColumn(descr *schema.Schema) string {
 
 // newSource is the source of the open file fr, with the row groups cfg
 // selects, and the column types to restore that its metadata names.
-func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name string, cfg ReadConfig, mem memory.Allocator) (_ *source, err error) {
+func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name string, cfg ReadConfig, mem memory.Allocator, fix *footerFix) (_ *source, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer (%v)", name, mapper.ErrInvalidData, p)
@@ -371,6 +402,13 @@ func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name s
 	kv := pf.MetaData().KeyValueMetadata()
 	if src.fields, err = writtenFields(fileSchema, kv.FindValue(goSchemaKey), kv.FindValue(arrowSchemaKey), mem); err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
+	}
+	if fix != nil {
+		unit := arrow.Microsecond
+		if cfg.Int96Unit != nil {
+			unit = *cfg.Int96Unit
+		}
+		fix.restore(src.fields, fr.Manifest, unit, cfg.Int96Unit != nil)
 	}
 	src.meta = schemaMetadata(fileSchema.Metadata())
 	return src, nil
