@@ -512,7 +512,7 @@ var (
 // nanoseconds into it, in units of per nanoseconds (1e3: microseconds):
 // exactly, or not at all, but for what Spark writes of a timestamp whose
 // Julian microseconds pass 2^63 (from 2^63 µs - 2,440,588 days, year
-// 290,308, on): Spark adds the Julian epoch to the microseconds wrapping
+// 287,564, on): Spark adds the Julian epoch to the microseconds wrapping
 // around, and reads them back the same way (DateTimeUtils.toJulianDay and
 // fromJulianDay), which this does too. (DuckDB reads that day unsigned
 // and wraps around again: a date 226,414 BC for a Spark year 290,000.)

@@ -137,7 +137,7 @@ func int96File(t *testing.T, values []*parquet.Int96) []byte {
 func ptr[T any](v T) *T { return &v }
 
 // Spark writes timestamps as INT96 in microseconds: dates past 2262, which
-// nanoseconds do not hold, and past 290,308, whose Julian microseconds
+// nanoseconds do not hold, and past 287,564, whose Julian microseconds
 // wrap around (parquet-testing's int96_from_spark.parquet).
 func TestINT96TimestampsReadInMicrosecondsByDefaultEveryDateSparkWrites(t *testing.T) {
 	first := time.Date(2024, 1, 1, 12, 34, 56, 123456000, time.UTC)
