@@ -142,6 +142,13 @@
 // error; INT96 timestamps (Spark's, Impala's) read as timestamps of
 // ReadConfig.Int96Unit, microseconds by default, as DuckDB and Spark read
 // them, where arrow-go reads nanoseconds only and refuses a date past 2262.
+// Two kinds of column chunk are read page by page re-encoded for arrow-go
+// (relocate.go): chunks of Parquet's deprecated LZ4 codec, which arrow-go
+// has no codec for, decompressed in Hadoop's framing, as a raw LZ4 block or
+// as an LZ4 frame (arrow-cpp's order: the codec does not say which); and a
+// version 2 page of nulls whose values take no bytes and are marked
+// compressed (parquet-mr's), which arrow-go fails to decompress. No codec
+// is registered with arrow-go, whose registry is the process's.
 //
 // What Parquet cannot store is refused by NewWriter and NewRecordWriter,
 // naming the column: unions, and the day_time and month_day_nano

@@ -62,7 +62,7 @@ func defaultPageLimit(size int64) int64 {
 // footer; its value count non-negative; and the stored schemas decodable
 // (see checkStoredSchemas). An error wraps mapper.ErrInvalidData and names
 // name and what is wrong.
-func checkFooter(pf *file.Reader, size, footerLen int64, name string) error {
+func checkFooter(pf *file.Reader, size, footerLen int64, name string, fix *footerFix) error {
 	md := pf.MetaData()
 	invalid := func(format string, args ...any) error {
 		return fmt.Errorf("arrowmap/parquet: %s: %w: %s", name, mapper.ErrInvalidData, fmt.Sprintf(format, args...))
@@ -99,7 +99,7 @@ func checkFooter(pf *file.Reader, size, footerLen int64, name string) error {
 			if err != nil {
 				return invalid("row group %d, column %q: %v", g, md.Schema.Column(c).Path(), err)
 			}
-			if err := checkColumnChunk(rg, c, col, inside); err != nil {
+			if err := checkColumnChunk(rg, c, col, inside, fix.movedChunk(g, c)); err != nil {
 				return invalid("row group %d, column %q: %v", g, md.Schema.Column(c).Path(), err)
 			}
 		}
@@ -112,7 +112,9 @@ func checkFooter(pf *file.Reader, size, footerLen int64, name string) error {
 
 // checkColumnChunk checks the column chunk c of rg, whose metadata is col,
 // for checkFooter: inside reports whether a range of bytes lies in the file.
-func checkColumnChunk(rg *metadata.RowGroupMetaData, c int, col *metadata.ColumnChunkMetaData, inside func(offset, length int64) bool) error {
+// A chunk moved past the end of the file (moved) is checked where it is in
+// the file.
+func checkColumnChunk(rg *metadata.RowGroupMetaData, c int, col *metadata.ColumnChunkMetaData, inside func(offset, length int64) bool, moved *movedChunk) error {
 	if col.FilePath() != "" {
 		return fmt.Errorf("its data is in another file, %q", col.FilePath())
 	}
@@ -139,6 +141,9 @@ func checkColumnChunk(rg *metadata.RowGroupMetaData, c int, col *metadata.Column
 		if dict > 0 && (dict < start || start == 0 && col.NumValues() == 0) {
 			start = dict
 		}
+	}
+	if moved != nil {
+		start, length = moved.orig, moved.origEnd-moved.orig
 	}
 	if !inside(start, length) {
 		return fmt.Errorf("%d bytes at offset %d, past the column chunks", length, start)

@@ -53,6 +53,22 @@ const (
 	repairInt96       repairs = 1 << iota // a column of INT96
 	repairLogicalType                     // a logical type arrow-go does not know
 	repairMap                             // a MAP, whose key may be optional
+	repairLZ4                             // a column chunk of the deprecated LZ4 codec
+	repairV2                              // a compressed column chunk of version 2 data pages
+)
+
+// The fields of RowGroup, ColumnChunk, ColumnMetaData and
+// PageEncodingStats that checkThrift reads.
+const (
+	fileMetaRowGroupsField = 4  // FileMetaData.row_groups: list<RowGroup>
+	rowGroupColumnsField   = 1  // RowGroup.columns: list<ColumnChunk>
+	chunkMetaDataField     = 3  // ColumnChunk.meta_data: ColumnMetaData
+	metaCodecField         = 4  // ColumnMetaData.codec: i32
+	metaEncodingStatsField = 13 // ColumnMetaData.encoding_stats: list<PageEncodingStats>
+	statsPageTypeField     = 1  // PageEncodingStats.page_type: i32
+
+	codecUncompressed = 0 // CompressionCodec.UNCOMPRESSED
+	codecLZ4          = 5 // CompressionCodec.LZ4, deprecated
 )
 
 // checkThrift checks the encoding of the plain footer of the Parquet file
@@ -100,12 +116,80 @@ func walkFooter(footer []byte) (repairs, error) {
 	buf.Write(footer)
 	w := &footerWalker{buf: buf, proto: thrift.NewTCompactProtocolConf(buf, &thrift.TConfiguration{}), ctx: context.Background()}
 	err := w.structure(0, func(id int16, t thrift.TType) (bool, error) {
-		if id != fileMetaSchemaField || t != thrift.LIST {
-			return false, nil
+		switch {
+		case id == fileMetaSchemaField && t == thrift.LIST:
+			return true, w.schema()
+		case id == fileMetaRowGroupsField && t == thrift.LIST:
+			return true, w.structs(1, func(id int16, t thrift.TType) (bool, error) {
+				if id != rowGroupColumnsField || t != thrift.LIST {
+					return false, nil
+				}
+				return true, w.structs(2, func(id int16, t thrift.TType) (bool, error) {
+					if id != chunkMetaDataField || t != thrift.STRUCT {
+						return false, nil
+					}
+					return true, w.columnMeta()
+				})
+			})
 		}
-		return true, w.schema()
+		return false, nil
 	})
 	return w.needs, err
+}
+
+// structs reads a list of structs at depth, handing each field of each to
+// own, as structure does.
+func (w *footerWalker) structs(depth int, own func(id int16, t thrift.TType) (bool, error)) error {
+	elem, n, err := w.proto.ReadListBegin(w.ctx)
+	if err != nil {
+		return err
+	}
+	if err := w.size(n); err != nil {
+		return err
+	}
+	for range n {
+		if elem != thrift.STRUCT {
+			err = w.skip(elem, depth+1)
+		} else {
+			err = w.structure(depth+1, own)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return w.proto.ReadListEnd(w.ctx)
+}
+
+// columnMeta reads a ColumnMetaData, noting a chunk of the LZ4 codec,
+// and a compressed chunk whose encoding statistics count version 2 data
+// pages.
+func (w *footerWalker) columnMeta() error {
+	codec, v2 := int32(-1), false
+	err := w.structure(3, func(id int16, t thrift.TType) (bool, error) {
+		switch {
+		case id == metaCodecField && t == thrift.I32:
+			c, err := w.proto.ReadI32(w.ctx)
+			codec = c
+			return true, err
+		case id == metaEncodingStatsField && t == thrift.LIST:
+			return true, w.structs(4, func(id int16, t thrift.TType) (bool, error) {
+				if id != statsPageTypeField || t != thrift.I32 {
+					return false, nil
+				}
+				typ, err := w.proto.ReadI32(w.ctx)
+				v2 = v2 || typ == dataPageV2
+				return true, err
+			})
+		}
+		return false, nil
+	})
+	switch {
+	case codec == codecLZ4:
+		w.needs |= repairLZ4
+	case v2 && codec != codecUncompressed:
+		w.needs |= repairV2
+	}
+	return err
 }
 
 // left is the number of bytes not yet read.

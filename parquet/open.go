@@ -320,7 +320,7 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	readOpts := []file.ReadOption{file.WithReadProps(props)}
 	var fix *footerFix
 	if needs != 0 {
-		repaired, f, err := repairFooter(footer, needs)
+		repaired, f, err := repairFooter(footer, needs, size)
 		if err != nil {
 			return nil, fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer: %w", name, mapper.ErrInvalidData, err)
 		}
@@ -329,11 +329,17 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 			if err != nil {
 				return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
 			}
-			md.SetSourceFileSize(size)
+			md.SetSourceFileSize(f.size(size))
 			readOpts, fix = append(readOpts, file.WithMetadata(md)), f
+			pages.moved = f.moved
+			for _, m := range f.moved {
+				if m.lz4 { // read uncompressed
+					props.MaxCompressedPageSize = max(props.MaxCompressedPageSize, pages.maxPage)
+				}
+			}
 		}
 	}
-	pf, err := file.NewParquetReader(io.NewSectionReader(pages, 0, size), readOpts...)
+	pf, err := file.NewParquetReader(io.NewSectionReader(pages, 0, fix.size(size)), readOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
 	}
@@ -341,7 +347,7 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	if footer == nil {
 		footerLen = int64(pf.MetaData().Size()) // encrypted: arrow-go's
 	}
-	if err := checkFooter(pf, size, footerLen, name); err != nil {
+	if err := checkFooter(pf, size, footerLen, name, fix); err != nil {
 		return nil, err
 	}
 	if err := pages.setChunks(pf.MetaData()); err != nil {

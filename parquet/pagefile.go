@@ -7,7 +7,9 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -15,6 +17,10 @@ import (
 // CRC that its bytes do not have: the page was damaged after it was
 // written. It wraps mapper.ErrInvalidData.
 var ErrChecksum = fmt.Errorf("%w: a page's checksum does not match its bytes", mapper.ErrInvalidData)
+
+// errEmptyPage is the kind of error of a version 2 page arrow-go cannot
+// read.
+var errEmptyPage = fmt.Errorf("%w: a version 2 data page arrow-go cannot read", mapper.ErrInvalidData)
 
 // ErrPageTooLarge is wrapped by the error of a page whose header says it
 // holds more bytes uncompressed than ReadConfig.MaxPageSize lets a page
@@ -52,6 +58,7 @@ type pageFile struct {
 
 	mu     sync.Mutex
 	chunks []*chunkReads // by start, once the footer is read
+	moved  []*movedChunk // past size, by base (see relocate.go)
 	err    error         // the first page that failed
 }
 
@@ -61,6 +68,7 @@ type chunkReads struct {
 	path          string
 	start, end    int64 // the bytes arrow-go reads of it
 	values        int64 // the values its footer counts
+	compressed    bool  // by a codec
 
 	// next is the offset the read arrow-go goes on with would start at, -1
 	// before the first; lost is set when the bytes read are no longer
@@ -105,6 +113,9 @@ func pageLimit(maxPage, size int64) (int64, string) {
 // ReadAt reads the file's bytes, checking the pages of each column chunk
 // they hold.
 func (f *pageFile) ReadAt(p []byte, off int64) (int, error) {
+	if off >= f.size {
+		return f.readMoved(p, off)
+	}
 	n, err := f.r.ReadAt(p, off)
 	if n <= 0 {
 		return n, err
@@ -123,6 +134,25 @@ func (f *pageFile) ReadAt(p []byte, off int64) (int, error) {
 		return held, herr
 	}
 	return n, err
+}
+
+// readMoved reads p at off, in a chunk moved past the end of the file.
+func (f *pageFile) readMoved(p []byte, off int64) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, m := range f.moved {
+		if off >= m.base && off < m.end {
+			n, err := m.readAt(f, p[:min(int64(len(p)), m.end-off)], off)
+			if err != nil && err != io.EOF && f.err == nil {
+				f.err = err
+			}
+			if err == nil && n < len(p) {
+				err = io.EOF
+			}
+			return n, err
+		}
+	}
+	return 0, io.EOF
 }
 
 // failed is the error of the first page that failed, nil when none has.
@@ -147,13 +177,21 @@ func (f *pageFile) setChunks(md *metadata.FileMetaData) error {
 			if col.HasDictionaryPage() && col.DictionaryPageOffset() > 0 && start > col.DictionaryPageOffset() {
 				start = col.DictionaryPageOffset()
 			}
+			if start >= f.size {
+				for _, m := range f.moved {
+					if m.group == g && m.column == c {
+						m.path = md.Schema.Column(c).Path()
+					}
+				}
+				continue // moved: served, not followed
+			}
 			if col.CryptoMetadata() != nil || col.NumValues() == 0 {
 				continue // encrypted pages are arrow-go's; no page is read of an empty chunk
 			}
 			chunks = append(chunks, &chunkReads{
 				group: g, column: c, path: md.Schema.Column(c).Path(),
 				start: start, end: start + col.TotalCompressedSize(), values: col.NumValues(),
-				next: -1,
+				compressed: col.Compression() != compress.Codecs.Uncompressed, next: -1,
 			})
 		}
 	}
@@ -329,6 +367,16 @@ func (c *chunkReads) header(f *pageFile, b []byte, off int64) error {
 		if v := h.child(pageV2Field); v != nil {
 			n, _ := v.i32(pageV2RowsField)
 			values = int64(n)
+			def, _ := v.i32(v2LevelsDefField)
+			rep, _ := v.i32(v2LevelsRepField)
+			marked := v.field(v2CompressedField)
+			if c.compressed && int64(def)+int64(rep) == int64(compressed) && (marked == nil || marked.typ == thrift.BOOL && marked.val.(bool)) {
+				// A chunk whose encoding statistics count no version 2 page
+				// or no null is not moved (see relocate.go), and arrow-go
+				// decompresses these 0 bytes.
+				return c.pageError(f, errEmptyPage, "its values take no bytes and it is marked compressed, which arrow-go v18.8.0 cannot read; "+
+					"arrowmap reads such pages in a column chunk whose encoding statistics count version 2 pages and whose statistics count nulls")
+			}
 		}
 	case dictionaryPage:
 		if c.index == 0 {

@@ -21,13 +21,9 @@ import (
 
 // The fields of the footer's structs that rewritePages sets.
 const (
-	fileRowGroupsField   = 4  // FileMetaData.row_groups
-	groupColumnsField    = 1  // RowGroup.columns
 	groupFileOffsetField = 5  // RowGroup.file_offset
 	groupCompressedField = 6  // RowGroup.total_compressed_size
 	chunkFileOffsetField = 2  // ColumnChunk.file_offset
-	chunkMetaField       = 3  // ColumnChunk.meta_data
-	metaCodecField       = 4  // ColumnMetaData.codec
 	metaValuesField      = 5  // ColumnMetaData.num_values
 	metaUncompressed     = 6  // ColumnMetaData.total_uncompressed_size
 	metaCompressed       = 7  // ColumnMetaData.total_compressed_size
@@ -54,10 +50,10 @@ func rewritePages(t testing.TB, data []byte, edit func(meta, header *tStruct, bo
 	require.NoError(t, err)
 	out := []byte("PAR1")
 	var pages []pageAt
-	for g, rg := range footer.structs(fileRowGroupsField) {
+	for g, rg := range footer.structs(fileMetaRowGroupsField) {
 		groupStart := int64(len(out))
-		for c, chunk := range rg.structs(groupColumnsField) {
-			meta := chunk.child(chunkMetaField)
+		for c, chunk := range rg.structs(rowGroupColumnsField) {
+			meta := chunk.child(chunkMetaDataField)
 			require.NotNil(t, meta)
 			start, _ := meta.i64(metaDataPageField)
 			if dict, ok := meta.i64(metaDictionaryField); ok && dict > 0 && dict < start {

@@ -34,9 +34,6 @@ import (
 const (
 	schemaTypeLength   = 2 // SchemaElement.type_length
 	schemaRepetition   = 3 // SchemaElement.repetition_type
-	fileRowGroups      = 4 // FileMetaData.row_groups
-	rowGroupColumns    = 1 // RowGroup.columns
-	columnChunkMeta    = 3 // ColumnChunk.meta_data
 	columnMetaType     = 1 // ColumnMetaData.type
 	typeFixedLenBinary = 7 // Type.FIXED_LEN_BYTE_ARRAY
 	convertedList      = 3 // ConvertedType.LIST
@@ -50,12 +47,37 @@ type footerFix struct {
 	// int96 is the leaf columns that were INT96; maps, the leaf columns
 	// of the keys of maps read as lists.
 	int96, maps map[int]bool
+	// moved is the column chunks arrow-go reads re-encoded past the end
+	// of the file (see relocate.go), in order.
+	moved []*movedChunk
 }
 
-// repairFooter is footer, the compact encoding of a FileMetaData, changed
-// as needs says (see above), and what the columns read give back; nil
-// when nothing needed changing.
-func repairFooter(footer []byte, needs repairs) ([]byte, *footerFix, error) {
+// size is the size of the file as arrow-go reads it, of size bytes:
+// with the chunks moved past its end.
+func (fix *footerFix) size(size int64) int64 {
+	if fix == nil || len(fix.moved) == 0 {
+		return size
+	}
+	return fix.moved[len(fix.moved)-1].end
+}
+
+// movedChunk is the chunk of row group g, column c, when it was moved.
+func (fix *footerFix) movedChunk(g, c int) *movedChunk {
+	if fix == nil {
+		return nil
+	}
+	for _, m := range fix.moved {
+		if m.group == g && m.column == c {
+			return m
+		}
+	}
+	return nil
+}
+
+// repairFooter is footer, the compact encoding of the FileMetaData of a
+// file of size bytes, changed as needs says (see above and relocate.go),
+// and what the columns read give back; nil when nothing needed changing.
+func repairFooter(footer []byte, needs repairs, size int64) ([]byte, *footerFix, error) {
 	tree, err := decodeThrift(footer)
 	if err != nil {
 		return nil, nil, err
@@ -133,13 +155,17 @@ func repairFooter(footer []byte, needs repairs) ([]byte, *footerFix, error) {
 		}
 	}
 	if len(fix.int96) > 0 {
-		for _, rg := range tree.structs(fileRowGroups) {
-			for c, chunk := range rg.structs(rowGroupColumns) {
-				if meta := chunk.child(columnChunkMeta); meta != nil && fix.int96[c] {
+		for _, rg := range tree.structs(fileMetaRowGroupsField) {
+			for c, chunk := range rg.structs(rowGroupColumnsField) {
+				if meta := chunk.child(chunkMetaDataField); meta != nil && fix.int96[c] {
 					meta.set(columnMetaType, thrift.I32, int32(typeFixedLenBinary))
 				}
 			}
 		}
+	}
+	if needs&(repairLZ4|repairV2) != 0 {
+		fix.moved = moveChunks(tree, size)
+		changed = changed || len(fix.moved) > 0
 	}
 	if !changed {
 		return nil, nil, nil
