@@ -133,6 +133,8 @@ func convertArray(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow
 		if fr != tr && fr.Decimal && tr.Decimal {
 			return convertDecimal(a, to, mem)
 		}
+	case fr.Layout == arrowtype.Struct && isListLike(tr) && len(from.(*arrow.StructType).Fields()) == 1:
+		return unwrapStruct(a.(*array.Struct), to, mem)
 	case fr.Layout == arrowtype.FixedBinary && tr.Temporal == arrowtype.Timestamp && from.(*arrow.FixedSizeBinaryType).ByteWidth == int96Bytes:
 		return int96Timestamps(a.(*array.FixedSizeBinary), to, mem)
 	case isBinaryLike(fr) && isBinaryLike(tr) && fr != tr:
@@ -544,6 +546,17 @@ func int96Value(day int32, nanos, per int64) (int64, error) {
 		return 0, errInt96Digits
 	}
 	return us / (per / 1e3), nil
+}
+
+// unwrapStruct is a, structs of one field, as that field, of type to: a
+// list of lists of the old structure, which pqarrow reads as a list of
+// structs of one list (see repair.go), made a list of lists. Its structs
+// are its list's repeated level, never null.
+func unwrapStruct(a *array.Struct, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	if a.NullN() > 0 {
+		return nil, fmt.Errorf("%w: a null struct of a list of the old structure", mapper.ErrInvalidData)
+	}
+	return convertArray(a.Field(0), to, mem) // sliced to a's rows already
 }
 
 // nullKey is the error of the first null key of entries, a map's

@@ -141,7 +141,9 @@
 // optional (which parquet-mr once wrote) reads as a map, a null key an
 // error; INT96 timestamps (Spark's, Impala's) read as timestamps of
 // ReadConfig.Int96Unit, microseconds by default, as DuckDB and Spark read
-// them, where arrow-go reads nanoseconds only and refuses a date past 2262.
+// them, where arrow-go reads nanoseconds only and refuses a date past 2262;
+// a list of lists of parquet-mr's old two-level structure, which pqarrow
+// reads as a list of structs of one list, reads as the list of lists.
 // Two kinds of column chunk are read page by page re-encoded for arrow-go
 // (relocate.go): chunks of Parquet's deprecated LZ4 codec, which arrow-go
 // has no codec for, decompressed in Hadoop's framing, as a raw LZ4 block or

@@ -23,15 +23,21 @@ import (
 const (
 	fileMetaSchemaField = 2  // FileMetaData.schema: list<SchemaElement>
 	schemaTypeField     = 1  // SchemaElement.type: i32
+	schemaRepetition    = 3  // SchemaElement.repetition_type: i32
+	schemaNameField     = 4  // SchemaElement.name: string
 	schemaChildrenField = 5  // SchemaElement.num_children: i32
 	schemaConvertedType = 6  // SchemaElement.converted_type: i32
 	schemaLogicalType   = 10 // SchemaElement.logicalType: LogicalType
 	maxThriftDepth      = 64
 
-	typeInt96        = 3 // Type.INT96
-	convertedMap     = 1 // ConvertedType.MAP
-	convertedMapKV   = 2 // ConvertedType.MAP_KEY_VALUE
-	logicalMapMember = 2 // LogicalType.MAP
+	typeInt96          = 3 // Type.INT96
+	convertedMap       = 1 // ConvertedType.MAP
+	convertedMapKV     = 2 // ConvertedType.MAP_KEY_VALUE
+	logicalMapMember   = 2 // LogicalType.MAP
+	convertedList      = 3 // ConvertedType.LIST
+	logicalListMember  = 3 // LogicalType.LIST
+	repetitionRequired = 0 // FieldRepetitionType.REQUIRED
+	repetitionRepeated = 2 // FieldRepetitionType.REPEATED
 )
 
 // knownLogicalTypes is the members of the LogicalType union that arrow-go
@@ -55,6 +61,7 @@ const (
 	repairMap                             // a MAP, whose key may be optional
 	repairLZ4                             // a column chunk of the deprecated LZ4 codec
 	repairV2                              // a compressed column chunk of version 2 data pages
+	repairNestedList                      // a list of lists of the old structure
 )
 
 // The fields of RowGroup, ColumnChunk, ColumnMetaData and
@@ -248,14 +255,32 @@ func (w *footerWalker) schema() error {
 	if err := w.size(n); err != nil {
 		return err
 	}
+	// What of each element tells a list of lists of the old structure,
+	// whose element pqarrow reads as a struct (see repair.go).
+	type element struct {
+		name           string
+		list, repeated bool
+		children       int32
+	}
+	var prev element
 	for range n {
+		var el element
 		err := w.structure(1, func(id int16, t thrift.TType) (bool, error) {
 			switch {
+			case id == schemaNameField && t == thrift.STRING:
+				name, err := w.proto.ReadString(w.ctx)
+				el.name = name
+				return true, err
+			case id == schemaRepetition && t == thrift.I32:
+				rep, err := w.proto.ReadI32(w.ctx)
+				el.repeated = rep == repetitionRepeated
+				return true, err
 			case id == schemaChildrenField && t == thrift.I32:
 				children, err := w.proto.ReadI32(w.ctx)
 				if err == nil && (children < 0 || int(children) >= n) {
 					err = fmt.Errorf("a schema element of %d children in a schema of %d elements", children, n)
 				}
+				el.children = children
 				return true, err
 			case id == schemaTypeField && t == thrift.I32:
 				typ, err := w.proto.ReadI32(w.ctx)
@@ -268,6 +293,7 @@ func (w *footerWalker) schema() error {
 				if converted == convertedMap || converted == convertedMapKV {
 					w.needs |= repairMap
 				}
+				el.list = el.list || converted == convertedList
 				return true, err
 			case id == schemaLogicalType && t == thrift.STRUCT:
 				members := 0
@@ -279,6 +305,7 @@ func (w *footerWalker) schema() error {
 					if id == logicalMapMember {
 						w.needs |= repairMap
 					}
+					el.list = el.list || id == logicalListMember
 					return false, nil
 				})
 				if members == 0 {
@@ -291,6 +318,10 @@ func (w *footerWalker) schema() error {
 		if err != nil {
 			return err
 		}
+		if prev.list && prev.children == 1 && el.list && el.repeated && el.children == 1 && (el.name == "array" || el.name == prev.name+"_tuple") {
+			w.needs |= repairNestedList
+		}
+		prev = el
 	}
 	return w.proto.ReadListEnd(w.ctx)
 }

@@ -324,13 +324,14 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 		if err != nil {
 			return nil, fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer: %w", name, mapper.ErrInvalidData, err)
 		}
+		fix = f
 		if repaired != nil {
 			md, err := metadata.NewFileMetaData(repaired, nil)
 			if err != nil {
 				return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
 			}
 			md.SetSourceFileSize(f.size(size))
-			readOpts, fix = append(readOpts, file.WithMetadata(md)), f
+			readOpts = append(readOpts, file.WithMetadata(md))
 			pages.moved = f.moved
 			for _, m := range f.moved {
 				if m.lz4 { // read uncompressed

@@ -33,20 +33,18 @@ import (
 // The fields of parquet.thrift's structs that repairFooter changes.
 const (
 	schemaTypeLength   = 2 // SchemaElement.type_length
-	schemaRepetition   = 3 // SchemaElement.repetition_type
 	columnMetaType     = 1 // ColumnMetaData.type
 	typeFixedLenBinary = 7 // Type.FIXED_LEN_BYTE_ARRAY
-	convertedList      = 3 // ConvertedType.LIST
-	logicalListMember  = 3 // LogicalType.LIST
-	repetitionRequired = 0 // FieldRepetitionType.REQUIRED
 	int96Bytes         = 12
 )
 
 // footerFix is what repairFooter changed that the columns read give back.
 type footerFix struct {
 	// int96 is the leaf columns that were INT96; maps, the leaf columns
-	// of the keys of maps read as lists.
-	int96, maps map[int]bool
+	// of the keys of maps read as lists; nested, the first leaf columns of
+	// the elements of lists of lists of the old structure, which pqarrow
+	// reads as structs of one list.
+	int96, maps, nested map[int]bool
 	// moved is the column chunks arrow-go reads re-encoded past the end
 	// of the file (see relocate.go), in order.
 	moved []*movedChunk
@@ -88,7 +86,7 @@ func repairFooter(footer []byte, needs repairs, size int64) ([]byte, *footerFix,
 		return nil, nil, nil
 	}
 	elements := tree.structs(fileMetaSchemaField)
-	fix := &footerFix{int96: map[int]bool{}, maps: map[int]bool{}}
+	fix := &footerFix{int96: map[int]bool{}, maps: map[int]bool{}, nested: map[int]bool{}}
 	changed := false
 	// The leaf column each element is (-1 for a group) and the children of
 	// each group, in the depth-first order of the list.
@@ -117,7 +115,27 @@ func repairFooter(footer []byte, needs repairs, size int64) ([]byte, *footerFix,
 	if len(elements) > 0 {
 		walk(0)
 	}
+	firstLeaf := func(i int) int {
+		for leaf[i] < 0 && len(children[i]) > 0 {
+			i = children[i][0]
+		}
+		return leaf[i]
+	}
 	for i, e := range elements {
+		if needs&repairNestedList != 0 && isList(e) && len(children[i]) == 1 {
+			// The old structure of a list of lists (parquet-mr's two-level
+			// lists): a repeated group named array (or <list>_tuple) is the
+			// element, a list itself; pqarrow reads it as a struct.
+			r := elements[children[i][0]]
+			name, _ := r.field(schemaNameField).val.([]byte)
+			outer, _ := e.field(schemaNameField).val.([]byte)
+			if rep, _ := r.i32(schemaRepetition); rep == repetitionRepeated && isList(r) && len(children[children[i][0]]) == 1 &&
+				(string(name) == "array" || string(name) == string(outer)+"_tuple") {
+				if l := firstLeaf(children[i][0]); l >= 0 {
+					fix.nested[l] = true
+				}
+			}
+		}
 		if needs&repairLogicalType != 0 {
 			if lt := e.child(schemaLogicalType); lt != nil && !hasKnownMember(lt) {
 				e.drop(schemaLogicalType)
@@ -168,6 +186,9 @@ func repairFooter(footer []byte, needs repairs, size int64) ([]byte, *footerFix,
 		changed = changed || len(fix.moved) > 0
 	}
 	if !changed {
+		if len(fix.nested) > 0 {
+			return nil, fix, nil // given back, the footer as it is
+		}
 		return nil, nil, nil
 	}
 	repaired, err := encodeThrift(tree)
@@ -183,6 +204,15 @@ func hasKnownMember(lt *tStruct) bool {
 		}
 	}
 	return false
+}
+
+// isList reports whether e, a schema element, is annotated LIST.
+func isList(e *tStruct) bool {
+	if c, ok := e.i32(schemaConvertedType); ok && c == convertedList {
+		return true
+	}
+	lt := e.child(schemaLogicalType)
+	return lt != nil && lt.field(logicalListMember) != nil
 }
 
 // isMap reports whether e, a schema element, is annotated MAP.
@@ -233,6 +263,14 @@ func (fix *footerFix) restoreType(sf *pqarrow.SchemaField, unit arrow.TimeUnit) 
 	switch sf.Field.Type.(type) {
 	case *arrow.ListType:
 		elem := &sf.Children[0]
+		if _, ok := elem.Field.Type.(*arrow.StructType); ok && len(elem.Children) == 1 && fix.nested[firstLeafOf(elem)] {
+			if _, ok := elem.Children[0].Field.Type.(*arrow.ListType); ok {
+				// A struct of one list, pqarrow's reading of a list of the
+				// old structure: the list is the element.
+				inner := children[0].Type.(*arrow.StructType).Field(0)
+				return arrow.ListOfField(arrow.Field{Name: elem.Field.Name, Type: inner.Type, Nullable: elem.Field.Nullable}), true
+			}
+		}
 		if len(elem.Children) == 2 && elem.Children[0].IsLeaf() && fix.maps[elem.Children[0].ColIndex] {
 			kv := children[0].Type.(*arrow.StructType)
 			key, value := kv.Field(0), kv.Field(1)
@@ -253,4 +291,12 @@ func (fix *footerFix) restoreType(sf *pqarrow.SchemaField, unit arrow.TimeUnit) 
 		}
 	}
 	return sf.Field.Type, false
+}
+
+// firstLeafOf is the first leaf column under sf.
+func firstLeafOf(sf *pqarrow.SchemaField) int {
+	for !sf.IsLeaf() && len(sf.Children) > 0 {
+		sf = &sf.Children[0]
+	}
+	return sf.ColIndex
 }

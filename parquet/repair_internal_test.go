@@ -311,3 +311,31 @@ func TestANullKeyOfAMapWhoseKeyIsOptionalIsAnErrorNamingTheRow(t *testing.T) {
 	assert.False(t, rr.Next())
 	assert.ErrorIs(t, rr.Err(), mapper.ErrNull)
 }
+
+// parquet-mr's two-level lists: a list of lists whose repeated group,
+// named array, is the element, a list itself (parquet-testing's
+// old_list_structure.parquet), which pqarrow reads as a list of structs of
+// one list.
+func TestAListOfListsOfTheOldStructureReadsAsAListOfLists(t *testing.T) {
+	leaf := schema.NewInt32Node("array", parquet.Repetitions.Repeated, -1)
+	inner := schema.MustGroup(schema.NewGroupNodeLogical("array", parquet.Repetitions.Repeated, schema.FieldList{leaf}, schema.ListLogicalType{}, -1))
+	outer := schema.MustGroup(schema.NewGroupNodeLogical("a", parquet.Repetitions.Required, schema.FieldList{inner}, schema.ListLogicalType{}, -1))
+	root := schema.MustGroup(schema.NewGroupNode("my_record", parquet.Repetitions.Required, schema.FieldList{outer}, -1))
+	data := writeColumns(t, root, func(_ int, cw file.ColumnChunkWriter) error {
+		// [[1, 2], [3, 4]], then [[5]], then [].
+		_, err := cw.(*file.Int32ColumnChunkWriter).WriteBatch([]int32{1, 2, 3, 4, 5}, []int16{2, 2, 2, 2, 2, 0}, []int16{0, 2, 1, 2, 0, 0})
+		return err
+	})
+	type row struct {
+		A [][]int32 `arrow:"a"`
+	}
+	got, err := ReadFile[row](writeFile(t, data))
+	require.NoError(t, err)
+	assert.Equal(t, []row{{[][]int32{{1, 2}, {3, 4}}}, {[][]int32{{5}}}, {[][]int32{}}}, got)
+
+	sc, err := ReadSchema(bytes.NewReader(data), int64(len(data)))
+	require.NoError(t, err)
+	elem := sc.Field(0).Type.(*arrow.ListType).Elem()
+	_, isList := elem.(*arrow.ListType)
+	assert.True(t, isList, "a list of lists, not of %s", elem)
+}
