@@ -42,6 +42,8 @@ type source struct {
 	stream io.Reader // an IPC stream
 	read   *atomic.Int64
 	close  func() // closes the file, removes a spooled copy
+	// maxPage is the ReadConfig.MaxPageSize of a Parquet file's records.
+	maxPage int64
 }
 
 // openSource opens name: "-" is standard input, "" the embedded sample.
@@ -235,7 +237,7 @@ func (s *source) records(rows int) (*input, error) {
 		// The library bounds what a page header may make it allocate, and
 		// its reader's own allocator reuses buffers: a bounded allocator
 		// here would panic on pqarrow's goroutines, out of reach.
-		var cfg parquet.ReadConfig
+		cfg := parquet.ReadConfig{MaxPageSize: s.maxPage}
 		if rows > 0 {
 			cfg.BatchRows = min(rows, parquet.DefaultBatchRows)
 		}

@@ -40,6 +40,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/arrowmap/arrowmap/parquet"
+
 	// Timestamp columns name IANA zones, and the command runs on hosts
 	// without a zone database (containers, Windows): embed one (~450 kB).
 	_ "time/tzdata"
@@ -78,6 +80,8 @@ NaN and infinities print as "NaN", "+Inf", "-Inf"; timestamps and dates as
 RFC 3339 text in the column's zone, a year outside 0-9999 signed
 ("+10000-01-01T00:00:00Z"); times and durations as nanoseconds, or as the
 column's number and unit when that overflows ("-9223372036854775808s").
+A Parquet page larger than -max-page-size uncompressed is an error; 0, the
+library's default, is 64 MiB plus 64 times the file's size.
 ` + inputHelp
 	schemaHelp = `Prints the Arrow schema of FILE, as the library reads it (the Arrow types a
 Parquet file stores). Reads the schema alone: a Parquet or IPC footer, or
@@ -239,8 +243,9 @@ func withSource(name string, stdin io.Reader, f func(*source) error) (err error)
 }
 
 func headCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	c := newCommandLine("head", "[-n N] [FILE]", headHelp, stderr)
+	c := newCommandLine("head", "[-n N] [-max-page-size BYTES] [FILE]", headHelp, stderr)
 	n := c.Int("n", 10, "the number of rows to print")
+	maxPage := c.Int64("max-page-size", 0, "the most bytes a Parquet page may hold uncompressed (0: 64 MiB plus 64 times the file's size)")
 	name, err := c.file(args)
 	if err != nil {
 		return err
@@ -248,7 +253,11 @@ func headCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	if *n < 0 {
 		return c.usageErrorf("-n %d is negative", *n)
 	}
-	return withSource(name, stdin, func(src *source) error {
+	if *maxPage < 0 {
+		return c.usageErrorf("-max-page-size %d is negative", *maxPage)
+	}
+	err = withSource(name, stdin, func(src *source) error {
+		src.maxPage = *maxPage
 		if *n == 0 {
 			// No row to print: only the input's schema is read, and checked.
 			_, err := src.schema()
@@ -261,6 +270,10 @@ func headCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 		defer in.close()
 		return head(in, *n, stdout)
 	})
+	if errors.Is(err, parquet.ErrPageTooLarge) {
+		return fmt.Errorf("%w (head's -max-page-size sets it)", err)
+	}
+	return err
 }
 
 func schemaCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error {

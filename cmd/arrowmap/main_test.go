@@ -20,7 +20,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -446,6 +448,33 @@ func TestHeadPrintsTheFirstRowsAsJSONLines(t *testing.T) {
 			requireJSONLines(t, wantRows(10), stdout)
 		})
 	}
+}
+
+// A Parquet page larger than -max-page-size uncompressed (the library's
+// ReadConfig.MaxPageSize) is refused in one line naming the flag; raised,
+// it is read.
+func TestHeadRefusesAPageLargerThanMaxPageSizeNamingTheFlag(t *testing.T) {
+	type row struct {
+		Name string `arrow:"name"`
+	}
+	path := filepath.Join(t.TempDir(), "large.parquet")
+	value := strings.Repeat("a", 40_000)
+	require.NoError(t, amparquet.WriteFile(path, []row{{value}}, amparquet.WriteConfig{Compression: compress.Codecs.Zstd}))
+
+	stdout, stderr, status := arrowmap(t, nil, "head", "-max-page-size", "10000", path)
+	assert.Equal(t, 1, status)
+	assert.Empty(t, stdout)
+	assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %s", stderr)
+	assert.Contains(t, stderr, "past the limit of 10000")
+	assert.Contains(t, stderr, "head's -max-page-size sets it")
+
+	stdout, stderr, status = arrowmap(t, nil, "head", "-max-page-size", "100000", path)
+	require.Equal(t, 0, status, "stderr: %s", stderr)
+	assert.Equal(t, `{"name":"`+value+"\"}\n", stdout)
+
+	_, stderr, status = arrowmap(t, nil, "head", "-max-page-size", "-1", path)
+	assert.Equal(t, 2, status)
+	assert.Contains(t, stderr, "-max-page-size -1 is negative")
 }
 
 func TestHeadKeepsTheColumnOrderOfTheSchema(t *testing.T) {
