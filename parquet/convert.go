@@ -492,7 +492,7 @@ func int96Timestamps(a *array.FixedSizeBinary, to arrow.DataType, mem memory.All
 		day, nanos := int32(binary.LittleEndian.Uint32(b[8:12])), int64(binary.LittleEndian.Uint64(b[:8]))
 		v, err := int96Value(day, nanos, per)
 		if err != nil {
-			return nil, &rowError{i, fmt.Errorf("%w: an INT96 timestamp (Julian day %d, %d ns) %w %s (ReadConfig.Int96Unit sets the unit)", mapper.ErrOverflow, day, nanos, err, to)}
+			return nil, &rowError{i, fmt.Errorf("%w: %w (Julian day %d, %d ns) %w %s (ReadConfig.Int96Unit sets the unit)", mapper.ErrOverflow, ErrInt96, day, nanos, err, to)}
 		}
 		vals[i] = v
 	}
@@ -504,6 +504,11 @@ func int96Timestamps(a *array.FixedSizeBinary, to arrow.DataType, mem memory.All
 	defer d.Release()
 	return array.MakeFromData(d), nil
 }
+
+// ErrInt96 is wrapped by the error of an INT96 timestamp that the unit
+// it is read in (ReadConfig.Int96Unit) cannot hold exactly: a date past
+// the unit's range, or digits below it. It comes with mapper.ErrOverflow.
+var ErrInt96 = errors.New("an INT96 timestamp")
 
 var (
 	errInt96Digits = errors.New("has digits below the unit of")

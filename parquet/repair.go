@@ -127,10 +127,9 @@ func repairFooter(footer []byte, needs repairs, size int64) ([]byte, *footerFix,
 			// lists): a repeated group named array (or <list>_tuple) is the
 			// element, a list itself; pqarrow reads it as a struct.
 			r := elements[children[i][0]]
-			name, _ := r.field(schemaNameField).val.([]byte)
-			outer, _ := e.field(schemaNameField).val.([]byte)
+			name, outer := nameOf(r), nameOf(e)
 			if rep, _ := r.i32(schemaRepetition); rep == repetitionRepeated && isList(r) && len(children[children[i][0]]) == 1 &&
-				(string(name) == "array" || string(name) == string(outer)+"_tuple") {
+				(name == "array" || name == outer+"_tuple") {
 				if l := firstLeaf(children[i][0]); l >= 0 {
 					fix.nested[l] = true
 				}
@@ -206,6 +205,14 @@ func hasKnownMember(lt *tStruct) bool {
 	return false
 }
 
+// nameOf is the name of e, a schema element.
+func nameOf(e *tStruct) string {
+	if f := e.field(schemaNameField); f != nil && f.typ == thrift.STRING {
+		return string(f.val.([]byte))
+	}
+	return ""
+}
+
 // isList reports whether e, a schema element, is annotated LIST.
 func isList(e *tStruct) bool {
 	if c, ok := e.i32(schemaConvertedType); ok && c == convertedList {
@@ -248,7 +255,8 @@ func (fix *footerFix) restore(fields []arrow.Field, manifest *pqarrow.SchemaMani
 func (fix *footerFix) restoreType(sf *pqarrow.SchemaField, unit arrow.TimeUnit) (arrow.DataType, bool) {
 	if sf.IsLeaf() {
 		if fix.int96[sf.ColIndex] {
-			return &arrow.TimestampType{Unit: unit}, true
+			// In UTC, as pqarrow reads INT96 (arrow.FixedWidthTypes.Timestamp_ns).
+			return &arrow.TimestampType{Unit: unit, TimeZone: "UTC"}, true
 		}
 		return sf.Field.Type, false
 	}

@@ -168,12 +168,13 @@ func TestINT96TimestampsReadInMicrosecondsByDefaultEveryDateSparkWrites(t *testi
 	}
 	sc, err := ReadSchema(bytes.NewReader(data), int64(len(data)))
 	require.NoError(t, err)
-	assert.Equal(t, &arrow.TimestampType{Unit: arrow.Microsecond}, sc.Field(0).Type)
+	assert.Equal(t, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, sc.Field(0).Type, "in UTC, as pqarrow reads INT96")
 
 	// In nanoseconds, 9999 is past the range: an error naming the field
 	// that sets the unit, the column and the row.
 	_, err = ReadFile[row](path, ReadConfig{Int96Unit: ptr(arrow.Nanosecond)})
 	require.ErrorIs(t, err, mapper.ErrOverflow)
+	require.ErrorIs(t, err, ErrInt96)
 	var merr *mapper.Error
 	require.ErrorAs(t, err, &merr)
 	assert.Equal(t, "ts", merr.Column)
@@ -182,7 +183,7 @@ func TestINT96TimestampsReadInMicrosecondsByDefaultEveryDateSparkWrites(t *testi
 
 	// In milliseconds, the microseconds of the first row are not dropped.
 	_, err = ReadFile[row](path, ReadConfig{Int96Unit: ptr(arrow.Millisecond)})
-	require.ErrorContains(t, err, "has digits below the unit of timestamp[ms]")
+	require.ErrorContains(t, err, "has digits below the unit of timestamp[ms, tz=UTC]")
 }
 
 // Impala writes INT96 in nanoseconds: read in microseconds, their last
@@ -195,7 +196,7 @@ func TestINT96TimestampsOfNanosecondsReadExactlyInNanoseconds(t *testing.T) {
 		TS time.Time `arrow:"ts,nullable"`
 	}
 	_, err := ReadFile[row](path)
-	require.ErrorContains(t, err, "has digits below the unit of timestamp[us] (ReadConfig.Int96Unit sets the unit)")
+	require.ErrorContains(t, err, "has digits below the unit of timestamp[us, tz=UTC] (ReadConfig.Int96Unit sets the unit)")
 
 	got, err := ReadFile[row](path, ReadConfig{Int96Unit: ptr(arrow.Nanosecond)})
 	require.NoError(t, err)
