@@ -22,6 +22,10 @@ var ErrChecksum = fmt.Errorf("%w: a page's checksum does not match its bytes", m
 // read.
 var errEmptyPage = fmt.Errorf("%w: a version 2 data page arrow-go cannot read", mapper.ErrInvalidData)
 
+// errMalformedPage is the kind of error of a page header arrow-go would
+// panic on.
+var errMalformedPage = fmt.Errorf("%w: a malformed page", mapper.ErrInvalidData)
+
 // ErrPageTooLarge is wrapped by the error of a page whose header says it
 // holds more bytes uncompressed than ReadConfig.MaxPageSize lets a page
 // hold. It wraps mapper.ErrInvalidData: the file may be whole, but it
@@ -349,6 +353,10 @@ func (c *chunkReads) header(f *pageFile, b []byte, off int64) error {
 	if !ok || compressed < 0 || c.bodyEnd > c.end {
 		c.lost = true // arrow-go refuses it
 		return nil
+	}
+	// arrow-go dereferences the header of its type unchecked.
+	if field := map[int32]int16{dataPage: pageV1Field, dataPageV2: pageV2Field, dictionaryPage: pageDictionaryField}[typ]; field != 0 && h.child(field) == nil {
+		return c.pageError(f, errMalformedPage, "a page of type %d without its header of that type", typ)
 	}
 	var values int64
 	switch typ {

@@ -9,7 +9,6 @@ import (
 	"io"
 
 	"github.com/apache/thrift/lib/go/thrift"
-	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/pierrec/lz4/v4"
 )
 
@@ -48,6 +47,14 @@ const (
 	v2LevelsDefField    = 5  // DataPageHeaderV2.definition_levels_byte_length
 	v2LevelsRepField    = 6  // DataPageHeaderV2.repetition_levels_byte_length
 	v2CompressedField   = 7  // DataPageHeaderV2.is_compressed
+)
+
+// maxMovedRoom is the most bytes a chunk moved may take past the file
+// (1 TiB: pages of 2 GiB at most, thousands of them), and maxMovedEnd the
+// offset past which no chunk is moved, so that no offset overflows.
+const (
+	maxMovedRoom = 1 << 40
+	maxMovedEnd  = 1 << 61
 )
 
 // movedChunk is a column chunk arrow-go reads re-encoded, at [base, end)
@@ -111,12 +118,17 @@ func moveChunks(tree *tStruct, size int64) []*movedChunk {
 			}
 			length, _ := meta.i64(metaTotalCompressed)
 			values, _ := meta.i64(metaNumValues)
+			raw, _ := meta.i64(metaTotalRaw)
+			if length < 0 || length > size || raw < 0 || end > maxMovedEnd {
+				continue // checkFooter refuses it, or arrow-go does
+			}
 			// Room for what it is re-encoded into: a few bytes more a page
-			// (a page takes more than 8), and LZ4's pages uncompressed.
+			// (a page takes more than 8), and LZ4's pages uncompressed. It
+			// is an offset, not an allocation: what a damaged footer claims
+			// is bounded only so that offsets add up.
 			room := length + length/8 + 64
 			if codec == codecLZ4 {
-				raw, _ := meta.i64(metaTotalRaw)
-				room += max(raw, 0)
+				room += min(raw, maxMovedRoom)
 				meta.set(metaCodecField, thrift.I32, int32(codecUncompressed))
 			}
 			m := &movedChunk{group: g, column: c, orig: start, origEnd: start + length, base: end, end: end + room, values: values, lz4: codec == codecLZ4}
@@ -193,13 +205,16 @@ func (m *movedChunk) next(f *pageFile) error {
 	typ, _ := h.i32(pageTypeField)
 	raw, _ := h.i32(pageUncompressedField)
 	compressed, _ := h.i32(pageCompressedField)
+	if field := map[int32]int16{dataPage: pageV1Field, dataPageV2: pageV2Field, dictionaryPage: pageDictionaryField}[typ]; field != 0 && h.child(field) == nil {
+		return m.pageError(f, errMovedPage, "a page of type %d without its header of that type", typ)
+	}
 	bodyAt := m.src + int64(hn)
 	if compressed < 0 || raw < 0 || bodyAt+int64(compressed) > m.origEnd {
 		return m.pageError(f, errMovedPage, "a body of %d bytes past the end of its column chunk", compressed)
 	}
-	if int64(raw) > f.maxPage || int64(compressed) > f.maxPage {
+	if int64(raw) > f.maxPage {
 		return m.pageError(f, ErrPageTooLarge, "an uncompressed page size of %d bytes, past the limit of %d (%s): raise it to read the page",
-			max(raw, compressed), f.maxPage, f.limitDoc)
+			raw, f.maxPage, f.limitDoc)
 	}
 	body := make([]byte, compressed)
 	if k, err := f.r.ReadAt(body, bodyAt); k < len(body) {
@@ -267,7 +282,7 @@ func (m *movedChunk) next(f *pageFile) error {
 	return nil
 }
 
-var errMovedPage = fmt.Errorf("%w: a malformed page", mapper.ErrInvalidData)
+var errMovedPage = errMalformedPage
 
 // pageError is the error of the page of m being read, wrapping kind.
 func (m *movedChunk) pageError(f *pageFile, kind error, format string, args ...any) error {
