@@ -370,7 +370,7 @@ type verifiedStream struct {
 	ratio  int64
 	schema *ipcschema.Schema // the stream's, from its first message
 	dicts  ipcschema.Dictionaries
-	read  int // the messages received
+	read   int // the messages received
 }
 
 func (s *verifiedStream) Recv() (*flight.FlightData, error) {

@@ -2,22 +2,29 @@ package integration
 
 import (
 	"cmp"
+	"errors"
+	"fmt"
 	"maps"
 	"math"
 	"math/big"
 	"os"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/decimal256"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/schema"
+	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -34,8 +41,9 @@ func parquetLayouts() []parquetLayout {
 	return []parquetLayout{
 		{
 			name: "INT96 timestamps", writer: parquetGo,
-			checks: "INT96 (Julian day, nanoseconds of the day) as timestamp[ns]: before 1970, leap days, nanoseconds, nulls",
-			write:  writeWithParquetGo(int96Rows()), check: readable(int96Want()),
+			checks: "INT96 (Julian day, nanoseconds of the day) in UTC: before 1970, leap days, nanoseconds, nulls; in microseconds by default (Spark's and DuckDB's unit), " +
+				"nanoseconds refused in one line naming ReadConfig.Int96Unit (head -int96-unit); in nanoseconds, every value as pqarrow reads it",
+			write: writeWithParquetGo(int96Rows()), check: int96Readable,
 		},
 		{
 			name: "decimals as INT32, INT64, FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY", writer: parquetGo,
@@ -94,8 +102,8 @@ func parquetLayouts() []parquetLayout {
 		},
 		{
 			name: "a MAP with an optional key", writer: arrowGoLL,
-			checks: "pqarrow refuses the file: one line naming the column, no panic",
-			write:  writeMapOptionalKey, check: refused("attrs", "MAP keys must be required"),
+			checks: "pqarrow refuses the file (MAP keys must be required), which parquet-mr once wrote and DuckDB reads: arrowmap reads the map",
+			write:  writeMapOptionalKey, check: optionalKeyReadable,
 		},
 	}
 }
@@ -182,6 +190,45 @@ func int96Want() []int96Gen {
 		want[i].Times = append([]time.Time{}, int96Times[:i]...)
 	}
 	return want
+}
+
+// int96Readable checks the INT96 layout: read in microseconds by default,
+// its nanoseconds are refused (never dropped) in one line naming the
+// setting; read in nanoseconds, every value is the one written and
+// pqarrow's, through our readers and head.
+func int96Readable(t *testing.T, path string) {
+	want := int96Want()
+	recs, schema := conformanceRecords(t, path, 3)
+	var ref []map[string]any
+	for _, rec := range recs {
+		ref = append(ref, refRows(rec)...)
+		rec.Release()
+	}
+	require.Equal(t, plainRows(reflect.ValueOf(want), schema), ref, "pqarrow's values, read with arrow-go's accessors, against those written")
+
+	_, err := guard(func() ([]int96Gen, error) { return amparquet.ReadFile[int96Gen](path) })
+	requireOneLine(t, err, `column "at", row 1`, "has digits below the unit of timestamp[us, tz=UTC]", "ReadConfig.Int96Unit")
+	require.ErrorIs(t, err, amparquet.ErrInt96)
+	_, errOut, status := runArrowmap(t, "head", path)
+	assert.Equal(t, 1, status)
+	requireOneLine(t, errors.New(strings.TrimSuffix(errOut, "\n")), "head's -int96-unit sets it")
+	out, errOut, status := runArrowmap(t, "schema", path)
+	require.Equal(t, 0, status, "arrowmap schema: %s", errOut)
+	assert.Contains(t, out, "at: type=timestamp[us, tz=UTC]")
+
+	ns := amparquet.ReadConfig{Int96Unit: ptr(arrow.Nanosecond)}
+	got, err := guard(func() ([]int96Gen, error) { return amparquet.ReadFile[int96Gen](path, ns) })
+	require.NoError(t, err)
+	equalRows(t, schema, want, got, "parquet.ReadFile, Int96Unit nanoseconds")
+	out, errOut, status = runArrowmap(t, "head", "-int96-unit", "ns", "-n", fmt.Sprint(len(want)+1), path)
+	require.Equal(t, 0, status, "arrowmap head: %s", errOut)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Len(t, lines, len(want), "arrowmap head prints every row")
+	for i, line := range lines {
+		row, err := orderedJSON([]byte(line))
+		require.NoError(t, err, "arrowmap head, row %d", i)
+		assert.Equal(t, orderedJSONOf(t, jsonRow(ref[i], schema)), row, "arrowmap head, row %d", i)
+	}
 }
 
 // --- decimals ---
@@ -741,6 +788,28 @@ func writeMapOptionalKey(t *testing.T, path string) {
 		leafChunk{values: []int32{1, 2}},
 		leafChunk{values: []pq.ByteArray{pq.ByteArray("k")}, def: []int16{3, 0}, rep: []int16{0, 0}},
 		leafChunk{values: []int32{7}, def: []int16{3, 0}, rep: []int16{0, 0}})
+}
+
+// optionalKeyReadable checks the file writeMapOptionalKey writes: pqarrow
+// refuses it, arrowmap reads the map (the parquet package's repair.go).
+func optionalKeyReadable(t *testing.T, path string) {
+	_, err := guard(func() (*arrow.Schema, error) { return pqarrowSchema(path) })
+	require.ErrorContains(t, err, "MAP keys must be required", "pqarrow reads the file: the layout does not show what it cannot")
+
+	type row struct {
+		ID    int32             `arrow:"id"`
+		Attrs map[string]*int32 `arrow:"attrs"`
+	}
+	got, err := guard(func() ([]row, error) { return amparquet.ReadFile[row](path) })
+	require.NoError(t, err)
+	assert.Equal(t, []row{{1, map[string]*int32{"k": ptr(int32(7))}}, {2, nil}}, got)
+
+	out, errOut, status := runArrowmap(t, "head", path)
+	require.Equal(t, 0, status, "arrowmap head: %s", errOut)
+	assert.Equal(t, "{\"id\":1,\"attrs\":{\"k\":7}}\n{\"id\":2,\"attrs\":null}\n", out)
+	out, errOut, status = runArrowmap(t, "schema", path)
+	require.Equal(t, 0, status, "arrowmap schema: %s", errOut)
+	assert.Contains(t, out, "attrs: type=map<utf8, int32, items_nullable>")
 }
 
 // --- a map keyed by binary (arrow-go's column writers) ---

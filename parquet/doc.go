@@ -123,6 +123,35 @@
 // rows of the pages kept, computed here from the offset indexes, a record
 // ending with each range.
 //
+// The readers that open the file (Open, OpenReaderAt, ReadFile,
+// OpenColumns, OpenRecords) see each page as arrow-go reads it, before it
+// is decoded: a page whose header carries a CRC (data or dictionary page,
+// version 1 or 2) is checked against it, a mismatch an error wrapping
+// ErrChecksum that names the row group, the column and the page, and
+// none of its values read (ReadConfig.SkipPageChecksums reads without);
+// a page that would uncompress to more than ReadConfig.MaxPageSize is an
+// error wrapping ErrPageTooLarge that names the field, before anything is
+// allocated for it. NewReader reads through the caller's FileReader,
+// which arrowmap does not see the pages of.
+//
+// Files other readers read that arrow-go v18.8.0 refuses are read as they
+// do, through a footer changed for arrow-go where it cannot read the
+// file's (repair.go), the file's bytes untouched: a logical type arrow-go
+// does not know reads as the column's physical type; a MAP whose key is
+// optional (which parquet-mr once wrote) reads as a map, a null key an
+// error; INT96 timestamps (Spark's, Impala's) read as timestamps of
+// ReadConfig.Int96Unit, microseconds by default, as DuckDB and Spark read
+// them, where arrow-go reads nanoseconds only and refuses a date past 2262;
+// a list of lists of parquet-mr's old two-level structure, which pqarrow
+// reads as a list of structs of one list, reads as the list of lists.
+// Two kinds of column chunk are read page by page re-encoded for arrow-go
+// (relocate.go): chunks of Parquet's deprecated LZ4 codec, which arrow-go
+// has no codec for, decompressed in Hadoop's framing, as a raw LZ4 block or
+// as an LZ4 frame (arrow-cpp's order: the codec does not say which); and a
+// version 2 page of nulls whose values take no bytes and are marked
+// compressed (parquet-mr's), which arrow-go fails to decompress. No codec
+// is registered with arrow-go, whose registry is the process's.
+//
 // What Parquet cannot store is refused by NewWriter and NewRecordWriter,
 // naming the column: unions, and the day_time and month_day_nano
 // intervals (Parquet's INTERVAL is unsigned months, days and

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/arrowmap/arrowmap/internal/ipcschema"
@@ -34,26 +35,35 @@ const (
 
 // boundPages sets the largest page props lets a page header claim, for a
 // file of size bytes: compressed no larger than the file, uncompressed no
-// larger than pageSlack + pageGrowth × size (nor arrow-go's own limit), so
-// that the buffers a page header makes the reader allocate are bounded by
-// what the file holds.
-func boundPages(props *parquet.ReaderProperties, size int64) {
+// larger than limit (see pageLimit), so that the buffers a page header
+// makes the reader allocate are bounded by what the file holds, or by
+// what the caller allows.
+func boundPages(props *parquet.ReaderProperties, size, limit int64) {
 	props.MaxCompressedPageSize = max(size, 1)
+	props.MaxUncompressedPageSize = limit
+}
+
+// defaultPageLimit is the most bytes a page of a file of size bytes may
+// hold uncompressed when ReadConfig.MaxPageSize is 0: pageSlack +
+// pageGrowth × size, no more than arrow-go's own limit.
+func defaultPageLimit(size int64) int64 {
 	limit := int64(parquet.DefaultMaxUncompressedPageSize)
 	if size < (limit-pageSlack)/pageGrowth {
 		limit = pageSlack + pageGrowth*size
 	}
-	props.MaxUncompressedPageSize = limit
+	return limit
 }
 
 // checkFooter checks what pqarrow trusts of the footer of pf, a file of
-// size bytes: the row groups' row counts non-negative and adding up to the
-// file's; each column chunk's offsets and sizes non-negative and its bytes,
-// and those of its page indexes, inside the file before the footer; its
-// value count non-negative; and the stored schemas decodable (see
-// checkStoredSchemas). An error wraps mapper.ErrInvalidData and names name
-// and what is wrong.
-func checkFooter(pf *file.Reader, size int64, name string) error {
+// size bytes whose footer takes footerLen: the row groups' row counts non-negative and adding up to the
+// file's (or the file's 0, which parquet-rs 0.3 wrote over row groups of
+// rows, and which every reader takes: arrow-go and arrowmap read by the
+// row groups' counts); each column chunk's offsets and sizes non-negative
+// and its bytes, and those of its page indexes, inside the file before the
+// footer; its value count non-negative; and the stored schemas decodable
+// (see checkStoredSchemas). An error wraps mapper.ErrInvalidData and names
+// name and what is wrong.
+func checkFooter(pf *file.Reader, size, footerLen int64, name string, fix *footerFix) error {
 	md := pf.MetaData()
 	invalid := func(format string, args ...any) error {
 		return fmt.Errorf("arrowmap/parquet: %s: %w: %s", name, mapper.ErrInvalidData, fmt.Sprintf(format, args...))
@@ -63,9 +73,9 @@ func checkFooter(pf *file.Reader, size int64, name string) error {
 	}
 	// The column chunks lie between the magic at the start and the footer:
 	// its metadata, its length and the magic at the end.
-	end := size - int64(md.Size()) - 8
+	end := size - footerLen - 8
 	if end < int64(len(magic)) {
-		return invalid("a footer of %d bytes in a file of %d", md.Size(), size)
+		return invalid("a footer of %d bytes in a file of %d", footerLen, size)
 	}
 	inside := func(offset, length int64) bool {
 		return offset >= int64(len(magic)) && length >= 0 && offset <= end && length <= end-offset
@@ -90,12 +100,12 @@ func checkFooter(pf *file.Reader, size int64, name string) error {
 			if err != nil {
 				return invalid("row group %d, column %q: %v", g, md.Schema.Column(c).Path(), err)
 			}
-			if err := checkColumnChunk(rg, c, col, inside); err != nil {
+			if err := checkColumnChunk(rg, c, col, inside, fix.movedChunk(g, c)); err != nil {
 				return invalid("row group %d, column %q: %v", g, md.Schema.Column(c).Path(), err)
 			}
 		}
 	}
-	if rows != md.NumRows {
+	if rows != md.NumRows && md.NumRows != 0 {
 		return invalid("the row groups count %d rows, the footer %d", rows, md.NumRows)
 	}
 	return checkStoredSchemas(md.KeyValueMetadata(), name)
@@ -103,7 +113,9 @@ func checkFooter(pf *file.Reader, size int64, name string) error {
 
 // checkColumnChunk checks the column chunk c of rg, whose metadata is col,
 // for checkFooter: inside reports whether a range of bytes lies in the file.
-func checkColumnChunk(rg *metadata.RowGroupMetaData, c int, col *metadata.ColumnChunkMetaData, inside func(offset, length int64) bool) error {
+// A chunk moved past the end of the file (moved) is checked where it is in
+// the file.
+func checkColumnChunk(rg *metadata.RowGroupMetaData, c int, col *metadata.ColumnChunkMetaData, inside func(offset, length int64) bool, moved *movedChunk) error {
 	if col.FilePath() != "" {
 		return fmt.Errorf("its data is in another file, %q", col.FilePath())
 	}
@@ -124,9 +136,20 @@ func checkColumnChunk(rg *metadata.RowGroupMetaData, c int, col *metadata.Column
 		if dict < 0 {
 			return fmt.Errorf("a dictionary page at offset %d", dict)
 		}
-		if dict > 0 && dict < start {
+		// A chunk of no values has no data page: arrow-cpp writes its data
+		// page offset as 0, its bytes (a dictionary page) where the
+		// dictionary page offset says. arrow-go reads no page of it.
+		if dict > 0 && (dict < start || start == 0 && col.NumValues() == 0) {
 			start = dict
 		}
+	}
+	if moved != nil {
+		start, length = moved.orig, moved.origEnd-moved.orig
+	}
+	// arrow-go's error for a codec it has none for comes only when a page is
+	// read, unwrapped; a moved LZ4 chunk reads as uncompressed.
+	if _, err := compress.GetCodec(col.Compression()); err != nil {
+		return fmt.Errorf("pages compressed by %s, a codec arrowmap cannot read", col.Compression())
 	}
 	if !inside(start, length) {
 		return fmt.Errorf("%d bytes at offset %d, past the column chunks", length, start)
@@ -220,9 +243,17 @@ func (s *source) checkRowsRead(rows int64, err error) error {
 // nil, as pqarrow says.
 func (s *source) readError(err error) error {
 	var pathErr *fs.PathError
-	switch {
-	case err == nil || err == io.EOF:
+	if err == nil || err == io.EOF {
 		return err
+	}
+	if s.pages != nil {
+		if failed := s.pages.failed(); failed != nil {
+			// A page pageFile held back: arrow-go's error about it names
+			// neither the column nor the page.
+			return failed
+		}
+	}
+	switch {
 	case errors.As(err, &pathErr) || errors.Is(err, mapper.ErrInvalidData):
 		return fmt.Errorf("arrowmap/parquet: %s: %w", s.name, err)
 	default:

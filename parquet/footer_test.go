@@ -4,13 +4,19 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/internal/arrowtest"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
@@ -158,6 +164,80 @@ func TestRowGroupsThatDoNotAddUpToTheFilesRowsAreInvalidData(t *testing.T) {
 	for path, err := range readEveryWay[mutant.Flat](t, damaged) {
 		require.ErrorIs(t, err, mapper.ErrInvalidData, path)
 		assert.ErrorContains(t, err, "the row groups count 299 rows, the footer 300", path)
+	}
+}
+
+// parquet-rs 0.3 wrote a file's row count as 0 over row groups holding
+// rows (parquet-testing's repeated_no_annotation.parquet): every reader
+// reads the row groups' rows.
+func TestAFooterCountingNoRowsOverRowGroupsOfRowsReadsTheRowGroupsRows(t *testing.T) {
+	data, pf := seedFile(t, "flat")
+	want, err := amparquet.OpenReaderAt[mutant.Flat](bytes.NewReader(data), int64(len(data)))
+	require.NoError(t, err)
+	defer want.Release()
+	rows, err := want.ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 300)
+
+	from, to := fileRows(pf, 0)
+	zero := setFooter(t, data, from, to)
+	for path, err := range readEveryWay[mutant.Flat](t, zero) {
+		require.NoError(t, err, path)
+	}
+	r, err := amparquet.OpenReaderAt[mutant.Flat](bytes.NewReader(zero), int64(len(zero)))
+	require.NoError(t, err)
+	defer r.Release()
+	got, err := r.ReadAll()
+	require.NoError(t, err)
+	assert.Equal(t, rows, got)
+}
+
+// arrow-go and arrow-cpp write a column chunk of no values with a
+// dictionary page (of no values) and no data page at data_page_offset 0
+// (parquet-testing's column_chunk_key_value_metadata.parquet): its bytes
+// are where its dictionary page offset says, and a file of such chunks
+// is a file of no rows.
+func TestAnEmptyColumnChunkOfADictionaryPageAloneAndNoDataPageOffsetReadsAsNoRows(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
+	rec := array.NewRecordBuilder(memory.DefaultAllocator, schema).NewRecordBatch()
+	defer rec.Release()
+	var buf bytes.Buffer
+	w, err := pqarrow.NewFileWriter(schema, &buf, parquet.NewWriterProperties(parquet.WithDictionaryDefault(true)), pqarrow.DefaultWriterProps())
+	require.NoError(t, err)
+	require.NoError(t, w.Write(rec))
+	require.NoError(t, w.Close())
+	data := buf.Bytes()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	require.NoError(t, err)
+	col, err := pf.MetaData().RowGroup(0).ColumnChunk(0)
+	require.NoError(t, err)
+	require.Zero(t, col.NumValues())
+	require.Zero(t, col.DataPageOffset(), "arrow-go writes the data page offset of an empty chunk as 0")
+	require.True(t, col.HasDictionaryPage())
+	require.EqualValues(t, 4, col.DictionaryPageOffset())
+
+	for path, err := range readEveryWay[struct {
+		ID *int64 `arrow:"id"`
+	}](t, data) {
+		require.NoError(t, err, path)
+	}
+	rows, err := amparquet.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)))
+	require.NoError(t, err)
+	defer rows.Release()
+	assert.Zero(t, rows.NumRows())
+	assert.False(t, rows.Next())
+	assert.NoError(t, rows.Err())
+
+	// Its bytes are still checked to lie inside the file: ColumnMetaData's
+	// data_page_offset 9 (0) and dictionary_page_offset 11 (4), moved past
+	// the end.
+	offsets := []byte{0x26, 0x00, 0x26, 0x08}
+	damaged := setFooter(t, data, offsets, append([]byte{0x26, 0x00, 0x26}, zigzag(int64(len(data)))...))
+	for path, err := range readEveryWay[struct {
+		ID *int64 `arrow:"id"`
+	}](t, damaged) {
+		require.ErrorIs(t, err, mapper.ErrInvalidData, path)
+		assert.ErrorContains(t, err, fmt.Sprintf(`row group 0, column "id": 14 bytes at offset %d, past the column chunks`, len(data)), path)
 	}
 }
 

@@ -21,36 +21,91 @@ import (
 // The fields of FileMetaData and SchemaElement in parquet.thrift that
 // checkThrift reads.
 const (
-	fileMetaSchemaField = 2 // FileMetaData.schema: list<SchemaElement>
-	schemaChildrenField = 5 // SchemaElement.num_children: i32
+	fileMetaSchemaField = 2  // FileMetaData.schema: list<SchemaElement>
+	schemaTypeField     = 1  // SchemaElement.type: i32
+	schemaRepetition    = 3  // SchemaElement.repetition_type: i32
+	schemaNameField     = 4  // SchemaElement.name: string
+	schemaChildrenField = 5  // SchemaElement.num_children: i32
+	schemaConvertedType = 6  // SchemaElement.converted_type: i32
+	schemaLogicalType   = 10 // SchemaElement.logicalType: LogicalType
 	maxThriftDepth      = 64
+
+	typeInt96          = 3 // Type.INT96
+	convertedMap       = 1 // ConvertedType.MAP
+	convertedMapKV     = 2 // ConvertedType.MAP_KEY_VALUE
+	logicalMapMember   = 2 // LogicalType.MAP
+	convertedList      = 3 // ConvertedType.LIST
+	logicalListMember  = 3 // LogicalType.LIST
+	repetitionRequired = 0 // FieldRepetitionType.REQUIRED
+	repetitionRepeated = 2 // FieldRepetitionType.REPEATED
+)
+
+// knownLogicalTypes is the members of the LogicalType union that arrow-go
+// v18.8.0 knows; it panics on a footer of another ("invalid logical type").
+var knownLogicalTypes = [...]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true,
+	10: true, 11: true, 12: true, 13: true, 14: true, 15: true, 16: true, 17: true, 18: true}
+
+// knownLogicalType reports whether id is a member of the LogicalType union
+// arrow-go knows.
+func knownLogicalType(id int16) bool {
+	return id >= 0 && int(id) < len(knownLogicalTypes) && knownLogicalTypes[id]
+}
+
+// repairs is what of a footer arrow-go cannot read as it is, found as
+// checkThrift walks it (see repairFooter).
+type repairs uint8
+
+const (
+	repairInt96       repairs = 1 << iota // a column of INT96
+	repairLogicalType                     // a logical type arrow-go does not know
+	repairMap                             // a MAP, whose key may be optional
+	repairLZ4                             // a column chunk of the deprecated LZ4 codec
+	repairV2                              // a compressed column chunk of version 2 data pages
+	repairNestedList                      // a list of lists of the old structure
+)
+
+// The fields of RowGroup, ColumnChunk, ColumnMetaData and
+// PageEncodingStats that checkThrift reads.
+const (
+	fileMetaRowGroupsField = 4  // FileMetaData.row_groups: list<RowGroup>
+	rowGroupColumnsField   = 1  // RowGroup.columns: list<ColumnChunk>
+	chunkMetaDataField     = 3  // ColumnChunk.meta_data: ColumnMetaData
+	metaCodecField         = 4  // ColumnMetaData.codec: i32
+	metaEncodingStatsField = 13 // ColumnMetaData.encoding_stats: list<PageEncodingStats>
+	statsPageTypeField     = 1  // PageEncodingStats.page_type: i32
+
+	codecUncompressed = 0 // CompressionCodec.UNCOMPRESSED
+	codecLZ4          = 5 // CompressionCodec.LZ4, deprecated
 )
 
 // checkThrift checks the encoding of the plain footer of the Parquet file
 // of size bytes that r reads, before arrow-go decodes it: every list, set,
 // map and string no longer than the bytes left, nesting no deeper than
 // maxThriftDepth, and no schema element claiming more children than the
-// schema has elements. An encrypted footer is left to arrow-go.
-func checkThrift(r io.ReaderAt, size int64, name string) error {
+// schema has elements. It returns the footer's bytes and what of them
+// arrow-go cannot read as they are; none of an encrypted footer, which is
+// left to arrow-go.
+func checkThrift(r io.ReaderAt, size int64, name string) ([]byte, repairs, error) {
 	var tail [8]byte
 	if _, err := r.ReadAt(tail[:], size-8); err != nil {
-		return fmt.Errorf("arrowmap/parquet: %s: reading the footer: %w", name, err)
+		return nil, 0, fmt.Errorf("arrowmap/parquet: %s: reading the footer: %w", name, err)
 	}
 	if string(tail[4:]) != string(magic) {
-		return nil // "PARE": encrypted
+		return nil, 0, nil // "PARE": encrypted
 	}
 	n := int64(binary.LittleEndian.Uint32(tail[:4]))
 	if n > size-12 {
-		return fmt.Errorf("arrowmap/parquet: %s: %w: a footer of %d bytes in a file of %d", name, mapper.ErrInvalidData, n, size)
+		return nil, 0, fmt.Errorf("arrowmap/parquet: %s: %w: a footer of %d bytes in a file of %d", name, mapper.ErrInvalidData, n, size)
 	}
 	footer := make([]byte, n)
 	if _, err := r.ReadAt(footer, size-8-n); err != nil {
-		return fmt.Errorf("arrowmap/parquet: %s: reading the footer: %w", name, err)
+		return nil, 0, fmt.Errorf("arrowmap/parquet: %s: reading the footer: %w", name, err)
 	}
-	if err := walkFooter(footer); err != nil {
-		return fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer: %w", name, mapper.ErrInvalidData, err)
+	needs, err := walkFooter(footer)
+	if err != nil {
+		return nil, 0, fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer: %w", name, mapper.ErrInvalidData, err)
 	}
-	return nil
+	return footer, needs, nil
 }
 
 // footerWalker reads a thrift compact encoding, checking sizes.
@@ -58,19 +113,90 @@ type footerWalker struct {
 	buf   *thrift.TMemoryBuffer
 	proto *thrift.TCompactProtocol
 	ctx   context.Context
+	needs repairs
 }
 
-// walkFooter checks footer, the compact encoding of a FileMetaData.
-func walkFooter(footer []byte) error {
+// walkFooter checks footer, the compact encoding of a FileMetaData, and
+// returns what of it arrow-go cannot read as it is.
+func walkFooter(footer []byte) (repairs, error) {
 	buf := thrift.NewTMemoryBufferLen(len(footer))
 	buf.Write(footer)
 	w := &footerWalker{buf: buf, proto: thrift.NewTCompactProtocolConf(buf, &thrift.TConfiguration{}), ctx: context.Background()}
-	return w.structure(0, func(id int16, t thrift.TType) (bool, error) {
-		if id != fileMetaSchemaField || t != thrift.LIST {
-			return false, nil
+	err := w.structure(0, func(id int16, t thrift.TType) (bool, error) {
+		switch {
+		case id == fileMetaSchemaField && t == thrift.LIST:
+			return true, w.schema()
+		case id == fileMetaRowGroupsField && t == thrift.LIST:
+			return true, w.structs(1, func(id int16, t thrift.TType) (bool, error) {
+				if id != rowGroupColumnsField || t != thrift.LIST {
+					return false, nil
+				}
+				return true, w.structs(2, func(id int16, t thrift.TType) (bool, error) {
+					if id != chunkMetaDataField || t != thrift.STRUCT {
+						return false, nil
+					}
+					return true, w.columnMeta()
+				})
+			})
 		}
-		return true, w.schema()
+		return false, nil
 	})
+	return w.needs, err
+}
+
+// structs reads a list of structs at depth, handing each field of each to
+// own, as structure does.
+func (w *footerWalker) structs(depth int, own func(id int16, t thrift.TType) (bool, error)) error {
+	elem, n, err := w.proto.ReadListBegin(w.ctx)
+	if err != nil {
+		return err
+	}
+	if err := w.size(n); err != nil {
+		return err
+	}
+	for range n {
+		if elem != thrift.STRUCT {
+			err = w.skip(elem, depth+1)
+		} else {
+			err = w.structure(depth+1, own)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return w.proto.ReadListEnd(w.ctx)
+}
+
+// columnMeta reads a ColumnMetaData, noting a chunk of the LZ4 codec,
+// and a compressed chunk whose encoding statistics count version 2 data
+// pages.
+func (w *footerWalker) columnMeta() error {
+	codec, v2 := int32(-1), false
+	err := w.structure(3, func(id int16, t thrift.TType) (bool, error) {
+		switch {
+		case id == metaCodecField && t == thrift.I32:
+			c, err := w.proto.ReadI32(w.ctx)
+			codec = c
+			return true, err
+		case id == metaEncodingStatsField && t == thrift.LIST:
+			return true, w.structs(4, func(id int16, t thrift.TType) (bool, error) {
+				if id != statsPageTypeField || t != thrift.I32 {
+					return false, nil
+				}
+				typ, err := w.proto.ReadI32(w.ctx)
+				v2 = v2 || typ == dataPageV2
+				return true, err
+			})
+		}
+		return false, nil
+	})
+	switch {
+	case codec == codecLZ4:
+		w.needs |= repairLZ4
+	case v2 && codec != codecUncompressed:
+		w.needs |= repairV2
+	}
+	return err
 }
 
 // left is the number of bytes not yet read.
@@ -129,20 +255,73 @@ func (w *footerWalker) schema() error {
 	if err := w.size(n); err != nil {
 		return err
 	}
+	// What of each element tells a list of lists of the old structure,
+	// whose element pqarrow reads as a struct (see repair.go).
+	type element struct {
+		name           string
+		list, repeated bool
+		children       int32
+	}
+	var prev element
 	for range n {
+		var el element
 		err := w.structure(1, func(id int16, t thrift.TType) (bool, error) {
-			if id != schemaChildrenField || t != thrift.I32 {
-				return false, nil
+			switch {
+			case id == schemaNameField && t == thrift.STRING:
+				name, err := w.proto.ReadString(w.ctx)
+				el.name = name
+				return true, err
+			case id == schemaRepetition && t == thrift.I32:
+				rep, err := w.proto.ReadI32(w.ctx)
+				el.repeated = rep == repetitionRepeated
+				return true, err
+			case id == schemaChildrenField && t == thrift.I32:
+				children, err := w.proto.ReadI32(w.ctx)
+				if err == nil && (children < 0 || int(children) >= n) {
+					err = fmt.Errorf("a schema element of %d children in a schema of %d elements", children, n)
+				}
+				el.children = children
+				return true, err
+			case id == schemaTypeField && t == thrift.I32:
+				typ, err := w.proto.ReadI32(w.ctx)
+				if typ == typeInt96 {
+					w.needs |= repairInt96
+				}
+				return true, err
+			case id == schemaConvertedType && t == thrift.I32:
+				converted, err := w.proto.ReadI32(w.ctx)
+				if converted == convertedMap || converted == convertedMapKV {
+					w.needs |= repairMap
+				}
+				el.list = el.list || converted == convertedList
+				return true, err
+			case id == schemaLogicalType && t == thrift.STRUCT:
+				members := 0
+				err := w.structure(2, func(id int16, t thrift.TType) (bool, error) {
+					members++
+					if !knownLogicalType(id) {
+						w.needs |= repairLogicalType
+					}
+					if id == logicalMapMember {
+						w.needs |= repairMap
+					}
+					el.list = el.list || id == logicalListMember
+					return false, nil
+				})
+				if members == 0 {
+					w.needs |= repairLogicalType
+				}
+				return true, err
 			}
-			children, err := w.proto.ReadI32(w.ctx)
-			if err == nil && (children < 0 || int(children) >= n) {
-				err = fmt.Errorf("a schema element of %d children in a schema of %d elements", children, n)
-			}
-			return true, err
+			return false, nil
 		})
 		if err != nil {
 			return err
 		}
+		if prev.list && prev.children == 1 && el.list && el.repeated && el.children == 1 && (el.name == "array" || el.name == prev.name+"_tuple") {
+			w.needs |= repairNestedList
+		}
+		prev = el
 	}
 	return w.proto.ReadListEnd(w.ctx)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 	"github.com/arrowmap/arrowmap/internal/ioconfig"
@@ -66,6 +67,30 @@ type ReadConfig struct {
 	// Deprecated: give mapper.Allocator, the allocator of every reader and
 	// writer of every IO package.
 	Alloc memory.Allocator
+	// MaxPageSize is the most bytes one page of the file may hold
+	// uncompressed, which is what reading the page allocates at once: a
+	// page header claiming more is an error wrapping ErrPageTooLarge that
+	// names this field, the column and the page, before the page is read.
+	// 0 is 64 MiB plus 64 times the file's size, at most 256 MiB: past any
+	// page a writer makes of real data, and a bound on what a damaged
+	// header can make the reader allocate. Raise it to read a file of
+	// larger pages; it must not be negative.
+	MaxPageSize int64
+	// SkipPageChecksums reads the pages of the file without checking the
+	// CRC a page header may carry. By default a page whose CRC does not
+	// match its bytes (data or dictionary page, version 1 or 2) is an error
+	// wrapping ErrChecksum that names the column and the page, and none of
+	// its values is read.
+	SkipPageChecksums bool
+	// Int96Unit is the unit of the timestamps INT96 columns are read as:
+	// INT96 is the deprecated type of Spark's and Impala's timestamps,
+	// days and nanoseconds of the day, which nanoseconds hold only from
+	// 1677 to 2262. nil reads them in the unit of the file's stored Arrow
+	// schema, else in microseconds (as DuckDB and Spark do), the unit that
+	// holds every date Spark writes. A value the unit cannot hold exactly
+	// — a date past its range, nanoseconds below it — is an error naming
+	// this field, the column and the row: never rounded.
+	Int96Unit *arrow.TimeUnit
 }
 
 // IOOption marks a ReadConfig as an Option of the readers. It does
@@ -216,6 +241,9 @@ type source struct {
 	meta   arrow.Metadata
 	mem    memory.Allocator
 	pool   *pool // the allocator of a ReadConfig with no Alloc, released at close
+	// pages is the file as arrow-go reads it, checking its pages; nil for
+	// a pqarrow.FileReader of the caller's (NewReader).
+	pages *pageFile
 	// sized is whether the records read may be sized to the rows a
 	// Reader's Read asks for (mapper.RecordSizer): only when no record
 	// size was given (ReadConfig.BatchRows 0), since a size given is the
@@ -257,10 +285,14 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	if cfg.BatchRows < 0 {
 		return nil, fmt.Errorf("arrowmap/parquet: ReadConfig.BatchRows %d is negative", cfg.BatchRows)
 	}
+	if cfg.MaxPageSize < 0 {
+		return nil, fmt.Errorf("arrowmap/parquet: ReadConfig.MaxPageSize %d is negative", cfg.MaxPageSize)
+	}
 	if err := checkMagic(r, size, name); err != nil {
 		return nil, err
 	}
-	if err := checkThrift(r, size, name); err != nil {
+	footer, needs, err := checkThrift(r, size, name)
+	if err != nil {
 		return nil, err
 	}
 	var mem memory.Allocator = cfg.Alloc
@@ -283,13 +315,44 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	// buffer, and a page larger than the buffer into its page buffer.
 	props.BufferedStreamEnabled = true
 	props.BufferSize = readBufferBytes
-	boundPages(props, size)
-	pf, err := file.NewParquetReader(io.NewSectionReader(r, 0, size), file.WithReadProps(props))
+	pages := newPageFile(r, size, name, cfg)
+	boundPages(props, size, pages.maxPage)
+	readOpts := []file.ReadOption{file.WithReadProps(props)}
+	var fix *footerFix
+	if needs != 0 {
+		repaired, f, err := repairFooter(footer, needs, size)
+		if err != nil {
+			return nil, fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer: %w", name, mapper.ErrInvalidData, err)
+		}
+		fix = f
+		if repaired != nil {
+			md, err := metadata.NewFileMetaData(repaired, nil)
+			if err != nil {
+				return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
+			}
+			md.SetSourceFileSize(f.size(size))
+			readOpts = append(readOpts, file.WithMetadata(md))
+			pages.moved = f.moved
+			for _, m := range f.moved {
+				if m.lz4 { // read uncompressed
+					props.MaxCompressedPageSize = max(props.MaxCompressedPageSize, pages.maxPage)
+				}
+			}
+		}
+	}
+	pf, err := file.NewParquetReader(io.NewSectionReader(pages, 0, fix.size(size)), readOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
 	}
-	if err := checkFooter(pf, size, name); err != nil {
+	footerLen := int64(len(footer))
+	if footer == nil {
+		footerLen = int64(pf.MetaData().Size()) // encrypted: arrow-go's
+	}
+	if err := checkFooter(pf, size, footerLen, name, fix); err != nil {
 		return nil, err
+	}
+	if err := pages.setChunks(pf.MetaData()); err != nil {
+		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
 	}
 	batch := cfg.BatchRows
 	if batch == 0 {
@@ -299,9 +362,9 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %s%w", name, mapper.ErrInvalidData, unreadableColumn(pf.MetaData().Schema), err)
 	}
-	src, err := newSource(pf, fr, closer, name, cfg, mem)
+	src, err := newSource(pf, fr, closer, name, cfg, mem, fix)
 	if src != nil {
-		src.pool = own
+		src.pool, src.pages = own, pages
 	}
 	return src, err
 }
@@ -328,7 +391,7 @@ func unreadableColumn(descr *schema.Schema) string {
 
 // newSource is the source of the open file fr, with the row groups cfg
 // selects, and the column types to restore that its metadata names.
-func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name string, cfg ReadConfig, mem memory.Allocator) (_ *source, err error) {
+func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name string, cfg ReadConfig, mem memory.Allocator, fix *footerFix) (_ *source, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("arrowmap/parquet: %s: %w: a malformed footer (%v)", name, mapper.ErrInvalidData, p)
@@ -346,6 +409,13 @@ func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name s
 	kv := pf.MetaData().KeyValueMetadata()
 	if src.fields, err = writtenFields(fileSchema, kv.FindValue(goSchemaKey), kv.FindValue(arrowSchemaKey), mem); err != nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: %w: %w", name, mapper.ErrInvalidData, err)
+	}
+	if fix != nil {
+		unit := arrow.Microsecond
+		if cfg.Int96Unit != nil {
+			unit = *cfg.Int96Unit
+		}
+		fix.restore(src.fields, fr.Manifest, unit, cfg.Int96Unit != nil)
 	}
 	src.meta = schemaMetadata(fileSchema.Metadata())
 	return src, nil

@@ -36,12 +36,12 @@ func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...Optio
 		return nil, errors.New("arrowmap/parquet: NewReader: nil pqarrow.FileReader")
 	}
 	pf := fr.ParquetReader()
-	if err := checkFooter(pf, pf.MetaData().GetSourceFileSize(), "the Parquet data"); err != nil {
+	if err := checkFooter(pf, pf.MetaData().GetSourceFileSize(), int64(pf.MetaData().Size()), "the Parquet data", nil); err != nil {
 		return nil, err
 	}
 	// Through a source, as Open reads: columns the Writer stored as their
 	// storage type (durations as int64) read back as T's.
-	src, err := newSource(pf, fr, nil, "the Parquet data", ReadConfig{}, memory.DefaultAllocator)
+	src, err := newSource(pf, fr, nil, "the Parquet data", ReadConfig{}, memory.DefaultAllocator, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -14,11 +14,14 @@ import (
 )
 
 func TestAColumnPqarrowCannotReadIsNamedInTheError(t *testing.T) {
-	// id int32, then attrs: a MAP whose key is optional, which the format
-	// forbids and pqarrow refuses ("MAP keys must be required").
-	key, err := schema.NewPrimitiveNodeLogical("key", parquet.Repetitions.Optional, schema.StringLogicalType{}, parquet.Types.ByteArray, -1, -1)
+	// id int32, then attrs: a MAP whose key-value group has three fields,
+	// which the format forbids and pqarrow refuses ("keyvalue node group
+	// must have exactly 1 or 2 child elements"). (A MAP whose key is
+	// optional, which pqarrow refuses too, is read: see repair.go.)
+	key, err := schema.NewPrimitiveNodeLogical("key", parquet.Repetitions.Required, schema.StringLogicalType{}, parquet.Types.ByteArray, -1, -1)
 	require.NoError(t, err)
-	kv, err := schema.NewGroupNode("key_value", parquet.Repetitions.Repeated, schema.FieldList{key, schema.NewInt32Node("value", parquet.Repetitions.Optional, -1)}, -1)
+	kv, err := schema.NewGroupNode("key_value", parquet.Repetitions.Repeated, schema.FieldList{key,
+		schema.NewInt32Node("value", parquet.Repetitions.Optional, -1), schema.NewInt32Node("extra", parquet.Repetitions.Optional, -1)}, -1)
 	require.NoError(t, err)
 	attrs, err := schema.NewGroupNodeLogical("attrs", parquet.Repetitions.Optional, schema.FieldList{kv}, schema.MapLogicalType{}, -1)
 	require.NoError(t, err)
@@ -35,11 +38,15 @@ func TestAColumnPqarrowCannotReadIsNamedInTheError(t *testing.T) {
 			return err
 		},
 		func(c file.ColumnChunkWriter) error {
-			_, err := c.(*file.ByteArrayColumnChunkWriter).WriteBatch([]parquet.ByteArray{parquet.ByteArray("k")}, []int16{3}, []int16{0})
+			_, err := c.(*file.ByteArrayColumnChunkWriter).WriteBatch([]parquet.ByteArray{parquet.ByteArray("k")}, []int16{2}, []int16{0})
 			return err
 		},
 		func(c file.ColumnChunkWriter) error {
 			_, err := c.(*file.Int32ColumnChunkWriter).WriteBatch([]int32{7}, []int16{3}, []int16{0})
+			return err
+		},
+		func(c file.ColumnChunkWriter) error {
+			_, err := c.(*file.Int32ColumnChunkWriter).WriteBatch([]int32{8}, []int16{3}, []int16{0})
 			return err
 		},
 	} {
@@ -56,6 +63,6 @@ func TestAColumnPqarrowCannotReadIsNamedInTheError(t *testing.T) {
 	}
 	_, err = amparquet.OpenReaderAt[idOnly](bytes.NewReader(buf.Bytes()), int64(buf.Len()), amparquet.ReadConfig{})
 	require.ErrorIs(t, err, mapper.ErrInvalidData)
-	assert.Contains(t, err.Error(), `column "attrs": MAP keys must be required`)
+	assert.Contains(t, err.Error(), `column "attrs": keyvalue node group must have exactly 1 or 2 child elements, found 3`)
 	assert.NotContains(t, err.Error(), "\n")
 }

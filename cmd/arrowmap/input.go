@@ -38,6 +38,10 @@ type source struct {
 	size   int64
 	stream io.Reader // an IPC stream
 	close  func()    // closes the file, removes a spooled copy
+	// maxPage and int96Unit are the ReadConfig.MaxPageSize and Int96Unit
+	// of a Parquet file's records.
+	maxPage   int64
+	int96Unit *arrow.TimeUnit
 }
 
 // openSource opens name: "-" is standard input, "" the embedded sample.
@@ -212,7 +216,7 @@ func (s *source) records(rows int) (*input, error) {
 		// The library bounds what a page header may make it allocate, and
 		// its reader's own allocator reuses buffers: a bounded allocator
 		// here would panic on pqarrow's goroutines, out of reach.
-		var cfg parquet.ReadConfig
+		cfg := parquet.ReadConfig{MaxPageSize: s.maxPage, Int96Unit: s.int96Unit}
 		if rows > 0 {
 			cfg.BatchRows = min(rows, parquet.DefaultBatchRows)
 		}

@@ -40,7 +40,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/arrowmap/arrowmap/internal/version"
+	"github.com/arrowmap/arrowmap/parquet"
 
 	// Timestamp columns name IANA zones, and the command runs on hosts
 	// without a zone database (containers, Windows): embed one (~450 kB).
@@ -81,6 +83,10 @@ NaN and infinities print as "NaN", "+Inf", "-Inf"; timestamps and dates as
 RFC 3339 text in the column's zone, a year outside 0-9999 signed
 ("+10000-01-01T00:00:00Z"); times and durations as nanoseconds, or as the
 column's number and unit when that overflows ("-9223372036854775808s").
+A Parquet page larger than -max-page-size uncompressed is an error; 0, the
+library's default, is 64 MiB plus 64 times the file's size. Parquet INT96
+timestamps (Spark's, Impala's) are read in microseconds unless -int96-unit
+says otherwise; one the unit cannot hold exactly is an error.
 ` + inputHelp
 	schemaHelp = `Prints the Arrow schema of FILE, as the library reads it (the Arrow types a
 Parquet file stores). Reads the schema alone: a Parquet or IPC footer, or
@@ -246,16 +252,30 @@ func withSource(name string, stdin io.Reader, f func(*source) error) (err error)
 }
 
 func headCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	c := newCommandLine("head", "[-n N] [FILE]", headHelp, stderr)
+	c := newCommandLine("head", "[-n N] [-max-page-size BYTES] [-int96-unit U] [FILE]", headHelp, stderr)
 	n := c.Int("n", 10, "the number of rows to print")
+	maxPage := c.Int64("max-page-size", 0, "the most bytes a Parquet page may hold uncompressed (0: 64 MiB plus 64 times the file's size)")
+	int96 := c.String("int96-unit", "", "the unit of Parquet INT96 timestamps: s, ms, us or ns (default us)")
 	name, err := c.file(args)
 	if err != nil {
 		return err
 	}
+	units := map[string]arrow.TimeUnit{"s": arrow.Second, "ms": arrow.Millisecond, "us": arrow.Microsecond, "ns": arrow.Nanosecond}
+	unit, ok := units[*int96]
+	if !ok && *int96 != "" {
+		return c.usageErrorf("-int96-unit %q is none of s, ms, us, ns", *int96)
+	}
 	if *n < 0 {
 		return c.usageErrorf("-n %d is negative", *n)
 	}
-	return withSource(name, stdin, func(src *source) error {
+	if *maxPage < 0 {
+		return c.usageErrorf("-max-page-size %d is negative", *maxPage)
+	}
+	err = withSource(name, stdin, func(src *source) error {
+		src.maxPage = *maxPage
+		if ok {
+			src.int96Unit = &unit
+		}
 		if *n == 0 {
 			// No row to print: only the input's schema is read, and checked.
 			_, err := src.schema()
@@ -268,6 +288,13 @@ func headCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 		defer in.close()
 		return head(in, *n, stdout)
 	})
+	switch {
+	case errors.Is(err, parquet.ErrPageTooLarge):
+		return fmt.Errorf("%w (head's -max-page-size sets it)", err)
+	case errors.Is(err, parquet.ErrInt96):
+		return fmt.Errorf("%w (head's -int96-unit sets it)", err)
+	}
+	return err
 }
 
 func schemaCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -22,6 +22,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/internal/arrowtest"
+	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -447,6 +448,69 @@ func TestHeadPrintsTheFirstRowsAsJSONLines(t *testing.T) {
 			requireJSONLines(t, wantRows(10), stdout)
 		})
 	}
+}
+
+// A Parquet page larger than -max-page-size uncompressed (the library's
+// ReadConfig.MaxPageSize) is refused in one line naming the flag; raised,
+// it is read.
+func TestHeadRefusesAPageLargerThanMaxPageSizeNamingTheFlag(t *testing.T) {
+	type row struct {
+		Name string `arrow:"name"`
+	}
+	path := filepath.Join(t.TempDir(), "large.parquet")
+	value := strings.Repeat("a", 40_000)
+	require.NoError(t, amparquet.WriteFile(path, []row{{value}}, amparquet.WriteConfig{Compression: amparquet.Zstd}))
+
+	stdout, stderr, status := arrowmap(t, nil, "head", "-max-page-size", "10000", path)
+	assert.Equal(t, 1, status)
+	assert.Empty(t, stdout)
+	assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %s", stderr)
+	assert.Contains(t, stderr, "past the limit of 10000")
+	assert.Contains(t, stderr, "head's -max-page-size sets it")
+
+	stdout, stderr, status = arrowmap(t, nil, "head", "-max-page-size", "100000", path)
+	require.Equal(t, 0, status, "stderr: %s", stderr)
+	assert.Equal(t, `{"name":"`+value+"\"}\n", stdout)
+
+	_, stderr, status = arrowmap(t, nil, "head", "-max-page-size", "-1", path)
+	assert.Equal(t, 2, status)
+	assert.Contains(t, stderr, "-max-page-size -1 is negative")
+}
+
+// Parquet INT96 timestamps are read in microseconds (what Spark writes,
+// and DuckDB reads), unless -int96-unit says otherwise: Impala's digits
+// below them are refused in one line naming the flag, never dropped.
+func TestHeadReadsINT96TimestampsInTheUnitOfInt96Unit(t *testing.T) {
+	ns := &arrow.TimestampType{Unit: arrow.Nanosecond}
+	sc := arrow.NewSchema([]arrow.Field{{Name: "at", Type: ns}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer b.Release()
+	at := time.Date(2020, 2, 29, 23, 59, 59, 999_999_001, time.UTC)
+	b.Field(0).(*array.TimestampBuilder).Append(arrow.Timestamp(at.UnixNano()))
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	var buf bytes.Buffer
+	w, err := pqarrow.NewFileWriter(sc, &buf, parquet.NewWriterProperties(), pqarrow.NewArrowWriterProperties(pqarrow.WithDeprecatedInt96Timestamps(true)))
+	require.NoError(t, err)
+	require.NoError(t, w.Write(rec))
+	require.NoError(t, w.Close())
+	path := filepath.Join(t.TempDir(), "int96.parquet")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+
+	stdout, stderr, status := arrowmap(t, nil, "head", path)
+	assert.Equal(t, 1, status)
+	assert.Empty(t, stdout)
+	assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %s", stderr)
+	assert.Contains(t, stderr, "has digits below the unit of timestamp[us, tz=UTC]")
+	assert.Contains(t, stderr, "head's -int96-unit sets it")
+
+	stdout, stderr, status = arrowmap(t, nil, "head", "-int96-unit", "ns", path)
+	require.Equal(t, 0, status, "stderr: %s", stderr)
+	assert.Equal(t, `{"at":"2020-02-29T23:59:59.999999001Z"}`+"\n", stdout)
+
+	_, stderr, status = arrowmap(t, nil, "head", "-int96-unit", "days", path)
+	assert.Equal(t, 2, status)
+	assert.Contains(t, stderr, `-int96-unit "days" is none of s, ms, us, ns`)
 }
 
 func TestHeadKeepsTheColumnOrderOfTheSchema(t *testing.T) {
