@@ -331,6 +331,7 @@ func fileRecords(r io.ReaderAt, name string, size int64, mem memory.Allocator, c
 		}
 	})
 	out.rows = func() int64 { return fileRows(r, size, footer) }
+	out.size = size
 	return out, nil
 }
 
