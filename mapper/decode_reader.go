@@ -136,14 +136,14 @@ func (r *Reader[T]) ReadAll() ([]T, error) {
 		return nil, r.usedAfterRelease()
 	}
 	r.releaseHeld()
-	hint, backing := int64(-1), int64(-1)
-	if h, ok := r.rr.(RowsHinter); ok {
-		hint = h.RowsHint()
-	}
-	if b, ok := r.rr.(BackedRowsHinter); ok {
-		backing = b.RowsHintBytes()
-	}
+	hint, backing := r.hints()
 	var rows []T
+	if backedWhole[T](hint, backing) {
+		// Made before any record, as a caller sizing a slice for Read
+		// would: the collector then paces itself by the result from the
+		// start, instead of collecting a small heap several times first.
+		rows = make([]T, 0, hint)
+	}
 	for r.batch.Len() > 0 || r.next() {
 		n := r.batch.Len()
 		if cap(rows)-len(rows) < n {
@@ -155,7 +155,27 @@ func (r *Reader[T]) ReadAll() ([]T, error) {
 		rows = rows[:len(rows)+n]
 		r.consume(n)
 	}
+	if len(rows) == 0 {
+		rows = nil // as without a hint: no result made for no rows
+	}
 	return rows, r.Err()
+}
+
+// hints is what the record reader says of the rows ReadAll has yet to
+// read: the rows of its RowsHint after those consumed already (by Read, or
+// All), and the bytes backing them; -1 for what it does not say.
+func (r *Reader[T]) hints() (hint, backing int64) {
+	hint, backing = -1, -1
+	if h, ok := r.rr.(RowsHinter); ok {
+		if hint = h.RowsHint(); hint >= 0 {
+			consumed := r.rows - int64(r.batch.Len())
+			hint = max(0, hint-consumed)
+		}
+	}
+	if b, ok := r.rr.(BackedRowsHinter); ok {
+		backing = b.RowsHintBytes()
+	}
+	return hint, backing
 }
 
 // RowsHinter is a record reader that knows about how many rows it holds in
@@ -233,6 +253,14 @@ func growRows[T any](rows []T, n int, hint, backing int64) []T {
 	grown := make([]T, len(rows), newCap)
 	copy(grown, rows)
 	return grown
+}
+
+// backedWhole reports whether hint rows of T, more than none, are backed
+// whole by backing bytes: within hintedPerByte times them, so that ReadAll
+// makes its result before any row arrives.
+func backedWhole[T any](hint, backing int64) bool {
+	size := int64(max(1, int(unsafe.Sizeof(*new(T)))))
+	return hint > 0 && backing > 0 && hint <= min(backing, math.MaxInt64/hintedPerByte)*hintedPerByte/size && hint <= math.MaxInt
 }
 
 // All yields the rows one by one. An error ends the sequence: it is yielded

@@ -194,3 +194,49 @@ func TestReaderReadAllGrowsToTheHintNotPastIt(t *testing.T) {
 	}, 100, 6300, 200)
 	assert.Equal(t, 6600, cap(rows))
 }
+
+func TestReaderReadAllAfterReadSizesTheRestFromTheHintLessTheRowsRead(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	recs, want := hintRecords(t, mem, 1000, 3000)
+	rr, err := array.NewRecordReader(recs[0].Schema(), recs)
+	require.NoError(t, err)
+	for _, rec := range recs {
+		rec.Release()
+	}
+	r, err := mapper.NewReader[hintRow](backedRecords{hintedRecords{RecordReader: rr, rows: 4000}, 1 << 20})
+	rr.Release()
+	require.NoError(t, err)
+	defer r.Release()
+
+	n, err := r.Read(make([]hintRow, 700))
+	require.NoError(t, err)
+	require.Equal(t, 700, n)
+	rest, err := r.ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, want[700:], rest)
+	assert.Equal(t, 3300, cap(rest), "the 4,000 rows hinted less the 700 read")
+}
+
+func TestReaderReadAllOfNoRowsIsNilWhateverTheHint(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		hint, bytes int64
+	}{
+		{"a backed hint of rows that never come", 1000, 1 << 20},
+		{"no hint", -1, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "name", Type: arrow.BinaryTypes.String}, {Name: "note", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+			rr, err := array.NewRecordReader(schema, nil)
+			require.NoError(t, err)
+			r, err := mapper.NewReader[hintRow](backedRecords{hintedRecords{RecordReader: rr, rows: tc.hint}, tc.bytes})
+			rr.Release()
+			require.NoError(t, err)
+			defer r.Release()
+			rows, err := r.ReadAll()
+			require.NoError(t, err)
+			assert.Nil(t, rows, "no result held for no rows")
+		})
+	}
+}
