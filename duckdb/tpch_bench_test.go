@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -362,9 +363,15 @@ func (p *peakHeap) report(b *testing.B) {
 // measure runs op b.N times, reporting allocations, the process's CPU
 // time an op (cpu-ms/op: on the shared machine, steadier than the wall
 // time, which other processes stretch) and, with peak, the peak heap.
+//
+// Every benchmark starts with the heap's free memory given back to the
+// system, as a program's first read finds it: else the first variant of
+// a file pays for the pages the heap grows by (the kernel's faults and
+// zeroing), which the variants after it find mapped.
 func measure(b *testing.B, peak bool, op func() error) {
 	b.Helper()
 	b.ReportAllocs()
+	debug.FreeOSMemory()
 	var p *peakHeap
 	if peak {
 		p = startPeak()
