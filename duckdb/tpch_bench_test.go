@@ -25,6 +25,7 @@ import (
 
 	"github.com/arrowmap/arrowmap/internal/heappeak"
 	"github.com/arrowmap/arrowmap/internal/tpch"
+	amipc "github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 )
@@ -48,7 +49,10 @@ import (
 //     ReadFile into its row types, by pqarrow's FileReader.ReadTable into
 //     an arrow.Table; lineitem at scale factor 0.1 (600,572 rows), 0.2
 //     (1.2 million) and 1 (6 million), whose files internal/cmd/tpchgen
-//     makes (tpch.PathAt).
+//     makes (tpch.PathAt);
+//   - BenchmarkTPCHReadIPC/{lineitem,lineitem_sf0.2,lineitem_sf1}/{arrowmap,arrowmapsized}:
+//     the same rows from an Arrow IPC file, by ipc.ReadFile and by
+//     ipc.Open and one Read into a slice of its rows.
 //
 // parquet-go and pqarrow write row groups of tpchGroupRows rows,
 // arrowmap's default (DuckDB's are 122,880), so that every file has about
@@ -276,7 +280,11 @@ func readSized[T any](path string) (int, error) {
 		return 0, err
 	}
 	defer r.Release()
-	rows := make([]T, n)
+	return readInto(r, make([]T, n))
+}
+
+// readInto reads r's rows into rows, up to its length: the rows read.
+func readInto[T any](r *mapper.Reader[T], rows []T) (int, error) {
 	read := 0
 	for read < len(rows) {
 		k, err := r.Read(rows[read:])
@@ -346,6 +354,61 @@ func BenchmarkTPCHRead(b *testing.B) {
 				})
 			})
 		}
+	}
+}
+
+// BenchmarkTPCHReadIPC reads lineitem from an Arrow IPC file that
+// arrowmap's ipc.WriteFile writes of DuckDB's rows (outside the timer, in
+// records of 64k rows), at the scale factors of BenchmarkTPCHRead: by
+// ipc.ReadFile (arrowmap), and by ipc.Open and one Read into a slice of
+// the file's rows (arrowmapsized).
+func BenchmarkTPCHReadIPC(b *testing.B) {
+	for _, sf := range append([]float64{tpch.DefaultScale}, tpchReadScales...) {
+		name := "lineitem"
+		if sf != tpch.DefaultScale {
+			name += "_" + tpch.ScaleName(sf)
+		}
+		b.Run(name, func(b *testing.B) {
+			path, why := tpch.PathAt("lineitem", sf)
+			if path == "" {
+				b.Skip(why)
+			}
+			rows, err := amparquet.ReadFile[Lineitem](path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := len(rows)
+			ipcPath := filepath.Join(b.TempDir(), "lineitem.arrow")
+			if err := amipc.WriteFile(ipcPath, rows); err != nil {
+				b.Fatal(err)
+			}
+			rows = nil
+			readers := []tpchReader{
+				{"arrowmap", func(path string) (int, error) {
+					rows, err := amipc.ReadFile[Lineitem](path)
+					return len(rows), err
+				}},
+				{"arrowmapsized", func(path string) (int, error) {
+					r, err := amipc.Open[Lineitem](path)
+					if err != nil {
+						return 0, err
+					}
+					defer r.Release()
+					return readInto(r, make([]Lineitem, n))
+				}},
+			}
+			for _, r := range readers {
+				b.Run(r.name, func(b *testing.B) {
+					measure(b, true, func() error {
+						k, err := r.read(ipcPath)
+						if err == nil && k != n {
+							err = fmt.Errorf("read %d rows of %d", k, n)
+						}
+						return err
+					})
+				})
+			}
+		})
 	}
 }
 
