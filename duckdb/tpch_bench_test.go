@@ -6,8 +6,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +25,7 @@ import (
 
 	"github.com/arrowmap/arrowmap/internal/heappeak"
 	"github.com/arrowmap/arrowmap/internal/tpch"
+	amipc "github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 )
@@ -39,24 +42,33 @@ import (
 //     defaults with snappy from the Arrow records arrowmap's mapper encodes
 //     of the rows (built outside the timer), and DuckDB's own COPY … TO
 //     (FORMAT parquet) of the table it read from its file, the reference;
-//   - BenchmarkTPCHRead/{lineitem,orders}/{arrowmap,parquetgo,pqarrow}:
+//   - BenchmarkTPCHRead/{lineitem,orders,lineitem_sf0.2,lineitem_sf1}/{arrowmap,arrowmapsized,parquetgo,pqarrow}:
 //     DuckDB's file read by arrowmap's parquet.ReadFile into []Lineitem or
-//     []Orders, by parquet-go's ReadFile into its row types, by pqarrow's
-//     FileReader.ReadTable into an arrow.Table.
+//     []Orders, by parquet.Open and one Read into a slice made of the
+//     footer's row count (the least ReadFile can cost), by parquet-go's
+//     ReadFile into its row types, by pqarrow's FileReader.ReadTable into
+//     an arrow.Table; lineitem at scale factor 0.1 (600,572 rows), 0.2
+//     (1.2 million) and 1 (6 million), whose files internal/cmd/tpchgen
+//     makes (tpch.PathAt);
+//   - BenchmarkTPCHReadIPC/{lineitem,lineitem_sf0.2,lineitem_sf1}/{arrowmap,arrowmapsized}:
+//     the same rows from an Arrow IPC file, by ipc.ReadFile and by
+//     ipc.Open and one Read into a slice of its rows.
 //
 // parquet-go and pqarrow write row groups of tpchGroupRows rows,
 // arrowmap's default (DuckDB's are 122,880), so that every file has about
 // as many; each writer is at its defaults otherwise. Each benchmark
-// reports its peak heap (peak-heap-MiB, as integration's Parquet
-// benchmarks measure it: give every variant the same b.N, -benchtime 3x),
-// a writer its file size (MB/file, 10⁶ bytes; DuckDB's Go heap is not its
-// memory, so its peak is not reported). Run them with
+// reports the process's CPU time an op (cpu-ms/op) and its peak heap
+// (peak-heap-MiB, as integration's Parquet benchmarks measure it: give
+// every variant the same b.N, -benchtime 3x), a writer its file size
+// (MB/file, 10⁶ bytes; DuckDB's Go heap is not its memory, so its peak is
+// not reported). Run them with
 //
 //	go run ./bench/report -dir duckdb -tags duckdb_arrow -bench TPCH -vs parquetgo,pqarrow,duckdb -count 5 -benchtime 3x
 //
-// from the repository's root; bench/RESULTS.md ("TPC-H (issue 24)") has
-// the figures, and TestTPCHFilesOfEveryWriterReadBackEqual checks every
-// file these writers write.
+// from the repository's root; bench/RESULTS.md ("TPC-H (issue 24)", and
+// "ReadFile at 0.6, 1.2 and 6 million rows (issue 30)" for the reads of
+// larger files) has the figures, and TestTPCHFilesOfEveryWriterReadBackEqual
+// checks every file these writers write.
 
 // tpchGroupRows is the row group length given to parquet-go and pqarrow:
 // arrowmap's default.
@@ -234,20 +246,57 @@ type tpchReader struct {
 	read func(path string) (int, error)
 }
 
-// tpchReaders is the readers compared: arrowmap's ReadFile into T,
-// parquet-go's ReadFile into P, pqarrow's ReadTable.
+// tpchReaders is the readers compared: arrowmap's ReadFile into T, Open
+// and one Read into a []T made of the footer's row count (arrowmapsized:
+// the least ReadFile can cost), parquet-go's ReadFile into P (a
+// GenericReader's Read into a slice it sizes from its footer), pqarrow's
+// ReadTable.
 func tpchReaders[T, P any]() []tpchReader {
 	return []tpchReader{
 		{"arrowmap", func(path string) (int, error) {
 			rows, err := amparquet.ReadFile[T](path)
 			return len(rows), err
 		}},
+		{"arrowmapsized", readSized[T]},
 		{"parquetgo", func(path string) (int, error) {
 			rows, err := parquetgo.ReadFile[P](path)
 			return len(rows), err
 		}},
 		{"pqarrow", readPqarrow},
 	}
+}
+
+// readSized reads the file at path into a []T made of the rows its footer
+// counts, by Open and Read.
+func readSized[T any](path string) (int, error) {
+	rr, err := amparquet.OpenRecords(path)
+	if err != nil {
+		return 0, err
+	}
+	n := rr.NumRows()
+	rr.Release()
+	r, err := amparquet.Open[T](path)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Release()
+	return readInto(r, make([]T, n))
+}
+
+// readInto reads r's rows into rows, up to its length: the rows read.
+func readInto[T any](r *mapper.Reader[T], rows []T) (int, error) {
+	read := 0
+	for read < len(rows) {
+		k, err := r.Read(rows[read:])
+		read += k
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return read, err
+		}
+	}
+	return read, nil
 }
 
 // readPqarrow reads the file at path into an arrow.Table with pqarrow's
@@ -270,18 +319,32 @@ func readPqarrow(path string) (int, error) {
 	return int(tbl.NumRows()), nil
 }
 
+// tpchReadScales are the scale factors of lineitem read besides
+// DefaultScale's: 1.2 and 6 million rows. Their files are made by
+// internal/cmd/tpchgen; a benchmark without its file skips saying so.
+var tpchReadScales = []float64{0.2, 1}
+
 func BenchmarkTPCHRead(b *testing.B) {
-	tables := []struct {
-		name    string
-		readers []tpchReader
-	}{
-		{"lineitem", tpchReaders[Lineitem, pgLineitem]()},
-		{"orders", tpchReaders[Orders, pgOrders]()},
+	type table struct {
+		name, table string
+		sf          float64
+		readers     []tpchReader
+	}
+	tables := []table{
+		{"lineitem", "lineitem", tpch.DefaultScale, tpchReaders[Lineitem, pgLineitem]()},
+		{"orders", "orders", tpch.DefaultScale, tpchReaders[Orders, pgOrders]()},
+	}
+	for _, sf := range tpchReadScales {
+		tables = append(tables, table{"lineitem_" + tpch.ScaleName(sf), "lineitem", sf, tpchReaders[Lineitem, pgLineitem]()})
 	}
 	for _, table := range tables {
-		path, rows := tpchPath(b, table.name), tpch.Rows[table.name]
 		for _, r := range table.readers {
 			b.Run(table.name+"/"+r.name, func(b *testing.B) {
+				path, why := tpch.PathAt(table.table, table.sf)
+				if path == "" {
+					b.Skip(why)
+				}
+				rows, _ := tpch.RowsAt(table.table, table.sf)
 				measure(b, true, func() error {
 					n, err := r.read(path)
 					if err == nil && n != rows {
@@ -291,6 +354,61 @@ func BenchmarkTPCHRead(b *testing.B) {
 				})
 			})
 		}
+	}
+}
+
+// BenchmarkTPCHReadIPC reads lineitem from an Arrow IPC file that
+// arrowmap's ipc.WriteFile writes of DuckDB's rows (outside the timer, in
+// records of 64k rows), at the scale factors of BenchmarkTPCHRead: by
+// ipc.ReadFile (arrowmap), and by ipc.Open and one Read into a slice of
+// the file's rows (arrowmapsized).
+func BenchmarkTPCHReadIPC(b *testing.B) {
+	for _, sf := range append([]float64{tpch.DefaultScale}, tpchReadScales...) {
+		name := "lineitem"
+		if sf != tpch.DefaultScale {
+			name += "_" + tpch.ScaleName(sf)
+		}
+		b.Run(name, func(b *testing.B) {
+			path, why := tpch.PathAt("lineitem", sf)
+			if path == "" {
+				b.Skip(why)
+			}
+			rows, err := amparquet.ReadFile[Lineitem](path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := len(rows)
+			ipcPath := filepath.Join(b.TempDir(), "lineitem.arrow")
+			if err := amipc.WriteFile(ipcPath, rows); err != nil {
+				b.Fatal(err)
+			}
+			rows = nil
+			readers := []tpchReader{
+				{"arrowmap", func(path string) (int, error) {
+					rows, err := amipc.ReadFile[Lineitem](path)
+					return len(rows), err
+				}},
+				{"arrowmapsized", func(path string) (int, error) {
+					r, err := amipc.Open[Lineitem](path)
+					if err != nil {
+						return 0, err
+					}
+					defer r.Release()
+					return readInto(r, make([]Lineitem, n))
+				}},
+			}
+			for _, r := range readers {
+				b.Run(r.name, func(b *testing.B) {
+					measure(b, true, func() error {
+						k, err := r.read(ipcPath)
+						if err == nil && k != n {
+							err = fmt.Errorf("read %d rows of %d", k, n)
+						}
+						return err
+					})
+				})
+			}
+		})
 	}
 }
 
@@ -305,22 +423,32 @@ func (p *peakHeap) report(b *testing.B) {
 	b.ReportMetric(float64(p.s.Stop())/(1<<20), "peak-heap-MiB")
 }
 
-// measure runs op b.N times, reporting allocations and, with peak, the
-// peak heap.
+// measure runs op b.N times, reporting allocations, the process's CPU
+// time an op (cpu-ms/op: on the shared machine, steadier than the wall
+// time, which other processes stretch) and, with peak, the peak heap.
+//
+// Every benchmark starts with the heap's free memory given back to the
+// system, as a program's first read finds it: else the first variant of
+// a file pays for the pages the heap grows by (the kernel's faults and
+// zeroing), which the variants after it find mapped.
 func measure(b *testing.B, peak bool, op func() error) {
 	b.Helper()
 	b.ReportAllocs()
+	debug.FreeOSMemory()
 	var p *peakHeap
 	if peak {
 		p = startPeak()
 	}
 	b.ResetTimer()
+	cpu := cpuTime()
 	for b.Loop() {
 		if err := op(); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu = cpuTime() - cpu
 	b.StopTimer()
+	b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 	if p != nil {
 		p.report(b)
 	}

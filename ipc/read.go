@@ -374,6 +374,7 @@ func fileRecords(r io.ReaderAt, name string, size int64, w readWith, closeFn fun
 		}
 	})
 	out.rows = func() int64 { return fileRows(r, size, footer) }
+	out.size = size
 	return out, nil
 }
 

@@ -29,10 +29,12 @@ func sizedRows(n int) []sizedRow {
 // of 1,000 rows: grown as records come, the result of 60,000 rows would
 // have a capacity of 64,000 (doubling from 1,000); counted from the
 // footer's record blocks and each record's header, it has exactly its
-// rows (ReadAll trusts a count up to 64 times the rows in hand). A
-// stream knows no count, and grows as before.
+// rows (ReadAll trusts a count up to 64 times the rows in hand, and at
+// once as far as the file's bytes back it: 100,000 rows, past 64 times
+// the first record's, are sized at once too). A stream knows no count,
+// and grows as before.
 func TestReadFileSizesItsResultFromTheRecordHeaders(t *testing.T) {
-	for _, n := range []int{60_000, 1_000, 1, 0} {
+	for _, n := range []int{100_000, 60_000, 1_000, 1, 0} {
 		rows := sizedRows(n)
 		path := tempPath(t, "rows.arrow")
 		require.NoError(t, ipc.WriteFile(path, rows, ipc.WriteConfig{BatchRows: 1000}))

@@ -26,9 +26,10 @@ type records struct {
 	// for RowsHint; nil for a stream, whose rows are not known ahead.
 	rows func() int64
 	hint *int64 // what rows counted, once
+	size int64  // the file's bytes, for RowsHintBytes
 }
 
-var _ mapper.RowsHinter = (*records)(nil)
+var _ mapper.BackedRowsHinter = (*records)(nil)
 
 // RowsHint is the rows of an IPC file, counted once from the record
 // batches its footer lists and the length in each one's message header,
@@ -45,6 +46,16 @@ func (r *records) RowsHint() int64 {
 		r.hint = &n
 	}
 	return *r.hint
+}
+
+// RowsHintBytes is the size of the IPC file whose rows RowsHint counts,
+// which its records are read from, so that ReadAll trusts the count at
+// once (mapper.BackedRowsHinter); -1 for a stream.
+func (r *records) RowsHintBytes() int64 {
+	if r.rows == nil {
+		return -1
+	}
+	return r.size
 }
 
 func newRecords(rr array.RecordReader, name string, close func()) *records {

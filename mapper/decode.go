@@ -386,7 +386,7 @@ func (b Batch[T]) Append(dst []T) []T {
 	}
 	if cap(dst)-len(dst) < n {
 		// Fresh memory is zero already; grow like append, to amortise.
-		grown := growRows(dst, n, -1)
+		grown := growRows(dst, n, -1, -1)
 		b.decode(unsafe.Pointer(unsafe.SliceData(grown[len(dst):len(dst)+n])), nil)
 		return grown[:len(dst)+n]
 	}

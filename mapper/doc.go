@@ -29,7 +29,8 @@
 // Arrow to Go, a stream (any array.RecordReader: IPC, Parquet, Flight, SQL):
 //   - [NewReader]: a [Reader] of rows in exact-size pages ([Reader.Pages],
 //     [Reader.All], [Reader.Read], [Reader.ReadAll]); a source that is a
-//     [RowsHinter] lets ReadAll size its result once, and one that is a
+//     [RowsHinter] lets ReadAll size its result once (at once when it is
+//     a [BackedRowsHinter], whose bytes back its hint), and one that is a
 //     [RecordSizer] reads records of the page Read and Pages ask for.
 //
 // Typed columns, without decoding rows (over the views package's columns):

@@ -121,3 +121,122 @@ func TestReaderReadAllAfterReadReadsTheRestWithinTheHint(t *testing.T) {
 	require.Equal(t, want[700:], rest, "the rows after those Read, the rest of the first record first")
 	assert.LessOrEqual(t, cap(rest), 4000, "the hint bounds the result even counted from the start")
 }
+
+// backedRecords is a record reader that claims rows rows in all, read
+// from bytes bytes (mapper.BackedRowsHinter).
+type backedRecords struct {
+	hintedRecords
+	bytes int64
+}
+
+func (b backedRecords) RowsHintBytes() int64 { return b.bytes }
+
+// readAllHinted is ReadAll of records of the given sizes from rr, whose
+// hint wrap sets; every row must come back.
+func readAllHinted(t *testing.T, wrap func(array.RecordReader) array.RecordReader, sizes ...int) []hintRow {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	recs, want := hintRecords(t, mem, sizes...)
+	rr, err := array.NewRecordReader(recs[0].Schema(), recs)
+	require.NoError(t, err)
+	for _, rec := range recs {
+		rec.Release()
+	}
+	r, err := mapper.NewReader[hintRow](wrap(rr))
+	rr.Release()
+	require.NoError(t, err)
+	defer r.Release()
+	rows, err := r.ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, want, rows, "every row, exactly once, whatever the hint")
+	return rows
+}
+
+func TestReaderReadAllTrustsAHintBackedByItsBytesAtOnce(t *testing.T) {
+	const rowBytes = 32                   // unsafe.Sizeof(hintRow{})
+	const perByte = 16                    // the most bytes of result ReadAll makes at once per byte backing the hint
+	sizes := []int{100, 4000, 4000, 1900} // 10,000 rows: 100 times the first record
+	const total = 10_000
+	cases := []struct {
+		name  string
+		hint  int64
+		bytes int64
+		// wantCap is the capacity of the result; maxCap, when wantCap is
+		// 0, bounds it.
+		wantCap, maxCap int
+	}{
+		{name: "a hint its bytes back sizes the result once, past 64 times the first record", hint: total, bytes: total * rowBytes / perByte, wantCap: total},
+		{name: "a hint far too large is trusted as far as its bytes back it", hint: 10_000_000, bytes: total * rowBytes, maxCap: total * perByte},
+		{name: "a hint of the largest int64 backed by a few bytes is trusted as far as the rows received back it", hint: math.MaxInt64, bytes: 10, maxCap: 64 * total},
+		{name: "unknown bytes (-1) trust the hint as far as the rows received back it", hint: math.MaxInt64, bytes: -1, maxCap: 64 * total},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rows := readAllHinted(t, func(rr array.RecordReader) array.RecordReader {
+				return backedRecords{hintedRecords{RecordReader: rr, rows: tc.hint}, tc.bytes}
+			}, sizes...)
+			if tc.wantCap > 0 {
+				assert.Equal(t, tc.wantCap, cap(rows))
+			} else {
+				assert.LessOrEqual(t, cap(rows), tc.maxCap)
+			}
+		})
+	}
+}
+
+func TestReaderReadAllGrowsToTheHintNotPastIt(t *testing.T) {
+	// The hint of 6,600 is trusted for 64 times the first record's 100
+	// rows; when the second record fills that, the result grows to the
+	// hint, now backed, not to twice its 6,400 rows.
+	rows := readAllHinted(t, func(rr array.RecordReader) array.RecordReader {
+		return hintedRecords{RecordReader: rr, rows: 6600}
+	}, 100, 6300, 200)
+	assert.Equal(t, 6600, cap(rows))
+}
+
+func TestReaderReadAllAfterReadSizesTheRestFromTheHintLessTheRowsRead(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	recs, want := hintRecords(t, mem, 1000, 3000)
+	rr, err := array.NewRecordReader(recs[0].Schema(), recs)
+	require.NoError(t, err)
+	for _, rec := range recs {
+		rec.Release()
+	}
+	r, err := mapper.NewReader[hintRow](backedRecords{hintedRecords{RecordReader: rr, rows: 4000}, 1 << 20})
+	rr.Release()
+	require.NoError(t, err)
+	defer r.Release()
+
+	n, err := r.Read(make([]hintRow, 700))
+	require.NoError(t, err)
+	require.Equal(t, 700, n)
+	rest, err := r.ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, want[700:], rest)
+	assert.Equal(t, 3300, cap(rest), "the 4,000 rows hinted less the 700 read")
+}
+
+func TestReaderReadAllOfNoRowsIsNilWhateverTheHint(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		hint, bytes int64
+	}{
+		{"a backed hint of rows that never come", 1000, 1 << 20},
+		{"no hint", -1, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "name", Type: arrow.BinaryTypes.String}, {Name: "note", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+			rr, err := array.NewRecordReader(schema, nil)
+			require.NoError(t, err)
+			r, err := mapper.NewReader[hintRow](backedRecords{hintedRecords{RecordReader: rr, rows: tc.hint}, tc.bytes})
+			rr.Release()
+			require.NoError(t, err)
+			defer r.Release()
+			rows, err := r.ReadAll()
+			require.NoError(t, err)
+			assert.Nil(t, rows, "no result held for no rows")
+		})
+	}
+}

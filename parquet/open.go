@@ -253,6 +253,10 @@ type source struct {
 	// the selected row groups it keeps, once records are asked for.
 	keepPage func(Page) bool
 	ranges   []rowRange
+	// size is the file's bytes, and readLeaves the leaf columns read,
+	// once records are asked for: what RowsHintBytes counts.
+	size       int64
+	readLeaves []int
 }
 
 func openPath(path string, cfg ReadConfig) (*source, error) {
@@ -364,7 +368,7 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	}
 	src, err := newSource(pf, fr, closer, name, cfg, mem, fix)
 	if src != nil {
-		src.pool, src.pages = own, pages
+		src.pool, src.pages, src.size = own, pages, size
 	}
 	return src, err
 }
@@ -422,8 +426,8 @@ func newSource(pf *file.Reader, fr *pqarrow.FileReader, closer io.Closer, name s
 }
 
 var (
-	_ mapper.RowsHinter  = (*fileRecords)(nil)
-	_ mapper.RecordSizer = (*fileRecords)(nil)
+	_ mapper.BackedRowsHinter = (*fileRecords)(nil)
+	_ mapper.RecordSizer      = (*fileRecords)(nil)
 )
 
 var magic = []byte("PAR1")
@@ -495,6 +499,7 @@ func (s *source) records(cols []int) (_ *fileRecords, err error) {
 		}
 	}()
 	leaves := s.leaves(cols)
+	s.readLeaves = leaves
 	if s.keepPage != nil && len(s.rowGroups) > 0 {
 		if s.ranges, err = s.keptRanges(leaves, s.keepPage); err != nil {
 			return nil, fmt.Errorf("arrowmap/parquet: %s: %w", s.name, err)
@@ -662,6 +667,29 @@ func newFileRecords(rr recordReader, src *source, cols []int) *fileRecords {
 // makes the records a mapper.RowsHinter, so that ReadAll (and ReadFile)
 // sizes its result once. checkRowsRead holds the file to it at the end.
 func (r *fileRecords) RowsHint() int64 { return r.src.numRows() }
+
+// RowsHintBytes is the bytes of the column chunks read (of the leaf
+// columns read, in the row groups read) as the footer says, no more than
+// the file's: checkFooter holds each chunk inside the file. It makes the
+// records a mapper.BackedRowsHinter, so that ReadAll trusts the footer's
+// count of rows at once as far as those bytes back it: a result of
+// millions of rows is made once, not grown.
+func (r *fileRecords) RowsHintBytes() int64 {
+	s := r.src
+	md := s.pf.MetaData()
+	var n int64
+	for _, g := range s.rowGroups {
+		rg := md.RowGroup(g)
+		for _, leaf := range s.readLeaves {
+			col, err := rg.ColumnChunk(leaf)
+			if err != nil {
+				return -1
+			}
+			n = min(n+max(col.TotalCompressedSize(), 0), s.size)
+		}
+	}
+	return n
+}
 
 // SizeNextRecord asks for the next record to hold about rows rows, as
 // mapper.RecordSizer says, so that a Reader reading pages of n rows holds

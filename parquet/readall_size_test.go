@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/require"
@@ -41,6 +42,13 @@ func TestReadFileAndReadAllSizeTheirResultOnceFromTheFooter(t *testing.T) {
 			require.NoError(t, err)
 			return rows
 		}, 30_000 + 10_003},
+		// 100 records: the footer's count is past 64 times the first
+		// record's rows, which alone would trust it only so far.
+		{"ReadFile in records of a hundredth of the rows", func(t *testing.T) []order {
+			rows, err := amparquet.ReadFile[order](path, amparquet.ReadConfig{BatchRows: 1_000})
+			require.NoError(t, err)
+			return rows
+		}, n},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,6 +79,47 @@ func TestTheRecordReadersOfParquetHintTheRowsOfTheRowGroupsKept(t *testing.T) {
 			var h mapper.RowsHinter = rr
 			require.Equal(t, tt.want, h.RowsHint())
 			require.Equal(t, tt.want, rr.NumRows())
+		})
+	}
+}
+
+func TestTheRecordReadersOfParquetBackTheirHintWithTheColumnChunksRead(t *testing.T) {
+	path := writeOrders(t, 1000, 300) // row groups of 300, 300, 300, 100
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	pf, err := file.OpenParquetFile(path, false)
+	require.NoError(t, err)
+	defer pf.Close()
+	// chunks is the compressed bytes of the column chunks of groups.
+	chunks := func(groups ...int) int64 {
+		var n int64
+		for _, g := range groups {
+			rg := pf.MetaData().RowGroup(g)
+			for c := range rg.NumColumns() {
+				col, err := rg.ColumnChunk(c)
+				require.NoError(t, err)
+				n += col.TotalCompressedSize()
+			}
+		}
+		return n
+	}
+	tests := []struct {
+		name string
+		cfg  amparquet.ReadConfig
+		want int64
+	}{
+		{"every row group", amparquet.ReadConfig{}, chunks(0, 1, 2, 3)},
+		{"the row groups given", amparquet.ReadConfig{RowGroups: []int{3, 1}}, chunks(3, 1)},
+		{"none", amparquet.ReadConfig{RowGroups: []int{}}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rr, err := amparquet.OpenRecords(path, tt.cfg)
+			require.NoError(t, err)
+			defer rr.Release()
+			var h mapper.BackedRowsHinter = rr
+			require.Equal(t, tt.want, h.RowsHintBytes())
+			require.Less(t, h.RowsHintBytes(), info.Size(), "the chunks lie inside the file, its footer besides")
 		})
 	}
 }
