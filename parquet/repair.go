@@ -4,6 +4,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/thrift/lib/go/thrift"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 )
 
 // Some files other readers read, arrow-go v18.8.0 cannot: it panics on a
@@ -268,20 +269,20 @@ func (fix *footerFix) restoreType(sf *pqarrow.SchemaField, unit arrow.TimeUnit) 
 		children[j].Type = dt
 		changed = changed || c
 	}
-	switch sf.Field.Type.(type) {
+	switch dt := sf.Field.Type.(type) {
 	case *arrow.ListType:
 		elem := &sf.Children[0]
-		if _, ok := elem.Field.Type.(*arrow.StructType); ok && len(elem.Children) == 1 && fix.nested[firstLeafOf(elem)] {
+		if arrowtype.OfType(elem.Field.Type).Layout == arrowtype.Struct && len(elem.Children) == 1 && fix.nested[firstLeafOf(elem)] {
 			if _, ok := elem.Children[0].Field.Type.(*arrow.ListType); ok {
 				// A struct of one list, pqarrow's reading of a list of the
 				// old structure: the list is the element.
-				inner := children[0].Type.(*arrow.StructType).Field(0)
+				inner := children[0].Type.(arrow.NestedType).Fields()[0]
 				return arrow.ListOfField(arrow.Field{Name: elem.Field.Name, Type: inner.Type, Nullable: elem.Field.Nullable}), true
 			}
 		}
 		if len(elem.Children) == 2 && elem.Children[0].IsLeaf() && fix.maps[elem.Children[0].ColIndex] {
-			kv := children[0].Type.(*arrow.StructType)
-			key, value := kv.Field(0), kv.Field(1)
+			kv := children[0].Type.(arrow.NestedType).Fields()
+			key, value := kv[0], kv[1]
 			key.Nullable = false
 			return arrow.MapOfFields(key, value), true
 		}
@@ -290,11 +291,11 @@ func (fix *footerFix) restoreType(sf *pqarrow.SchemaField, unit arrow.TimeUnit) 
 		}
 	case *arrow.MapType:
 		if changed {
-			kv := children[0].Type.(*arrow.StructType)
-			return arrow.MapOfFields(kv.Field(0), kv.Field(1)), true
+			kv := children[0].Type.(arrow.NestedType).Fields()
+			return arrow.MapOfFields(kv[0], kv[1]), true
 		}
-	case *arrow.StructType:
-		if changed {
+	default:
+		if changed && arrowtype.OfType(dt).Layout == arrowtype.Struct {
 			return arrow.StructOf(children...), true
 		}
 	}
