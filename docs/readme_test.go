@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -58,4 +59,68 @@ func TestTheREADMEsProgramsRunAndPrintWhatTheyWrote(t *testing.T) {
 			require.Equal(t, want, string(out))
 		})
 	}
+}
+
+// testFuncs are the names of the Test, Benchmark and Fuzz functions
+// declared in the repository's test files, in every module.
+func testFuncs(t *testing.T) map[string]bool {
+	t.Helper()
+	decl := regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)\w*)\(`)
+	names := map[string]bool{}
+	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range decl.FindAllStringSubmatch(string(b), -1) {
+			names[m[1]] = true
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	return names
+}
+
+// The README and the reference put each claim beside the test that checks
+// it: a test renamed or removed must not leave the docs citing a name that
+// checks nothing. A name alone in backticks must be declared; a name inside
+// a command (`go test -run TestX ./pkg`) is a -run pattern, and must begin
+// the name of some test.
+func TestEveryTestTheDocsCiteExists(t *testing.T) {
+	names := testFuncs(t)
+	require.Contains(t, names, "TestEveryTestTheDocsCiteExists", "the walk finds this file's own tests")
+	docs, err := filepath.Glob("*.md")
+	require.NoError(t, err)
+	docs = append(docs, filepath.Join("..", "README.md"))
+	span := regexp.MustCompile("`([^`\n]+)`")
+	ident := regexp.MustCompile(`\b(?:Test|Benchmark|Fuzz)[A-Z0-9_]\w*`)
+	cited := 0
+	for _, doc := range docs {
+		b, err := os.ReadFile(doc)
+		require.NoError(t, err)
+		for _, s := range span.FindAllStringSubmatch(string(b), -1) {
+			for _, name := range ident.FindAllString(s[1], -1) {
+				cited++
+				if name == s[1] {
+					assert.True(t, names[name], "%s cites %s, which no test file declares", doc, name)
+					continue
+				}
+				prefixed := false
+				for n := range names {
+					prefixed = prefixed || strings.HasPrefix(n, name)
+				}
+				assert.True(t, prefixed, "%s runs %s in `%s`, which begins the name of no test", doc, name, s[1])
+			}
+		}
+	}
+	require.Greater(t, cited, 100, "the docs cite the tests that check their claims")
 }
