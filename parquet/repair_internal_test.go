@@ -51,7 +51,8 @@ func writeColumns(t *testing.T, root *schema.GroupNode, write func(i int, cw fil
 	t.Helper()
 	var buf bytes.Buffer
 	w := file.NewParquetWriter(&buf, root, file.WithWriterProps(parquet.NewWriterProperties(parquet.WithDictionaryDefault(false))))
-	rg := w.AppendRowGroup()
+	rg, err := w.AppendRowGroupChecked()
+	require.NoError(t, err)
 	for i := range schema.NewSchema(root).NumColumns() {
 		cw, err := rg.NextColumn()
 		require.NoError(t, err)
