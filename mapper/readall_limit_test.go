@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/racetest"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -173,9 +174,7 @@ func TestReadAllRefusesTrillionsOfRowsInAFewBytesBeforeAllocatingThem(t *testing
 func TestReadAllReadsPastItsFloorEightBooleansAByteAndAnInt8DictionaryIndexAByte(t *testing.T) {
 	// Past the 64 MiB of rows any record may claim, within 64 bytes of
 	// rows a byte of the record: tens of millions of rows of a byte.
-	if raceEnabled {
-		t.Skip("77 million rows take minutes under the race detector")
-	}
+	racetest.Skip(t, "77 million rows take minutes under the race detector")
 	type boolRow struct {
 		Ok bool `arrow:"ok"`
 	}

@@ -1,5 +1,0 @@
-//go:build !race
-
-package mapper_test
-
-const raceEnabled = false
