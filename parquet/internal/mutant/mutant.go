@@ -7,16 +7,19 @@ package mutant
 
 import (
 	"bytes"
+	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 
-	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/arrowmap/arrowmap/ipc"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/arrowmap/arrowmap/views"
@@ -394,15 +397,85 @@ func footerRows(data []byte) (rows int64) {
 			rows = -1
 		}
 	}()
-	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	// The row groups' num_rows as the footer's thrift holds them, read
+	// here field by field: arrow-go's readers refuse, or panic on, footers
+	// that arrowmap repairs and reads as every other reader does (a count
+	// of 0 over row groups of rows, a logical type arrow-go does not know),
+	// whose row groups count the rows all the same.
+	n := len(data)
+	if n < 12 {
+		return -1
+	}
+	size := int64(binary.LittleEndian.Uint32(data[n-8:]))
+	if size <= 0 || size > int64(n-12) {
+		return -1
+	}
+	rows, err := footerRowGroupRows(data[int64(n-8)-size : n-8])
 	if err != nil {
 		return -1
 	}
-	defer pf.Close()
-	for g := range pf.NumRowGroups() {
-		rows += pf.MetaData().RowGroup(g).NumRows()
-	}
 	return rows
+}
+
+// footerRowGroupRows adds up the num_rows (field 3) of each RowGroup in the
+// row_groups (field 4) of the FileMetaData thrift footer.
+func footerRowGroupRows(footer []byte) (int64, error) {
+	ctx := context.Background()
+	conf := &thrift.TConfiguration{MaxMessageSize: int32(len(footer)), MaxFrameSize: int32(len(footer))}
+	p := thrift.NewTCompactProtocolConf(thrift.NewStreamTransportR(bytes.NewReader(footer)), conf)
+	var rows int64
+	fields := func(each func(id int16, t thrift.TType) (bool, error)) error {
+		if _, err := p.ReadStructBegin(ctx); err != nil {
+			return err
+		}
+		for {
+			_, t, id, err := p.ReadFieldBegin(ctx)
+			if err != nil {
+				return err
+			}
+			if t == thrift.STOP {
+				return p.ReadStructEnd(ctx)
+			}
+			read, err := each(id, t)
+			if err != nil {
+				return err
+			}
+			if !read {
+				if err := p.Skip(ctx, t); err != nil {
+					return err
+				}
+			}
+			if err := p.ReadFieldEnd(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	err := fields(func(id int16, t thrift.TType) (bool, error) {
+		if id != 4 || t != thrift.LIST {
+			return false, nil
+		}
+		_, count, err := p.ReadListBegin(ctx)
+		if err != nil {
+			return true, err
+		}
+		for range count {
+			if err := fields(func(id int16, t thrift.TType) (bool, error) {
+				if id != 3 || t != thrift.I64 {
+					return false, nil
+				}
+				n, err := p.ReadI64(ctx)
+				if n < 0 || rows > math.MaxInt64-n {
+					return true, fmt.Errorf("a row group of %d rows", n)
+				}
+				rows += n
+				return true, err
+			}); err != nil {
+				return true, err
+			}
+		}
+		return true, p.ReadListEnd(ctx)
+	})
+	return rows, err
 }
 
 // Print writes v as one line of JSON.
