@@ -185,6 +185,43 @@ func TestACompressedBufferClaimingTerabytesIsErrTooLargeBeforeItIsAllocated(t *t
 	}
 }
 
+// A ZSTD frame's header names the window its decoder allocates before any
+// block is read; arrow-go's decoder takes up to 512 MiB. One damaged byte
+// of a 168-byte buffer of a 3 KB file (the IPC mutation test's seed
+// 1796547645001858021) asked for 352 MiB, which every reader allocated.
+func TestAZstdFrameAskingForAWindowPastItsBufferIsAnErrorBeforeItIsAllocated(t *testing.T) {
+	rows := claimRows(100)
+	for _, file := range []bool{true, false} {
+		data := writeRows(t, file, ipc.WriteConfig{Compression: ipc.ZSTD, BatchRows: 40}, rows)
+		damaged := bytes.Clone(data)
+		frames := 0
+		for at := 0; ; {
+			i := bytes.Index(damaged[at:], []byte{0x28, 0xb5, 0x2f, 0xfd})
+			if i < 0 {
+				break
+			}
+			at += i + 4
+			if damaged[at]&0x20 == 0 { // a window descriptor follows
+				damaged[at+1] = 0x93 // 2^28 + 3/8 of it: 352 MiB
+				frames++
+			}
+		}
+		require.Positive(t, frames, "frames with a window descriptor")
+		path := writeTemp(t, "window.arrow", damaged)
+		for _, e := range readEntries[claimRow]() {
+			if e.stream && file {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s, a file %t", e.name, file), func(t *testing.T) {
+				mem := newSizeAllocator()
+				err := e.read(path, damaged, mem)
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "a frame asks for a window of 369098752 bytes")
+			})
+		}
+	}
+}
+
 func TestTheDeprecatedReadersRefuseATerabyteClaimToo(t *testing.T) {
 	rows := claimRows(50)
 	for _, file := range []bool{true, false} {

@@ -486,7 +486,7 @@ func requireFuzzError(t *testing.T, err error) {
 	var merr *mapper.Error
 	require.ErrorAs(t, err, &merr, "an error that is not a *mapper.Error: %v", err)
 	for _, kind := range []error{mapper.ErrInvalidData, mapper.ErrNull, mapper.ErrTypeMismatch,
-		mapper.ErrOverflow, mapper.ErrMissingColumn, mapper.ErrUnsupported, mapper.ErrTag} {
+		mapper.ErrOverflow, mapper.ErrMissingColumn, mapper.ErrUnsupported, mapper.ErrTag, mapper.ErrDuplicateKey} {
 		if errors.Is(err, kind) {
 			return
 		}

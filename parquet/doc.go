@@ -153,9 +153,10 @@
 // is registered with arrow-go, whose registry is the process's.
 //
 // What Parquet cannot store is refused by NewWriter and NewRecordWriter,
-// naming the column: unions, and the day_time and month_day_nano
-// intervals (Parquet's INTERVAL is unsigned months, days and
-// milliseconds, which hold no signed Arrow interval exactly). A value the
+// naming the column: unions, the day_time and month_day_nano intervals
+// (Parquet's INTERVAL is unsigned months, days and milliseconds, which
+// hold no signed Arrow interval exactly), and decimals of a negative
+// scale or one past their precision (Arrow allows them, DECIMAL does not). A value the
 // Arrow spec forbids that a row reaches (text that is not UTF-8, a decimal
 // past its precision, a date64 that is not a whole day, a null where the
 // field is not nullable, which a REQUIRED column would store as a value)

@@ -44,9 +44,10 @@ const goSchemaKey = "arrowmap:schema"
 //   - extension types as their storage.
 //
 // A type Parquet has no storage for is an error wrapping
-// mapper.ErrUnsupported: unions, and the day_time and month_day_nano
+// mapper.ErrUnsupported: unions, the day_time and month_day_nano
 // intervals (Parquet's INTERVAL is unsigned months, days and milliseconds:
-// it holds no signed Arrow interval exactly). changed reports whether the
+// it holds no signed Arrow interval exactly), and decimals of a scale
+// DECIMAL does not take. changed reports whether the
 // storage type differs from dt.
 func storageType(dt arrow.DataType) (_ arrow.DataType, changed bool, err error) {
 	return storageOf(dt, true)
@@ -74,6 +75,10 @@ func storageOf(dt arrow.DataType, top bool) (_ arrow.DataType, changed bool, err
 			ms, err := r.WithUnit(arrow.Millisecond, zone)
 			return ms, true, err
 		}
+	case r.Decimal && !decimalFits(dt):
+		// pqarrow panics on such a DECIMAL, and Arrow allows it: a
+		// negative scale, or one past the precision, in any file.
+		return nil, false, fmt.Errorf("%w: Parquet cannot store %s: its DECIMAL takes a precision of 1 or more and a scale from 0 to the precision", mapper.ErrUnsupported, dt)
 	case r.Decimal && r.Value != arrowtype.Decimal128 && r.Value != arrowtype.Decimal256:
 		precision, scale, _ := arrowtype.Precision(dt)
 		return decimal128Row.DecimalOf(precision, scale), true, nil
@@ -157,6 +162,13 @@ func storageField(f arrow.Field) (arrow.Field, bool, error) {
 	dt, changed, err := storageOf(f.Type, false)
 	f.Type = dt
 	return f, changed, err
+}
+
+// decimalFits reports whether dt, a decimal type, has a precision and
+// scale Parquet's DECIMAL holds.
+func decimalFits(dt arrow.DataType) bool {
+	precision, scale, _ := arrowtype.Precision(dt)
+	return precision >= 1 && scale >= 0 && scale <= precision
 }
 
 // storageSchema is schema with storageType's types, and for each column

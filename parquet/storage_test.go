@@ -196,6 +196,34 @@ func TestWhatParquetHasNoTypeForIsRefusedAtNewRecordWriterNamingTheColumn(t *tes
 	}
 }
 
+// Arrow allows a decimal's scale to be negative or past its precision;
+// Parquet's DECIMAL does not, and pqarrow panicked building its schema
+// (convert of such an IPC file ended in "reading failed", naming no
+// column).
+func TestADecimalScaleParquetCannotHoldIsRefusedAtNewRecordWriterNamingTheColumn(t *testing.T) {
+	for _, dt := range []arrow.DataType{
+		&arrow.Decimal128Type{Precision: 38, Scale: -5},
+		&arrow.Decimal128Type{Precision: 10, Scale: 12},
+		&arrow.Decimal32Type{Precision: 5, Scale: -1},
+		&arrow.Decimal256Type{Precision: 40, Scale: -2},
+		&arrow.Decimal128Type{Precision: 0, Scale: 0},
+		arrow.StructOf(arrow.Field{Name: "d", Type: arrow.ListOf(&arrow.Decimal128Type{Precision: 38, Scale: 39}), Nullable: true}),
+	} {
+		t.Run(dt.String(), func(t *testing.T) {
+			schema := arrow.NewSchema([]arrow.Field{{Name: "ok", Type: &arrow.Decimal128Type{Precision: 38, Scale: 38}}, {Name: "bad", Type: dt, Nullable: true}}, nil)
+			var buf bytes.Buffer
+			var err error
+			require.NotPanics(t, func() { _, err = amparquet.NewRecordWriter(&buf, schema, amparquet.WriteConfig{}) })
+			var me *mapper.Error
+			require.ErrorAs(t, err, &me)
+			require.ErrorIs(t, err, mapper.ErrUnsupported)
+			require.Equal(t, "bad", me.Column)
+			require.ErrorContains(t, err, "a scale from 0 to the precision")
+			require.Zero(t, buf.Len(), "nothing written")
+		})
+	}
+}
+
 func TestADate64ThatIsNotAWholeDayIsRefusedNamingColumnAndRow(t *testing.T) {
 	for _, tt := range []struct {
 		name string

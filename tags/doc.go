@@ -82,7 +82,7 @@
 // `index=int8…uint64` and `ordered` (with `dict`), `run_ends=int16|int32|int64`
 // (with `ree`), `keys_sorted` (with `map`), `name=` (in arrow-elem, arrow-key, arrow-value: the child
 // field's name; not in the arrow tag, which names its column first),
-// `elem(…)` (the options of a list element's own element, at any depth:
+// `elem(…)` (the options of a list element's own element, 64 levels deep at most:
 // `arrow-elem:"large_list,elem(large_utf8)"`),
 // `ext=` and `ext_metadata=` (an extension type's name and serialized
 // metadata; ext_metadata needs ext). A value with a comma, an equals sign,

@@ -2,6 +2,7 @@ package tags_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/arrowmap/arrowmap/tags"
@@ -64,4 +65,36 @@ func TestAQuoteInsideABareValueHidesNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `a,"b`, got.Name)
 	assert.True(t, got.Nullable)
+}
+
+// nestedElem is the options "x,elem(elem(…(nullable)…))", depth elem(…)
+// levels deep.
+func nestedElem(depth int) string {
+	return "x," + strings.Repeat("elem(", depth) + "nullable" + strings.Repeat(")", depth)
+}
+
+func TestElemNestsSixtyFourDeepAndNoDeeper(t *testing.T) {
+	tag, err := tags.Parse(nestedElem(64))
+	require.NoError(t, err)
+	for range 64 {
+		require.NotNil(t, tag.Elem)
+		tag = *tag.Elem
+	}
+	assert.True(t, tag.Nullable, "the innermost level's options are kept")
+
+	_, err = tags.Parse(nestedElem(65))
+	require.ErrorIs(t, err, tags.ErrTag)
+	assert.Contains(t, err.Error(), "nested more than 64 deep")
+}
+
+// A tag of a megabyte of elem(…) (the length GoTypeOf gives a hostile
+// Parquet schema of lists 180,000 deep) is refused at the bound: each
+// level was parsed from the text inside it, which took minutes.
+func TestAMegabyteOfNestedElemIsAnErrorAtTheBound(t *testing.T) {
+	opts := nestedElem(180_000)
+	require.Greater(t, len(opts), 1<<20)
+	_, err := tags.Parse(opts)
+	require.ErrorIs(t, err, tags.ErrTag)
+	assert.Contains(t, err.Error(), "nested more than 64 deep")
+	assert.Less(t, len(err.Error()), 200, "the error does not quote the tag")
 }

@@ -59,6 +59,18 @@ func ParseOptions(opts string) (Tag, error) { return parseOptions(opts, anyLevel
 // parseOptions reads an option list written at level: the options'
 // syntax, then their values, then the rules between them.
 func parseOptions(opts string, level Level) (Tag, error) {
+	return parseNested(opts, level, 0)
+}
+
+// maxElemDepth is how deep elem(…) may nest: arrow-go's own nesting
+// limit, past which no schema it reads has a level for the options.
+// Each level is parsed from the text inside its parentheses, so a
+// bound on the depth is what keeps a long tag (say, one GoTypeOf made
+// from a hostile file's schema) from taking time of its length squared.
+const maxElemDepth = 64
+
+// parseNested is parseOptions for options depth elem(…) levels down.
+func parseNested(opts string, level Level, depth int) (Tag, error) {
 	options := splitOptions(opts)
 	if len(options) == 0 {
 		return Tag{}, nil // the common case, a tag with a name only
@@ -67,6 +79,7 @@ func parseOptions(opts string, level Level) (Tag, error) {
 	if err != nil {
 		return Tag{}, err
 	}
+	s.depth = depth
 	if err := s.decode(); err != nil {
 		return Tag{}, err
 	}
@@ -157,6 +170,7 @@ type optionSet struct {
 	byKey map[string]*given
 	order []*given // in tag order
 	elem  *Tag     // what elem(…) holds, once parsed
+	depth int      // the elem(…) levels above these options
 }
 
 // of is the option o as given, nil when the tag does not give it.

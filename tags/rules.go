@@ -187,7 +187,10 @@ func nested(o *option) func(*optionSet) error {
 		if g == nil {
 			return nil
 		}
-		elem, err := parseOptions(g.value.(string), LevelChild)
+		if s.depth >= maxElemDepth {
+			return &Error{Option: o.name + "(…)", Err: fmt.Errorf("nested more than %d deep", maxElemDepth)}
+		}
+		elem, err := parseNested(g.value.(string), LevelChild, s.depth+1)
 		if err != nil {
 			return err
 		}

@@ -274,9 +274,98 @@ func checkRecordBatch(t fbTable, kind byte, body io.ReaderAt, bodyLen int64, b b
 				"more than the %d its message may claim, 64 MiB and %d bytes a byte of its body of %d (mapper.MaxExpansion raises the limit)",
 				expansion.ErrTooLarge, codecName(codec), i, batchName(kind), size, claimed, b.limit, ratioOf(b.ratio), bodyLen)
 		}
+		if codec == codecZSTD {
+			if err := checkZstdWindows(body, offset+uncompressedPrefix, length-uncompressedPrefix, size); err != nil {
+				return 0, fb.fail("ZSTD buffer %d of a %s: %v", i, batchName(kind), err)
+			}
+		}
 		claimed += size
 	}
 	return claimed, nil
+}
+
+// maxZstdWindow is the window a ZSTD frame may ask for whatever the
+// bytes it holds: the 8 MiB the format recommends every decoder take.
+const maxZstdWindow = 8 << 20
+
+// checkZstdWindows walks the ZSTD frames of the n bytes at off, a buffer
+// of size bytes uncompressed, and refuses a frame whose window is past
+// both size and maxZstdWindow. arrow-go's decoder (klauspost's, up to its
+// 512 MiB) allocates the window a frame header asks for before a block of
+// it is read: one damaged byte of a 168-byte buffer asked for 352 MiB.
+// Every encoder that knows the content's size keeps the window to it. A
+// frame cut short is left to the decoder, which fails on it.
+func checkZstdWindows(body io.ReaderAt, off, n, size int64) error {
+	var hdr [18]byte
+	end := off + n
+	for off+8 <= end {
+		k, _ := body.ReadAt(hdr[:min(int64(len(hdr)), end-off)], off)
+		if k < 8 {
+			return nil
+		}
+		magic := binary.LittleEndian.Uint32(hdr[:])
+		if magic&0xFFFFFFF0 == 0x184D2A50 { // a skippable frame
+			off += 8 + int64(binary.LittleEndian.Uint32(hdr[4:]))
+			continue
+		}
+		if magic != 0xFD2FB528 {
+			return nil // not ZSTD: the decoder says so
+		}
+		fhd := hdr[4]
+		single := fhd&0x20 != 0
+		fcsSize := [4]int{0, 2, 4, 8}[fhd>>6]
+		if single && fhd>>6 == 0 {
+			fcsSize = 1
+		}
+		didSize := [4]int{0, 1, 2, 4}[fhd&3]
+		at := 5
+		var window uint64
+		if !single {
+			wd := hdr[at]
+			base := uint64(1) << (10 + wd>>3)
+			window = base + base/8*uint64(wd&7)
+			at++
+		}
+		at += didSize
+		if at+fcsSize > k {
+			return nil
+		}
+		if single {
+			var fcs uint64
+			for j := fcsSize - 1; j >= 0; j-- {
+				fcs = fcs<<8 | uint64(hdr[at+j])
+			}
+			if fcsSize == 2 {
+				fcs += 256
+			}
+			window = fcs
+		}
+		if window > maxZstdWindow && window > uint64(size) {
+			return fmt.Errorf("a frame asks for a window of %d bytes, for %d bytes uncompressed", window, size)
+		}
+		// The frame's blocks, to the next frame: a 3-byte header each,
+		// the last flagged, then a checksum when the frame has one.
+		off += int64(at + fcsSize)
+		var bh [3]byte
+		for {
+			if k, _ := body.ReadAt(bh[:], off); k < 3 || off+3 > end {
+				return nil
+			}
+			h := uint32(bh[0]) | uint32(bh[1])<<8 | uint32(bh[2])<<16
+			blockSize := int64(h >> 3)
+			if (h>>1)&3 == 1 { // RLE: one byte repeated
+				blockSize = 1
+			}
+			off += 3 + blockSize
+			if h&1 != 0 {
+				break
+			}
+		}
+		if fhd&4 != 0 {
+			off += 4
+		}
+	}
+	return nil
 }
 
 // compression is the codec of the RecordBatch t's BodyCompression (field
