@@ -104,6 +104,9 @@ func CheckBatch(meta []byte, body io.ReaderAt, bodyLen, ratio int64, schema *Sch
 			b = batchBudget{limit: expansion.Limit(received+bodyLen, ratio), before: claimed, received: received + bodyLen, ratio: ratio, dictionaries: true}
 		}
 	}
+	if schema == nil { // a batch where the schema was due, or after it failed its check
+		return fb.fail("a %s before the schema", batchName(kind))
+	}
 	var l layout
 	if kind == headerRecordBatch {
 		version, err := int16Field(msg, 0)

@@ -354,3 +354,10 @@ func TestABatchOfFewerNodesOrBuffersThanItsSchemaNeedsIsRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestABatchWithoutTheSchemaOfItsStreamIsMalformed(t *testing.T) {
+	m := batchMessages(t)[0]
+	err := CheckBatch(m.meta, BodyAt(m.body), int64(len(m.body)), 0, nil, nil)
+	require.ErrorIs(t, err, ErrMalformed)
+	assert.ErrorContains(t, err, "a record batch before the schema")
+}
