@@ -568,7 +568,6 @@ func (f *fileOut) begin(rec arrow.RecordBatch, size, coming int64) (wait func() 
 	}
 	done := make(chan error, 1)
 	go func() {
-		defer rec.Release()
 		err := f.encode(rec)
 		if err != nil {
 			var named *mapper.Error
@@ -577,6 +576,9 @@ func (f *fileOut) begin(rec arrow.RecordBatch, size, coming int64) (wait func() 
 			}
 			err = f.fail("encoding rows", err)
 		}
+		// Released before wait returns: the caller may count its
+		// allocator's bytes, or free what rec's arrays hold, then.
+		rec.Release()
 		done <- err
 	}()
 	return func() error { return <-done }, nil

@@ -234,7 +234,7 @@ func Check(path, kind string, batch int) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, err
 	}
-	v := Verdict{FooterRows: footerRows(data)}
+	v := Verdict{FooterRows: FooterRows(data)}
 	run := func(name string, f func() (int64, error)) {
 		fmt.Fprintf(os.Stderr, "mutant: reading %s\n", name)
 		o := Outcome{Path: name}
@@ -382,13 +382,13 @@ func checkRows[T any](run func(string, func() (int64, error)), path string, smal
 	})
 }
 
-// footerRows is the rows of the row groups of the footer of data, which
+// FooterRows is the rows of the row groups of the footer of data, which
 // every reader reads in all, or -1 when the footer does not read. It is
 // read through this package's checks first: arrow-go alone allocates what
 // a damaged footer claims, and one mutant's claim ends the process. The
 // footer is not read through a reader of every column: a column a damaged
 // footer makes unreadable fails that reader, not one that reads the others.
-func footerRows(data []byte) (rows int64) {
+func FooterRows(data []byte) (rows int64) {
 	if _, err := amparquet.ReadSchema(bytes.NewReader(data), int64(len(data))); err != nil {
 		return -1
 	}
@@ -417,65 +417,159 @@ func footerRows(data []byte) (rows int64) {
 	return rows
 }
 
-// footerRowGroupRows adds up the num_rows (field 3) of each RowGroup in the
-// row_groups (field 4) of the FileMetaData thrift footer.
+// footerRowGroupRows adds up the num_rows of the row_groups of footer, a
+// FileMetaData in thrift's compact encoding, read as parquet.thrift's
+// generated readers (arrow-go's, parquet-mr's, DuckDB's) read it: a list
+// is read as the elements its field holds in the IDL, whatever element
+// type its header declares (generated code never looks), a field of
+// another type than the IDL's is skipped as the type its header declares,
+// and a field read twice keeps its last value. Only the structs on the way
+// to the row counts that hold a list are described (idlStruct); a struct
+// of no list reads alike either way, skipped field by field.
 func footerRowGroupRows(footer []byte) (int64, error) {
-	ctx := context.Background()
 	conf := &thrift.TConfiguration{MaxMessageSize: int32(len(footer)), MaxFrameSize: int32(len(footer))}
-	p := thrift.NewTCompactProtocolConf(thrift.NewStreamTransportR(bytes.NewReader(footer)), conf)
-	var rows int64
-	fields := func(each func(id int16, t thrift.TType) (bool, error)) error {
-		if _, err := p.ReadStructBegin(ctx); err != nil {
-			return err
-		}
-		for {
-			_, t, id, err := p.ReadFieldBegin(ctx)
-			if err != nil {
-				return err
-			}
-			if t == thrift.STOP {
-				return p.ReadStructEnd(ctx)
-			}
-			read, err := each(id, t)
-			if err != nil {
-				return err
-			}
-			if !read {
-				if err := p.Skip(ctx, t); err != nil {
-					return err
-				}
-			}
-			if err := p.ReadFieldEnd(ctx); err != nil {
-				return err
-			}
-		}
-	}
-	err := fields(func(id int16, t thrift.TType) (bool, error) {
-		if id != 4 || t != thrift.LIST {
+	r := idlReader{ctx: context.Background(), p: thrift.NewTCompactProtocolConf(thrift.NewStreamTransportR(bytes.NewReader(footer)), conf)}
+	var groups []int64 // of the last row_groups read
+	err := r.structure(fileMetaData, func(id int16) (bool, error) {
+		if id != 4 {
 			return false, nil
 		}
-		_, count, err := p.ReadListBegin(ctx)
-		if err != nil {
-			return true, err
-		}
-		for range count {
-			if err := fields(func(id int16, t thrift.TType) (bool, error) {
-				if id != 3 || t != thrift.I64 {
+		groups = groups[:0]
+		return true, r.list(fileMetaData[4], func() error {
+			rows := int64(-1)
+			err := r.structure(rowGroup, func(id int16) (bool, error) {
+				if id != 3 {
 					return false, nil
 				}
-				n, err := p.ReadI64(ctx)
-				if n < 0 || rows > math.MaxInt64-n {
-					return true, fmt.Errorf("a row group of %d rows", n)
-				}
-				rows += n
+				n, err := r.p.ReadI64(r.ctx)
+				rows = n
 				return true, err
-			}); err != nil {
-				return true, err
+			})
+			if err == nil && rows < 0 {
+				err = fmt.Errorf("a row group of %d rows, or of no num_rows", rows)
 			}
-		}
-		return true, p.ReadListEnd(ctx)
+			groups = append(groups, rows)
+			return err
+		})
 	})
-	return rows, err
+	if err != nil {
+		return 0, err
+	}
+	var rows int64
+	for _, n := range groups {
+		if rows > math.MaxInt64-n {
+			return 0, errors.New("row groups of more than 2^63 rows")
+		}
+		rows += n
+	}
+	return rows, nil
+}
+
+// idlField is a field of parquet.thrift as its generated reader reads it:
+// of type t; a list's elements of type elem; a struct, or a list's struct
+// elements, of the fields of of (nil: a struct that holds no list).
+type idlField struct {
+	t, elem thrift.TType
+	of      idlStruct
+}
+
+type idlStruct map[int16]idlField
+
+func listOf(elem thrift.TType, of idlStruct) idlField {
+	return idlField{t: thrift.LIST, elem: elem, of: of}
+}
+
+// The structs of arrow-go v18.8.0's parquet.thrift from FileMetaData to
+// its lists: EncryptionWithColumnKey, ColumnCryptoMetaData,
+// SizeStatistics, GeospatialStatistics, ColumnMetaData, ColumnChunk,
+// RowGroup and FileMetaData. The others hold none.
+var (
+	columnKey    = idlStruct{1: listOf(thrift.STRING, nil)}
+	cryptoMeta   = idlStruct{2: {t: thrift.STRUCT, of: columnKey}}
+	sizeStats    = idlStruct{2: listOf(thrift.I64, nil), 3: listOf(thrift.I64, nil)}
+	geoStats     = idlStruct{1: {t: thrift.STRUCT}, 2: listOf(thrift.I32, nil)}
+	columnMeta   = idlStruct{2: listOf(thrift.I32, nil), 3: listOf(thrift.STRING, nil), 8: listOf(thrift.STRUCT, nil), 12: {t: thrift.STRUCT}, 13: listOf(thrift.STRUCT, nil), 16: {t: thrift.STRUCT, of: sizeStats}, 17: {t: thrift.STRUCT, of: geoStats}}
+	columnChunk  = idlStruct{3: {t: thrift.STRUCT, of: columnMeta}, 8: {t: thrift.STRUCT, of: cryptoMeta}}
+	rowGroup     = idlStruct{1: listOf(thrift.STRUCT, columnChunk), 3: {t: thrift.I64}, 4: listOf(thrift.STRUCT, nil)}
+	fileMetaData = idlStruct{2: listOf(thrift.STRUCT, nil), 4: listOf(thrift.STRUCT, rowGroup), 5: listOf(thrift.STRUCT, nil), 7: listOf(thrift.STRUCT, nil), 8: {t: thrift.STRUCT}}
+)
+
+// idlReader reads compact thrift as parquet.thrift's generated code does.
+type idlReader struct {
+	ctx   context.Context
+	p     *thrift.TCompactProtocol
+	depth int
+}
+
+// structure reads a struct of the fields of s. own, when not nil, reads
+// a field of the IDL's type that it wants, saying so; it is given its id.
+func (r *idlReader) structure(s idlStruct, own func(id int16) (bool, error)) error {
+	if r.depth++; r.depth > thrift.DEFAULT_RECURSION_DEPTH {
+		return errors.New("structs nested too deep")
+	}
+	defer func() { r.depth-- }()
+	if _, err := r.p.ReadStructBegin(r.ctx); err != nil {
+		return err
+	}
+	for {
+		_, t, id, err := r.p.ReadFieldBegin(r.ctx)
+		if err != nil {
+			return err
+		}
+		if t == thrift.STOP {
+			return r.p.ReadStructEnd(r.ctx)
+		}
+		f, known := s[id]
+		read := false
+		if known && f.t == t && own != nil {
+			read, err = own(id)
+		}
+		switch {
+		case err != nil, read:
+		case !known || f.t != t:
+			err = r.p.Skip(r.ctx, t) // as its header says
+		case t == thrift.LIST:
+			err = r.list(f, nil)
+		default:
+			err = r.value(t, f.of)
+		}
+		if err != nil {
+			return err
+		}
+		if err := r.p.ReadFieldEnd(r.ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// list reads a list of f's elements, each by each when it is not nil.
+func (r *idlReader) list(f idlField, each func() error) error {
+	_, n, err := r.p.ReadListBegin(r.ctx)
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		return fmt.Errorf("a list of %d elements", n)
+	}
+	for range n {
+		if each != nil {
+			err = each()
+		} else {
+			err = r.value(f.elem, f.of)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return r.p.ReadListEnd(r.ctx)
+}
+
+// value reads a value of type t, a struct of the fields of of.
+func (r *idlReader) value(t thrift.TType, of idlStruct) error {
+	if t == thrift.STRUCT && of != nil {
+		return r.structure(of, nil)
+	}
+	return r.p.Skip(r.ctx, t)
 }
 
 // Print writes v as one line of JSON.
