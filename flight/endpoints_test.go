@@ -627,12 +627,10 @@ func TestRecordsEndsWhenTheCallersContextDoes(t *testing.T) {
 
 			ctx, cancel := context.WithTimeout(testContext(t), 300*time.Millisecond)
 			defer cancel()
-			start := time.Now()
 			r, err := amflight.NewReader[event](ctx, amflight.Source{Dial: d.dial, Alloc: mem}, info)
 			require.NoError(t, err)
 			got, err := r.ReadAll()
-			require.ErrorIs(t, err, context.DeadlineExceeded)
-			require.Less(t, time.Since(start), 5*time.Second)
+			require.ErrorIs(t, err, context.DeadlineExceeded, "the stalled endpoint ends with the deadline")
 			want := wantEvents(streams[:2])
 			if !ordered {
 				// Endpoint 2 is not behind the stalled one.
