@@ -299,14 +299,13 @@ const maxZstdWindow = 8 << 20
 // Every encoder that knows the content's size keeps the window to it. A
 // frame cut short is left to the decoder, which fails on it.
 func checkZstdWindows(body io.ReaderAt, off, n, size int64) error {
-	var hdr [18]byte
-	end := off + n
-	for off+8 <= end {
-		k, _ := body.ReadAt(hdr[:min(int64(len(hdr)), end-off)], off)
-		if k < 8 {
+	r := aheadReader{r: body, end: off + n}
+	for {
+		hdr := r.at(off, 18)
+		if len(hdr) < 8 {
 			return nil
 		}
-		magic := binary.LittleEndian.Uint32(hdr[:])
+		magic := binary.LittleEndian.Uint32(hdr)
 		if magic&0xFFFFFFF0 == 0x184D2A50 { // a skippable frame
 			off += 8 + int64(binary.LittleEndian.Uint32(hdr[4:]))
 			continue
@@ -330,7 +329,7 @@ func checkZstdWindows(body io.ReaderAt, off, n, size int64) error {
 			at++
 		}
 		at += didSize
-		if at+fcsSize > k {
+		if at+fcsSize > len(hdr) {
 			return nil
 		}
 		if single {
@@ -349,9 +348,9 @@ func checkZstdWindows(body io.ReaderAt, off, n, size int64) error {
 		// The frame's blocks, to the next frame: a 3-byte header each,
 		// the last flagged, then a checksum when the frame has one.
 		off += int64(at + fcsSize)
-		var bh [3]byte
 		for {
-			if k, _ := body.ReadAt(bh[:], off); k < 3 || off+3 > end {
+			bh := r.at(off, 3)
+			if len(bh) < 3 {
 				return nil
 			}
 			h := uint32(bh[0]) | uint32(bh[1])<<8 | uint32(bh[2])<<16
@@ -368,7 +367,32 @@ func checkZstdWindows(body io.ReaderAt, off, n, size int64) error {
 			off += 4
 		}
 	}
-	return nil
+}
+
+// aheadReader reads the bytes of r before end a window at a time: the
+// headers of a frame's blocks, which may be 3 bytes apart, cost a ReadAt
+// (a system call, on a file) a window, not one each.
+type aheadReader struct {
+	r     io.ReaderAt
+	end   int64
+	buf   []byte
+	start int64 // of buf
+}
+
+// at is the k bytes at off, fewer before end or where r has no more.
+func (a *aheadReader) at(off int64, k int) []byte {
+	if off < 0 || off >= a.end {
+		return nil
+	}
+	k = int(min(int64(k), a.end-off))
+	if off < a.start || off+int64(k) > a.start+int64(len(a.buf)) {
+		if a.buf == nil {
+			a.buf = make([]byte, 0, 4096)
+		}
+		n, _ := a.r.ReadAt(a.buf[:min(int64(cap(a.buf)), a.end-off)], off)
+		a.buf, a.start = a.buf[:n], off
+	}
+	return a.buf[off-a.start : min(off-a.start+int64(k), int64(len(a.buf)))]
 }
 
 // compression is the codec of the RecordBatch t's BodyCompression (field

@@ -361,3 +361,37 @@ func TestABatchWithoutTheSchemaOfItsStreamIsMalformed(t *testing.T) {
 	require.ErrorIs(t, err, ErrMalformed)
 	assert.ErrorContains(t, err, "a record batch before the schema")
 }
+
+// countingReaderAt counts the ReadAt calls made of it.
+type countingReaderAt struct {
+	r     *bytes.Reader
+	calls int
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	c.calls++
+	return c.r.ReadAt(p, off)
+}
+
+// zstdFrames is a frame of a one-byte content size and blocks raw blocks of
+// no bytes, the last flagged, then a frame asking for a window of 1 GiB.
+func zstdFrames(blocks int) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, 0xFD2FB528)
+	b = append(b, 0x20, 0) // single segment, content size 0
+	for range blocks - 1 {
+		b = append(b, 0, 0, 0)
+	}
+	b = append(b, 1, 0, 0)
+	b = binary.LittleEndian.AppendUint32(b, 0xFD2FB528)
+	return append(b, 0x00, 20<<3, 1, 0, 0) // window 2^30
+}
+
+func TestTheFramesOfAZstdBufferAreReadAWindowAtATimeNotABlockHeaderAtATime(t *testing.T) {
+	for _, blocks := range []int{1, 1000, 100_000} {
+		data := zstdFrames(blocks)
+		r := &countingReaderAt{r: bytes.NewReader(data)}
+		err := checkZstdWindows(r, 0, int64(len(data)), 0)
+		require.ErrorContains(t, err, "a frame asks for a window of 1073741824 bytes", "the frame after the blocks is reached")
+		assert.LessOrEqual(t, r.calls, 2+2*len(data)/4096, "%d blocks of 3 bytes", blocks)
+	}
+}
