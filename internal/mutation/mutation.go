@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"sort"
@@ -224,4 +225,21 @@ func FirstLines(s string, n int) string {
 		lines = lines[:n]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// ReadRows counts the rows r.Read gives, into a buffer of n rows, to
+// io.EOF or the first error.
+func ReadRows[T any](r interface{ Read([]T) (int, error) }, n int) (int64, error) {
+	buf := make([]T, n)
+	var rows int64
+	for {
+		k, err := r.Read(buf)
+		rows += int64(k)
+		if err == io.EOF {
+			return rows, nil
+		}
+		if err != nil {
+			return rows, err
+		}
+	}
 }

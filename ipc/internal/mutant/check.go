@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"runtime/debug"
 
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	amflight "github.com/arrowmap/arrowmap/flight"
+	"github.com/arrowmap/arrowmap/internal/mutation"
 	"github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/mapper"
 	"google.golang.org/grpc"
@@ -193,18 +193,7 @@ func checkRows[T any](c *checker) {
 				return 0, err
 			}
 			defer r.Release()
-			buf := make([]T, 64)
-			var n int64
-			for {
-				k, err := r.Read(buf)
-				n += int64(k)
-				if err == io.EOF {
-					return n, nil
-				}
-				if err != nil {
-					return n, err
-				}
-			}
+			return mutation.ReadRows[T](r, 64)
 		})
 	}
 	ctx := context.Background()

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/thrift/lib/go/thrift"
+	"github.com/arrowmap/arrowmap/internal/mutation"
 	"github.com/arrowmap/arrowmap/ipc"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/arrowmap/arrowmap/views"
@@ -336,18 +336,7 @@ func checkRows[T any](run func(string, func() (int64, error)), path string, smal
 			return 0, err
 		}
 		defer r.Release()
-		buf := make([]T, 37)
-		var n int64
-		for {
-			k, err := r.Read(buf)
-			n += int64(k)
-			if err == io.EOF {
-				return n, nil
-			}
-			if err != nil {
-				return n, err
-			}
-		}
+		return mutation.ReadRows[T](r, 37)
 	})
 	run("Open+All", func() (int64, error) {
 		r, err := amparquet.Open[T](path, small)
