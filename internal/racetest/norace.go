@@ -2,4 +2,5 @@
 
 package racetest
 
+// enabled is false: the test binary was built without -race.
 const enabled = false

@@ -2,4 +2,5 @@
 
 package racetest
 
+// enabled is true: the test binary was built with -race.
 const enabled = true
