@@ -971,7 +971,7 @@ func TestReadAllOfAFlightRefusesARecordOfTrillionsOfRowsInAFewBytes(t *testing.T
 		require.ErrorIs(t, err, mapper.ErrTooLarge)
 		var me *mapper.Error
 		require.ErrorAs(t, err, &me)
-		assert.Equal(t, 0, me.Row, "the record's first row")
+		assert.Equal(t, -1, me.Row, "the message refused before a row of it is read")
 		assert.Contains(t, err.Error(), fmt.Sprint(trillion), "the rows claimed")
 		assert.Contains(t, err.Error(), "MaxExpansion", "the remedy named")
 	}

@@ -2,7 +2,9 @@ package ipc_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -493,4 +495,62 @@ func FuzzReadIPC(f *testing.F) {
 		// the largest asked is the test.
 		require.LessOrEqual(t, mem.largest.Load(), int64(mem.refuse), "an allocation past what %d bytes may claim", len(data))
 	})
+}
+
+// nullRow is a row of a column of nulls, whose records have no body.
+type nullRow struct {
+	N *int32 `arrow:"n,nullable"`
+}
+
+func TestARecordClaimingTrillionsOfRowsInAFewBytesIsErrTooLargeUnlessMaxExpansionAllowsIt(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.Null, Nullable: true}}, nil)
+	const rows = 4242 // a count that no other field of the messages holds
+	col := array.NewNull(rows)
+	defer col.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, rows)
+	defer rec.Release()
+	for _, file := range []bool{true, false} {
+		var buf bytes.Buffer
+		var w interface {
+			Write(arrow.RecordBatch) error
+			Close() error
+		}
+		if file {
+			fw, err := arrowipc.NewFileWriter(&buf, arrowipc.WithSchema(schema))
+			require.NoError(t, err)
+			w = fw
+		} else {
+			w = arrowipc.NewWriter(&buf, arrowipc.WithSchema(schema))
+		}
+		require.NoError(t, w.Write(rec))
+		require.NoError(t, w.Close())
+		// The record's length and its node's length and null count.
+		claim := int64(1) << 40
+		damaged := bytes.ReplaceAll(buf.Bytes(), binary.LittleEndian.AppendUint64(nil, rows), binary.LittleEndian.AppendUint64(nil, uint64(claim)))
+		require.GreaterOrEqual(t, bytes.Count(damaged, binary.LittleEndian.AppendUint64(nil, uint64(claim))), 3, "the counts replaced")
+		path := writeTemp(t, "nulls.arrow", damaged)
+		for _, e := range readEntries[nullRow]() {
+			if (e.stream && file) || e.name == "OpenColumns" { // whose columns are claimColumns
+				continue
+			}
+			t.Run(fmt.Sprintf("%s, a file %t", e.name, file), func(t *testing.T) {
+				err := e.read(path, damaged, newSizeAllocator())
+				require.ErrorIs(t, err, mapper.ErrTooLarge)
+				assert.Contains(t, err.Error(), fmt.Sprint(claim), "the claim named")
+				assert.Contains(t, err.Error(), "MaxExpansion", "the remedy named")
+			})
+		}
+		// A caller who trusts the source reads the record as it claims.
+		var rr array.RecordReader
+		var err error
+		if file {
+			rr, err = ipc.OpenRecordsReaderAt(bytes.NewReader(damaged), int64(len(damaged)), mapper.MaxExpansion(math.MaxInt64))
+		} else {
+			rr, err = ipc.NewRecordReader(bytes.NewReader(damaged), mapper.MaxExpansion(math.MaxInt64))
+		}
+		require.NoError(t, err)
+		require.True(t, rr.Next(), "%v", rr.Err())
+		require.Equal(t, claim, rr.RecordBatch().NumRows())
+		rr.Release()
+	}
 }

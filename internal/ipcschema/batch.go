@@ -144,6 +144,19 @@ type batchBudget struct {
 	dictionaries                   bool // before and received are the dictionaries' held with this one
 }
 
+// values refuses a count of rows or values of a batch past limit: a
+// column of nulls, a run-end encoded column, a list of them, claims any
+// number in a body of a few bytes, and every reader of its rows (a
+// decoder, a Parquet writer making a level a value) spends at least a
+// byte on each.
+func (b batchBudget) values(kind byte, what string, n, bodyLen int64) error {
+	if n <= b.limit {
+		return nil
+	}
+	return fmt.Errorf("%w: a %s of %d %s in a body of %d bytes: more than the %d a message may claim, 64 Mi and %d a byte of its body (mapper.MaxExpansion raises the limit)",
+		expansion.ErrTooLarge, batchName(kind), n, what, bodyLen, b.limit, ratioOf(b.ratio))
+}
+
 // dictionaryOf is the id (field 0) of the DictionaryBatch table t, and
 // whether it is a delta (field 2).
 func dictionaryOf(t fbTable) (id int64, delta bool, err error) {
@@ -204,8 +217,12 @@ func checkRecordBatch(t fbTable, kind byte, body io.ReaderAt, bodyLen int64, b b
 	if at, err := t.field(0, 8); err != nil {
 		return 0, err
 	} else if at != 0 {
-		if rows := int64(binary.LittleEndian.Uint64(fb.buf[at:])); rows < 0 {
+		rows := int64(binary.LittleEndian.Uint64(fb.buf[at:]))
+		if rows < 0 {
 			return 0, fb.fail("a %s of %d rows", batchName(kind), rows)
+		}
+		if err := b.values(kind, "rows", rows, bodyLen); err != nil {
+			return 0, err
 		}
 	}
 	start, n, err := t.vector(1, fieldNodeSize)
@@ -218,6 +235,9 @@ func checkRecordBatch(t fbTable, kind byte, body io.ReaderAt, bodyLen int64, b b
 		nulls := int64(binary.LittleEndian.Uint64(fb.buf[at+8:]))
 		if length < 0 || nulls < 0 {
 			return 0, fb.fail("field node %d of %d values, %d of them null", i, length, nulls)
+		}
+		if err := b.values(kind, fmt.Sprintf("values in field node %d", i), length, bodyLen); err != nil {
+			return 0, err
 		}
 	}
 	codec, compressed, err := compression(t)
