@@ -99,27 +99,8 @@ func comparatorOf(dt arrow.DataType) (func(a arrow.Array, i int, b arrow.Array, 
 			return inner(da.Dictionary(), da.GetValueIndex(i), db.Dictionary(), db.GetValueIndex(j))
 		}, true
 	case arrowtype.Fixed:
-		switch r.Value {
-		case arrowtype.Int8:
-			return fixedComparator[int8](), true
-		case arrowtype.Int16:
-			return fixedComparator[int16](), true
-		case arrowtype.Int32:
-			return fixedComparator[int32](), true
-		case arrowtype.Int64:
-			return fixedComparator[int64](), true
-		case arrowtype.Uint8:
-			return fixedComparator[uint8](), true
-		case arrowtype.Uint16:
-			return fixedComparator[uint16](), true
-		case arrowtype.Uint32:
-			return fixedComparator[uint32](), true
-		case arrowtype.Uint64:
-			return fixedComparator[uint64](), true
-		case arrowtype.Float32:
-			return fixedComparator[float32](), true
-		case arrowtype.Float64:
-			return fixedComparator[float64](), true
+		if compare := fixedComparatorOf(r.Value); compare != nil {
+			return compare, true
 		}
 	}
 	return nil, false

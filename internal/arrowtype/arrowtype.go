@@ -10,10 +10,15 @@
 //
 // Go has no generic methods, so a visitor cannot hand a type parameter to
 // code in another package. Code that instantiates a generic function per
-// buffer type switches once on [Value] — the Go types the table names —
-// and instantiates there; [ValueOf] is the reverse, for generic code that
+// buffer type does so in a file generated from the table (go generate runs
+// ./gen, which renders each *_gen.go.tmpl of the repository over [EveryValue]
+// into its *_gen.go): a package writes what it instantiates per class of
+// Value (integer, float, decimal, interval) once, and a new Value reaches
+// it by regenerating. [ValueOf] is the reverse, for generic code that
 // starts from its type parameter.
 package arrowtype
+
+//go:generate go run ./gen -root ../..
 
 import (
 	"reflect"
@@ -173,6 +178,7 @@ func init() {
 		if r.Value != NoValue {
 			r.Bytes = valueBytes[r.Value]
 		}
+		classify(r)
 		rows = append(rows, r)
 		for int(r.ID) >= len(byID) {
 			byID = append(byID, nil)

@@ -34,23 +34,7 @@ func Max(dt arrow.DataType) uint64 {
 // most Max(dt), a negative one null; an int64 array for a type that is no
 // integer.
 func Array(mem memory.Allocator, dt arrow.DataType, indices []int) arrow.Array {
-	switch arrowtype.OfType(dt).Value {
-	case arrowtype.Int8:
-		return arrayOf[int8](mem, dt, indices)
-	case arrowtype.Uint8:
-		return arrayOf[uint8](mem, dt, indices)
-	case arrowtype.Int16:
-		return arrayOf[int16](mem, dt, indices)
-	case arrowtype.Uint16:
-		return arrayOf[uint16](mem, dt, indices)
-	case arrowtype.Int32:
-		return arrayOf[int32](mem, dt, indices)
-	case arrowtype.Uint32:
-		return arrayOf[uint32](mem, dt, indices)
-	case arrowtype.Uint64:
-		return arrayOf[uint64](mem, dt, indices)
-	}
-	return arrayOf[int64](mem, dt, indices)
+	return arrayOfValue(arrowtype.OfType(dt).Value)(mem, dt, indices)
 }
 
 func arrayOf[I int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](mem memory.Allocator, dt arrow.DataType, indices []int) arrow.Array {
