@@ -147,7 +147,8 @@ func render(path, rel string) ([]byte, error) {
 	return code, nil
 }
 
-// pruneImports drops the imports the file does not use and formats it.
+// pruneImports drops the imports the file does not use or imports twice,
+// and formats it.
 func pruneImports(src []byte) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.ParseComments)
@@ -168,9 +169,14 @@ func pruneImports(src []byte) ([]byte, error) {
 		if !ok || g.Tok != token.IMPORT {
 			continue
 		}
+		seen := map[string]bool{}
 		g.Specs = slices.DeleteFunc(g.Specs, func(s ast.Spec) bool {
 			is := s.(*ast.ImportSpec)
 			p, _ := strconv.Unquote(is.Path.Value)
+			if seen[p] {
+				return true // the template's import, given again by .Imports
+			}
+			seen[p] = true
 			name := p[strings.LastIndex(p, "/")+1:]
 			if is.Name != nil {
 				name = is.Name.Name
