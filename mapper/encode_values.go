@@ -257,7 +257,10 @@ func decimalsFit[D interface {
 // the unscaled values of a decimal of precision: the table's, the one
 // rule by which encoding, decoding and the record writers refuse a value
 // past the declared precision.
-func decimalBounds[D arrowtype.DecimalNum[D]](precision int32) (low, high D) {
+func decimalBounds[D interface {
+	decimal.DecimalTypes
+	decimal.Num[D]
+}](precision int32) (low, high D) {
 	return arrowtype.DecimalBounds[D](precision)
 }
 

@@ -777,18 +777,22 @@ func decodeRunEnds(a arrowtype.RunEndArray, to arrow.DataType, mem memory.Alloca
 // runEnds is the run ends of an array of run-end encoded rows (int16,
 // int32 or int64) as int64s.
 func runEnds(ends arrow.Array) []int64 {
-	switch arrowtype.OfType(ends.DataType()).Value {
-	case arrowtype.Int16:
-		return widen(arrowtype.Values[int16](ends.Data()))
-	case arrowtype.Int32:
-		return widen(arrowtype.Values[int32](ends.Data()))
-	case arrowtype.Int64:
-		return arrowtype.Values[int64](ends.Data())
+	if of := runEndsOf(arrowtype.OfType(ends.DataType()).Value); of != nil {
+		return of(ends.Data())
 	}
 	return nil
 }
 
-func widen[T int16 | int32](vals []T) []int64 {
+// runEndsAs is runEnds of run ends of Go type T.
+func runEndsAs[T int16 | int32 | int64](d arrow.ArrayData) []int64 {
+	values := arrowtype.Values[T](d)
+	if v, ok := any(values).([]int64); ok {
+		return v
+	}
+	return widen(values)
+}
+
+func widen[T int16 | int32 | int64](vals []T) []int64 {
 	out := make([]int64, len(vals))
 	for i, v := range vals {
 		out[i] = int64(v)

@@ -64,3 +64,17 @@ func decimalConverterOf(from, to arrowtype.Value) func(a arrow.Array, b array.Bu
 	}
 	return nil
 }
+
+// runEndsOf is runEndsAs of the run-end Go type v; nil for a v no run
+// ends have.
+func runEndsOf(v arrowtype.Value) func(arrow.ArrayData) []int64 {
+	switch v {
+	case arrowtype.Int16:
+		return runEndsAs[int16]
+	case arrowtype.Int32:
+		return runEndsAs[int32]
+	case arrowtype.Int64:
+		return runEndsAs[int64]
+	}
+	return nil
+}

@@ -97,7 +97,7 @@ func mayForbid(dt arrow.DataType, nullable bool) bool {
 // isDate64 reports whether r is the date of milliseconds, which must be
 // whole days.
 func isDate64(r *arrowtype.Row) bool {
-	return r.Temporal == arrowtype.Date && r.Value == arrowtype.Int64
+	return r.MillisecondDate()
 }
 
 // Record returns the first value of rec's columns cols (Columns of its

@@ -22,6 +22,7 @@ package arrowtype
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -185,9 +186,12 @@ func init() {
 		}
 		byID[r.ID] = r
 	}
-	for _, v := range []Value{Decimal32, Decimal64, Decimal128, Decimal256} {
-		decimals = append(decimals, Of(Holding(v)[0]))
+	for _, r := range rows {
+		if r.Decimal {
+			decimals = append(decimals, r)
+		}
 	}
+	slices.SortFunc(decimals, func(a, b *Row) int { return int(a.MaxPrecision - b.MaxPrecision) })
 }
 
 // MillisecondDate reports whether r is a date that counts milliseconds

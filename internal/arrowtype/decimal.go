@@ -15,6 +15,12 @@ import (
 
 // DecimalNum is a decimal Go type of the table with arrow-go's arithmetic.
 type DecimalNum[D decimal.DecimalTypes] interface {
+	FixedValue
+	arithmetic[D]
+}
+
+// arithmetic is a decimal Go type of arrow-go, of the table or not.
+type arithmetic[D decimal.DecimalTypes] interface {
 	decimal.DecimalTypes
 	decimal.Num[D]
 }
@@ -116,7 +122,7 @@ func DecimalBigInt[D decimal.DecimalTypes](x D) *big.Int {
 // of the unscaled values of a decimal of precision: the one rule by which
 // a value past the declared precision is refused, both ways. A precision
 // past D's maximum is D's maximum.
-func DecimalBounds[D DecimalNum[D]](precision int32) (low, high D) {
+func DecimalBounds[D arithmetic[D]](precision int32) (low, high D) {
 	precision = min(precision, int32(decimal.MaxPrecision[D]()))
 	high = DecimalOfInt64[D](1).IncreaseScaleBy(precision) // D holds 10^p up to its maximum precision
 	return high.Negate(), high
@@ -127,7 +133,7 @@ func DecimalBounds[D DecimalNum[D]](precision int32) (low, high D) {
 // comparisons for decimal32 and decimal64, Less (inlined) for the wider
 // ones, where a generic loop would call Cmp through a dictionary per
 // value.
-func DecimalsFit[D DecimalNum[D]](values []D, precision int32) bool {
+func DecimalsFit[D arithmetic[D]](values []D, precision int32) bool {
 	switch vs := any(values).(type) {
 	case []decimal.Decimal32:
 		_, high := DecimalBounds[decimal.Decimal32](precision)
