@@ -2,11 +2,12 @@
 // its layout, the Go type of its buffer values, its byte width, the Go type
 // GoTypeOf gives it, its units and maximum precision, and how to make it.
 //
-// Every other package reads Arrow's types through this table and names no
-// Arrow type itself: views, the decoder, the encoder and its builders,
-// GoTypeOf, the Parquet writer, the IPC dictionary code and the CLI switch
-// on a row's [Layout], [Value] and [Temporal], never on [arrow.Type]. Adding
-// a type is a row here plus what is truly new about it.
+// Every other package reads Arrow's types through this table: views, the
+// decoder, the encoder and its builders, GoTypeOf, the Parquet writer, the
+// IPC dictionary code and the CLI ask a row's [Layout] and [Temporal] (to
+// walk a nested type, or for what a layout truly does), never
+// [arrow.Type]. Adding a type is a row here plus what is truly new about
+// it (docs/adding-a-type.md).
 //
 // Go has no generic methods, so a visitor cannot hand a type parameter to
 // code in another package. Code that instantiates a generic function per
@@ -14,7 +15,8 @@
 // ./gen, which renders each *_gen.go.tmpl of the repository over [EveryValue]
 // into its *_gen.go): a package writes what it instantiates per class of
 // Value (integer, float, decimal, interval) once, and a new Value reaches
-// it by regenerating. [ValueOf] is the reverse, for generic code that
+// it by regenerating. decimal.go is what the table knows of the decimal
+// widths, so that decimal code is generic over them. [ValueOf] is the reverse, for generic code that
 // starts from its type parameter.
 package arrowtype
 

@@ -32,3 +32,27 @@ func arrayOfValue(v arrowtype.Value) func(memory.Allocator, arrow.DataType, []in
 	}
 	return arrayOf[int64]
 }
+
+// outOfRangeOf is outOfRange of the integer v; nil for a v that is no
+// integer.
+func outOfRangeOf(v arrowtype.Value) func(arrow.ArrayData, int) (int, int64, error) {
+	switch v {
+	case arrowtype.Int8:
+		return outOfRange[int8]
+	case arrowtype.Int16:
+		return outOfRange[int16]
+	case arrowtype.Int32:
+		return outOfRange[int32]
+	case arrowtype.Int64:
+		return outOfRange[int64]
+	case arrowtype.Uint8:
+		return outOfRange[uint8]
+	case arrowtype.Uint16:
+		return outOfRange[uint16]
+	case arrowtype.Uint32:
+		return outOfRange[uint32]
+	case arrowtype.Uint64:
+		return outOfRange[uint64]
+	}
+	return nil
+}

@@ -29,7 +29,6 @@ var pending = map[string]string{
 	"mapper/encode_plan.go":                  "GoTypeOf's and the encoder's per-Go-kind choices (float16, decimal text) spelled by type",
 	"mapper/decode_plan.go":                  "the float16 and bool8 Go kinds' accept sets",
 	"parquet/convert.go":                     "Parquet's storage conversions (int32 as time32, int64 as duration, month_interval as int32)",
-	"parquet/dictchunks.go":                  "the page writer's dictionary index widths (h/pqwrite moves it to parquet/internal/)",
 	"parquet/direct.go":                      "the page writer's physical types (h/pqwrite moves it to parquet/internal/)",
 	"parquet/storage.go":                     "Parquet's physical storage of each logical type",
 }
