@@ -3,7 +3,6 @@ package duckdb
 import (
 	"database/sql/driver"
 	"fmt"
-	"math/big"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -221,33 +220,7 @@ func fixedValuesOf(arr arrow.Array, row *arrowtype.Row) (valueOf, error) {
 		instant := arrowtype.InstantOf(unit)
 		return func(i int) (driver.Value, error) { return instant(ticks(i)).In(loc), nil }, nil
 	}
-	switch row.Value {
-	case arrowtype.Int8:
-		return fixed[int8](d), nil
-	case arrowtype.Int16:
-		return fixed[int16](d), nil
-	case arrowtype.Int32:
-		return fixed[int32](d), nil
-	case arrowtype.Int64:
-		return fixed[int64](d), nil
-	case arrowtype.Uint8:
-		return fixed[uint8](d), nil
-	case arrowtype.Uint16:
-		return fixed[uint16](d), nil
-	case arrowtype.Uint32:
-		return fixed[uint32](d), nil
-	case arrowtype.Uint64:
-		return fixed[uint64](d), nil
-	case arrowtype.Float32:
-		return fixed[float32](d), nil
-	case arrowtype.Float64:
-		return fixed[float64](d), nil
-	case arrowtype.Decimal32, arrowtype.Decimal64, arrowtype.Decimal128:
-		p, s, _ := arrowtype.Precision(dt)
-		big := decimalBig(d, row.Value)
-		return func(i int) (driver.Value, error) {
-			return duckdb.Decimal{Width: uint8(p), Scale: uint8(s), Value: big(i)}, nil
-		}, nil
+	switch row.Value { // DuckDB's interval of each of arrow-go's that carry leaves
 	case arrowtype.MonthInterval:
 		v := arrowtype.Values[arrow.MonthInterval](d)
 		return func(i int) (driver.Value, error) { return duckdb.Interval{Months: int32(v[i])}, nil }, nil
@@ -257,36 +230,42 @@ func fixedValuesOf(arr arrow.Array, row *arrowtype.Row) (valueOf, error) {
 			return duckdb.Interval{Months: v[i].Months, Days: v[i].Days, Micros: v[i].Nanoseconds / 1000}, nil
 		}, nil
 	}
+	if values := appenderValuesOf(row.Value); values != nil {
+		return values(d, dt)
+	}
 	return nil, fmt.Errorf("DuckDB's Appender takes no %s", dt)
 }
 
-func fixed[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64](d arrow.ArrayData) valueOf {
+// fixed reads numbers as themselves.
+func fixed[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64](d arrow.ArrayData, _ arrow.DataType) (valueOf, error) {
 	v := arrowtype.Values[T](d)
-	return func(i int) (driver.Value, error) { return v[i], nil }
+	return func(i int) (driver.Value, error) { return v[i], nil }, nil
 }
+
+// decimals reads decimals as duckdb.Decimal, of the 38 digits DuckDB's
+// decimals hold at most.
+func decimals[D decimal.DecimalTypes](d arrow.ArrayData, dt arrow.DataType) (valueOf, error) {
+	p, s, _ := arrowtype.Precision(dt)
+	if p > duckdbMaxPrecision {
+		return nil, fmt.Errorf("DuckDB's Appender takes no %s", dt)
+	}
+	x := arrowtype.Values[D](d)
+	return func(i int) (driver.Value, error) {
+		return duckdb.Decimal{Width: uint8(p), Scale: uint8(s), Value: arrowtype.DecimalBigInt(x[i])}, nil
+	}, nil
+}
+
+// duckdbMaxPrecision is the digits of DuckDB's widest decimal.
+const duckdbMaxPrecision = 38
 
 // int64Values reads the counts of a temporal type of 32 or 64 bits.
 func int64Values(d arrow.ArrayData, row *arrowtype.Row) func(int) int64 {
-	if row.Value == arrowtype.Int32 {
+	if row.Bytes == 4 {
 		v := arrowtype.Values[int32](d)
 		return func(i int) int64 { return int64(v[i]) }
 	}
 	v := arrowtype.Values[int64](d)
 	return func(i int) int64 { return v[i] }
-}
-
-// decimalBig reads a decimal's unscaled values as big.Ints.
-func decimalBig(d arrow.ArrayData, v arrowtype.Value) func(int) *big.Int {
-	switch v {
-	case arrowtype.Decimal32:
-		x := arrowtype.Values[decimal.Decimal32](d)
-		return func(i int) *big.Int { return big.NewInt(int64(x[i])) }
-	case arrowtype.Decimal64:
-		x := arrowtype.Values[decimal.Decimal64](d)
-		return func(i int) *big.Int { return big.NewInt(int64(x[i])) }
-	}
-	x := arrowtype.Values[decimal.Decimal128](d)
-	return func(i int) *big.Int { return x[i].BigInt() }
 }
 
 // extensionValuesOf reads the extensions DuckDB has a type of, and any

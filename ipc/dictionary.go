@@ -393,30 +393,6 @@ func (c indexCheck) err(column string, base int64) error {
 	return nil
 }
 
-// indexCheckOf is the check of indices whose buffer holds v; true when
-// v is no integer.
-func indexCheckOf(v arrowtype.Value) (func(arrow.ArrayData, int) indexCheck, bool) {
-	switch v {
-	case arrowtype.Int8:
-		return checkIndices[int8], false
-	case arrowtype.Uint8:
-		return checkIndices[uint8], false
-	case arrowtype.Int16:
-		return checkIndices[int16], false
-	case arrowtype.Uint16:
-		return checkIndices[uint16], false
-	case arrowtype.Int32:
-		return checkIndices[int32], false
-	case arrowtype.Uint32:
-		return checkIndices[uint32], false
-	case arrowtype.Int64:
-		return checkIndices[int64], false
-	case arrowtype.Uint64:
-		return checkIndices[uint64], false
-	}
-	return nil, true
-}
-
 // checkIndices checks the indices of data, of Go type I, against a
 // dictionary of size values: a negative index is as far outside it as a
 // large one.

@@ -7,8 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
-	"github.com/apache/arrow-go/v18/arrow/decimal256"
 
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
@@ -34,27 +32,7 @@ type decimalDecoder[D decimal.DecimalTypes] struct{}
 func (decimalDecoder[D]) inPlace() {}
 
 func (decimalDecoder[D]) decode(v views.View, dst strided, _ *call) {
-	w := v.Window()
-	nulls := v.Nulls()
-	switch n := v.Node().(type) {
-	case *views.Primitive[decimal.Decimal32]:
-		widen(n.Values()[w.Offset:w.End()], nulls, dst, func(x decimal.Decimal32) D { return fromInt64[D](int64(x)) })
-	case *views.Primitive[decimal.Decimal64]:
-		widen(n.Values()[w.Offset:w.End()], nulls, dst, func(x decimal.Decimal64) D { return fromInt64[D](int64(x)) })
-	case *views.Primitive[decimal.Decimal128]:
-		widen(n.Values()[w.Offset:w.End()], nulls, dst, func(x decimal.Decimal128) D {
-			var d D
-			switch p := any(&d).(type) {
-			case *decimal.Decimal128:
-				*p = x
-			case *decimal.Decimal256:
-				*p = decimal256.FromDecimal128(x)
-			}
-			return d
-		})
-	case *views.Primitive[decimal.Decimal256]:
-		widen(n.Values()[w.Offset:w.End()], nulls, dst, func(x decimal.Decimal256) D { return any(x).(D) })
-	}
+	widenDecimals[D](v, dst)
 }
 
 func widen[S, D any](src []S, nulls slice.Bitmap, dst strided, conv func(S) D) {
@@ -63,21 +41,6 @@ func widen[S, D any](src []S, nulls slice.Bitmap, dst strided, conv func(S) D) {
 			*(*D)(dst.at(i)) = conv(x)
 		}
 	}
-}
-
-func fromInt64[D decimal.DecimalTypes](x int64) D {
-	var d D
-	switch p := any(&d).(type) {
-	case *decimal.Decimal32:
-		*p = decimal.Decimal32(x)
-	case *decimal.Decimal64:
-		*p = decimal.Decimal64(x)
-	case *decimal.Decimal128:
-		*p = decimal128.FromI64(x)
-	case *decimal.Decimal256:
-		*p = decimal256.FromI64(x)
-	}
-	return d
 }
 
 // decodeDecimalText decodes a decimal array into strings of its exact
@@ -115,31 +78,16 @@ func decodeDecimalText(v views.View, nulls slice.Bitmap, dst strided) {
 	}
 }
 
-// unscaledDigits appends to buf the decimal digits of the magnitude of the
-// unscaled integer of row i of a decimal node, and reports its sign. Values
-// that fit an int64 — every decimal32 and decimal64, most decimal128 — take
-// no allocation.
-func unscaledDigits(buf []byte, n views.Node, i int) (neg bool, digits []byte) {
-	var x int64
-	switch n := n.(type) {
-	case *views.Primitive[decimal.Decimal32]:
-		x = int64(n.Values()[i])
-	case *views.Primitive[decimal.Decimal64]:
-		x = int64(n.Values()[i])
-	case *views.Primitive[decimal.Decimal128]:
-		v := n.Values()[i]
-		if lo := v.LowBits(); (v.HighBits() == 0 && lo < 1<<63) || (v.HighBits() == -1 && lo >= 1<<63) {
-			x = int64(lo)
-			break
-		}
-		return bigDigits(buf, v.BigInt())
-	case *views.Primitive[decimal.Decimal256]:
-		return bigDigits(buf, n.Values()[i].BigInt())
+// unscaledDigitsOf is unscaledDigits of the value x.
+func unscaledDigitsOf[D decimal.DecimalTypes](buf []byte, x D) (neg bool, digits []byte) {
+	i, ok := arrowtype.DecimalInt64(x)
+	if !ok {
+		return bigDigits(buf, arrowtype.DecimalBigInt(x))
 	}
-	if x < 0 {
-		return true, strconv.AppendUint(buf, uint64(-x), 10) // -MinInt64 wraps to its magnitude
+	if i < 0 {
+		return true, strconv.AppendUint(buf, uint64(-i), 10) // -MinInt64 wraps to its magnitude
 	}
-	return false, strconv.AppendUint(buf, uint64(x), 10)
+	return false, strconv.AppendUint(buf, uint64(i), 10)
 }
 
 func bigDigits(buf []byte, x *big.Int) (bool, []byte) {

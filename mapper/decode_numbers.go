@@ -1,6 +1,7 @@
 package mapper
 
 import (
+	"cmp"
 	"reflect"
 	"unsafe"
 
@@ -22,31 +23,12 @@ type numberDecoder[D number] struct{}
 func (numberDecoder[D]) inPlace() {}
 
 func (numberDecoder[D]) decode(v views.View, dst strided, _ *call) {
-	w := v.Window()
-	nulls := v.Nulls()
-	switch n := v.Node().(type) {
-	case *views.Primitive[int8]:
-		convert[int8, D](n.Values()[w.Offset:w.End()], nulls, dst)
-	case *views.Primitive[int16]:
-		convert[int16, D](n.Values()[w.Offset:w.End()], nulls, dst)
-	case *views.Primitive[int32]:
-		convert[int32, D](n.Values()[w.Offset:w.End()], nulls, dst)
-	case *views.Primitive[int64]:
-		convert[int64, D](n.Values()[w.Offset:w.End()], nulls, dst)
-	case *views.Primitive[uint8]:
-		convert[uint8, D](n.Values()[w.Offset:w.End()], nulls, dst)
-	case *views.Primitive[uint16]:
-		convert[uint16, D](n.Values()[w.Offset:w.End()], nulls, dst)
-	case *views.Primitive[uint32]:
-		convert[uint32, D](n.Values()[w.Offset:w.End()], nulls, dst)
-	case *views.Primitive[uint64]:
-		convert[uint64, D](n.Values()[w.Offset:w.End()], nulls, dst)
-	case *views.Primitive[float32]:
-		convert[float32, D](n.Values()[w.Offset:w.End()], nulls, dst)
-	case *views.Primitive[float64]:
-		convert[float64, D](n.Values()[w.Offset:w.End()], nulls, dst)
-	case *views.Primitive[float16.Num]:
-		convertFloat16[D](n.Values()[w.Offset:w.End()], nulls, dst)
+	if convertNumbers[D](v, dst) {
+		return
+	}
+	if n, ok := v.Node().(*views.Primitive[float16.Num]); ok { // no Go number: through float32
+		w := v.Window()
+		convertFloat16[D](n.Values()[w.Offset:w.End()], v.Nulls(), dst)
 	}
 }
 
@@ -99,6 +81,11 @@ func float16Value(x float16.Num) float32 {
 		f = -f
 	}
 	return f
+}
+
+// compareFloat16 orders two float16.Num by their value.
+func compareFloat16(a, b unsafe.Pointer) int {
+	return cmp.Compare((*float16.Num)(a).Float32(), (*float16.Num)(b).Float32())
 }
 
 // float16Decoder decodes float16 into float16.Num.

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 	"unsafe"
-
-	"github.com/apache/arrow-go/v18/arrow/float16"
 )
 
 // pointerEncoder writes *T as T, a nil pointer being a null.
@@ -444,9 +442,7 @@ func compareOf(t reflect.Type) func(a, b unsafe.Pointer) int {
 			return cmp.Or(x.Compare(y), strings.Compare(x.Location().String(), y.Location().String()))
 		}
 	case kindFloat16:
-		return func(a, b unsafe.Pointer) int {
-			return cmp.Compare((*float16.Num)(a).Float32(), (*float16.Num)(b).Float32())
-		}
+		return compareFloat16
 	case kindDecimal:
 		w, _ := decimalWidthOf(t)
 		return w.compare

@@ -14,7 +14,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
-	"github.com/arrowmap/arrowmap/internal/arrowcheck"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 )
 
 // valuesEncoder writes Go values without pointers whose memory is the
@@ -254,14 +254,14 @@ func decimalsFit[D interface {
 }
 
 // decimalBounds are the exclusive bounds -10^precision and 10^precision of
-// the unscaled values of a decimal of precision: arrowcheck's, the one
+// the unscaled values of a decimal of precision: the table's, the one
 // rule by which encoding, decoding and the record writers refuse a value
 // past the declared precision.
 func decimalBounds[D interface {
 	decimal.DecimalTypes
 	decimal.Num[D]
 }](precision int32) (low, high D) {
-	return arrowcheck.DecimalBounds[D](precision)
+	return arrowtype.DecimalBounds[D](precision)
 }
 
 // decimalFromText converts decimal text to a decimal of precision and

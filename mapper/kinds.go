@@ -261,50 +261,6 @@ type valueKit struct {
 	fitsPrecision func(cd *codec) preparer
 }
 
-// kitOf is the kit of the buffer Go type v: the one switch of mapper over
-// the table's Go types.
-func kitOf(v arrowtype.Value) valueKit {
-	switch v {
-	case arrowtype.Int8:
-		return integerKit[int8]()
-	case arrowtype.Int16:
-		return integerKit[int16]()
-	case arrowtype.Int32:
-		return integerKit[int32]()
-	case arrowtype.Int64:
-		return integerKit[int64]()
-	case arrowtype.Uint8:
-		return integerKit[uint8]()
-	case arrowtype.Uint16:
-		return integerKit[uint16]()
-	case arrowtype.Uint32:
-		return integerKit[uint32]()
-	case arrowtype.Uint64:
-		return integerKit[uint64]()
-	case arrowtype.Float16:
-		return fixedKit[float16.Num]()
-	case arrowtype.Float32:
-		return fixedKit[float32]()
-	case arrowtype.Float64:
-		return fixedKit[float64]()
-	case arrowtype.Decimal32:
-		return decimalKit[decimal.Decimal32]()
-	case arrowtype.Decimal64:
-		return decimalKit[decimal.Decimal64]()
-	case arrowtype.Decimal128:
-		return decimalKit[decimal.Decimal128]()
-	case arrowtype.Decimal256:
-		return decimalKit[decimal.Decimal256]()
-	case arrowtype.MonthInterval:
-		return intervalKit[arrow.MonthInterval]()
-	case arrowtype.DayTimeInterval:
-		return intervalKit[arrow.DayTimeInterval]()
-	case arrowtype.MonthDayNanoInterval:
-		return intervalKit[arrow.MonthDayNanoInterval]()
-	}
-	panic("arrowmap: no Go type for " + v.String()) // the table has a Value for every fixed width
-}
-
 func fixedKit[V arrowtype.FixedValue]() valueKit {
 	return valueKit{adapter: newFixedAdapter[V], encoder: newValuesEncoder[V]}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
@@ -255,57 +254,36 @@ func unsafeSize[T int32 | int64]() int64 {
 // convertDecimal is a, of decimals, as decimals of to: each value checked
 // against to's precision.
 func convertDecimal(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	convert := decimalConverterOf(arrowtype.OfType(a.DataType()).Value, arrowtype.OfType(to).Value)
+	if convert == nil {
+		return nil, fmt.Errorf("%w: cannot convert %s to %s", mapper.ErrInvalidData, a.DataType(), to)
+	}
 	b := array.NewBuilder(mem, to)
 	defer b.Release()
 	b.Reserve(a.Len())
-	prec, scale, _ := arrowtype.Precision(to)
-	from, add, ok := decimalsOf(a, b)
+	return convert(a, b, to)
+}
+
+// convertDecimals is convertDecimal from decimals of S to those of D.
+func convertDecimals[S arrowtype.DecimalNum[S], D decimal.DecimalTypes](a arrow.Array, b array.Builder, to arrow.DataType) (arrow.Array, error) {
+	add, ok := b.(interface{ Append(D) })
 	if !ok {
 		return nil, fmt.Errorf("%w: cannot convert %s to %s", mapper.ErrInvalidData, a.DataType(), to)
 	}
+	prec, scale, _ := arrowtype.Precision(to)
+	values := arrowtype.Values[S](a.Data())
 	for i := range a.Len() {
 		if a.IsNull(i) {
 			b.AppendNull()
 			continue
 		}
-		v := from(i)
+		v := values[i]
 		if !v.FitsInPrecision(prec) {
 			return nil, &rowError{i, fmt.Errorf("%w: %s does not fit %s", mapper.ErrInvalidData, v.ToString(scale), to)}
 		}
-		add(v)
+		add.Append(arrowtype.ConvertDecimal[S, D](v))
 	}
 	return b.NewArray(), nil
-}
-
-// decimalsOf is how convertDecimal reads the decimals of a (decimal32,
-// decimal64 or decimal128) as decimal128 values, and appends one to b, a
-// builder of decimal32, decimal64 or decimal128, cut to its width (the
-// value fits its precision).
-func decimalsOf(a arrow.Array, b array.Builder) (from func(int) decimal.Decimal128, add func(decimal.Decimal128), ok bool) {
-	switch arrowtype.OfType(a.DataType()).Value {
-	case arrowtype.Decimal32:
-		vals := arrowtype.Values[decimal.Decimal32](a.Data())
-		from = func(i int) decimal.Decimal128 { return decimal128.FromI64(int64(vals[i])) }
-	case arrowtype.Decimal64:
-		vals := arrowtype.Values[decimal.Decimal64](a.Data())
-		from = func(i int) decimal.Decimal128 { return decimal128.FromI64(int64(vals[i])) }
-	case arrowtype.Decimal128:
-		vals := arrowtype.Values[decimal.Decimal128](a.Data())
-		from = func(i int) decimal.Decimal128 { return vals[i] }
-	default:
-		return nil, nil, false
-	}
-	switch b := b.(type) {
-	case interface{ Append(decimal.Decimal32) }:
-		add = func(v decimal.Decimal128) { b.Append(decimal.Decimal32(int32(int64(v.LowBits())))) }
-	case interface{ Append(decimal.Decimal64) }:
-		add = func(v decimal.Decimal128) { b.Append(decimal.Decimal64(int64(v.LowBits()))) }
-	case interface{ Append(decimal.Decimal128) }:
-		add = func(v decimal.Decimal128) { b.Append(v) }
-	default:
-		return nil, nil, false
-	}
-	return from, add, true
 }
 
 // convertBinary is a, of text or binary, as to: views to offsets and back.
@@ -799,18 +777,22 @@ func decodeRunEnds(a arrowtype.RunEndArray, to arrow.DataType, mem memory.Alloca
 // runEnds is the run ends of an array of run-end encoded rows (int16,
 // int32 or int64) as int64s.
 func runEnds(ends arrow.Array) []int64 {
-	switch arrowtype.OfType(ends.DataType()).Value {
-	case arrowtype.Int16:
-		return widen(arrowtype.Values[int16](ends.Data()))
-	case arrowtype.Int32:
-		return widen(arrowtype.Values[int32](ends.Data()))
-	case arrowtype.Int64:
-		return arrowtype.Values[int64](ends.Data())
+	if of := runEndsOf(arrowtype.OfType(ends.DataType()).Value); of != nil {
+		return of(ends.Data())
 	}
 	return nil
 }
 
-func widen[T int16 | int32](vals []T) []int64 {
+// runEndsAs is runEnds of run ends of Go type T.
+func runEndsAs[T int16 | int32 | int64](d arrow.ArrayData) []int64 {
+	values := arrowtype.Values[T](d)
+	if v, ok := any(values).([]int64); ok {
+		return v
+	}
+	return widen(values)
+}
+
+func widen[T int16 | int32 | int64](vals []T) []int64 {
 	out := make([]int64, len(vals))
 	for i, v := range vals {
 		out[i] = int64(v)

@@ -5,8 +5,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
+
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/internal/dictindex"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -37,7 +38,7 @@ func checkDictionaries(d arrow.ArrayData, column string, row int64) error {
 			return dictionaryError(column, -1, "a dictionary array without its dictionary")
 		}
 		indexType, _ := arrowtype.DictionaryIndices(dt)
-		i, index, err := outOfDictionary(d, indexType, dict.Len())
+		i, index, err := dictindex.OutOfRange(d, indexType, dict.Len())
 		if err != nil {
 			return dictionaryError(column, -1, err.Error())
 		}
@@ -69,54 +70,4 @@ func checkDictionaries(d arrow.ArrayData, column string, row int64) error {
 
 func dictionaryError(column string, row int64, detail string) error {
 	return &mapper.Error{Column: column, Row: int(row), Err: fmt.Errorf("%w: %s", mapper.ErrInvalidData, detail)}
-}
-
-// outOfDictionary is the position in d of its first valid index, of type
-// indexType, that is not below size, and that index; -1 when there is
-// none. It is an error when d's buffers are shorter than its rows.
-func outOfDictionary(d arrow.ArrayData, indexType arrow.DataType, size int) (int, int64, error) {
-	switch arrowtype.OfType(indexType).Value {
-	case arrowtype.Int8:
-		return firstOutOf[int8](d, size)
-	case arrowtype.Uint8:
-		return firstOutOf[uint8](d, size)
-	case arrowtype.Int16:
-		return firstOutOf[int16](d, size)
-	case arrowtype.Uint16:
-		return firstOutOf[uint16](d, size)
-	case arrowtype.Int32:
-		return firstOutOf[int32](d, size)
-	case arrowtype.Uint32:
-		return firstOutOf[uint32](d, size)
-	case arrowtype.Int64:
-		return firstOutOf[int64](d, size)
-	case arrowtype.Uint64:
-		return firstOutOf[uint64](d, size)
-	}
-	return 0, 0, fmt.Errorf("dictionary index type %s is not an integer", indexType)
-}
-
-func firstOutOf[I int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](d arrow.ArrayData, size int) (int, int64, error) {
-	n := d.Len()
-	if n == 0 {
-		return -1, 0, nil
-	}
-	indices := arrowtype.Values[I](d)
-	if len(indices) != n {
-		return 0, 0, fmt.Errorf("the indices' buffer is shorter than the %d rows of the dictionary array", n)
-	}
-	var valid []byte
-	if b := d.Buffers()[0]; b != nil {
-		valid = b.Bytes()
-		if int64(len(valid)) < bitutil.BytesForBits(int64(d.Offset()+n)) {
-			return 0, 0, fmt.Errorf("the validity bitmap is shorter than the %d rows of the dictionary array", n)
-		}
-	}
-	for i, index := range indices {
-		// A negative index is a huge uint64: one comparison catches both.
-		if uint64(int64(index)) >= uint64(size) && (valid == nil || bitutil.BitIsSet(valid, d.Offset()+i)) {
-			return i, int64(index), nil
-		}
-	}
-	return -1, 0, nil
 }

@@ -56,8 +56,8 @@ func newSortOrder(arrowSchema *arrow.Schema, pqPaths []string, cols []SortingCol
 		fields := arrowSchema.Fields()
 		for _, i := range leaves[leaf].path {
 			f = fields[i]
-			if st, ok := arrowtype.Storage(f.Type).(*arrow.StructType); ok {
-				fields = st.Fields()
+			if t := arrowtype.Storage(f.Type); arrowtype.OfType(t).Layout == arrowtype.Struct {
+				fields = t.(arrow.NestedType).Fields()
 			}
 		}
 		compare, ok := comparatorOf(arrowtype.Storage(f.Type))
@@ -81,7 +81,7 @@ func comparatorOf(dt arrow.DataType) (func(a arrow.Array, i int, b arrow.Array, 
 	switch r.Layout {
 	case arrowtype.Boolean:
 		return func(a arrow.Array, i int, b arrow.Array, j int) int {
-			x, y := a.(*array.Boolean).Value(i), b.(*array.Boolean).Value(j)
+			x, y := a.(interface{ Value(int) bool }).Value(i), b.(interface{ Value(int) bool }).Value(j)
 			return cmp.Compare(boolInt(x), boolInt(y))
 		}, true
 	case arrowtype.Binary, arrowtype.View, arrowtype.FixedBinary:
@@ -95,31 +95,12 @@ func comparatorOf(dt arrow.DataType) (func(a arrow.Array, i int, b arrow.Array, 
 			return nil, false
 		}
 		return func(a arrow.Array, i int, b arrow.Array, j int) int {
-			da, db := a.(*array.Dictionary), b.(*array.Dictionary)
+			da, db := a.(arrowtype.DictionaryArray), b.(arrowtype.DictionaryArray)
 			return inner(da.Dictionary(), da.GetValueIndex(i), db.Dictionary(), db.GetValueIndex(j))
 		}, true
 	case arrowtype.Fixed:
-		switch r.Value {
-		case arrowtype.Int8:
-			return fixedComparator[int8](), true
-		case arrowtype.Int16:
-			return fixedComparator[int16](), true
-		case arrowtype.Int32:
-			return fixedComparator[int32](), true
-		case arrowtype.Int64:
-			return fixedComparator[int64](), true
-		case arrowtype.Uint8:
-			return fixedComparator[uint8](), true
-		case arrowtype.Uint16:
-			return fixedComparator[uint16](), true
-		case arrowtype.Uint32:
-			return fixedComparator[uint32](), true
-		case arrowtype.Uint64:
-			return fixedComparator[uint64](), true
-		case arrowtype.Float32:
-			return fixedComparator[float32](), true
-		case arrowtype.Float64:
-			return fixedComparator[float64](), true
+		if compare := fixedComparatorOf(r.Value); compare != nil {
+			return compare, true
 		}
 	}
 	return nil, false
@@ -143,19 +124,9 @@ func fixedComparator[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | 
 // byteValue is the bytes of value i of a text or binary array.
 func byteValue(a arrow.Array, i int) []byte {
 	switch a := a.(type) {
-	case *array.String:
+	case arrowtype.TextArray:
 		return []byte(a.Value(i))
-	case *array.LargeString:
-		return []byte(a.Value(i))
-	case *array.StringView:
-		return []byte(a.Value(i))
-	case *array.Binary:
-		return a.Value(i)
-	case *array.LargeBinary:
-		return a.Value(i)
-	case *array.BinaryView:
-		return a.Value(i)
-	case *array.FixedSizeBinary:
+	case interface{ Value(int) []byte }: // binary, large, view, fixed-size
 		return a.Value(i)
 	}
 	return nil
@@ -165,7 +136,7 @@ func byteValue(a arrow.Array, i int) []byte {
 func (k *sortKey) leafAt(rec arrow.RecordBatch) arrow.Array {
 	a := rec.Column(k.path[0])
 	for _, f := range k.path[1:] {
-		a = a.(*array.Struct).Field(f)
+		a = a.(arrowtype.StructArray).Field(f)
 	}
 	return a
 }
@@ -178,7 +149,7 @@ func (k *sortKey) nullAt(rec arrow.RecordBatch, i int) bool {
 		if a.IsNull(i) {
 			return true
 		}
-		a = a.(*array.Struct).Field(f)
+		a = a.(arrowtype.StructArray).Field(f)
 	}
 	return a.IsNull(i)
 }

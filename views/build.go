@@ -4,8 +4,6 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/decimal"
-	"github.com/apache/arrow-go/v18/arrow/float16"
 
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
@@ -87,50 +85,6 @@ func buildLevel(d arrow.ArrayData, l *level) (builtin, error) {
 // run ends. A nil constructor is a use the Go type has none of.
 type nodes struct {
 	primitive, dictionary, runEnd func(d arrow.ArrayData, l *level) (builtin, error)
-}
-
-// nodesOf is the constructors of the nodes of v's Go type: the one place
-// views instantiates its generic nodes per buffer type.
-func nodesOf(v arrowtype.Value) nodes {
-	switch v {
-	case arrowtype.Int8:
-		return nodes{primitive: primitive[int8], dictionary: dictionary[int8]}
-	case arrowtype.Int16:
-		return nodes{primitive: primitive[int16], dictionary: dictionary[int16], runEnd: runEnd[int16]}
-	case arrowtype.Int32:
-		return nodes{primitive: primitive[int32], dictionary: dictionary[int32], runEnd: runEnd[int32]}
-	case arrowtype.Int64:
-		return nodes{primitive: primitive[int64], dictionary: dictionary[int64], runEnd: runEnd[int64]}
-	case arrowtype.Uint8:
-		return nodes{primitive: primitive[uint8], dictionary: dictionary[uint8]}
-	case arrowtype.Uint16:
-		return nodes{primitive: primitive[uint16], dictionary: dictionary[uint16]}
-	case arrowtype.Uint32:
-		return nodes{primitive: primitive[uint32], dictionary: dictionary[uint32]}
-	case arrowtype.Uint64:
-		return nodes{primitive: primitive[uint64], dictionary: dictionary[uint64]}
-	case arrowtype.Float16:
-		return nodes{primitive: primitive[float16.Num]}
-	case arrowtype.Float32:
-		return nodes{primitive: primitive[float32]}
-	case arrowtype.Float64:
-		return nodes{primitive: primitive[float64]}
-	case arrowtype.Decimal32:
-		return nodes{primitive: primitive[decimal.Decimal32]}
-	case arrowtype.Decimal64:
-		return nodes{primitive: primitive[decimal.Decimal64]}
-	case arrowtype.Decimal128:
-		return nodes{primitive: primitive[decimal.Decimal128]}
-	case arrowtype.Decimal256:
-		return nodes{primitive: primitive[decimal.Decimal256]}
-	case arrowtype.MonthInterval:
-		return nodes{primitive: primitive[arrow.MonthInterval]}
-	case arrowtype.DayTimeInterval:
-		return nodes{primitive: primitive[arrow.DayTimeInterval]}
-	case arrowtype.MonthDayNanoInterval:
-		return nodes{primitive: primitive[arrow.MonthDayNanoInterval]}
-	}
-	return nodes{}
 }
 
 func primitive[T any](d arrow.ArrayData, l *level) (builtin, error) { return newPrimitive[T](d, l) }

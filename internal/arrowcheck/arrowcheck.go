@@ -19,9 +19,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
-	"github.com/apache/arrow-go/v18/arrow/decimal256"
 
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
 )
@@ -100,7 +97,7 @@ func mayForbid(dt arrow.DataType, nullable bool) bool {
 // isDate64 reports whether r is the date of milliseconds, which must be
 // whole days.
 func isDate64(r *arrowtype.Row) bool {
-	return r.Temporal == arrowtype.Date && r.Value == arrowtype.Int64
+	return r.MillisecondDate()
 }
 
 // Record returns the first value of rec's columns cols (Columns of its
@@ -269,103 +266,30 @@ func offsetsUTF8[O int32 | int64](data []byte, offsets []O) bool {
 	return true
 }
 
-type decimalNum[D decimal.DecimalTypes] interface {
-	decimal.DecimalTypes
-	decimal.Num[D]
-}
-
-// DecimalBounds are the exclusive bounds -10^precision and 10^precision
-// of the unscaled values of a decimal of precision: the one rule by which
-// a value past the declared precision is refused, both ways. A precision
-// past D's maximum is D's maximum.
-func DecimalBounds[D decimalNum[D]](precision int32) (low, high D) {
-	precision = min(precision, int32(decimal.MaxPrecision[D]()))
-	var one D
-	switch p := any(&one).(type) {
-	case *decimal.Decimal32:
-		*p = 1
-	case *decimal.Decimal64:
-		*p = 1
-	case *decimal.Decimal128:
-		*p = decimal128.FromI64(1)
-	case *decimal.Decimal256:
-		*p = decimal256.FromI64(1)
-	}
-	high = one.IncreaseScaleBy(precision) // D holds 10^p up to its maximum precision
-	return high.Negate(), high
-}
-
-// integersFit is the fast path of decimal32 and decimal64 values: plain
-// comparisons of integers, where decimal.Num's Cmp is a call per value.
-func integersFit[D decimal.Decimal32 | decimal.Decimal64](values []D, precision int32) bool {
-	var low, high D
-	switch p := any(&high).(type) { // the bounds as D, without a method set
-	case *decimal.Decimal32:
-		_, *p = DecimalBounds[decimal.Decimal32](precision)
-	case *decimal.Decimal64:
-		_, *p = DecimalBounds[decimal.Decimal64](precision)
-	}
-	low = -high
-	for _, d := range values {
-		if d >= high || d <= low {
-			return false
-		}
-	}
-	return true
-}
-
 // decimals checks the decimal array a, whose values are of Go type v: for
 // row < 0 whether every value fits its precision (a loop over the buffer
-// with no call per value where the values are integers), else the value
-// of row, with the error saying what is wrong.
+// with no call per value), else the value of row, with the error saying
+// what is wrong.
 func decimals(a arrow.Array, v arrowtype.Value, row int) (bool, *Error) {
-	precision, _, _ := arrowtype.Precision(a.DataType())
-	switch v {
-	case arrowtype.Decimal32:
-		values := arrowtype.Values[decimal.Decimal32](a.Data())
-		if row < 0 {
-			return values != nil && integersFit(values, precision), nil
-		}
-		return decimalFits(values[row], a.DataType())
-	case arrowtype.Decimal64:
-		values := arrowtype.Values[decimal.Decimal64](a.Data())
-		if row < 0 {
-			return values != nil && integersFit(values, precision), nil
-		}
-		return decimalFits(values[row], a.DataType())
-	case arrowtype.Decimal128:
-		values := arrowtype.Values[decimal128.Num](a.Data())
-		if row >= 0 {
-			return decimalFits(values[row], a.DataType())
-		}
-		// Each width's loop written out: a generic one calls Less through
-		// a dictionary, not inlined.
-		low, high := DecimalBounds[decimal128.Num](precision)
-		for _, d := range values {
-			if !d.Less(high) || !low.Less(d) {
-				return false, nil
-			}
-		}
-		return values != nil, nil
-	case arrowtype.Decimal256:
-		values := arrowtype.Values[decimal256.Num](a.Data())
-		if row >= 0 {
-			return decimalFits(values[row], a.DataType())
-		}
-		low, high := DecimalBounds[decimal256.Num](precision)
-		for _, d := range values {
-			if !d.Less(high) || !low.Less(d) {
-				return false, nil
-			}
-		}
-		return values != nil, nil
+	check := decimalCheckOf(v)
+	if check == nil {
+		return true, nil
 	}
-	return true, nil
+	return check(a, row)
 }
 
-func decimalFits[D decimalNum[D]](d D, dt arrow.DataType) (bool, *Error) {
+func checkDecimals[D arrowtype.DecimalNum[D]](a arrow.Array, row int) (bool, *Error) {
+	values := arrowtype.Values[D](a.Data())
+	if row >= 0 {
+		return decimalFits(values[row], a.DataType())
+	}
+	precision, _, _ := arrowtype.Precision(a.DataType())
+	return values != nil && arrowtype.DecimalsFit(values, precision), nil
+}
+
+func decimalFits[D arrowtype.DecimalNum[D]](d D, dt arrow.DataType) (bool, *Error) {
 	precision, scale, _ := arrowtype.Precision(dt)
-	if low, high := DecimalBounds[D](precision); d.Cmp(high) < 0 && d.Cmp(low) > 0 {
+	if low, high := arrowtype.DecimalBounds[D](precision); d.Cmp(high) < 0 && d.Cmp(low) > 0 {
 		return true, nil
 	}
 	return false, &Error{Problem: PastPrecision, Detail: fmt.Sprintf("%s has more digits than %s holds", d.ToString(scale), dt)}

@@ -2,21 +2,29 @@
 // its layout, the Go type of its buffer values, its byte width, the Go type
 // GoTypeOf gives it, its units and maximum precision, and how to make it.
 //
-// Every other package reads Arrow's types through this table and names no
-// Arrow type itself: views, the decoder, the encoder and its builders,
-// GoTypeOf, the Parquet writer, the IPC dictionary code and the CLI switch
-// on a row's [Layout], [Value] and [Temporal], never on [arrow.Type]. Adding
-// a type is a row here plus what is truly new about it.
+// Every other package reads Arrow's types through this table: views, the
+// decoder, the encoder and its builders, GoTypeOf, the Parquet writer, the
+// IPC dictionary code and the CLI ask a row's [Layout] and [Temporal] (to
+// walk a nested type, or for what a layout truly does), never
+// [arrow.Type]. Adding a type is a row here plus what is truly new about
+// it (docs/adding-a-type.md).
 //
 // Go has no generic methods, so a visitor cannot hand a type parameter to
 // code in another package. Code that instantiates a generic function per
-// buffer type switches once on [Value] — the Go types the table names —
-// and instantiates there; [ValueOf] is the reverse, for generic code that
+// buffer type does so in a file generated from the table (go generate runs
+// ./gen, which renders each *_gen.go.tmpl of the repository over [EveryValue]
+// into its *_gen.go): a package writes what it instantiates per class of
+// Value (integer, float, decimal, interval) once, and a new Value reaches
+// it by regenerating. decimal.go is what the table knows of the decimal
+// widths, so that decimal code is generic over them. [ValueOf] is the reverse, for generic code that
 // starts from its type parameter.
 package arrowtype
 
+//go:generate go run ./gen -root ../..
+
 import (
 	"reflect"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -173,15 +181,19 @@ func init() {
 		if r.Value != NoValue {
 			r.Bytes = valueBytes[r.Value]
 		}
+		classify(r)
 		rows = append(rows, r)
 		for int(r.ID) >= len(byID) {
 			byID = append(byID, nil)
 		}
 		byID[r.ID] = r
 	}
-	for _, v := range []Value{Decimal32, Decimal64, Decimal128, Decimal256} {
-		decimals = append(decimals, Of(Holding(v)[0]))
+	for _, r := range rows {
+		if r.Decimal {
+			decimals = append(decimals, r)
+		}
 	}
+	slices.SortFunc(decimals, func(a, b *Row) int { return int(a.MaxPrecision - b.MaxPrecision) })
 }
 
 // MillisecondDate reports whether r is a date that counts milliseconds

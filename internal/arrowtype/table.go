@@ -391,3 +391,62 @@ func WithStorage(dt arrow.DataType, storage arrow.Array) (arrow.Array, bool) {
 	}
 	return array.NewExtensionArrayWithStorage(t, storage), true
 }
+
+// EveryValue is every Value of the table, Int8 to MonthDayNanoInterval.
+func EveryValue() []Value {
+	vs := make([]Value, 0, numValues-1)
+	for v := NoValue + 1; v < numValues; v++ {
+		vs = append(vs, v)
+	}
+	return vs
+}
+
+// valueClasses is what the rows of Layout Fixed say of each Value's Go
+// type, set by init.
+var valueClasses [numValues]struct{ integer, signed, float, decimal, interval bool }
+
+// Integer reports whether v is an integer as such (int8–uint64), the Go
+// type of dictionary indices.
+func (v Value) Integer() bool { return v < numValues && valueClasses[v].integer }
+
+// Signed reports whether v's values are signed.
+func (v Value) Signed() bool { return v < numValues && valueClasses[v].signed }
+
+// Float reports whether v is a floating-point number.
+func (v Value) Float() bool { return v < numValues && valueClasses[v].float }
+
+// Decimal reports whether v is a decimal of one of arrow-go's widths.
+func (v Value) Decimal() bool { return v < numValues && valueClasses[v].decimal }
+
+// Interval reports whether v is one of arrow-go's interval structs.
+func (v Value) Interval() bool { return v < numValues && valueClasses[v].interval }
+
+// RunEnds reports whether v is a type Arrow's run ends may have: a signed
+// integer of 16 bits or more.
+func (v Value) RunEnds() bool { return v.Integer() && v.Signed() && v.Bytes() >= 2 }
+
+// Ordered reports whether v is a number whose Go type compares with <
+// (integers, float32, float64; not float16.Num).
+func (v Value) Ordered() bool {
+	if !v.Integer() && !v.Float() {
+		return false
+	}
+	switch valueTypes[v].Kind() {
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint8, reflect.Uint16,
+		reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+func classify(r *Row) {
+	if r.Layout != Fixed || r.Value == NoValue {
+		return
+	}
+	c := &valueClasses[r.Value]
+	c.integer = c.integer || r.Integer
+	c.signed = c.signed || r.Signed
+	c.float = c.float || r.Float
+	c.decimal = c.decimal || r.Decimal
+	c.interval = c.interval || r.Temporal == Interval
+}

@@ -5,6 +5,7 @@
 package dictindex
 
 import (
+	"fmt"
 	"math"
 	"unsafe"
 
@@ -34,23 +35,7 @@ func Max(dt arrow.DataType) uint64 {
 // most Max(dt), a negative one null; an int64 array for a type that is no
 // integer.
 func Array(mem memory.Allocator, dt arrow.DataType, indices []int) arrow.Array {
-	switch arrowtype.OfType(dt).Value {
-	case arrowtype.Int8:
-		return arrayOf[int8](mem, dt, indices)
-	case arrowtype.Uint8:
-		return arrayOf[uint8](mem, dt, indices)
-	case arrowtype.Int16:
-		return arrayOf[int16](mem, dt, indices)
-	case arrowtype.Uint16:
-		return arrayOf[uint16](mem, dt, indices)
-	case arrowtype.Int32:
-		return arrayOf[int32](mem, dt, indices)
-	case arrowtype.Uint32:
-		return arrayOf[uint32](mem, dt, indices)
-	case arrowtype.Uint64:
-		return arrayOf[uint64](mem, dt, indices)
-	}
-	return arrayOf[int64](mem, dt, indices)
+	return arrayOfValue(arrowtype.OfType(dt).Value)(mem, dt, indices)
 }
 
 func arrayOf[I int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](mem memory.Allocator, dt arrow.DataType, indices []int) arrow.Array {
@@ -80,4 +65,40 @@ func arrayOf[I int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](
 		bitmap.Release()
 	}
 	return array.MakeFromData(data)
+}
+
+// OutOfRange is the position in d of its first valid index, of type
+// indexType, that is not below size, and that index; -1 when there is
+// none. It is an error when d's buffers are shorter than its rows or
+// indexType is no integer.
+func OutOfRange(d arrow.ArrayData, indexType arrow.DataType, size int) (int, int64, error) {
+	if out := outOfRangeOf(arrowtype.OfType(indexType).Value); out != nil {
+		return out(d, size)
+	}
+	return 0, 0, fmt.Errorf("dictionary index type %s is not an integer", indexType)
+}
+
+func outOfRange[I int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](d arrow.ArrayData, size int) (int, int64, error) {
+	n := d.Len()
+	if n == 0 {
+		return -1, 0, nil
+	}
+	indices := arrowtype.Values[I](d)
+	if len(indices) != n {
+		return 0, 0, fmt.Errorf("the indices' buffer is shorter than the %d rows of the dictionary array", n)
+	}
+	var valid []byte
+	if b := d.Buffers()[0]; b != nil {
+		valid = b.Bytes()
+		if int64(len(valid)) < bitutil.BytesForBits(int64(d.Offset()+n)) {
+			return 0, 0, fmt.Errorf("the validity bitmap is shorter than the %d rows of the dictionary array", n)
+		}
+	}
+	for i, index := range indices {
+		// A negative index is a huge uint64: one comparison catches both.
+		if uint64(int64(index)) >= uint64(size) && (valid == nil || bitutil.BitIsSet(valid, d.Offset()+i)) {
+			return i, int64(index), nil
+		}
+	}
+	return -1, 0, nil
 }

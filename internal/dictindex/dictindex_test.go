@@ -68,3 +68,21 @@ func indexAt(arr arrow.Array, i int) int {
 	}
 	panic(arr.DataType())
 }
+
+func TestOutOfRangeFindsTheFirstValidIndexPastTheDictionary(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	for _, dt := range []arrow.DataType{arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Int64} {
+		a := dictindex.Array(mem, dt, []int{0, -1, 2, 3, 1})
+		i, index, err := dictindex.OutOfRange(a.Data(), dt, 3)
+		require.NoError(t, err)
+		assert.Equal(t, 3, i, "%s: the null at 1 is no index; 3 is the first past 3 entries", dt)
+		assert.Equal(t, int64(3), index)
+		i, _, err = dictindex.OutOfRange(a.Data(), dt, 4)
+		require.NoError(t, err)
+		assert.Equal(t, -1, i, "%s: every index within 4 entries", dt)
+		a.Release()
+	}
+	_, _, err := dictindex.OutOfRange(nil, arrow.BinaryTypes.String, 1)
+	assert.Error(t, err, "a string is no index type")
+}
