@@ -237,9 +237,8 @@ func (r *rowBatches[T]) Schema() *arrow.Schema { return r.schema }
 
 func (r *rowBatches[T]) RecordBatch() arrow.RecordBatch { return r.rec }
 
-// Record is RecordBatch.
-//
-// Deprecated: use RecordBatch, as arrow-go's array.RecordReader does.
+// Record is RecordBatch, which arrow-go's array.RecordReader still
+// requires by its older name.
 func (r *rowBatches[T]) Record() arrow.RecordBatch { return r.rec }
 
 func (r *rowBatches[T]) Err() error { return r.err }

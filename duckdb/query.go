@@ -232,9 +232,8 @@ func (r *records) fetch() {
 
 func (r *records) RecordBatch() arrow.RecordBatch { return r.rec }
 
-// Record is RecordBatch.
-//
-// Deprecated: use RecordBatch, as arrow-go's array.RecordReader does.
+// Record is RecordBatch, which arrow-go's array.RecordReader still
+// requires by its older name.
 func (r *records) Record() arrow.RecordBatch { return r.rec }
 
 func (r *records) releaseRecord() {

@@ -87,12 +87,6 @@ func TestAllocatorIsHonouredByStreamNewReaderAndOwnedPages(t *testing.T) {
 			mem.AssertSize(t, 0)
 		})
 	}
-	t.Run("a different deprecated Source.Alloc is an error", func(t *testing.T) {
-		a, b := memory.NewCheckedAllocator(memory.NewGoAllocator()), memory.NewCheckedAllocator(memory.NewGoAllocator())
-		_, err := amflight.NewReader[event](ctx, amflight.Source{Client: client, Alloc: a}, info, mapper.Allocator(b))
-		assert.ErrorIs(t, err, mapper.ErrUnsupported)
-		assert.ErrorContains(t, err, "flight.NewReader: mapper.Allocator and the deprecated Source.Alloc")
-	})
 }
 
 func TestOwnedPagesChecksItsOptionsWhenCalledNotWhenRanged(t *testing.T) {

@@ -9,8 +9,8 @@
 //     owns
 //
 // Every entry point ends with opts ...Option: mapper.NewReader's options,
-// and mapper.Allocator, the allocator of the records read (Source.Alloc is
-// its deprecated spelling). mapper.MaxExpansion bounds what a message's
+// and mapper.Allocator, the allocator of the records read.
+// mapper.MaxExpansion bounds what a message's
 // compressed buffers may claim once decompressed (see Records), and what
 // ReadAll holds. An option an entry point does not take is
 // refused at the call, naming the entry point. It imports arrow-go's

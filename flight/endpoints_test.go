@@ -303,7 +303,7 @@ func TestRecordsReadsEveryEndpointWhereItLives(t *testing.T) {
 			info := tt.info(nodes, refused)
 			before := settledGoroutines()
 
-			r, err := amflight.NewReader[event](testContext(t), amflight.Source{Client: client, Dial: d.dial, Streams: tt.streamN, Alloc: mem}, info)
+			r, err := amflight.NewReader[event](testContext(t), amflight.Source{Client: client, Dial: d.dial, Streams: tt.streamN}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.NoError(t, err)
@@ -433,7 +433,7 @@ func TestRecordsReportsAnEndpointThatCannotBeRead(t *testing.T) {
 			t.Cleanup(func() { mem.AssertSize(t, 0) })
 			nodes := startNodes(t, mem, tt.streams, tt.streams, tt.streams[:1])
 			refused := refusedURI(t)
-			src := amflight.Source{Client: nodes[0].client(t), Alloc: mem}
+			src := amflight.Source{Client: nodes[0].client(t)}
 			d := newDialer()
 			if !tt.noDial {
 				src.Dial = d.dial
@@ -444,7 +444,7 @@ func TestRecordsReportsAnEndpointThatCannotBeRead(t *testing.T) {
 			info := tt.info(nodes, refused)
 			before := settledGoroutines()
 
-			r, err := amflight.NewReader[event](testContext(t), src, info)
+			r, err := amflight.NewReader[event](testContext(t), src, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.Equal(t, wantEvents(tt.streams[:1]), got, "in endpoint order, every row before the failing endpoint")
@@ -489,7 +489,7 @@ func TestRecordsKeepsEndpointOrderWhenTheInfoIsOrdered(t *testing.T) {
 			info := eventInfo(ordered, at(0, nodes[0].uri), at(1, nodes[1].uri), at(2, nodes[1].uri), at(3, nodes[0].uri))
 			before := settledGoroutines()
 
-			r, err := amflight.NewReader[event](testContext(t), amflight.Source{Dial: d.dial, Alloc: mem}, info)
+			r, err := amflight.NewReader[event](testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.NoError(t, err)
@@ -524,7 +524,7 @@ func TestRecordsReadsAtMostStreamsEndpointsAtOnce(t *testing.T) {
 				d := newDialer()
 				before := settledGoroutines()
 
-				r, err := amflight.NewReader[event](testContext(t), amflight.Source{Dial: d.dial, Streams: streamN, Alloc: mem}, eventInfo(ordered, eps...))
+				r, err := amflight.NewReader[event](testContext(t), amflight.Source{Dial: d.dial, Streams: streamN}, eventInfo(ordered, eps...), mapper.Allocator(mem))
 				require.NoError(t, err)
 				got, err := r.ReadAll()
 				require.NoError(t, err)
@@ -549,7 +549,7 @@ func TestRecordsDoesNotReadFarAheadOfItsCaller(t *testing.T) {
 			info := eventInfo(ordered, at(0, nodes[0].uri), at(1, nodes[0].uri), at(2, nodes[0].uri))
 			before := settledGoroutines()
 
-			rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial, Alloc: mem}, info)
+			rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			require.True(t, rr.Next())
 			require.EqualValues(t, 100, rr.RecordBatch().NumRows())
@@ -588,7 +588,7 @@ func TestRecordsDeliversTheRowsBeforeANodeDies(t *testing.T) {
 	info := eventInfo(true, at(0, nodes[0].uri), at(1, nodes[1].uri))
 	before := settledGoroutines()
 
-	rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial, Alloc: mem}, info)
+	rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 	require.NoError(t, err)
 	var got []event
 	for rr.Next() {
@@ -628,7 +628,7 @@ func TestRecordsEndsWhenTheCallersContextDoes(t *testing.T) {
 			ctx, cancel := context.WithTimeout(testContext(t), 300*time.Millisecond)
 			defer cancel()
 			start := time.Now()
-			r, err := amflight.NewReader[event](ctx, amflight.Source{Dial: d.dial, Alloc: mem}, info)
+			r, err := amflight.NewReader[event](ctx, amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.ErrorIs(t, err, context.DeadlineExceeded)
@@ -663,7 +663,7 @@ func TestRecordsReleaseStopsEveryStream(t *testing.T) {
 			}
 			before := settledGoroutines()
 
-			rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial, Streams: 3, Alloc: mem}, eventInfo(false, eps...))
+			rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial, Streams: 3}, eventInfo(false, eps...), mapper.Allocator(mem))
 			require.NoError(t, err)
 			rr.Retain()
 			rr.Release() // not the last reference: nothing stops
@@ -746,7 +746,7 @@ func TestNewReaderChecksTheSchemaAgainstTBeforeAnyRow(t *testing.T) {
 			}
 			before := settledGoroutines()
 
-			r, err := amflight.NewReader[wrong](testContext(t), amflight.Source{Dial: d.dial, Alloc: mem}, info)
+			r, err := amflight.NewReader[wrong](testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 			require.Nil(t, r)
 			require.ErrorIs(t, err, mapper.ErrTypeMismatch)
 			var me *mapper.Error
@@ -777,7 +777,7 @@ func TestRecordsIsAnArrowRecordReader(t *testing.T) {
 	streams := []stream{{sizes: []int{3, 1}}, {sizes: []int{2}}}
 	nodes := startNodes(t, mem, streams)
 	info := eventInfo(true, at(0), at(1))
-	rr, err := amflight.Records(testContext(t), amflight.Source{Client: nodes[0].client(t), Alloc: mem}, info)
+	rr, err := amflight.Records(testContext(t), amflight.Source{Client: nodes[0].client(t)}, info, mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer rr.Release()
 	var got []event

@@ -10,9 +10,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/arrowmap/arrowmap/internal/expansion"
 	"github.com/arrowmap/arrowmap/internal/ioconfig"
 	"github.com/arrowmap/arrowmap/internal/mapperhook"
-	"github.com/arrowmap/arrowmap/internal/sourceerr"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -24,7 +24,7 @@ import (
 // The end of the stream is the Reader's: io.EOF itself from Read, no error
 // from All or Pages. A stream that ends before its schema, or that the
 // ipc reader finds cut short, is an error that is io.ErrUnexpectedEOF and
-// not io.EOF (see internal/sourceerr). A Flight stream has no end marker
+// not io.EOF (see expansion.SourceEnd). A Flight stream has no end marker
 // of its own: one that ends cleanly after its schema is an empty result.
 //
 // opts are mapper.NewReader's options, and mapper.Allocator for the
@@ -46,7 +46,7 @@ func stream[T any](ctx context.Context, client flight.Client, ticket *flight.Tic
 	}
 	s, err := newOpenStream(ctx, client, ticket, c.Alloc, c.Ratio)
 	if err != nil {
-		return nil, sourceerr.Of(fmt.Errorf("arrowmap/flight: %w", err))
+		return nil, expansion.SourceEnd(fmt.Errorf("arrowmap/flight: %w", err))
 	}
 	rr := &streamRecords{RecordReader: s.Reader, stream: s}
 	rr.refs.Store(1)
@@ -84,7 +84,7 @@ func (r *streamRecords) Release() {
 // first error (an endpoint's, or ctx's) is yielded last and ends the
 // sequence; a clean end of every endpoint yields no error. An endpoint cut
 // short is an error that is io.ErrUnexpectedEOF, never one that wraps
-// io.EOF (see internal/sourceerr):
+// io.EOF (see expansion.SourceEnd):
 //
 //	for page, err := range amflight.OwnedPages[Row](ctx, client, info, 1024) {
 //		if err != nil {

@@ -62,8 +62,9 @@ func (c Conn) source() amflight.Source {
 	return src
 }
 
-// alloc is the allocator of what this package encodes for c's client: the
-// parameters of a statement, the batches of an ingest.
+// alloc is the allocator of what this package encodes for c's client (the
+// parameters of a statement, the batches of an ingest) and of the records
+// it reads, unless mapper.Allocator is given.
 func (c Conn) alloc() memory.Allocator {
 	if c.Client.Alloc != nil {
 		return c.Client.Alloc
@@ -77,10 +78,11 @@ var errNoClient = errors.New("arrowmap/flightsql: Conn has no Client")
 // T: the schema is checked against T before any row is read.
 //
 // The options are those of mapper.NewReader, and mapper.Allocator for the
-// records read (c.Source.Alloc is its deprecated spelling). An
-// error of the server — one that refuses the query, or a result whose
-// first stream fails — is returned wrapped with the query, and keeps its
-// gRPC status (status.Code works on it).
+// records read (without it, the allocator of c.Client, or
+// memory.DefaultAllocator when it has none). An error of the server — one
+// that refuses the query, or a result whose first stream fails — is
+// returned wrapped with the query, and keeps its gRPC status (status.Code
+// works on it).
 func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*mapper.Reader[T], error) {
 	call, err := ioconfig.Parse[ioconfig.NoConfig]("flightsql.Query", mapperhook.Reader|mapperhook.Allocator, opts)
 	if err != nil {
@@ -93,7 +95,11 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*m
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: executing %s: %w", quoted(query), err)
 	}
-	r, err := amflight.NewReader[T](ctx, c.source(), info, ioconfig.Mapper(call.All())...)
+	mem := call.Alloc
+	if mem == nil {
+		mem = c.alloc()
+	}
+	r, err := amflight.NewReader[T](ctx, c.source(), info, ioconfig.Mapper(call.With(mapper.Allocator(mem)))...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
 	}
@@ -111,8 +117,8 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*m
 // SQLite example server does not), params are bound as they are.
 //
 // params are encoded, and the results read, with the allocator of
-// mapper.Allocator; without it, params are encoded with the allocator of
-// c.Client and the results read with c.Source's. Each row of params
+// mapper.Allocator; without it, with the allocator of c.Client
+// (memory.DefaultAllocator when it has none). Each row of params
 // runs the statement once; servers return the results
 // one after the other, as one result. An empty params binds nothing: the
 // statement runs once, without parameters.
@@ -157,10 +163,7 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: executing %s: %w", quoted(query), err)
 	}
-	var readOpts []Option
-	if call.Alloc != nil {
-		readOpts = append(readOpts, mapper.Allocator(call.Alloc))
-	}
+	readOpts := []Option{mapper.Allocator(mem)}
 	if call.Has(mapperhook.Expansion) {
 		readOpts = append(readOpts, mapper.MaxExpansion(int(call.Ratio))) // for the messages Records reads
 	}

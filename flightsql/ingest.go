@@ -244,9 +244,8 @@ func (r *ingestRecords[T]) Next() bool {
 
 func (r *ingestRecords[T]) RecordBatch() arrow.RecordBatch { return r.rec }
 
-// Record is RecordBatch, for array.RecordReader.
-//
-// Deprecated: use RecordBatch.
+// Record is RecordBatch, which arrow-go's array.RecordReader still
+// requires by its older name.
 func (r *ingestRecords[T]) Record() arrow.RecordBatch { return r.rec }
 
 func (r *ingestRecords[T]) Err() error { return r.err }

@@ -2,8 +2,6 @@ package ipc
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
@@ -75,26 +73,16 @@ type WriteConfig struct {
 	// BatchRows is the most rows a record written by a Writer holds: 0 is
 	// DefaultBatchRows. A RecordWriter writes records as they come.
 	BatchRows int
-	// Metadata is added to the schema's metadata (and replaces a key of
-	// it). Given with a mapper.SchemaMetadata that differs, it is an error.
-	//
-	// Deprecated: give mapper.SchemaMetadata, the schema metadata of every
-	// writer of every IO package.
-	Metadata map[string]string
-	// Alloc allocates the records built and the messages encoded; nil is
-	// memory.DefaultAllocator. Given with a mapper.Allocator that differs,
-	// it is an error.
-	//
-	// Deprecated: give mapper.Allocator, the allocator of every reader and
-	// writer of every IO package.
-	Alloc memory.Allocator
+	// alloc allocates the records built and the messages encoded:
+	// mapper.Allocator's, nil for memory.DefaultAllocator.
+	alloc memory.Allocator
 }
 
-func (cfg *WriteConfig) alloc() memory.Allocator {
-	if cfg.Alloc == nil {
+func (cfg *WriteConfig) mem() memory.Allocator {
+	if cfg.alloc == nil {
 		return memory.DefaultAllocator
 	}
-	return cfg.Alloc
+	return cfg.alloc
 }
 
 // check reports a configuration that cannot be written.
@@ -112,7 +100,7 @@ func (cfg *WriteConfig) check() error {
 func (cfg *WriteConfig) writerOptions(schema *arrow.Schema, deltas bool) []arrowipc.Option {
 	opts := []arrowipc.Option{
 		arrowipc.WithSchema(schema),
-		arrowipc.WithAllocator(cfg.alloc()),
+		arrowipc.WithAllocator(cfg.mem()),
 		arrowipc.WithDictionaryDeltas(deltas),
 	}
 	switch cfg.Compression {
@@ -129,34 +117,10 @@ func replaceMetadata(schema *arrow.Schema, md arrow.Metadata) *arrow.Schema {
 	return arrow.NewSchemaWithEndian(schema.Fields(), &md, schema.Endianness())
 }
 
-// writeConfig is the WriteConfig of the call c, with its one allocator
-// (mapper.Allocator's or the deprecated Alloc's) in Alloc, after checking
-// that mapper.SchemaMetadata and the deprecated Metadata agree.
+// writeConfig is the WriteConfig of the call c, with mapper.Allocator's
+// allocator.
 func writeConfig(c *ioconfig.Call[WriteConfig]) (WriteConfig, error) {
 	cfg := c.Config
-	var err error
-	if cfg.Alloc, err = c.WriterAllocator(cfg.Alloc, cfg.Metadata); err != nil {
-		return cfg, err
-	}
+	cfg.alloc = c.Alloc
 	return cfg, cfg.check()
-}
-
-// withMetadata is schema with extra added to its metadata.
-func withMetadata(schema *arrow.Schema, extra map[string]string) *arrow.Schema {
-	if len(extra) == 0 {
-		return schema
-	}
-	md := schema.Metadata()
-	merged := make(map[string]string, md.Len()+len(extra))
-	for i, k := range md.Keys() {
-		merged[k] = md.Values()[i]
-	}
-	maps.Copy(merged, extra)
-	keys := slices.Sorted(maps.Keys(merged))
-	values := make([]string, len(keys))
-	for i, k := range keys {
-		values[i] = merged[k]
-	}
-	meta := arrow.NewMetadata(keys, values)
-	return arrow.NewSchemaWithEndian(schema.Fields(), &meta, schema.Endianness())
 }

@@ -97,55 +97,6 @@ func TestEveryVerbReadsWhatTheWritersWriteAFileAndAStreamByPath(t *testing.T) {
 	assert.Equal(t, rows, readAllOf(t, r, err), "NewFileWriter writes a file")
 }
 
-func TestDeprecatedNamesGiveTheResultsOfTheNewOnes(t *testing.T) {
-	rows := verbRows(50)
-	file := tempPath(t, "rows.arrow")
-	require.NoError(t, ipc.WriteFile(file, rows, ipc.WriteConfig{}, mapper.SnakeCase()), "the old call with a config and options")
-
-	r, err := ipc.OpenFile[verbRow](file, []mapper.Option{mapper.Strict()}...)
-	assert.Equal(t, rows, readAllOf(t, r, err), "OpenFile")
-	cr, err := ipc.OpenFileColumns[verbCols](file)
-	require.NoError(t, err)
-	require.True(t, cr.Next())
-	assert.Equal(t, len(rows), cr.Columns().ID.Len(), "OpenFileColumns")
-	cr.Release()
-
-	var buf bytes.Buffer
-	w, err := ipc.NewStreamWriter[verbRow](&buf, ipc.WriteConfig{BatchRows: 7}, []mapper.Option{mapper.SnakeCase()}...)
-	require.NoError(t, err)
-	_, err = w.Write(rows)
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	assert.Equal(t, streamBytes(t, rows, ipc.WriteConfig{BatchRows: 7}, mapper.SnakeCase()), buf.Bytes(), "NewStreamWriter writes what NewWriter does")
-	r, err = ipc.NewStreamReader[verbRow](bytes.NewReader(buf.Bytes()), []mapper.Option{mapper.Strict()}...)
-	assert.Equal(t, rows, readAllOf(t, r, err), "NewStreamReader")
-
-	var old, now bytes.Buffer
-	md := map[string]string{"k": "v"}
-	mem := checked(t)
-	wo, err := ipc.NewFileWriter[verbRow](&old, ipc.WriteConfig{Metadata: md, Alloc: mem})
-	require.NoError(t, err)
-	require.NoError(t, errOf(wo.Write(rows)))
-	require.NoError(t, wo.Close())
-	wn, err := ipc.NewFileWriter[verbRow](&now, mapper.SchemaMetadata(arrow.MetadataFrom(md)), mapper.Allocator(mem))
-	require.NoError(t, err)
-	require.NoError(t, errOf(wn.Write(rows)))
-	require.NoError(t, wn.Close())
-	assert.Equal(t, old.Bytes(), now.Bytes(), "WriteConfig.Metadata and Alloc write what SchemaMetadata and Allocator do")
-
-	data := old.Bytes()
-	oldRecords, err := ipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), mem)
-	require.NoError(t, err)
-	newRecords, err := ipc.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)), mapper.Allocator(mem))
-	require.NoError(t, err)
-	assert.Equal(t, recordsJSON(t, newRecords), recordsJSON(t, oldRecords), "NewRecordFileReader reads what OpenRecordsReaderAt does")
-	oldRecords, err = ipc.NewRecordStreamReader(bytes.NewReader(buf.Bytes()), mem)
-	require.NoError(t, err)
-	newRecords, err = ipc.NewRecordReader(bytes.NewReader(buf.Bytes()), mapper.Allocator(mem))
-	require.NoError(t, err)
-	assert.Equal(t, recordsJSON(t, newRecords), recordsJSON(t, oldRecords), "NewRecordStreamReader reads what NewRecordReader does")
-}
-
 // drainRecords reads every record of rr, and releases it.
 func drainRecords(rr array.RecordReader) error {
 	defer rr.Release()
@@ -290,11 +241,6 @@ func TestAllocatorIsHonouredByEveryReaderAndWriter(t *testing.T) {
 			mem.AssertSize(t, 0)
 		})
 	}
-	t.Run("a different deprecated Alloc is an error", func(t *testing.T) {
-		_, err := ipc.NewWriter[verbRow](io.Discard, ipc.WriteConfig{Alloc: checked(t)}, mapper.Allocator(checked(t)))
-		assert.ErrorIs(t, err, mapper.ErrUnsupported)
-		assert.ErrorContains(t, err, "ipc.NewWriter: mapper.Allocator and the deprecated WriteConfig.Alloc")
-	})
 }
 
 func TestSchemaMetadataLandsInTheSchemaOfEveryWriter(t *testing.T) {
@@ -334,10 +280,6 @@ func TestSchemaMetadataLandsInTheSchemaOfEveryWriter(t *testing.T) {
 			require.NoError(t, err)
 			got := schemaOf(t, data).Metadata()
 			assert.Equal(t, md.ToMap(), got.ToMap())
-
-			_, err = write(mapper.SchemaMetadata(md), ipc.WriteConfig{Metadata: map[string]string{"origin": "other"}})
-			assert.ErrorIs(t, err, mapper.ErrUnsupported)
-			assert.ErrorContains(t, err, "mapper.SchemaMetadata and the deprecated WriteConfig.Metadata differ")
 		})
 	}
 }

@@ -12,11 +12,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/expansion"
 	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/ipcfile"
 	"github.com/arrowmap/arrowmap/internal/ipcschema"
 	"github.com/arrowmap/arrowmap/internal/mapperhook"
-	"github.com/arrowmap/arrowmap/internal/sourceerr"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -96,33 +95,6 @@ func ReadFile[T any](path string, opts ...Option) ([]T, error) {
 // and the allocator of the records read.
 const readKinds = mapperhook.Reader | mapperhook.Allocator
 
-// OpenFile opens the IPC file at path (a stream is refused) and returns a
-// Reader of its rows as values of T, as Open does.
-//
-// Deprecated: use Open, which opens a file or a stream.
-func OpenFile[T any](path string, opts ...mapper.Option) (*mapper.Reader[T], error) {
-	return rowsOf[T]("ipc.OpenFile", readKinds, ioconfig.Mapper(opts), func(w readWith) (*records, error) {
-		return openFileRecords(path, w)
-	})
-}
-
-// OpenFileColumns opens the IPC file at path (a stream is refused) and
-// returns a ColumnsReader of it, as OpenColumns does.
-//
-// Deprecated: use OpenColumns, which opens a file or a stream.
-func OpenFileColumns[C any](path string, opts ...mapper.Option) (*mapper.ColumnsReader[C], error) {
-	return columnsOf[C]("ipc.OpenFileColumns", ioconfig.Mapper(opts), func(w readWith) (*records, error) {
-		return openFileRecords(path, w)
-	})
-}
-
-// NewStreamReader reads an IPC stream from r, as NewReader does.
-//
-// Deprecated: use NewReader.
-func NewStreamReader[T any](r io.Reader, opts ...mapper.Option) (*mapper.Reader[T], error) {
-	return NewReader[T](r, ioconfig.Mapper(opts)...)
-}
-
 // OpenRecords opens the IPC file or stream at path, as Open does, and
 // returns its records as they are, for data whose schema is known only at
 // run time, with Open's checks of malformed and truncated input. Release
@@ -153,23 +125,6 @@ func NewRecordReader(r io.Reader, opts ...Option) (array.RecordReader, error) {
 	return recordsOf("ipc.NewRecordReader", opts, func(w readWith) (*records, error) {
 		return openStreamRecords(r, "the IPC stream", w, nil)
 	})
-}
-
-// NewRecordFileReader reads the records of the IPC file of size bytes
-// that r holds (a stream is refused), as OpenRecordsReaderAt does; mem
-// allocates them (nil: memory.DefaultAllocator).
-//
-// Deprecated: use OpenRecordsReaderAt with mapper.Allocator.
-func NewRecordFileReader(r io.ReaderAt, size int64, mem memory.Allocator) (array.RecordReader, error) {
-	return recordReader(fileRecords(r, "the IPC file", size, readWith{mem: mem}, nil))
-}
-
-// NewRecordStreamReader reads the records of the IPC stream r, as
-// NewRecordReader does; mem allocates them (nil: memory.DefaultAllocator).
-//
-// Deprecated: use NewRecordReader with mapper.Allocator.
-func NewRecordStreamReader(r io.Reader, mem memory.Allocator) (array.RecordReader, error) {
-	return recordReader(openStreamRecords(r, "the IPC stream", readWith{mem: mem}, nil))
 }
 
 // opener opens the records an entry point reads, as its options say.
@@ -273,15 +228,6 @@ func recordsAt(r io.ReaderAt, size int64, name string, w readWith) (*records, er
 	return openStreamRecords(io.NewSectionReader(r, 0, size), name, w, nil)
 }
 
-// openFileRecords opens the IPC file at path.
-func openFileRecords(path string, w readWith) (*records, error) {
-	f, size, err := openPath(path)
-	if err != nil {
-		return nil, err
-	}
-	return newFileRecords(f, path, size, w)
-}
-
 // openPath opens path for reading, refusing a directory: reading one would
 // fail later, with a less clear error.
 func openPath(path string) (*os.File, int64, error) {
@@ -357,7 +303,7 @@ func fileRecords(r io.ReaderAt, name string, size int64, w readWith, closeFn fun
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
 	}
-	recs := ipcfile.CheckedRecords(fr, func(i int) error {
+	recs := checkedFileBatches(fr, func(i int) error {
 		if i >= len(blocks) {
 			return nil // arrow-go counts the records from the same footer
 		}
@@ -508,7 +454,7 @@ func openStreamRecords(r io.Reader, name string, w readWith, closeFn func()) (*r
 		return err
 	})
 	if err != nil {
-		err = sourceerr.Of(err) // a stream cut inside its schema is io.ErrUnexpectedEOF
+		err = expansion.SourceEnd(err) // a stream cut inside its schema is io.ErrUnexpectedEOF
 		if err == nil {
 			err = io.ErrUnexpectedEOF // the stream ended before its schema
 		}

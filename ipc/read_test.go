@@ -222,22 +222,6 @@ func TestAZstdFrameAskingForAWindowPastItsBufferIsAnErrorBeforeItIsAllocated(t *
 	}
 }
 
-func TestTheDeprecatedReadersRefuseATerabyteClaimToo(t *testing.T) {
-	rows := claimRows(50)
-	for _, file := range []bool{true, false} {
-		data := arrowtest.ClaimUncompressed(writeRows(t, file, ipc.WriteConfig{Compression: ipc.ZSTD}, rows), 1<<40)
-		mem := newSizeAllocator()
-		var err error
-		if file {
-			err = recordsOf(ipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), mem))
-		} else {
-			err = recordsOf(ipc.NewRecordStreamReader(bytes.NewReader(data), mem))
-		}
-		require.ErrorIs(t, err, mapper.ErrTooLarge, "a file %t", file)
-		assert.Less(t, mem.largest.Load(), int64(1<<20), "the largest allocation")
-	}
-}
-
 // oneBuffer is a row of one column of no nulls: a record batch of one
 // compressed buffer, its values.
 type oneBuffer struct {

@@ -80,7 +80,6 @@ func newRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig, file bo
 	if schema == nil {
 		return nil, errors.New("arrowmap/ipc: nil schema")
 	}
-	schema = withMetadata(schema, cfg.Metadata)
 	// A file takes a changed dictionary only as a delta: unify, always.
 	unify := file || cfg.DictionaryDeltas
 	out := &payloadWriter{w: w, file: file}
@@ -96,14 +95,15 @@ func newRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig, file bo
 	}
 	for _, f := range schema.Fields() {
 		if unify && hasDictionary(f.Type) {
-			rw.dicts = newDictionaries(cfg.alloc())
+			rw.dicts = newDictionaries(cfg.mem())
 			break
 		}
 	}
 	return rw, nil
 }
 
-// Schema is the schema of the records written, with WriteConfig.Metadata.
+// Schema is the schema of the records written, with mapper.SchemaMetadata's
+// metadata when it was given.
 func (w *RecordWriter) Schema() *arrow.Schema { return w.schema }
 
 // Write writes rec, whose fields must be the writer's schema's. A record

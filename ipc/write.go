@@ -50,14 +50,6 @@ func NewFileWriter[T any](w io.Writer, opts ...Option) (*Writer[T], error) {
 	return newWriter[T]("ipc.NewFileWriter", w, opts, true)
 }
 
-// NewStreamWriter writes an IPC stream of rows of T to w, as NewWriter
-// does.
-//
-// Deprecated: use NewWriter.
-func NewStreamWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (*Writer[T], error) {
-	return newWriter[T]("ipc.NewStreamWriter", w, append([]Option{cfg}, ioconfig.Mapper(opts)...), false)
-}
-
 func newWriter[T any](entry string, w io.Writer, opts []Option, file bool) (*Writer[T], error) {
 	c, err := ioconfig.Parse[WriteConfig](entry, mapperhook.Encode, opts)
 	if err != nil {
@@ -71,7 +63,7 @@ func newWriter[T any](entry string, w io.Writer, opts []Option, file bool) (*Wri
 	if err != nil {
 		return nil, err
 	}
-	b, err := mapper.NewBuilder[T](c.With(mapper.Allocator(cfg.Alloc))...)
+	b, err := mapper.NewBuilder[T](c.With(mapper.Allocator(cfg.alloc))...)
 	if err != nil {
 		return nil, err
 	}

@@ -120,11 +120,6 @@ func Allocator(mem memory.Allocator) Option {
 	}
 }
 
-// WithAllocator is Allocator.
-//
-// Deprecated: use Allocator; every other option is named without "With".
-func WithAllocator(mem memory.Allocator) Option { return Allocator(mem) }
-
 // Strict accepts only the exact Arrow type and encoding of each field: no
 // widening (int32 into an int64 field), no other list, string or binary
 // encodings, no dictionary or run-end encoding unless the tag pins it. A

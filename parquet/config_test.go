@@ -161,15 +161,6 @@ func TestParquetAllocatorIsHonouredByEveryReaderAndWriter(t *testing.T) {
 			mem.AssertSize(t, 0)
 		})
 	}
-	t.Run("a different deprecated Alloc is an error", func(t *testing.T) {
-		a, b := memory.NewCheckedAllocator(memory.NewGoAllocator()), memory.NewCheckedAllocator(memory.NewGoAllocator())
-		_, err := amparquet.Open[cfgRow](path, amparquet.ReadConfig{Alloc: a}, mapper.Allocator(b))
-		assert.ErrorIs(t, err, mapper.ErrUnsupported)
-		assert.ErrorContains(t, err, "parquet.Open: mapper.Allocator and the deprecated ReadConfig.Alloc")
-		r, err := amparquet.Open[cfgRow](path, amparquet.ReadConfig{Alloc: a}, mapper.Allocator(a))
-		assert.Equal(t, rows, readRows(t, r, err), "the same allocator both ways is no conflict")
-		a.AssertSize(t, 0)
-	})
 }
 
 func TestParquetSchemaMetadataLandsInTheFileOfEveryWriter(t *testing.T) {
@@ -217,9 +208,6 @@ func TestParquetSchemaMetadataLandsInTheFileOfEveryWriter(t *testing.T) {
 			schema, err := amparquet.ReadSchema(bytes.NewReader(data), int64(len(data)))
 			require.NoError(t, err)
 			assert.Equal(t, md.ToMap(), schema.Metadata().ToMap())
-			_, err = write(mapper.SchemaMetadata(md), amparquet.WriteConfig{Metadata: map[string]string{"origin": "other"}})
-			assert.ErrorIs(t, err, mapper.ErrUnsupported)
-			assert.ErrorContains(t, err, "mapper.SchemaMetadata and the deprecated WriteConfig.Metadata differ")
 		})
 	}
 }

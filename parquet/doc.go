@@ -40,9 +40,7 @@
 // ReadConfig for a reader, a WriteConfig for a writer, none needed for the
 // defaults. mapper.Allocator is the allocator of every reader and writer
 // (but NewReader, whose pqarrow.FileReader has its own), and
-// mapper.SchemaMetadata the schema metadata of every writer;
-// ReadConfig.Alloc, WriteConfig.Alloc and WriteConfig.Metadata are their
-// deprecated spellings, an error when given different from them. An option
+// mapper.SchemaMetadata the schema metadata of every writer. An option
 // an entry point does not take is refused at the call, naming the entry
 // point ("parquet.Open does not take SchemaMetadata").
 //

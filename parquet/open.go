@@ -60,13 +60,6 @@ type ReadConfig struct {
 	// unasked; answer true for the pages of columns the predicate is not
 	// on. Errors then count rows among the rows read.
 	KeepPage func(Page) bool
-	// Alloc allocates the memory read and decoded into, as
-	// mapper.Allocator does. Given with a mapper.Allocator that differs,
-	// it is an error.
-	//
-	// Deprecated: give mapper.Allocator, the allocator of every reader and
-	// writer of every IO package.
-	Alloc memory.Allocator
 	// MaxPageSize is the most bytes one page of the file may hold
 	// uncompressed, which is what reading the page allocates at once: a
 	// page header claiming more is an error wrapping ErrPageTooLarge that
@@ -91,6 +84,10 @@ type ReadConfig struct {
 	// — a date past its range, nanoseconds below it — is an error naming
 	// this field, the column and the row: never rounded.
 	Int96Unit *arrow.TimeUnit
+
+	// alloc allocates the memory read and decoded into: mapper.Allocator's,
+	// nil for the reader's own pool.
+	alloc memory.Allocator
 }
 
 // IOOption marks a ReadConfig as an Option of the readers. It does
@@ -109,18 +106,15 @@ type Option = ioconfig.Option
 const readKinds = mapperhook.Reader | mapperhook.Allocator
 
 // readConfig sorts the options of the reader entry, which takes the mapper
-// options in accepted: the ReadConfig, with its one allocator (the
-// mapper.Allocator's or the deprecated Alloc's) in Alloc, and the mapper
-// options but Allocator.
+// options in accepted: the ReadConfig, with mapper.Allocator's allocator,
+// and the mapper options but Allocator.
 func readConfig(entry string, accepted ioconfig.Kinds, opts []Option) (ReadConfig, []mapper.Option, error) {
 	c, err := ioconfig.Parse[ReadConfig](entry, accepted, opts)
 	if err != nil {
 		return ReadConfig{}, nil, err
 	}
 	cfg := c.Config
-	if cfg.Alloc, err = c.Allocator(cfg.Alloc, "ReadConfig.Alloc"); err != nil {
-		return ReadConfig{}, nil, err
-	}
+	cfg.alloc = c.Alloc
 	return cfg, c.Mapper, nil
 }
 
@@ -240,7 +234,7 @@ type source struct {
 	fields []arrow.Field
 	meta   arrow.Metadata
 	mem    memory.Allocator
-	pool   *pool // the allocator of a ReadConfig with no Alloc, released at close
+	pool   *pool // the allocator without mapper.Allocator, released at close
 	// pages is the file as arrow-go reads it, checking its pages; nil for
 	// a pqarrow.FileReader of the caller's (NewReader).
 	pages *pageFile
@@ -299,7 +293,7 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	if err != nil {
 		return nil, err
 	}
-	var mem memory.Allocator = cfg.Alloc
+	var mem memory.Allocator = cfg.alloc
 	var own *pool
 	if mem == nil {
 		own = &pool{}

@@ -142,7 +142,7 @@ func TestOpenReaderAtReadsTheBytesGiven(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 
-	r, err := amparquet.OpenReaderAt[order](bytes.NewReader(data), int64(len(data)), amparquet.ReadConfig{Alloc: mem, BatchRows: 4})
+	r, err := amparquet.OpenReaderAt[order](bytes.NewReader(data), int64(len(data)), amparquet.ReadConfig{BatchRows: 4}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	var got []order
 	for page, err := range r.Pages(6) {
