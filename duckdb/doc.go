@@ -19,7 +19,8 @@
 // into a table, from a slice, a sequence of rows, or pages). Each runs on
 // a DB: a *sql.DB of duckdb-go's driver, of whose pool it takes one
 // connection, or a *sql.Conn. Query's and QueryColumns' options come among
-// their arguments (as pgx takes its own); the others end with ...Option.
+// their arguments (as pgx takes its own); the inserts end with
+// ...WriteOption.
 //
 // A query's result is checked against T before any row is read, a
 // mismatch being mapper's *Error naming the field and the column. Its rows

@@ -8,7 +8,7 @@
 //   - OwnedPages: every endpoint through one client, as pages the caller
 //     owns
 //
-// Every entry point ends with opts ...Option: mapper.NewReader's options,
+// Every entry point ends with opts ...ReadOption: mapper.NewReader's options,
 // and mapper.Allocator, the allocator of the records read.
 // mapper.MaxExpansion bounds what a message's
 // compressed buffers may claim once decompressed (see Records), and what
@@ -42,11 +42,3 @@
 //		use(order)
 //	}
 package flight
-
-import "github.com/arrowmap/arrowmap/internal/ioconfig"
-
-// Option is what every entry point of this package takes after its
-// positional arguments: a mapper.Option (mapper.NewReader's options, and
-// mapper.Allocator for the records read). An entry point refuses, at the
-// call, an option it does not take, naming itself and the option.
-type Option = ioconfig.Option

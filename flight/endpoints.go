@@ -14,9 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/internal/expansion"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
 	"github.com/arrowmap/arrowmap/internal/ipcschema"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -95,15 +93,15 @@ var ErrExpired = errors.New("arrowmap/flight: flight endpoint expired")
 //
 // opts are mapper.Allocator, the allocator of the records read, and
 // mapper.MaxExpansion.
-func Records(ctx context.Context, src Source, info *flight.FlightInfo, opts ...Option) (array.RecordReader, error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("flight.Records", mapperhook.Allocator|mapperhook.Expansion, opts)
+func Records(ctx context.Context, src Source, info *flight.FlightInfo, opts ...ReadOption) (array.RecordReader, error) {
+	c, err := parseRead("flight.Records", opts, recordsOption)
 	if err != nil {
 		return nil, err
 	}
 	return records(ctx, src, info, c)
 }
 
-func records(ctx context.Context, src Source, info *flight.FlightInfo, c *ioconfig.Call[ioconfig.NoConfig]) (array.RecordReader, error) {
+func records(ctx context.Context, src Source, info *flight.FlightInfo, c *readCall) (array.RecordReader, error) {
 	if info == nil {
 		return nil, errors.New("arrowmap/flight: nil flight info")
 	}
@@ -119,11 +117,11 @@ func records(ctx context.Context, src Source, info *flight.FlightInfo, c *ioconf
 			return nil, fmt.Errorf("arrowmap/flight: flight endpoint %d has no ticket", i)
 		}
 	}
-	alloc := c.Alloc
+	alloc := c.alloc
 	if alloc == nil {
 		alloc = memory.DefaultAllocator
 	}
-	e := &endpoints{src: src, info: info, alloc: alloc, ratio: c.Ratio, pool: newPool(src.Dial)}
+	e := &endpoints{src: src, info: info, alloc: alloc, ratio: c.ratio, pool: newPool(src.Dial)}
 	if len(info.Schema) > 0 {
 		schema, err := ipcschema.Decode(info.Schema, alloc)
 		if err != nil {
@@ -157,8 +155,8 @@ func records(ctx context.Context, src Source, info *flight.FlightInfo, c *ioconf
 //
 // opts are mapper.NewReader's options, and mapper.Allocator for the
 // records read.
-func NewReader[T any](ctx context.Context, src Source, info *flight.FlightInfo, opts ...Option) (*mapper.Reader[T], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("flight.NewReader", readKinds, opts)
+func NewReader[T any](ctx context.Context, src Source, info *flight.FlightInfo, opts ...ReadOption) (*mapper.Reader[T], error) {
+	c, err := parseRead("flight.NewReader", opts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +165,7 @@ func NewReader[T any](ctx context.Context, src Source, info *flight.FlightInfo, 
 		return nil, err
 	}
 	defer rr.Release() // the Reader retains its own reference
-	return mapper.NewReader[T](rr, c.Mapper...)
+	return mapper.NewReader[T](rr, c.mapper...)
 }
 
 // endpoints is what reading the endpoints of one FlightInfo shares.

@@ -833,7 +833,7 @@ func (a *sizeAllocator) Reallocate(size int, b []byte) []byte {
 // the stream of tkt through c, as rows of T: the error that ended it.
 type flightReadEntry[T any] struct {
 	name string
-	read func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error
+	read func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error
 }
 
 // flightReadEntries is every entry point of this package, each reading to
@@ -852,13 +852,13 @@ func flightReadEntries[T any]() []flightReadEntry[T] {
 		return err
 	}
 	return []flightReadEntry[T]{
-		{"Stream, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error {
+		{"Stream, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
 			return readAll(amflight.Stream[T](testContext(t), c, tkt, opts...))
 		}},
-		{"NewReader, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error {
+		{"NewReader, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
 			return readAll(amflight.NewReader[T](testContext(t), amflight.Source{Client: c}, info(tkt), opts...))
 		}},
-		{"OwnedPages", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error {
+		{"OwnedPages", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
 			for _, err := range amflight.OwnedPages[T](testContext(t), c, info(tkt), 64, opts...) {
 				if err != nil {
 					return err
@@ -866,7 +866,7 @@ func flightReadEntries[T any]() []flightReadEntry[T] {
 			}
 			return nil
 		}},
-		{"Records", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error {
+		{"Records", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
 			rr, err := amflight.Records(testContext(t), amflight.Source{Client: c}, info(tkt), opts...)
 			if err != nil {
 				return err
@@ -1002,12 +1002,12 @@ func TestReadAllOfAFlightReadsALongRunWithinItsLimitOrWithMaxExpansion(t *testin
 	for _, tt := range []struct {
 		name string
 		rows int64
-		opts []amflight.Option
+		opts []amflight.ReadOption
 		ok   bool
 	}{
 		{"the rows of the limit are read", limit, nil, true},
 		{"one row more is refused", limit + 1, nil, false},
-		{"MaxExpansion raises the limit", limit + 1, []amflight.Option{mapper.MaxExpansion(1 << 16)}, true},
+		{"MaxExpansion raises the limit", limit + 1, []amflight.ReadOption{mapper.MaxExpansion(1 << 16)}, true},
 	} {
 		col := runEndColumn(tt.rows)
 		tkt := relay.add(claimingRowsStream(t, col))

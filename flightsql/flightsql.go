@@ -16,8 +16,9 @@
 //
 // Its entry points, by verb: Query and QueryWith (rows of T, with
 // parameters from a []P), Ingest and IngestSeq (rows into a table, at once
-// or page by page). Each ends with ...Option: mapper options, checked at
-// the call (mapper.Allocator for the records read).
+// or page by page). The queries end with ...ReadOption, the ingests with
+// ...WriteOption: mapper options, checked at the call (mapper.Allocator
+// for the records read).
 //
 // Its name is arrow-go's flightsql package's too; import one of them under
 // another name, as above.
@@ -33,17 +34,59 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	amflight "github.com/arrowmap/arrowmap/flight"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
-	"github.com/arrowmap/arrowmap/internal/optsplit"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
-// Option is what every entry point of this package takes after its
-// positional arguments: a mapper.Option. Each entry point says which; an
-// option it does not take is refused at the call, an ErrUnsupported
-// *mapper.Error naming the entry point and the option.
-type Option = ioconfig.Option
+// ReadOption is what the queries of this package take after their
+// positional arguments: a mapper.ReadOption (mapper.NewReader's options,
+// and mapper.Allocator for the records read and the parameters encoded).
+// WriteOption is what an ingest takes: a mapper.WriteOption. The package
+// has no config of its own. An option of the other direction does not
+// compile; one of the right direction that an entry point does not take
+// is refused at the call, an ErrOption *mapper.Error naming the entry
+// point and the option.
+type ReadOption = mapper.ReadOption
+
+// WriteOption is what an ingest takes: see ReadOption.
+type WriteOption = mapper.WriteOption
+
+// queryCall is what the options given to a query say.
+type queryCall struct {
+	alloc  mapper.AllocatorOption // the last given, and whether one was
+	hasMem bool
+	ratio  *mapper.MaxExpansionOption
+	decode []mapper.ReadOption  // all but Allocator
+	encode []mapper.WriteOption // SnakeCase and As, which act on the parameters too
+}
+
+// parseQuery sorts the options of a query.
+func parseQuery(opts []ReadOption) queryCall {
+	var c queryCall
+	for _, o := range opts {
+		switch o := o.(type) {
+		case nil:
+		case mapper.AllocatorOption:
+			c.alloc, c.hasMem = o, true
+		default:
+			if r, ok := o.(mapper.MaxExpansionOption); ok {
+				c.ratio = &r
+			}
+			c.decode = append(c.decode, o)
+			if w, ok := o.(mapper.WriteOption); ok {
+				c.encode = append(c.encode, w)
+			}
+		}
+	}
+	return c
+}
+
+// mem is the allocator of the call: mapper.Allocator's, else c's.
+func (q queryCall) mem(c Conn) memory.Allocator {
+	if q.hasMem && q.alloc.Allocator() != nil {
+		return q.alloc.Allocator()
+	}
+	return c.alloc()
+}
 
 // Conn is a Flight SQL client and how the endpoints of its results are
 // read: Source.Client defaults to Client.Client.
@@ -83,11 +126,8 @@ var errNoClient = errors.New("arrowmap/flightsql: Conn has no Client")
 // that refuses the query, or a result whose first stream fails — is
 // returned wrapped with the query, and keeps its gRPC status (status.Code
 // works on it).
-func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*mapper.Reader[T], error) {
-	call, err := ioconfig.Parse[ioconfig.NoConfig]("flightsql.Query", mapperhook.Reader|mapperhook.Allocator, opts)
-	if err != nil {
-		return nil, err
-	}
+func Query[T any](ctx context.Context, c Conn, query string, opts ...ReadOption) (*mapper.Reader[T], error) {
+	call := parseQuery(opts)
 	if c.Client == nil {
 		return nil, errNoClient
 	}
@@ -95,11 +135,7 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*m
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: executing %s: %w", quoted(query), err)
 	}
-	mem := call.Alloc
-	if mem == nil {
-		mem = c.alloc()
-	}
-	r, err := amflight.NewReader[T](ctx, c.source(), info, ioconfig.Mapper(call.With(mapper.Allocator(mem)))...)
+	r, err := amflight.NewReader[T](ctx, c.source(), info, append(call.decode, mapper.Allocator(call.mem(c)))...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
 	}
@@ -127,20 +163,13 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*m
 // end (a failure to close it is then the Reader's error), when the Reader
 // is released before that, or at once when QueryWith fails. Options are as
 // for Query; SnakeCase and As encode the parameters too.
-func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, opts ...Option) (*mapper.Reader[T], error) {
-	call, err := ioconfig.Parse[ioconfig.NoConfig]("flightsql.QueryWith", mapperhook.Reader|mapperhook.Encode&^mapperhook.SchemaMetadata, opts)
-	if err != nil {
-		return nil, err
-	}
+func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, opts ...ReadOption) (*mapper.Reader[T], error) {
+	call := parseQuery(opts)
 	if c.Client == nil {
 		return nil, errNoClient
 	}
-	mem := call.Alloc
-	if mem == nil {
-		mem = c.alloc()
-	}
-	decodeOpts, encodeOpts := optsplit.Split(call.Mapper) // SnakeCase and As act on the parameters too
-	rec, err := mapper.Encode(params, append(encodeOpts, mapper.Allocator(mem))...)
+	mem := call.mem(c)
+	rec, err := mapper.Encode(params, append(call.encode, mapper.Allocator(mem))...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: the parameters of %s: %w", quoted(query), err)
 	}
@@ -163,9 +192,9 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: executing %s: %w", quoted(query), err)
 	}
-	readOpts := []Option{mapper.Allocator(mem)}
-	if call.Has(mapperhook.Expansion) {
-		readOpts = append(readOpts, mapper.MaxExpansion(int(call.Ratio))) // for the messages Records reads
+	readOpts := []ReadOption{mapper.Allocator(mem)}
+	if call.ratio != nil {
+		readOpts = append(readOpts, *call.ratio) // for the messages Records reads
 	}
 	rr, err := amflight.Records(ctx, c.source(), info, readOpts...)
 	if err != nil {
@@ -173,7 +202,7 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 	}
 	records := prepared.records(rr)
 	defer records.Release() // the Reader retains its own reference
-	r, err := mapper.NewReader[T](records, decodeOpts...)
+	r, err := mapper.NewReader[T](records, call.decode...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
 	}

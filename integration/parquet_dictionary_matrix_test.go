@@ -73,7 +73,7 @@ func TestEveryDictionaryChoiceWritesAFileEveryReaderReadsBack(t *testing.T) {
 						name := fmt.Sprintf("Dictionary %s, tagged %t, Alloc %s, %d rows, long values %t", dictName(dict), tagged, allocName(alloc), n, long)
 						t.Run(name, func(t *testing.T) {
 							t.Parallel()
-							cfg := []amparquet.Option{amparquet.WriteConfig{Dictionary: dict, RowGroupRows: 60_000}, mapper.Allocator(alloc)}
+							cfg := []amparquet.WriteOption{amparquet.WriteConfig{Dictionary: dict, RowGroupRows: 60_000}, mapper.Allocator(alloc)}
 							names := mxNames(n, long)
 							path := filepath.Join(t.TempDir(), "matrix.parquet")
 							if tagged {
@@ -112,7 +112,7 @@ func allocName(a memory.Allocator) string {
 
 // writeMatrix writes the rows of T that row makes of names with WriteFile, and checks
 // that ReadFile reads them back.
-func writeMatrix[T comparable](t *testing.T, path string, names []string, opts []amparquet.Option, row func(int, string) T) {
+func writeMatrix[T comparable](t *testing.T, path string, names []string, opts []amparquet.WriteOption, row func(int, string) T) {
 	t.Helper()
 	rows := make([]T, len(names))
 	for i, s := range names {

@@ -6,7 +6,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -18,16 +17,6 @@ const DefaultBatchRows = 64 * 1024
 // Close: the one sentinel of every arrowmap reader and writer used after
 // its end.
 var ErrClosed = mapper.ErrClosed
-
-// Option is what every entry point of this package takes after its
-// positional arguments: a mapper.Option (SnakeCase, Allocator,
-// SchemaMetadata, …) or a WriteConfig. An entry point refuses, at the
-// call, an option it does not take, naming itself and the option.
-type Option = ioconfig.Option
-
-// IOOption marks a WriteConfig as an Option of the writers. It does
-// nothing.
-func (WriteConfig) IOOption() {}
 
 // Codec is the compression of the bodies of the records and dictionaries
 // an IPC file or stream holds.
@@ -115,12 +104,4 @@ func (cfg *WriteConfig) writerOptions(schema *arrow.Schema, deltas bool) []arrow
 // replaceMetadata is schema with md as its metadata.
 func replaceMetadata(schema *arrow.Schema, md arrow.Metadata) *arrow.Schema {
 	return arrow.NewSchemaWithEndian(schema.Fields(), &md, schema.Endianness())
-}
-
-// writeConfig is the WriteConfig of the call c, with mapper.Allocator's
-// allocator.
-func writeConfig(c *ioconfig.Call[WriteConfig]) (WriteConfig, error) {
-	cfg := c.Config
-	cfg.alloc = c.Alloc
-	return cfg, cfg.check()
 }

@@ -35,7 +35,7 @@ func verbRows(n int) []verbRow {
 }
 
 // streamBytes is rows written by NewWriter, an IPC stream.
-func streamBytes(t *testing.T, rows []verbRow, opts ...ipc.Option) []byte {
+func streamBytes(t *testing.T, rows []verbRow, opts ...ipc.WriteOption) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := ipc.NewWriter[verbRow](&buf, opts...)
@@ -262,18 +262,22 @@ func TestSchemaMetadataLandsInTheSchemaOfEveryWriter(t *testing.T) {
 	rec, err := mapper.Encode(rows)
 	require.NoError(t, err)
 	defer rec.Release()
-	for name, write := range map[string]func(opts ...ipc.Option) ([]byte, error){
-		"NewWriter":     func(opts ...ipc.Option) ([]byte, error) { return writeTyped(ipc.NewWriter[verbRow], rows, opts) },
-		"NewFileWriter": func(opts ...ipc.Option) ([]byte, error) { return writeTyped(ipc.NewFileWriter[verbRow], rows, opts) },
-		"WriteFile": func(opts ...ipc.Option) ([]byte, error) {
+	for name, write := range map[string]func(opts ...ipc.WriteOption) ([]byte, error){
+		"NewWriter": func(opts ...ipc.WriteOption) ([]byte, error) { return writeTyped(ipc.NewWriter[verbRow], rows, opts) },
+		"NewFileWriter": func(opts ...ipc.WriteOption) ([]byte, error) {
+			return writeTyped(ipc.NewFileWriter[verbRow], rows, opts)
+		},
+		"WriteFile": func(opts ...ipc.WriteOption) ([]byte, error) {
 			path := tempPath(t, "md.arrow")
 			if err := ipc.WriteFile(path, rows, opts...); err != nil {
 				return nil, err
 			}
 			return os.ReadFile(path)
 		},
-		"NewRecordFileWriter":   func(opts ...ipc.Option) ([]byte, error) { return writeRecord(ipc.NewRecordFileWriter, rec, opts) },
-		"NewRecordStreamWriter": func(opts ...ipc.Option) ([]byte, error) { return writeRecord(ipc.NewRecordStreamWriter, rec, opts) },
+		"NewRecordFileWriter": func(opts ...ipc.WriteOption) ([]byte, error) { return writeRecord(ipc.NewRecordFileWriter, rec, opts) },
+		"NewRecordStreamWriter": func(opts ...ipc.WriteOption) ([]byte, error) {
+			return writeRecord(ipc.NewRecordStreamWriter, rec, opts)
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			data, err := write(mapper.SchemaMetadata(md))
@@ -284,7 +288,7 @@ func TestSchemaMetadataLandsInTheSchemaOfEveryWriter(t *testing.T) {
 	}
 }
 
-func writeTyped(newWriter func(io.Writer, ...ipc.Option) (*ipc.Writer[verbRow], error), rows []verbRow, opts []ipc.Option) ([]byte, error) {
+func writeTyped(newWriter func(io.Writer, ...ipc.WriteOption) (*ipc.Writer[verbRow], error), rows []verbRow, opts []ipc.WriteOption) ([]byte, error) {
 	var buf bytes.Buffer
 	w, err := newWriter(&buf, opts...)
 	if err != nil {
@@ -297,7 +301,7 @@ func writeTyped(newWriter func(io.Writer, ...ipc.Option) (*ipc.Writer[verbRow], 
 	return buf.Bytes(), err
 }
 
-func writeRecord(newWriter func(io.Writer, *arrow.Schema, ...ipc.Option) (*ipc.RecordWriter, error), rec arrow.RecordBatch, opts []ipc.Option) ([]byte, error) {
+func writeRecord(newWriter func(io.Writer, *arrow.Schema, ...ipc.WriteOption) (*ipc.RecordWriter, error), rec arrow.RecordBatch, opts []ipc.WriteOption) ([]byte, error) {
 	var buf bytes.Buffer
 	w, err := newWriter(&buf, rec.Schema(), opts...)
 	if err != nil {
@@ -310,24 +314,33 @@ func writeRecord(newWriter func(io.Writer, *arrow.Schema, ...ipc.Option) (*ipc.R
 	return buf.Bytes(), err
 }
 
+// foreignWriteOption is a write option of another package, as a config of
+// another IO package is: of the right direction, and not ipc's.
+type foreignWriteOption struct{}
+
+func (foreignWriteOption) WriteOption() {}
+
+// TestAnOptionAnEntryPointDoesNotTakeIsRefusedAtTheCallNamingIt: an option
+// of the wrong direction does not compile (TestAnOptionOfTheOtherDirectionDoesNotCompile,
+// mapper/options_test.go); one of the right direction that the entry
+// point does not take is an ErrOption naming both.
 func TestAnOptionAnEntryPointDoesNotTakeIsRefusedAtTheCallNamingIt(t *testing.T) {
 	path := tempPath(t, "none.arrow") // never opened: the options are refused first
 	for _, tc := range []struct {
 		err  func() error
 		want string
 	}{
-		{func() error { _, err := ipc.Open[verbRow](path, mapper.SchemaMetadata(arrow.Metadata{})); return err }, "ipc.Open does not take SchemaMetadata"},
 		{func() error { _, err := ipc.ReadFile[verbRow](path, mapper.ZeroCopy()); return err }, "ipc.ReadFile does not take ZeroCopy"},
 		{func() error { _, err := ipc.OpenColumns[verbCols](path, mapper.LastKeyWins()); return err }, "ipc.OpenColumns does not take LastKeyWins"},
-		{func() error { _, err := ipc.NewReader[verbRow](nil, ipc.WriteConfig{}); return err }, "ipc.NewReader does not take ipc.WriteConfig"},
-		{func() error { _, err := ipc.NewWriter[verbRow](io.Discard, mapper.Strict()); return err }, "ipc.NewWriter does not take Strict"},
+		{func() error { _, err := ipc.OpenRecords(path, mapper.Strict()); return err }, "ipc.OpenRecords does not take Strict"},
 		{func() error { return ipc.WriteFile(path, verbRows(1), ipc.WriteConfig{}, ipc.WriteConfig{}) }, "ipc.WriteFile does not take two ipc.WriteConfig values"},
 		{func() error { _, err := ipc.NewRecordFileWriter(io.Discard, nil, mapper.SnakeCase()); return err }, "ipc.NewRecordFileWriter does not take SnakeCase"},
+		{func() error { _, err := ipc.NewWriter[verbRow](io.Discard, foreignWriteOption{}); return err }, "ipc.NewWriter does not take ipc_test.foreignWriteOption"},
 	} {
 		err := tc.err()
 		var me *mapper.Error
 		require.ErrorAs(t, err, &me, tc.want)
-		assert.ErrorIs(t, err, mapper.ErrUnsupported, tc.want)
+		assert.ErrorIs(t, err, mapper.ErrOption, tc.want)
 		assert.ErrorContains(t, err, tc.want)
 	}
 	_, err := os.Stat(path)

@@ -59,8 +59,8 @@ func dictionaryValues(t *testing.T, recs []arrow.RecordBatch) [][]string {
 func TestDictionariesThatGrowAreWrittenAsDeltas(t *testing.T) {
 	rows := taggedRows()
 	mem := checked(t)
-	deltas := writeRowsWith(t, false, []ipc.Option{ipc.WriteConfig{BatchRows: 3, DictionaryDeltas: true}, mapper.Allocator(mem)}, rows, 2)
-	full := writeRowsWith(t, false, []ipc.Option{ipc.WriteConfig{BatchRows: 3}, mapper.Allocator(mem)}, rows, 2)
+	deltas := writeRowsWith(t, false, []ipc.WriteOption{ipc.WriteConfig{BatchRows: 3, DictionaryDeltas: true}, mapper.Allocator(mem)}, rows, 2)
+	full := writeRowsWith(t, false, []ipc.WriteOption{ipc.WriteConfig{BatchRows: 3}, mapper.Allocator(mem)}, rows, 2)
 
 	t.Run("with deltas, each dictionary message holds only the values it adds", func(t *testing.T) {
 		types, bodies := messages(t, deltas)
@@ -99,7 +99,7 @@ func TestDictionariesThatGrowAreWrittenAsDeltas(t *testing.T) {
 		}
 	})
 	t.Run("a file holds its first dictionary and every delta", func(t *testing.T) {
-		data := writeRowsWith(t, true, []ipc.Option{ipc.WriteConfig{BatchRows: 3}, mapper.Allocator(mem)}, rows, 5)
+		data := writeRowsWith(t, true, []ipc.WriteOption{ipc.WriteConfig{BatchRows: 3}, mapper.Allocator(mem)}, rows, 5)
 		fr, err := arrowipc.NewFileReader(bytes.NewReader(data))
 		require.NoError(t, err)
 		defer fr.Close()

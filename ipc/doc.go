@@ -28,11 +28,13 @@
 //     NewRecordFileWriter, NewRecordStreamWriter: the same acts on records
 //     of any schema
 //
-// Every entry point ends with opts ...Option: mapper options beside a
-// WriteConfig for a writer. mapper.Allocator is the allocator of every
+// Every reader ends with opts ...ReadOption (mapper's), every writer with
+// opts ...WriteOption: mapper's beside a WriteConfig; a WriteConfig given
+// to a reader does not compile. mapper.Allocator is the allocator of every
 // reader and writer, mapper.SchemaMetadata the schema metadata of every
 // writer. An option an entry point does not take is refused at the call,
-// naming the entry point ("ipc.Open does not take SchemaMetadata").
+// an ErrOption naming the entry point ("ipc.ReadFile does not take
+// ZeroCopy").
 //
 // Readers are mapper.Reader[T] (Open, NewReader) and
 // mapper.ColumnsReader[C] (OpenColumns): the schema is checked against

@@ -25,12 +25,12 @@ import (
 // the rows read, and the first error, from the open or from the reading.
 var openers = []struct {
 	name string
-	read func(path string, opts ...ipc.Option) ([]tagged, error)
+	read func(path string, opts ...ipc.ReadOption) ([]tagged, error)
 }{
-	{"ReadFile", func(path string, opts ...ipc.Option) ([]tagged, error) {
+	{"ReadFile", func(path string, opts ...ipc.ReadOption) ([]tagged, error) {
 		return ipc.ReadFile[tagged](path, opts...)
 	}},
-	{"Open", func(path string, opts ...ipc.Option) ([]tagged, error) {
+	{"Open", func(path string, opts ...ipc.ReadOption) ([]tagged, error) {
 		r, err := ipc.Open[tagged](path, opts...)
 		if err != nil {
 			return nil, err
@@ -38,7 +38,7 @@ var openers = []struct {
 		defer r.Release()
 		return r.ReadAll()
 	}},
-	{"OpenColumns", func(path string, opts ...ipc.Option) ([]tagged, error) {
+	{"OpenColumns", func(path string, opts ...ipc.ReadOption) ([]tagged, error) {
 		type cols struct {
 			ID  arrow.Array `arrow:"id"`
 			Tag arrow.Array `arrow:"tag"`
@@ -59,7 +59,7 @@ var openers = []struct {
 		}
 		return rows, nil
 	}},
-	{"NewReader", func(path string, opts ...ipc.Option) ([]tagged, error) {
+	{"NewReader", func(path string, opts ...ipc.ReadOption) ([]tagged, error) {
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, err
@@ -176,7 +176,7 @@ func TestATruncatedStreamIsAnErrorAfterTheRowsBefore(t *testing.T) {
 	require.Len(t, ends, 9, "a schema, then a dictionary and a record 4 times")
 	for _, o := range []struct {
 		name string
-		read func(path string, opts ...ipc.Option) ([]tagged, error)
+		read func(path string, opts ...ipc.ReadOption) ([]tagged, error)
 	}{openers[0], openers[3]} {
 		t.Run(o.name, func(t *testing.T) {
 			mem := checked(t)
@@ -468,11 +468,7 @@ func TestOptionsAndConfigurationsTheEntryPointsRefuse(t *testing.T) {
 		want string
 		is   error
 	}{
-		{"ReadFile refuses ZeroCopy: its rows outlive the records", func() error { _, err := ipc.ReadFile[tagged](path, mapper.ZeroCopy()); return err }, "ZeroCopy", mapper.ErrUnsupported},
-		{"a Writer refuses Strict, a decode option", func() error {
-			_, err := ipc.NewFileWriter[tagged](&buf, ipc.WriteConfig{}, mapper.Strict())
-			return err
-		}, "Strict", mapper.ErrUnsupported},
+		{"ReadFile refuses ZeroCopy: its rows outlive the records", func() error { _, err := ipc.ReadFile[tagged](path, mapper.ZeroCopy()); return err }, "ZeroCopy", mapper.ErrOption},
 		{"a negative BatchRows", func() error { _, err := ipc.NewWriter[tagged](&buf, ipc.WriteConfig{BatchRows: -1}); return err }, "BatchRows -1", nil},
 		{"an unknown codec", func() error {
 			_, err := ipc.NewFileWriter[tagged](&buf, ipc.WriteConfig{Compression: ipc.Codec(9)})

@@ -19,11 +19,11 @@ import (
 // of pieces (cycled), and returns the bytes.
 func writeRows[T any](t *testing.T, file bool, cfg ipc.WriteConfig, rows []T, pieces ...int) []byte {
 	t.Helper()
-	return writeRowsWith(t, file, []ipc.Option{cfg}, rows, pieces...)
+	return writeRowsWith(t, file, []ipc.WriteOption{cfg}, rows, pieces...)
 }
 
 // writeRowsWith is writeRows with the writer's options opts.
-func writeRowsWith[T any](t *testing.T, file bool, opts []ipc.Option, rows []T, pieces ...int) []byte {
+func writeRowsWith[T any](t *testing.T, file bool, opts []ipc.WriteOption, rows []T, pieces ...int) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	newWriter := ipc.NewWriter[T]
@@ -125,7 +125,7 @@ func TestWrittenRowsReadBackAsTheyWere(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := checked(t)
-			data := writeRowsWith(t, tc.file, []ipc.Option{tc.cfg, mapper.Allocator(mem)}, rows, tc.pieces...)
+			data := writeRowsWith(t, tc.file, []ipc.WriteOption{tc.cfg, mapper.Allocator(mem)}, rows, tc.pieces...)
 			requireArrowGoReads(t, data, tc.file, rows, tc.sizes)
 
 			name := "rows.arrows"
@@ -230,7 +230,7 @@ func TestCompressionShrinksRepetitiveRecords(t *testing.T) {
 		for _, file := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s, file %v", codec, file), func(t *testing.T) {
 				mem := checked(t)
-				data := writeRowsWith(t, file, []ipc.Option{ipc.WriteConfig{Compression: codec, BatchRows: 5000}, mapper.Allocator(mem)}, rows)
+				data := writeRowsWith(t, file, []ipc.WriteOption{ipc.WriteConfig{Compression: codec, BatchRows: 5000}, mapper.Allocator(mem)}, rows)
 				sizes[codec] = len(data)
 				got, err := ipc.ReadFile[reading](writeTemp(t, "r", data), mapper.Allocator(mem))
 				require.NoError(t, err)
@@ -279,7 +279,7 @@ func TestRecordReadersReadWhatRecordWritersWrote(t *testing.T) {
 	rows := rowsOf(0, 150)
 	for _, file := range []bool{true, false} {
 		t.Run(fmt.Sprintf("file %v", file), func(t *testing.T) {
-			data := writeRowsWith(t, file, []ipc.Option{ipc.WriteConfig{BatchRows: 60}, mapper.Allocator(mem)}, rows)
+			data := writeRowsWith(t, file, []ipc.WriteOption{ipc.WriteConfig{BatchRows: 60}, mapper.Allocator(mem)}, rows)
 			var rr array.RecordReader
 			var err error
 			if file {

@@ -67,7 +67,7 @@ type ColumnsReader[C any] struct {
 
 // NewColumnsReader checks rr's schema against C (as Columns does) before
 // any record is read. The ColumnsReader retains rr until Release.
-func NewColumnsReader[C any](rr array.RecordReader, opts ...Option) (*ColumnsReader[C], error) {
+func NewColumnsReader[C any](rr array.RecordReader, opts ...ReadOption) (*ColumnsReader[C], error) {
 	if rr == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil record reader")
 	}

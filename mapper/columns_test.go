@@ -760,7 +760,7 @@ func TestColumnsStrict(t *testing.T) {
 		append(built.Columns(), dict), 1)
 	defer rec.Release()
 
-	bind := func(t *testing.T, f func(...mapper.Option) error) {
+	bind := func(t *testing.T, f func(...mapper.ReadOption) error) {
 		t.Helper()
 		require.NoError(t, f(), "without Strict")
 		err := f(mapper.Strict())
@@ -769,13 +769,13 @@ func TestColumnsStrict(t *testing.T) {
 		assert.Contains(t, err.Error(), "Strict")
 	}
 	t.Run("a large or view encoding needs a pin", func(t *testing.T) {
-		bind(t, func(o ...mapper.Option) error {
+		bind(t, func(o ...mapper.ReadOption) error {
 			_, err := mapper.Columns[struct {
 				S views.StringColumn `arrow:"large"`
 			}](rec, o...)
 			return err
 		})
-		bind(t, func(o ...mapper.Option) error {
+		bind(t, func(o ...mapper.ReadOption) error {
 			_, err := mapper.Columns[struct {
 				S views.StringColumn `arrow:"view"`
 			}](rec, o...)
@@ -783,7 +783,7 @@ func TestColumnsStrict(t *testing.T) {
 		})
 	})
 	t.Run("fixed_size_binary read as binary needs a pin", func(t *testing.T) {
-		bind(t, func(o ...mapper.Option) error {
+		bind(t, func(o ...mapper.ReadOption) error {
 			_, err := mapper.Columns[struct {
 				B views.BinaryColumn `arrow:"fixed"`
 			}](rec, o...)
@@ -791,7 +791,7 @@ func TestColumnsStrict(t *testing.T) {
 		})
 	})
 	t.Run("list elements need their own pin", func(t *testing.T) {
-		bind(t, func(o ...mapper.Option) error {
+		bind(t, func(o ...mapper.ReadOption) error {
 			_, err := mapper.Columns[struct {
 				L views.ListColumn[views.StringColumn] `arrow:"lists"`
 			}](rec, o...)
@@ -799,7 +799,7 @@ func TestColumnsStrict(t *testing.T) {
 		})
 	})
 	t.Run("dictionary entries need a pin", func(t *testing.T) {
-		bind(t, func(o ...mapper.Option) error {
+		bind(t, func(o ...mapper.ReadOption) error {
 			_, err := mapper.Columns[struct {
 				D views.DictionaryColumn[int32, views.StringColumn] `arrow:"dict"`
 			}](rec, o...)

@@ -59,7 +59,7 @@ type Reader[T any] struct {
 
 // NewReader checks rr's schema against T (as New does) before any row is
 // read. The Reader retains rr until Release.
-func NewReader[T any](rr array.RecordReader, opts ...Option) (*Reader[T], error) {
+func NewReader[T any](rr array.RecordReader, opts ...ReadOption) (*Reader[T], error) {
 	if rr == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil record reader")
 	}

@@ -108,7 +108,7 @@ func releaseAll(recs []arrow.RecordBatch) {
 
 // decodeEach is what the Reader must yield: each record decoded whole by a
 // Mapper, concatenated.
-func decodeEach(t *testing.T, recs []arrow.RecordBatch, opts ...mapper.Option) []readerRow {
+func decodeEach(t *testing.T, recs []arrow.RecordBatch, opts ...mapper.ReadOption) []readerRow {
 	t.Helper()
 	m, err := mapper.New[readerRow](readerSchema, opts...)
 	require.NoError(t, err)
@@ -629,7 +629,7 @@ func TestReaderLeavesNoMemoryAllocated(t *testing.T) {
 					recs := readerBatches(mem, c.nullName, 7, 0, 9, 12, 3)
 					rr, done := openRecords(t, mem, format, recs)
 					releaseAll(recs)
-					var opts []mapper.Option
+					var opts []mapper.ReadOption
 					if zeroCopy {
 						opts = append(opts, mapper.ZeroCopy())
 					}
@@ -675,7 +675,7 @@ func TestReaderReleasesEachRecordOnceConsumed(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			var opts []mapper.Option
+			var opts []mapper.ReadOption
 			if c.zeroCopy {
 				opts = append(opts, mapper.ZeroCopy())
 			}
@@ -1028,7 +1028,7 @@ func TestReaderAllYieldsEveryRowThenTheError(t *testing.T) {
 				rr, done := openRecords(t, mem, "stream", recs)
 				releaseAll(recs)
 				defer done()
-				var opts []mapper.Option
+				var opts []mapper.ReadOption
 				if zeroCopy {
 					opts = append(opts, mapper.ZeroCopy())
 				}
@@ -1310,7 +1310,7 @@ func TestReadersReportErrClosedAfterRelease(t *testing.T) {
 		mem := checkedAllocator(t)
 		for _, zeroCopy := range []bool{false, true} {
 			rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 30), nil)
-			var opts []mapper.Option
+			var opts []mapper.ReadOption
 			if zeroCopy {
 				opts = append(opts, mapper.ZeroCopy())
 			}
@@ -1561,7 +1561,7 @@ func TestAReaderGivesTheRowsOfARecordBeforeItsError(t *testing.T) {
 					rr, done := openRecords(t, mem, "stream", recs)
 					releaseAll(recs)
 					defer done()
-					var opts []mapper.Option
+					var opts []mapper.ReadOption
 					if zeroCopy {
 						opts = append(opts, mapper.ZeroCopy())
 					}

@@ -36,13 +36,14 @@
 //   - OpenRecords, OpenRecordsReaderAt, NewRecordWriter, ReadSchema: the
 //     same acts on records of any schema
 //
-// Every entry point ends with opts ...Option: mapper options beside a
-// ReadConfig for a reader, a WriteConfig for a writer, none needed for the
-// defaults. mapper.Allocator is the allocator of every reader and writer
+// Every reader ends with opts ...ReadOption, every writer with opts
+// ...WriteOption: mapper options of that direction beside a ReadConfig for
+// a reader, a WriteConfig for a writer, none needed for the defaults; a
+// WriteConfig given to a reader does not compile. mapper.Allocator is the allocator of every reader and writer
 // (but NewReader, whose pqarrow.FileReader has its own), and
 // mapper.SchemaMetadata the schema metadata of every writer. An option
-// an entry point does not take is refused at the call, naming the entry
-// point ("parquet.Open does not take SchemaMetadata").
+// an entry point does not take is refused at the call, an ErrOption
+// naming the entry point ("parquet.ReadFile does not take ZeroCopy").
 //
 // Writing streams: a Writer holds one row group's encoded columns however
 // many rows it is given, and encodes a batch of rows' columns on

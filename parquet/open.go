@@ -18,8 +18,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -90,34 +88,6 @@ type ReadConfig struct {
 	alloc memory.Allocator
 }
 
-// IOOption marks a ReadConfig as an Option of the readers. It does
-// nothing.
-func (ReadConfig) IOOption() {}
-
-// Option is what every entry point of this package takes after its
-// positional arguments: a mapper.Option (SnakeCase, Allocator,
-// SchemaMetadata, …), a ReadConfig for a reader, a WriteConfig for a
-// writer. An entry point refuses, at the call, an option it does not
-// take, naming itself and the option.
-type Option = ioconfig.Option
-
-// readKinds is what the readers of rows take: mapper.NewReader's options
-// and the allocator of what is read.
-const readKinds = mapperhook.Reader | mapperhook.Allocator
-
-// readConfig sorts the options of the reader entry, which takes the mapper
-// options in accepted: the ReadConfig, with mapper.Allocator's allocator,
-// and the mapper options but Allocator.
-func readConfig(entry string, accepted ioconfig.Kinds, opts []Option) (ReadConfig, []mapper.Option, error) {
-	c, err := ioconfig.Parse[ReadConfig](entry, accepted, opts)
-	if err != nil {
-		return ReadConfig{}, nil, err
-	}
-	cfg := c.Config
-	cfg.alloc = c.Alloc
-	return cfg, c.Mapper, nil
-}
-
 // Open returns a Reader of the rows of the Parquet file at path as values
 // of T. It reads only the columns T uses, and only the row groups the
 // ReadConfig selects, in records of its BatchRows rows. The file's schema
@@ -135,31 +105,31 @@ func readConfig(entry string, accepted ioconfig.Kinds, opts []Option) (ReadConfi
 // as they alias a record, and none after Release.
 //
 // The Reader holds the file open until Release, which closes it.
-func Open[T any](path string, opts ...Option) (*mapper.Reader[T], error) {
-	cfg, mopts, err := readConfig("parquet.Open", readKinds, opts)
+func Open[T any](path string, opts ...ReadOption) (*mapper.Reader[T], error) {
+	c, err := parseRead("parquet.Open", opts, nil)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openPath(path, cfg)
+	src, err := openPath(path, c.cfg)
 	if err != nil {
 		return nil, err
 	}
-	return rowsReader[T](src, mopts)
+	return rowsReader[T](src, c.mapper)
 }
 
 // OpenReaderAt is Open for the size bytes of a Parquet file that r reads:
 // an *os.File, a *bytes.Reader, an object store's ranged reader. The Reader
 // does not close r. opts are Open's.
-func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Reader[T], error) {
-	cfg, mopts, err := readConfig("parquet.OpenReaderAt", readKinds, opts)
+func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...ReadOption) (*mapper.Reader[T], error) {
+	c, err := parseRead("parquet.OpenReaderAt", opts, nil)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openSource(r, size, nil, "the Parquet data", cfg)
+	src, err := openSource(r, size, nil, "the Parquet data", c.cfg)
 	if err != nil {
 		return nil, err
 	}
-	return rowsReader[T](src, mopts)
+	return rowsReader[T](src, c.mapper)
 }
 
 // OpenColumns returns a ColumnsReader of the Parquet file at path: the
@@ -172,12 +142,13 @@ func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Rea
 // mapper.Allocator, as for Open.
 //
 // The ColumnsReader holds the file open until Release, which closes it.
-func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], error) {
-	cfg, mopts, err := readConfig("parquet.OpenColumns", mapperhook.Columns|mapperhook.Allocator, opts)
+func OpenColumns[C any](path string, opts ...ReadOption) (*mapper.ColumnsReader[C], error) {
+	c, err := parseRead("parquet.OpenColumns", opts, columnsOption)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openPath(path, cfg)
+	mopts := c.mapper
+	src, err := openPath(path, c.cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -202,16 +173,16 @@ func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], 
 // ReadFile reads every row of the Parquet file at path as values of T, as
 // Open and ReadAll do. opts are Open's but mapper.ZeroCopy: the rows
 // outlive the file.
-func ReadFile[T any](path string, opts ...Option) ([]T, error) {
-	cfg, mopts, err := readConfig("parquet.ReadFile", readKinds&^mapperhook.ZeroCopy, opts)
+func ReadFile[T any](path string, opts ...ReadOption) ([]T, error) {
+	c, err := parseRead("parquet.ReadFile", opts, notZeroCopy)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openPath(path, cfg)
+	src, err := openPath(path, c.cfg)
 	if err != nil {
 		return nil, err
 	}
-	r, err := rowsReader[T](src, mopts)
+	r, err := rowsReader[T](src, c.mapper)
 	if err != nil {
 		return nil, err
 	}
@@ -600,13 +571,13 @@ func (s *source) close() error {
 
 // rowsReader is the Reader of the columns T reads from src, which it owns
 // from then on.
-func rowsReader[T any](src *source, opts []mapper.Option) (*mapper.Reader[T], error) {
+func rowsReader[T any](src *source, opts []mapper.ReadOption) (*mapper.Reader[T], error) {
 	schema, err := src.schema()
 	if err != nil {
 		src.close()
 		return nil, err
 	}
-	m, err := mapper.New[T](schema, opts...)
+	m, err := mapper.New[T](schema, decodeOptions(opts)...)
 	if err != nil {
 		src.close()
 		return nil, err

@@ -203,7 +203,7 @@ func TestReadFileOfAProjection(t *testing.T) {
 		require.Equal(t, orders(12)[i].Note, n.Note)
 	}
 	_, err = amparquet.ReadFile[note](path, mapper.ZeroCopy())
-	require.ErrorIs(t, err, mapper.ErrUnsupported, "the rows outlive the file")
+	require.ErrorIs(t, err, mapper.ErrOption, "the rows outlive the file")
 }
 
 func TestOpeningWhatIsNotAGoodParquetFileIsAnError(t *testing.T) {

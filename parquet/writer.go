@@ -17,8 +17,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/internal/atomicfile"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/internal/version"
 	"github.com/arrowmap/arrowmap/mapper"
 )
@@ -155,18 +153,6 @@ type WriteConfig struct {
 	viaPqarrow bool
 }
 
-// IOOption marks a WriteConfig as an Option of the writers. It does
-// nothing.
-func (WriteConfig) IOOption() {}
-
-// writeConfig is the WriteConfig of the call c, with mapper.Allocator's
-// allocator.
-func writeConfig(c *ioconfig.Call[WriteConfig]) (WriteConfig, error) {
-	cfg := c.Config
-	cfg.alloc = c.Alloc
-	return cfg, cfg.check()
-}
-
 // Writer writes rows of T to a Parquet file, in row groups of
 // WriteConfig.RowGroupRows rows, with the schema mapper.SchemaOf[T] gives
 // (stored in the file, so that time zones, dictionaries and large types
@@ -229,27 +215,24 @@ type batchInFlight struct {
 // reuses from batch to batch (what arrow-go frees, the Writer keeps for
 // its next batch) and hands at Close to the next Writer or reader, so that
 // writing file after file allocates it once.
-func NewWriter[T any](w io.Writer, opts ...Option) (*Writer[T], error) {
+func NewWriter[T any](w io.Writer, opts ...WriteOption) (*Writer[T], error) {
 	return newWriter[T]("parquet.NewWriter", w, opts)
 }
 
-func newWriter[T any](entry string, w io.Writer, opts []Option) (_ *Writer[T], err error) {
-	c, err := ioconfig.Parse[WriteConfig](entry, mapperhook.Encode, opts)
+func newWriter[T any](entry string, w io.Writer, opts []WriteOption) (_ *Writer[T], err error) {
+	c, err := parseWrite(entry, opts, nil)
 	if err != nil {
 		return nil, err
 	}
 	if w == nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: nil io.Writer", entry)
 	}
-	cfg, err := writeConfig(c)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.tagged, err = fieldColumnConfigs[T](c.Mapper); err != nil {
+	cfg := c.cfg
+	if cfg.tagged, err = fieldColumnConfigs[T](c.mapper); err != nil {
 		return nil, err
 	}
 	mem, own := cfg.allocator()
-	b, err := mapper.NewBuilder[T](c.With(mapper.Allocator(mem))...)
+	b, err := mapper.NewBuilder[T](append(c.mapper[:len(c.mapper):len(c.mapper)], mapper.Allocator(mem))...)
 	if err != nil {
 		return nil, err
 	}
@@ -881,7 +864,7 @@ func (w *Writer[T]) Close() error {
 // elsewhere it is path's name, ".tmp-" and a random suffix.
 //
 // opts are NewWriter's: WriteFile(path, rows) writes with the defaults.
-func WriteFile[T any](path string, rows []T, opts ...Option) error {
+func WriteFile[T any](path string, rows []T, opts ...WriteOption) error {
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("arrowmap/parquet: %w", err)

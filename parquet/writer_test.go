@@ -155,8 +155,6 @@ func TestNewWriterRefusesABadConfig(t *testing.T) {
 	}
 	_, err := amparquet.NewWriter[order](nil, amparquet.WriteConfig{})
 	require.ErrorContains(t, err, "nil io.Writer")
-	_, err = amparquet.NewWriter[order](io.Discard, amparquet.WriteConfig{}, mapper.ZeroCopy())
-	require.ErrorIs(t, err, mapper.ErrUnsupported, "a decode option")
 }
 
 func TestAFileWrittenAfterAFailedOneIsWhole(t *testing.T) {
