@@ -105,22 +105,6 @@ func drainRecords(rr array.RecordReader) error {
 	return rr.Err()
 }
 
-// recordsJSON is every record of rr as arrow-go's JSON of it, and
-// releases rr.
-func recordsJSON(t *testing.T, rr array.RecordReader) []string {
-	t.Helper()
-	defer rr.Release()
-	var out []string
-	for rr.Next() {
-		b, err := rr.RecordBatch().MarshalJSON()
-		require.NoError(t, err)
-		out = append(out, string(b))
-	}
-	require.NoError(t, rr.Err())
-	require.NotEmpty(t, out)
-	return out
-}
-
 // countingAllocator is a CheckedAllocator that also counts its Allocate
 // calls, so that a test sees the allocations of memory since freed.
 type countingAllocator struct {
