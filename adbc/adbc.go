@@ -22,6 +22,9 @@
 // ADBC call that failed; errors.As finds the driver's adbc.Error in them.
 // A result that does not fit T is the *mapper.Error of mapper.NewReader,
 // naming the field and the column, before any row is read.
+//
+// The verbs and argument order of this package's entry points beside
+// those of every other IO package are in docs/entry-points.md.
 package adbc
 
 import (

@@ -111,4 +111,7 @@
 // may go). Tagged naive,unit=us it is timestamp[us], a TIMESTAMP (unit=s,
 // ms, ns: TIMESTAMP_S, TIMESTAMP_MS, TIMESTAMP_NS), each exact in its
 // unit.
+//
+// The verbs and argument order of this package's entry points beside
+// those of every other IO package are in docs/entry-points.md.
 package duckdb

@@ -41,4 +41,7 @@
 //		}
 //		use(order)
 //	}
+//
+// The verbs and argument order of this package's entry points beside
+// those of every other IO package are in docs/entry-points.md.
 package flight

@@ -22,6 +22,9 @@
 //
 // Its name is arrow-go's flightsql package's too; import one of them under
 // another name, as above.
+//
+// The verbs and argument order of this package's entry points beside
+// those of every other IO package are in docs/entry-points.md.
 package flightsql
 
 import (

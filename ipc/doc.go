@@ -59,4 +59,7 @@
 // that is not a whole day, a null where the field is not nullable), naming
 // the column and the row. WriteFile writes beside the path and renames, so
 // a failed write leaves an existing file as it was.
+//
+// The verbs and argument order of this package's entry points beside
+// those of every other IO package are in docs/entry-points.md.
 package ipc

@@ -184,4 +184,7 @@
 //   - Two columns of one name (which a RecordWriter's schema may have)
 //     are renamed by DuckDB, whose tables have unique column names: the
 //     second "ints" is "ints_1".
+//
+// The verbs and argument order of this package's entry points beside
+// those of every other IO package are in docs/entry-points.md.
 package parquet
