@@ -15,12 +15,16 @@
 // Its entry points, by verb: Query and QueryWith (rows of T, with
 // parameters from a []P), Exec and ExecWith (a statement's affected rows),
 // Ingest and IngestSeq (rows into a table, at once or page by page). Each
-// ends with ...Option: mapper options, checked at the call.
+// ends with ...ReadOption or ...WriteOption: mapper options, checked at
+// the call.
 //
 // Errors from the driver come back wrapped with the entry point and the
 // ADBC call that failed; errors.As finds the driver's adbc.Error in them.
 // A result that does not fit T is the *mapper.Error of mapper.NewReader,
 // naming the field and the column, before any row is read.
+//
+// The verbs and argument order of this package's entry points beside
+// those of every other IO package are in docs/entry-points.md.
 package adbc
 
 import (
@@ -29,8 +33,6 @@ import (
 
 	"github.com/apache/arrow-adbc/go/adbc"
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
-	"github.com/arrowmap/arrowmap/internal/optsplit"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -42,10 +44,9 @@ import (
 //
 // Query takes the options of mapper.NewReader; the driver allocates the
 // records, so Allocator is refused.
-func Query[T any](ctx context.Context, cnxn adbc.Connection, query string, options ...Option) (*mapper.Reader[T], error) {
+func Query[T any](ctx context.Context, cnxn adbc.Connection, query string, opts ...ReadOption) (*mapper.Reader[T], error) {
 	const entry = "adbc.Query"
-	opts, err := parse(entry, mapperhook.Reader, options)
-	if err != nil {
+	if err := refuse(entry, opts, isAllocator); err != nil {
 		return nil, err
 	}
 	stmt, err := newStatement(entry, cnxn)
@@ -74,13 +75,9 @@ func Query[T any](ctx context.Context, cnxn adbc.Connection, query string, optio
 // The options are those of decoding T and of encoding P: each goes where
 // it acts (Strict, ZeroCopy… to T; Allocator to P; SnakeCase and As to
 // both).
-func QueryWith[T, P any](ctx context.Context, cnxn adbc.Connection, query string, params []P, options ...Option) (*mapper.Reader[T], error) {
+func QueryWith[T, P any](ctx context.Context, cnxn adbc.Connection, query string, params []P, opts ...ReadOption) (*mapper.Reader[T], error) {
 	const entry = "adbc.QueryWith"
-	opts, err := parse(entry, mapperhook.Reader|mapperhook.Encode&^mapperhook.SchemaMetadata, options)
-	if err != nil {
-		return nil, err
-	}
-	decodeOpts, encodeOpts := optsplit.Split(opts)
+	decodeOpts, encodeOpts := splitQuery(opts)
 	rec, err := mapper.Encode(params, encodeOpts...)
 	if err != nil {
 		return nil, err
@@ -115,10 +112,9 @@ func Exec(ctx context.Context, cnxn adbc.Connection, query string) (int64, error
 // element of params is the bulk insert of drivers that have no ingest.
 //
 // ExecWith takes the options of mapper.Encode.
-func ExecWith[P any](ctx context.Context, cnxn adbc.Connection, query string, params []P, options ...Option) (int64, error) {
+func ExecWith[P any](ctx context.Context, cnxn adbc.Connection, query string, params []P, opts ...WriteOption) (int64, error) {
 	const entry = "adbc.ExecWith"
-	opts, err := parse(entry, mapperhook.Encode&^mapperhook.SchemaMetadata, options)
-	if err != nil {
+	if err := refuse(entry, opts, isSchemaMetadata); err != nil { // parameters have no schema of their own to write
 		return 0, err
 	}
 	rec, err := mapper.Encode(params, opts...)
@@ -178,7 +174,7 @@ func prepare(ctx context.Context, entry, query string, cnxn adbc.Connection, par
 // read executes stmt and reads its result as rows of T. The Reader owns
 // stmt, and params (the record bound to it, if any): both go when it is
 // released, or now on an error.
-func read[T any](ctx context.Context, entry, query string, stmt adbc.Statement, params arrow.RecordBatch, opts []mapper.Option) (*mapper.Reader[T], error) {
+func read[T any](ctx context.Context, entry, query string, stmt adbc.Statement, params arrow.RecordBatch, opts []mapper.ReadOption) (*mapper.Reader[T], error) {
 	rr, _, err := stmt.ExecuteQuery(ctx)
 	if err == nil && rr == nil {
 		err = fmt.Errorf("the driver returned no record reader")

@@ -35,7 +35,7 @@ func unitRows(n int) []unitRow {
 }
 
 func TestSchemaOptionsLeaveTheAllocatorOut(t *testing.T) {
-	assert.Len(t, schemaOptions([]mapper.Option{mapper.SnakeCase(), mapper.Allocator(nil), nil}), 1)
+	assert.Len(t, schemaOptions([]mapper.WriteOption{mapper.SnakeCase(), mapper.Allocator(nil), nil}), 1)
 }
 
 // sliceChunks is the chunks of rows, n at a time, as Ingest cuts them.
@@ -51,7 +51,7 @@ func TestRowBatchesCutsRowsIntoRecordsOfTheBatchSize(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	rows := unitRows(7)
-	r, err := newRowBatches(sliceChunks(rows, 3), nil, []mapper.Option{mapper.Allocator(mem)})
+	r, err := newRowBatches(sliceChunks(rows, 3), nil, []mapper.WriteOption{mapper.Allocator(mem)})
 	require.NoError(t, err)
 	var _ array.RecordReader = r
 	want, err := mapper.SchemaOf[unitRow]()
@@ -83,7 +83,7 @@ func TestRowBatchesReportsABadValueAtItsRowInTheInput(t *testing.T) {
 	rows := unitRows(10)
 	rows[7].At = time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC) // past timestamp[ns]
 	stopped := 0
-	r, err := newRowBatches(sliceChunks(rows, 3), func() { stopped++ }, []mapper.Option{mapper.Allocator(mem)})
+	r, err := newRowBatches(sliceChunks(rows, 3), func() { stopped++ }, []mapper.WriteOption{mapper.Allocator(mem)})
 	require.NoError(t, err)
 	defer r.Release()
 	n := 0

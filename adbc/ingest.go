@@ -9,7 +9,6 @@ import (
 
 	"github.com/apache/arrow-adbc/go/adbc"
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -51,12 +50,8 @@ var ingestBatchRows = IngestBatchRows
 // there.
 //
 // Ingest takes the options of mapper.Encode.
-func Ingest[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows []T, options ...Option) (int64, error) {
+func Ingest[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows []T, opts ...WriteOption) (int64, error) {
 	const entry = "adbc.Ingest"
-	opts, err := parse(entry, mapperhook.Encode, options)
-	if err != nil {
-		return 0, err
-	}
 	if len(rows) > ingestBatchRows {
 		chunks := func() ([]T, error) {
 			chunk := rows[:min(len(rows), ingestBatchRows)]
@@ -93,12 +88,8 @@ func Ingest[T any](ctx context.Context, cnxn adbc.Connection, table string, mode
 // does not fit its column does: see Ingest) and is returned, wrapped.
 // Breaking out of the sequence early is IngestSeq's to do, once the driver
 // has finished with the stream.
-func IngestSeq[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows iter.Seq2[T, error], options ...Option) (int64, error) {
+func IngestSeq[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows iter.Seq2[T, error], opts ...WriteOption) (int64, error) {
 	const entry = "adbc.IngestSeq"
-	opts, err := parse(entry, mapperhook.Encode, options)
-	if err != nil {
-		return 0, err
-	}
 	if rows == nil {
 		return 0, fmt.Errorf("arrowmap/adbc: %s into %q: nil sequence", entry, table)
 	}
@@ -130,7 +121,7 @@ func (e *sequenceError) Unwrap() error { return e.err }
 // ingestStream ingests the rows of chunks (an empty chunk is the end) as
 // a bound stream of records; stop, if not nil, is called once the stream
 // is done with.
-func ingestStream[T any](ctx context.Context, entry string, cnxn adbc.Connection, table string, mode IngestMode, chunks func() ([]T, error), stop func(), opts []mapper.Option) (int64, error) {
+func ingestStream[T any](ctx context.Context, entry string, cnxn adbc.Connection, table string, mode IngestMode, chunks func() ([]T, error), stop func(), opts []mapper.WriteOption) (int64, error) {
 	recs, err := newRowBatches(chunks, stop, opts)
 	if err != nil {
 		if stop != nil {
@@ -219,7 +210,7 @@ type rowBatches[T any] struct {
 	done   bool
 }
 
-func newRowBatches[T any](chunks func() ([]T, error), stop func(), opts []mapper.Option) (*rowBatches[T], error) {
+func newRowBatches[T any](chunks func() ([]T, error), stop func(), opts []mapper.WriteOption) (*rowBatches[T], error) {
 	schema, err := mapper.SchemaOf[T](schemaOptions(opts)...)
 	if err != nil {
 		return nil, err
@@ -237,9 +228,8 @@ func (r *rowBatches[T]) Schema() *arrow.Schema { return r.schema }
 
 func (r *rowBatches[T]) RecordBatch() arrow.RecordBatch { return r.rec }
 
-// Record is RecordBatch.
-//
-// Deprecated: use RecordBatch, as arrow-go's array.RecordReader does.
+// Record is RecordBatch, which arrow-go's array.RecordReader still
+// requires by its older name.
 func (r *rowBatches[T]) Record() arrow.RecordBatch { return r.rec }
 
 func (r *rowBatches[T]) Err() error { return r.err }

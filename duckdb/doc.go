@@ -19,7 +19,8 @@
 // into a table, from a slice, a sequence of rows, or pages). Each runs on
 // a DB: a *sql.DB of duckdb-go's driver, of whose pool it takes one
 // connection, or a *sql.Conn. Query's and QueryColumns' options come among
-// their arguments (as pgx takes its own); the others end with ...Option.
+// their arguments (as pgx takes its own); the inserts end with
+// ...WriteOption.
 //
 // A query's result is checked against T before any row is read, a
 // mismatch being mapper's *Error naming the field and the column. Its rows
@@ -110,4 +111,7 @@
 // may go). Tagged naive,unit=us it is timestamp[us], a TIMESTAMP (unit=s,
 // ms, ns: TIMESTAMP_S, TIMESTAMP_MS, TIMESTAMP_NS), each exact in its
 // unit.
+//
+// The verbs and argument order of this package's entry points beside
+// those of every other IO package are in docs/entry-points.md.
 package duckdb

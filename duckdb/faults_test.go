@@ -125,9 +125,11 @@ func TestQueryTakesItsOptionsAmongItsArguments(t *testing.T) {
 	assert.Equal(t, []snake{{OrderID: 42}}, rows)
 
 	_, err = duckdb.Query[snake](context.Background(), db, "SELECT 1 AS order_id", mapper.Allocator(nil))
-	assert.ErrorIs(t, err, mapper.ErrUnsupported, "DuckDB allocates the records")
+	assert.ErrorIs(t, err, mapper.ErrOption, "DuckDB allocates the records")
+	assert.ErrorContains(t, err, "duckdb.Query does not take Allocator")
 	_, err = duckdb.Query[snake](context.Background(), db, "SELECT 1 AS order_id", duckdb.InsertConfig{})
-	assert.ErrorIs(t, err, mapper.ErrUnsupported)
+	assert.ErrorIs(t, err, mapper.ErrOption, "an insert's config is no parameter")
+	assert.ErrorContains(t, err, "duckdb.Query does not take duckdb.InsertConfig")
 }
 
 func TestTheExportSettingsActOnTheQueryAndArePutBack(t *testing.T) {

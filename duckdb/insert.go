@@ -13,8 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/duckdb/duckdb-go/v2"
 )
@@ -45,7 +43,7 @@ import (
 // naming the columns, before any row is written.
 //
 // Insert takes an InsertConfig and the options of mapper.Encode.
-func Insert[T any, D DB](ctx context.Context, db D, table string, rows []T, opts ...Option) (int64, error) {
+func Insert[T any, D DB](ctx context.Context, db D, table string, rows []T, opts ...WriteOption) (int64, error) {
 	const entry = "duckdb.Insert"
 	return insert[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
 		return func(yield func([]T, error) bool) {
@@ -67,7 +65,7 @@ func Insert[T any, D DB](ctx context.Context, db D, table string, rows []T, opts
 //
 // An error of the sequence stops the insert, which fails as Insert does,
 // leaving the table as it was, and is returned, wrapped.
-func InsertSeq[T any, D DB](ctx context.Context, db D, table string, rows iter.Seq2[T, error], opts ...Option) (int64, error) {
+func InsertSeq[T any, D DB](ctx context.Context, db D, table string, rows iter.Seq2[T, error], opts ...WriteOption) (int64, error) {
 	const entry = "duckdb.InsertSeq"
 	if rows == nil {
 		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: nil sequence", entry, table)
@@ -99,7 +97,7 @@ func InsertSeq[T any, D DB](ctx context.Context, db D, table string, rows iter.S
 // InsertConfig.BatchRows rows at a time. An error of the sequence stops
 // the insert, which fails as Insert does, leaving the table as it was, and
 // is returned, wrapped.
-func InsertPages[T any, D DB](ctx context.Context, db D, table string, pages iter.Seq2[[]T, error], opts ...Option) (int64, error) {
+func InsertPages[T any, D DB](ctx context.Context, db D, table string, pages iter.Seq2[[]T, error], opts ...WriteOption) (int64, error) {
 	const entry = "duckdb.InsertPages"
 	if pages == nil {
 		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: nil sequence", entry, table)
@@ -139,16 +137,14 @@ func (e *sequenceError) Error() string { return "the sequence of rows: " + e.err
 func (e *sequenceError) Unwrap() error { return e.err }
 
 // insert writes the batches of rows into table, in one transaction.
-func insert[T any, D DB](ctx context.Context, entry string, db D, table string, options []Option, batches func(n int) iter.Seq2[[]T, error]) (n int64, err error) {
+func insert[T any, D DB](ctx context.Context, entry string, db D, table string, options []WriteOption, batches func(n int) iter.Seq2[[]T, error]) (n int64, err error) {
 	if err := needsArrow(entry); err != nil {
 		return 0, err
 	}
-	call, err := ioconfig.Parse[InsertConfig](entry, mapperhook.Encode, options)
+	cfg, opts, mem, err := parseInsert(entry, options)
 	if err != nil {
 		return 0, err
 	}
-	cfg, opts := call.Config, call.All()
-	mem := cmpOr[memory.Allocator](call.Alloc, memory.DefaultAllocator)
 	if cfg.BatchRows < 0 {
 		return 0, fmt.Errorf("arrowmap/duckdb: %s: InsertConfig.BatchRows %d is negative", entry, cfg.BatchRows)
 	}
@@ -270,9 +266,10 @@ func cmpOr[V comparable](v, def V) V {
 }
 
 // schemaOptions is opts without what SchemaOf does not take (Allocator).
-func schemaOptions(opts []mapper.Option) []mapper.Option {
-	return slices.DeleteFunc(slices.Clone(opts), func(o mapper.Option) bool {
-		return o == nil || mapperhook.Inspect(o).Kind == mapperhook.Allocator
+func schemaOptions(opts []mapper.WriteOption) []mapper.WriteOption {
+	return slices.DeleteFunc(slices.Clone(opts), func(o mapper.WriteOption) bool {
+		_, alloc := o.(mapper.AllocatorOption)
+		return o == nil || alloc
 	})
 }
 

@@ -1,18 +1,24 @@
 package duckdb
 
 import (
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
-// Option is what the entry points take after their positional arguments:
-// a mapper.Option, or the entry point's config struct (QueryConfig,
-// InsertConfig). Each entry point says which; an option it does not take
-// is refused at the call, an ErrUnsupported *mapper.Error naming the entry
-// point and the option. Query and QueryColumns take theirs among the
-// query's arguments, as pgx takes its query options: an argument that is
-// an Option is one.
-type Option = ioconfig.Option
+// ReadOption is an option of the queries: a mapper.ReadOption or a
+// QueryConfig. The queries take theirs among the query's arguments, as
+// pgx takes its query options: an argument that is a ReadOption is one,
+// and an argument that is a WriteOption (an InsertConfig,
+// mapper.SchemaMetadata) is refused rather than bound as a parameter. An
+// option a query does not take (mapper.Allocator: DuckDB allocates the
+// records) is refused at the call, an ErrOption *mapper.Error naming the
+// entry point and the option.
+type ReadOption interface{ ReadOption() }
+
+// WriteOption is an option of the inserts: a mapper.WriteOption or an
+// InsertConfig. A QueryConfig or a mapper.ReadOption is no WriteOption:
+// giving one to an insert does not compile.
+type WriteOption interface{ WriteOption() }
 
 // QueryConfig is how DuckDB exports the result of one query to Arrow: the
 // settings of DuckDB's Arrow export (all of them GLOBAL in DuckDB) that
@@ -47,8 +53,9 @@ type QueryConfig struct {
 	ListViews bool
 }
 
-// IOOption marks QueryConfig as an Option.
-func (QueryConfig) IOOption() {}
+// ReadOption marks QueryConfig as an option of the queries. It does
+// nothing.
+func (QueryConfig) ReadOption() {}
 
 // InsertConfig is how Insert, InsertSeq and InsertPages write.
 type InsertConfig struct {
@@ -70,20 +77,87 @@ type InsertConfig struct {
 	Appender bool
 }
 
-// IOOption marks InsertConfig as an Option.
-func (InsertConfig) IOOption() {}
+// WriteOption marks InsertConfig as an option of the inserts. It does
+// nothing.
+func (InsertConfig) WriteOption() {}
 
 // DefaultBatchRows is the rows of one record when InsertConfig.BatchRows
 // is 0: DuckDB's row group.
 const DefaultBatchRows = 122_880
 
-// parse checks opts, the options of entry, which takes a config of type C
-// and the mapper options of the kinds in accepted.
-func parse[C any](entry string, accepted ioconfig.Kinds, opts []Option) (C, []mapper.Option, error) {
-	c, err := ioconfig.Parse[C](entry, accepted, opts)
-	if err != nil {
-		var zero C
-		return zero, nil, err
+// parseQuery sorts opts, the options of the query entry, which takes the
+// mapper options takes reports true for.
+func parseQuery(entry string, opts []ReadOption, takes func(mapper.ReadOption) bool) (QueryConfig, []mapper.ReadOption, error) {
+	var (
+		cfg       QueryConfig
+		hasConfig bool
+		mopts     []mapper.ReadOption
+	)
+	for _, opt := range opts {
+		switch o := opt.(type) {
+		case nil:
+		case QueryConfig:
+			if hasConfig {
+				return cfg, nil, mapper.OptionError(entry, "two duckdb.QueryConfig values")
+			}
+			cfg, hasConfig = o, true
+		case mapper.ReadOption:
+			if !takes(o) {
+				return cfg, nil, mapper.OptionError(entry, o)
+			}
+			mopts = append(mopts, o)
+		default:
+			return cfg, nil, mapper.OptionError(entry, opt)
+		}
 	}
-	return c.Config, c.All(), nil
+	return cfg, mopts, nil
 }
+
+// parseInsert sorts opts, the options of the insert entry: the
+// InsertConfig, the mapper options (mapper.Allocator's given to the
+// Builder too), and the allocator of what is written.
+func parseInsert(entry string, opts []WriteOption) (InsertConfig, []mapper.WriteOption, memory.Allocator, error) {
+	var (
+		cfg       InsertConfig
+		hasConfig bool
+		mopts     []mapper.WriteOption
+		mem       memory.Allocator = memory.DefaultAllocator
+	)
+	for _, opt := range opts {
+		switch o := opt.(type) {
+		case nil:
+		case InsertConfig:
+			if hasConfig {
+				return cfg, nil, nil, mapper.OptionError(entry, "two duckdb.InsertConfig values")
+			}
+			cfg, hasConfig = o, true
+		case mapper.WriteOption:
+			if a, ok := o.(mapper.AllocatorOption); ok && a.Allocator() != nil {
+				mem = a.Allocator()
+			}
+			mopts = append(mopts, o)
+		default:
+			return cfg, nil, nil, mapper.OptionError(entry, opt)
+		}
+	}
+	return cfg, mopts, mem, nil
+}
+
+// notAllocator is what Query takes: DuckDB allocates the records.
+func notAllocator(o mapper.ReadOption) bool {
+	_, alloc := o.(mapper.AllocatorOption)
+	return !alloc
+}
+
+// columnsOption is what QueryColumns takes: mapper.NewColumnsReader's
+// options.
+func columnsOption(o mapper.ReadOption) bool {
+	switch o.(type) {
+	case mapper.StrictOption, mapper.AllowMissingOption, mapper.SnakeCaseOption, mapper.RejectExtraColumnsOption:
+		return true
+	}
+	return false
+}
+
+// noMapperOption is what QueryRecords takes of mapper's: nothing.
+func noMapperOption(mapper.ReadOption) bool { return false }

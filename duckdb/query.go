@@ -9,7 +9,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -32,7 +31,7 @@ import (
 //	orders, err := r.ReadAll()
 func Query[T any, D DB](ctx context.Context, db D, query string, args ...any) (*mapper.Reader[T], error) {
 	const entry = "duckdb.Query"
-	cfg, opts, params, err := splitArgs(entry, mapperhook.Reader, args)
+	cfg, opts, params, err := splitArgs(entry, notAllocator, args)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +49,7 @@ func Query[T any, D DB](ctx context.Context, db D, query string, args ...any) (*
 // mapper.NewColumnsReader.
 func QueryColumns[C any, D DB](ctx context.Context, db D, query string, args ...any) (*mapper.ColumnsReader[C], error) {
 	const entry = "duckdb.QueryColumns"
-	cfg, opts, params, err := splitArgs(entry, mapperhook.Columns, args)
+	cfg, opts, params, err := splitArgs(entry, columnsOption, args)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +66,7 @@ func QueryColumns[C any, D DB](ctx context.Context, db D, query string, args ...
 // connection. Its one option is a QueryConfig.
 func QueryRecords[D DB](ctx context.Context, db D, query string, args ...any) (array.RecordReader, error) {
 	const entry = "duckdb.QueryRecords"
-	cfg, _, params, err := splitArgs(entry, 0, args)
+	cfg, _, params, err := splitArgs(entry, noMapperOption, args)
 	if err != nil {
 		return nil, err
 	}
@@ -75,23 +74,27 @@ func QueryRecords[D DB](ctx context.Context, db D, query string, args ...any) (a
 }
 
 // splitArgs divides the arguments of a query between its parameters and
-// the entry point's options: a QueryConfig and mapper options of the kinds
-// in accepted. Every query's first step, it is where a build without
-// DuckDB's Arrow interface stops.
-func splitArgs(entry string, accepted mapperhook.Kinds, args []any) (QueryConfig, []mapper.Option, []any, error) {
+// the entry point's options: a QueryConfig and the mapper options takes
+// reports true for. An argument that is a WriteOption is refused: it can
+// be no parameter DuckDB binds. Every query's first step, it is where a
+// build without DuckDB's Arrow interface stops.
+func splitArgs(entry string, takes func(mapper.ReadOption) bool, args []any) (QueryConfig, []mapper.ReadOption, []any, error) {
 	if err := needsArrow(entry); err != nil {
 		return QueryConfig{}, nil, nil, err
 	}
-	var opts []Option
+	var opts []ReadOption
 	params := make([]any, 0, len(args))
 	for _, a := range args {
-		if o, ok := a.(Option); ok {
+		switch o := a.(type) {
+		case ReadOption:
 			opts = append(opts, o)
-			continue
+		case WriteOption:
+			return QueryConfig{}, nil, nil, mapper.OptionError(entry, o)
+		default:
+			params = append(params, a)
 		}
-		params = append(params, a)
 	}
-	cfg, mopts, err := parse[QueryConfig](entry, accepted, opts)
+	cfg, mopts, err := parseQuery(entry, opts, takes)
 	return cfg, mopts, params, err
 }
 
@@ -232,9 +235,8 @@ func (r *records) fetch() {
 
 func (r *records) RecordBatch() arrow.RecordBatch { return r.rec }
 
-// Record is RecordBatch.
-//
-// Deprecated: use RecordBatch, as arrow-go's array.RecordReader does.
+// Record is RecordBatch, which arrow-go's array.RecordReader still
+// requires by its older name.
 func (r *records) Record() arrow.RecordBatch { return r.rec }
 
 func (r *records) releaseRecord() {

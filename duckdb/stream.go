@@ -99,9 +99,8 @@ func (s *stream) Next() bool {
 
 func (s *stream) RecordBatch() arrow.RecordBatch { return s.rec }
 
-// Record is RecordBatch.
-//
-// Deprecated: use RecordBatch, as arrow-go's array.RecordReader does.
+// Record is RecordBatch, which arrow-go's array.RecordReader still
+// requires by its older name.
 func (s *stream) Record() arrow.RecordBatch { return s.rec }
 
 func (s *stream) Err() error { return s.err }

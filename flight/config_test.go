@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -87,12 +86,6 @@ func TestAllocatorIsHonouredByStreamNewReaderAndOwnedPages(t *testing.T) {
 			mem.AssertSize(t, 0)
 		})
 	}
-	t.Run("a different deprecated Source.Alloc is an error", func(t *testing.T) {
-		a, b := memory.NewCheckedAllocator(memory.NewGoAllocator()), memory.NewCheckedAllocator(memory.NewGoAllocator())
-		_, err := amflight.NewReader[event](ctx, amflight.Source{Client: client, Alloc: a}, info, mapper.Allocator(b))
-		assert.ErrorIs(t, err, mapper.ErrUnsupported)
-		assert.ErrorContains(t, err, "flight.NewReader: mapper.Allocator and the deprecated Source.Alloc")
-	})
 }
 
 func TestOwnedPagesChecksItsOptionsWhenCalledNotWhenRanged(t *testing.T) {
@@ -102,7 +95,7 @@ func TestOwnedPagesChecksItsOptionsWhenCalledNotWhenRanged(t *testing.T) {
 
 	// Refused at the call: changing the options before ranging changes
 	// nothing.
-	opts := []amflight.Option{mapper.ZeroCopy()}
+	opts := []amflight.ReadOption{mapper.ZeroCopy()}
 	seq := amflight.OwnedPages[event](ctx, client, info, 4, opts...)
 	opts[0] = mapper.Strict()
 	var errs []error
@@ -110,11 +103,11 @@ func TestOwnedPagesChecksItsOptionsWhenCalledNotWhenRanged(t *testing.T) {
 		errs = append(errs, err)
 	}
 	require.Len(t, errs, 1)
-	assert.ErrorIs(t, errs[0], mapper.ErrUnsupported)
+	assert.ErrorIs(t, errs[0], mapper.ErrOption)
 	assert.ErrorContains(t, errs[0], "flight.OwnedPages does not take ZeroCopy")
 
 	// Accepted at the call: a refused option put in after it is not seen.
-	opts = []amflight.Option{mapper.Strict()}
+	opts = []amflight.ReadOption{mapper.Strict()}
 	seq = amflight.OwnedPages[event](ctx, client, info, 4, opts...)
 	opts[0] = mapper.ZeroCopy()
 	n := 0
@@ -124,6 +117,7 @@ func TestOwnedPagesChecksItsOptionsWhenCalledNotWhenRanged(t *testing.T) {
 	}
 	assert.Equal(t, 10, n)
 
-	_, err := amflight.Stream[event](ctx, client, &flight.Ticket{Ticket: []byte("0")}, mapper.SchemaMetadata(arrow.Metadata{}))
-	assert.ErrorContains(t, err, "flight.Stream does not take SchemaMetadata")
+	_, err := amflight.Records(ctx, amflight.Source{Client: client}, info, mapper.Strict())
+	assert.ErrorIs(t, err, mapper.ErrOption)
+	assert.ErrorContains(t, err, "flight.Records does not take Strict")
 }

@@ -441,7 +441,7 @@ func flightDrivers(client func(t *testing.T, data []byte) (flight.Client, *fligh
 		{"FlightNewReader, one endpoint through Source.Client, read through All", func(t *testing.T, mem memory.Allocator, data []byte) contractReader {
 			c, tkt := client(t, data)
 			info := &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{Ticket: tkt}}}
-			r, err := amflight.NewReader[contractRow](testContext(t), amflight.Source{Client: c, Alloc: mem}, info)
+			r, err := amflight.NewReader[contractRow](testContext(t), amflight.Source{Client: c}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			return readerAll(r)
 		}},
@@ -450,7 +450,7 @@ func flightDrivers(client func(t *testing.T, data []byte) (flight.Client, *fligh
 			info := &flight.FlightInfo{Ordered: true, Endpoint: []*flight.FlightEndpoint{
 				{Ticket: tkt, Location: []*flight.Location{{Uri: flight.LocationReuseConnection}}},
 			}}
-			r, err := amflight.NewReader[contractRow](testContext(t), amflight.Source{Client: c, Alloc: mem}, info)
+			r, err := amflight.NewReader[contractRow](testContext(t), amflight.Source{Client: c}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			return readerRead(r)
 		}},

@@ -8,9 +8,9 @@
 //   - OwnedPages: every endpoint through one client, as pages the caller
 //     owns
 //
-// Every entry point ends with opts ...Option: mapper.NewReader's options,
-// and mapper.Allocator, the allocator of the records read (Source.Alloc is
-// its deprecated spelling). mapper.MaxExpansion bounds what a message's
+// Every entry point ends with opts ...ReadOption: mapper.NewReader's options,
+// and mapper.Allocator, the allocator of the records read.
+// mapper.MaxExpansion bounds what a message's
 // compressed buffers may claim once decompressed (see Records), and what
 // ReadAll holds. An option an entry point does not take is
 // refused at the call, naming the entry point. It imports arrow-go's
@@ -41,12 +41,7 @@
 //		}
 //		use(order)
 //	}
+//
+// The verbs and argument order of this package's entry points beside
+// those of every other IO package are in docs/entry-points.md.
 package flight
-
-import "github.com/arrowmap/arrowmap/internal/ioconfig"
-
-// Option is what every entry point of this package takes after its
-// positional arguments: a mapper.Option (mapper.NewReader's options, and
-// mapper.Allocator for the records read). An entry point refuses, at the
-// call, an option it does not take, naming itself and the option.
-type Option = ioconfig.Option

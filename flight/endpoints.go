@@ -13,10 +13,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
+	"github.com/arrowmap/arrowmap/internal/expansion"
 	"github.com/arrowmap/arrowmap/internal/ipcschema"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
-	"github.com/arrowmap/arrowmap/internal/sourceerr"
 	"github.com/arrowmap/arrowmap/mapper"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -39,13 +37,6 @@ type Source struct {
 	Dial Dialer
 	// Streams bounds the endpoints read at once; 0 means DefaultStreams.
 	Streams int
-	// Alloc allocates the records read, as mapper.Allocator does; nil
-	// means memory.DefaultAllocator. Given with a mapper.Allocator that
-	// differs, it is an error.
-	//
-	// Deprecated: give mapper.Allocator, the allocator of every reader and
-	// writer of every IO package.
-	Alloc memory.Allocator
 }
 
 // DefaultStreams is how many endpoints a Source reads at once unless it
@@ -81,7 +72,7 @@ var ErrExpired = errors.New("arrowmap/flight: flight endpoint expired")
 // ctx's. Every record that arrived before it is handed on first; in
 // endpoint order, that is every record of the endpoints before the one
 // that failed. Err then reports it, an io.ErrUnexpectedEOF error for a
-// stream cut short (see internal/sourceerr). Up to src.Streams × a few
+// stream cut short (see expansion.SourceEnd). Up to src.Streams × a few
 // records wait between the streams and the caller; a record is valid until
 // the next Next. Release stops every stream: its goroutines have all
 // returned, and the connections it dialed are closed, when it returns.
@@ -102,20 +93,15 @@ var ErrExpired = errors.New("arrowmap/flight: flight endpoint expired")
 //
 // opts are mapper.Allocator, the allocator of the records read, and
 // mapper.MaxExpansion.
-func Records(ctx context.Context, src Source, info *flight.FlightInfo, opts ...Option) (array.RecordReader, error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("flight.Records", mapperhook.Allocator|mapperhook.Expansion, opts)
+func Records(ctx context.Context, src Source, info *flight.FlightInfo, opts ...ReadOption) (array.RecordReader, error) {
+	c, err := parseRead("flight.Records", opts, recordsOption)
 	if err != nil {
 		return nil, err
 	}
 	return records(ctx, src, info, c)
 }
 
-func records(ctx context.Context, src Source, info *flight.FlightInfo, c *ioconfig.Call[ioconfig.NoConfig]) (array.RecordReader, error) {
-	alloc, err := c.Allocator(src.Alloc, "Source.Alloc")
-	if err != nil {
-		return nil, err
-	}
-	src.Alloc = alloc
+func records(ctx context.Context, src Source, info *flight.FlightInfo, c *readCall) (array.RecordReader, error) {
 	if info == nil {
 		return nil, errors.New("arrowmap/flight: nil flight info")
 	}
@@ -131,11 +117,11 @@ func records(ctx context.Context, src Source, info *flight.FlightInfo, c *ioconf
 			return nil, fmt.Errorf("arrowmap/flight: flight endpoint %d has no ticket", i)
 		}
 	}
-	alloc = src.Alloc
+	alloc := c.alloc
 	if alloc == nil {
 		alloc = memory.DefaultAllocator
 	}
-	e := &endpoints{src: src, info: info, alloc: alloc, ratio: c.Ratio, pool: newPool(src.Dial)}
+	e := &endpoints{src: src, info: info, alloc: alloc, ratio: c.ratio, pool: newPool(src.Dial)}
 	if len(info.Schema) > 0 {
 		schema, err := ipcschema.Decode(info.Schema, alloc)
 		if err != nil {
@@ -156,7 +142,7 @@ func records(ctx context.Context, src Source, info *flight.FlightInfo, c *ioconf
 		first, err := e.open(r.f.ctx, 0)
 		if err != nil {
 			r.f.stop()
-			return nil, sourceerr.Of(err)
+			return nil, expansion.SourceEnd(err)
 		}
 		e.first, e.schema = first, first.Schema()
 	}
@@ -169,8 +155,8 @@ func records(ctx context.Context, src Source, info *flight.FlightInfo, c *ioconf
 //
 // opts are mapper.NewReader's options, and mapper.Allocator for the
 // records read.
-func NewReader[T any](ctx context.Context, src Source, info *flight.FlightInfo, opts ...Option) (*mapper.Reader[T], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("flight.NewReader", readKinds, opts)
+func NewReader[T any](ctx context.Context, src Source, info *flight.FlightInfo, opts ...ReadOption) (*mapper.Reader[T], error) {
+	c, err := parseRead("flight.NewReader", opts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +165,7 @@ func NewReader[T any](ctx context.Context, src Source, info *flight.FlightInfo, 
 		return nil, err
 	}
 	defer rr.Release() // the Reader retains its own reference
-	return mapper.NewReader[T](rr, c.Mapper...)
+	return mapper.NewReader[T](rr, c.mapper...)
 }
 
 // endpoints is what reading the endpoints of one FlightInfo shares.
@@ -219,7 +205,7 @@ func (e *endpoints) read(ctx context.Context, i int, emit func(arrow.RecordBatch
 			return nil
 		}
 	}
-	if err := sourceerr.Of(s.Err()); err != nil {
+	if err := expansion.SourceEnd(s.Err()); err != nil {
 		return fmt.Errorf("arrowmap/flight: flight endpoint %d at %s: %w", i, s.at, err)
 	}
 	return nil
@@ -354,7 +340,7 @@ func newOpenStream(ctx context.Context, client flight.Client, ticket *flight.Tic
 	if err != nil {
 		cancel()
 		// io.EOF here is a stream without even a schema: wrapped, it is
-		// the truncation sourceerr.Of reports.
+		// the truncation expansion.SourceEnd reports.
 		return nil, fmt.Errorf("flight stream: %w", err)
 	}
 	return &openStream{Reader: fr, cancel: cancel}, nil
@@ -442,9 +428,8 @@ func (r *endpointRecords) RowsHint() int64 { return r.rows }
 
 func (r *endpointRecords) RecordBatch() arrow.RecordBatch { return r.cur }
 
-// Record is RecordBatch.
-//
-// Deprecated: use RecordBatch.
+// Record is RecordBatch, which arrow-go's array.RecordReader still
+// requires by its older name.
 func (r *endpointRecords) Record() arrow.RecordBatch { return r.cur }
 
 func (r *endpointRecords) Err() error { return r.f.err }

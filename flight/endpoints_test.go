@@ -303,7 +303,7 @@ func TestRecordsReadsEveryEndpointWhereItLives(t *testing.T) {
 			info := tt.info(nodes, refused)
 			before := settledGoroutines()
 
-			r, err := amflight.NewReader[event](testContext(t), amflight.Source{Client: client, Dial: d.dial, Streams: tt.streamN, Alloc: mem}, info)
+			r, err := amflight.NewReader[event](testContext(t), amflight.Source{Client: client, Dial: d.dial, Streams: tt.streamN}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.NoError(t, err)
@@ -433,7 +433,7 @@ func TestRecordsReportsAnEndpointThatCannotBeRead(t *testing.T) {
 			t.Cleanup(func() { mem.AssertSize(t, 0) })
 			nodes := startNodes(t, mem, tt.streams, tt.streams, tt.streams[:1])
 			refused := refusedURI(t)
-			src := amflight.Source{Client: nodes[0].client(t), Alloc: mem}
+			src := amflight.Source{Client: nodes[0].client(t)}
 			d := newDialer()
 			if !tt.noDial {
 				src.Dial = d.dial
@@ -444,7 +444,7 @@ func TestRecordsReportsAnEndpointThatCannotBeRead(t *testing.T) {
 			info := tt.info(nodes, refused)
 			before := settledGoroutines()
 
-			r, err := amflight.NewReader[event](testContext(t), src, info)
+			r, err := amflight.NewReader[event](testContext(t), src, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.Equal(t, wantEvents(tt.streams[:1]), got, "in endpoint order, every row before the failing endpoint")
@@ -489,7 +489,7 @@ func TestRecordsKeepsEndpointOrderWhenTheInfoIsOrdered(t *testing.T) {
 			info := eventInfo(ordered, at(0, nodes[0].uri), at(1, nodes[1].uri), at(2, nodes[1].uri), at(3, nodes[0].uri))
 			before := settledGoroutines()
 
-			r, err := amflight.NewReader[event](testContext(t), amflight.Source{Dial: d.dial, Alloc: mem}, info)
+			r, err := amflight.NewReader[event](testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.NoError(t, err)
@@ -524,7 +524,7 @@ func TestRecordsReadsAtMostStreamsEndpointsAtOnce(t *testing.T) {
 				d := newDialer()
 				before := settledGoroutines()
 
-				r, err := amflight.NewReader[event](testContext(t), amflight.Source{Dial: d.dial, Streams: streamN, Alloc: mem}, eventInfo(ordered, eps...))
+				r, err := amflight.NewReader[event](testContext(t), amflight.Source{Dial: d.dial, Streams: streamN}, eventInfo(ordered, eps...), mapper.Allocator(mem))
 				require.NoError(t, err)
 				got, err := r.ReadAll()
 				require.NoError(t, err)
@@ -549,7 +549,7 @@ func TestRecordsDoesNotReadFarAheadOfItsCaller(t *testing.T) {
 			info := eventInfo(ordered, at(0, nodes[0].uri), at(1, nodes[0].uri), at(2, nodes[0].uri))
 			before := settledGoroutines()
 
-			rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial, Alloc: mem}, info)
+			rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			require.True(t, rr.Next())
 			require.EqualValues(t, 100, rr.RecordBatch().NumRows())
@@ -588,7 +588,7 @@ func TestRecordsDeliversTheRowsBeforeANodeDies(t *testing.T) {
 	info := eventInfo(true, at(0, nodes[0].uri), at(1, nodes[1].uri))
 	before := settledGoroutines()
 
-	rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial, Alloc: mem}, info)
+	rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 	require.NoError(t, err)
 	var got []event
 	for rr.Next() {
@@ -627,7 +627,7 @@ func TestRecordsEndsWhenTheCallersContextDoes(t *testing.T) {
 
 			ctx, cancel := context.WithTimeout(testContext(t), 300*time.Millisecond)
 			defer cancel()
-			r, err := amflight.NewReader[event](ctx, amflight.Source{Dial: d.dial, Alloc: mem}, info)
+			r, err := amflight.NewReader[event](ctx, amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.ErrorIs(t, err, context.DeadlineExceeded, "the stalled endpoint ends with the deadline")
@@ -661,7 +661,7 @@ func TestRecordsReleaseStopsEveryStream(t *testing.T) {
 			}
 			before := settledGoroutines()
 
-			rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial, Streams: 3, Alloc: mem}, eventInfo(false, eps...))
+			rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial, Streams: 3}, eventInfo(false, eps...), mapper.Allocator(mem))
 			require.NoError(t, err)
 			rr.Retain()
 			rr.Release() // not the last reference: nothing stops
@@ -744,7 +744,7 @@ func TestNewReaderChecksTheSchemaAgainstTBeforeAnyRow(t *testing.T) {
 			}
 			before := settledGoroutines()
 
-			r, err := amflight.NewReader[wrong](testContext(t), amflight.Source{Dial: d.dial, Alloc: mem}, info)
+			r, err := amflight.NewReader[wrong](testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 			require.Nil(t, r)
 			require.ErrorIs(t, err, mapper.ErrTypeMismatch)
 			var me *mapper.Error
@@ -775,7 +775,7 @@ func TestRecordsIsAnArrowRecordReader(t *testing.T) {
 	streams := []stream{{sizes: []int{3, 1}}, {sizes: []int{2}}}
 	nodes := startNodes(t, mem, streams)
 	info := eventInfo(true, at(0), at(1))
-	rr, err := amflight.Records(testContext(t), amflight.Source{Client: nodes[0].client(t), Alloc: mem}, info)
+	rr, err := amflight.Records(testContext(t), amflight.Source{Client: nodes[0].client(t)}, info, mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer rr.Release()
 	var got []event
@@ -831,7 +831,7 @@ func (a *sizeAllocator) Reallocate(size int, b []byte) []byte {
 // the stream of tkt through c, as rows of T: the error that ended it.
 type flightReadEntry[T any] struct {
 	name string
-	read func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error
+	read func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error
 }
 
 // flightReadEntries is every entry point of this package, each reading to
@@ -850,13 +850,13 @@ func flightReadEntries[T any]() []flightReadEntry[T] {
 		return err
 	}
 	return []flightReadEntry[T]{
-		{"Stream, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error {
+		{"Stream, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
 			return readAll(amflight.Stream[T](testContext(t), c, tkt, opts...))
 		}},
-		{"NewReader, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error {
+		{"NewReader, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
 			return readAll(amflight.NewReader[T](testContext(t), amflight.Source{Client: c}, info(tkt), opts...))
 		}},
-		{"OwnedPages", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error {
+		{"OwnedPages", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
 			for _, err := range amflight.OwnedPages[T](testContext(t), c, info(tkt), 64, opts...) {
 				if err != nil {
 					return err
@@ -864,7 +864,7 @@ func flightReadEntries[T any]() []flightReadEntry[T] {
 			}
 			return nil
 		}},
-		{"Records", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.Option) error {
+		{"Records", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
 			rr, err := amflight.Records(testContext(t), amflight.Source{Client: c}, info(tkt), opts...)
 			if err != nil {
 				return err
@@ -1000,12 +1000,12 @@ func TestReadAllOfAFlightReadsALongRunWithinItsLimitOrWithMaxExpansion(t *testin
 	for _, tt := range []struct {
 		name string
 		rows int64
-		opts []amflight.Option
+		opts []amflight.ReadOption
 		ok   bool
 	}{
 		{"the rows of the limit are read", limit, nil, true},
 		{"one row more is refused", limit + 1, nil, false},
-		{"MaxExpansion raises the limit", limit + 1, []amflight.Option{mapper.MaxExpansion(1 << 16)}, true},
+		{"MaxExpansion raises the limit", limit + 1, []amflight.ReadOption{mapper.MaxExpansion(1 << 16)}, true},
 	} {
 		col := runEndColumn(tt.rows)
 		tkt := relay.add(claimingRowsStream(t, col))

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/arrowmap/arrowmap/internal/sourceerr"
+	"github.com/arrowmap/arrowmap/internal/expansion"
 )
 
 // queueDepth is how many items one stream may have waiting for the
@@ -203,7 +203,7 @@ func (f *fanIn[M]) next() (M, bool) {
 		case m.err != nil && f.ctxEnded():
 			f.finish(f.ctxError()) // the stream ended because ctx did
 		case m.err != nil:
-			f.finish(sourceerr.Of(m.err))
+			f.finish(expansion.SourceEnd(m.err))
 		default:
 			f.ends++
 			if f.ordered {

@@ -10,9 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
-	"github.com/arrowmap/arrowmap/internal/sourceerr"
+	"github.com/arrowmap/arrowmap/internal/expansion"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -24,39 +22,35 @@ import (
 // The end of the stream is the Reader's: io.EOF itself from Read, no error
 // from All or Pages. A stream that ends before its schema, or that the
 // ipc reader finds cut short, is an error that is io.ErrUnexpectedEOF and
-// not io.EOF (see internal/sourceerr). A Flight stream has no end marker
+// not io.EOF (see expansion.SourceEnd). A Flight stream has no end marker
 // of its own: one that ends cleanly after its schema is an empty result.
 //
 // opts are mapper.NewReader's options, and mapper.Allocator for the
 // records read (memory.DefaultAllocator without it).
-func Stream[T any](ctx context.Context, client flight.Client, ticket *flight.Ticket, opts ...Option) (*mapper.Reader[T], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("flight.Stream", readKinds, opts)
+func Stream[T any](ctx context.Context, client flight.Client, ticket *flight.Ticket, opts ...ReadOption) (*mapper.Reader[T], error) {
+	c, err := parseRead("flight.Stream", opts, nil)
 	if err != nil {
 		return nil, err
 	}
 	return stream[T](ctx, client, ticket, c)
 }
 
-func stream[T any](ctx context.Context, client flight.Client, ticket *flight.Ticket, c *ioconfig.Call[ioconfig.NoConfig]) (*mapper.Reader[T], error) {
+func stream[T any](ctx context.Context, client flight.Client, ticket *flight.Ticket, c *readCall) (*mapper.Reader[T], error) {
 	if ticket == nil {
 		return nil, errors.New("arrowmap/flight: nil flight ticket")
 	}
 	if client == nil {
 		return nil, errors.New("arrowmap/flight: nil flight client")
 	}
-	s, err := newOpenStream(ctx, client, ticket, c.Alloc, c.Ratio)
+	s, err := newOpenStream(ctx, client, ticket, c.alloc, c.ratio)
 	if err != nil {
-		return nil, sourceerr.Of(fmt.Errorf("arrowmap/flight: %w", err))
+		return nil, expansion.SourceEnd(fmt.Errorf("arrowmap/flight: %w", err))
 	}
 	rr := &streamRecords{RecordReader: s.Reader, stream: s}
 	rr.refs.Store(1)
 	defer rr.Release() // the Reader retains its own reference
-	return mapper.NewReader[T](rr, c.Mapper...)
+	return mapper.NewReader[T](rr, c.mapper...)
 }
-
-// readKinds is what the readers of rows take: mapper.NewReader's options
-// and the allocator of the records read.
-const readKinds = mapperhook.Reader | mapperhook.Allocator
 
 // streamRecords is a Flight record reader that ends its gRPC stream when
 // the last reference is released.
@@ -84,7 +78,7 @@ func (r *streamRecords) Release() {
 // first error (an endpoint's, or ctx's) is yielded last and ends the
 // sequence; a clean end of every endpoint yields no error. An endpoint cut
 // short is an error that is io.ErrUnexpectedEOF, never one that wraps
-// io.EOF (see internal/sourceerr):
+// io.EOF (see expansion.SourceEnd):
 //
 //	for page, err := range amflight.OwnedPages[Row](ctx, client, info, 1024) {
 //		if err != nil {
@@ -107,8 +101,8 @@ func (r *streamRecords) Release() {
 // other arguments: an option it does not take (an ErrUnsupported
 // *mapper.Error naming it), a page size that is not positive or a nil info
 // make a sequence that yields that error alone, and reads nothing.
-func OwnedPages[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...Option) iter.Seq2[[]T, error] {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("flight.OwnedPages", readKinds&^mapperhook.ZeroCopy, opts)
+func OwnedPages[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...ReadOption) iter.Seq2[[]T, error] {
+	c, err := parseRead("flight.OwnedPages", opts, notZeroCopy)
 	switch {
 	case err != nil:
 	case pageSize <= 0:
@@ -146,7 +140,7 @@ func OwnedPages[T any](ctx context.Context, client flight.Client, info *flight.F
 
 // readEndpoint reads the stream of one endpoint, handing each page to
 // emit until emit reports false.
-func readEndpoint[T any](ctx context.Context, client flight.Client, ep *flight.FlightEndpoint, pageSize int, c *ioconfig.Call[ioconfig.NoConfig], emit func([]T) bool) error {
+func readEndpoint[T any](ctx context.Context, client flight.Client, ep *flight.FlightEndpoint, pageSize int, c *readCall, emit func([]T) bool) error {
 	if ep == nil {
 		return errors.New("nil endpoint")
 	}

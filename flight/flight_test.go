@@ -400,7 +400,7 @@ func TestOwnedPagesChecksItsArguments(t *testing.T) {
 	// memory: refused before any stream is opened (client is nil).
 	n = 0
 	for _, err := range amflight.OwnedPages[event](ctx, nil, &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{}}}, 10, mapper.ZeroCopy()) {
-		require.ErrorIs(t, err, mapper.ErrUnsupported)
+		require.ErrorIs(t, err, mapper.ErrOption)
 		require.ErrorContains(t, err, "flight.OwnedPages does not take ZeroCopy")
 		n++
 	}

@@ -44,13 +44,13 @@ func TestReadAllTakesTotalRecordsOnlyAsAHint(t *testing.T) {
 			nodes := startNodes(t, mem, streams)
 			info := eventInfo(true, at(0), at(1))
 			info.TotalRecords = tc.totalRecords
-			src := amflight.Source{Client: nodes[0].client(t), Alloc: mem}
+			src := amflight.Source{Client: nodes[0].client(t)}
 			before := settledGoroutines()
 
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			allocated := ms.TotalAlloc
-			r, err := amflight.NewReader[event](testContext(t), src, info)
+			r, err := amflight.NewReader[event](testContext(t), src, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			r.Release()
@@ -81,7 +81,7 @@ func TestRecordsHintsTheRowsOfTheFlightInfo(t *testing.T) {
 	for _, rows := range []int64{-1, 0, 3, 1 << 40} {
 		info := eventInfo(false, at(0))
 		info.TotalRecords = rows
-		rr, err := amflight.Records(testContext(t), amflight.Source{Client: nodes[0].client(t), Alloc: mem}, info)
+		rr, err := amflight.Records(testContext(t), amflight.Source{Client: nodes[0].client(t)}, info, mapper.Allocator(mem))
 		require.NoError(t, err)
 		h, ok := rr.(mapper.RowsHinter)
 		require.True(t, ok, "Records is a mapper.RowsHinter")

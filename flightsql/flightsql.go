@@ -16,11 +16,15 @@
 //
 // Its entry points, by verb: Query and QueryWith (rows of T, with
 // parameters from a []P), Ingest and IngestSeq (rows into a table, at once
-// or page by page). Each ends with ...Option: mapper options, checked at
-// the call (mapper.Allocator for the records read).
+// or page by page). The queries end with ...ReadOption, the ingests with
+// ...WriteOption: mapper options, checked at the call (mapper.Allocator
+// for the records read).
 //
 // Its name is arrow-go's flightsql package's too; import one of them under
 // another name, as above.
+//
+// The verbs and argument order of this package's entry points beside
+// those of every other IO package are in docs/entry-points.md.
 package flightsql
 
 import (
@@ -33,17 +37,59 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	amflight "github.com/arrowmap/arrowmap/flight"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
-	"github.com/arrowmap/arrowmap/internal/optsplit"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
-// Option is what every entry point of this package takes after its
-// positional arguments: a mapper.Option. Each entry point says which; an
-// option it does not take is refused at the call, an ErrUnsupported
-// *mapper.Error naming the entry point and the option.
-type Option = ioconfig.Option
+// ReadOption is what the queries of this package take after their
+// positional arguments: a mapper.ReadOption (mapper.NewReader's options,
+// and mapper.Allocator for the records read and the parameters encoded).
+// WriteOption is what an ingest takes: a mapper.WriteOption. The package
+// has no config of its own. An option of the other direction does not
+// compile; one of the right direction that an entry point does not take
+// is refused at the call, an ErrOption *mapper.Error naming the entry
+// point and the option.
+type ReadOption = mapper.ReadOption
+
+// WriteOption is what an ingest takes: see ReadOption.
+type WriteOption = mapper.WriteOption
+
+// queryCall is what the options given to a query say.
+type queryCall struct {
+	alloc  mapper.AllocatorOption // the last given, and whether one was
+	hasMem bool
+	ratio  *mapper.MaxExpansionOption
+	decode []mapper.ReadOption  // all but Allocator
+	encode []mapper.WriteOption // SnakeCase and As, which act on the parameters too
+}
+
+// parseQuery sorts the options of a query.
+func parseQuery(opts []ReadOption) queryCall {
+	var c queryCall
+	for _, o := range opts {
+		switch o := o.(type) {
+		case nil:
+		case mapper.AllocatorOption:
+			c.alloc, c.hasMem = o, true
+		default:
+			if r, ok := o.(mapper.MaxExpansionOption); ok {
+				c.ratio = &r
+			}
+			c.decode = append(c.decode, o)
+			if w, ok := o.(mapper.WriteOption); ok {
+				c.encode = append(c.encode, w)
+			}
+		}
+	}
+	return c
+}
+
+// mem is the allocator of the call: mapper.Allocator's, else c's.
+func (q queryCall) mem(c Conn) memory.Allocator {
+	if q.hasMem && q.alloc.Allocator() != nil {
+		return q.alloc.Allocator()
+	}
+	return c.alloc()
+}
 
 // Conn is a Flight SQL client and how the endpoints of its results are
 // read: Source.Client defaults to Client.Client.
@@ -62,8 +108,9 @@ func (c Conn) source() amflight.Source {
 	return src
 }
 
-// alloc is the allocator of what this package encodes for c's client: the
-// parameters of a statement, the batches of an ingest.
+// alloc is the allocator of what this package encodes for c's client (the
+// parameters of a statement, the batches of an ingest) and of the records
+// it reads, unless mapper.Allocator is given.
 func (c Conn) alloc() memory.Allocator {
 	if c.Client.Alloc != nil {
 		return c.Client.Alloc
@@ -77,15 +124,13 @@ var errNoClient = errors.New("arrowmap/flightsql: Conn has no Client")
 // T: the schema is checked against T before any row is read.
 //
 // The options are those of mapper.NewReader, and mapper.Allocator for the
-// records read (c.Source.Alloc is its deprecated spelling). An
-// error of the server — one that refuses the query, or a result whose
-// first stream fails — is returned wrapped with the query, and keeps its
-// gRPC status (status.Code works on it).
-func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*mapper.Reader[T], error) {
-	call, err := ioconfig.Parse[ioconfig.NoConfig]("flightsql.Query", mapperhook.Reader|mapperhook.Allocator, opts)
-	if err != nil {
-		return nil, err
-	}
+// records read (without it, the allocator of c.Client, or
+// memory.DefaultAllocator when it has none). An error of the server — one
+// that refuses the query, or a result whose first stream fails — is
+// returned wrapped with the query, and keeps its gRPC status (status.Code
+// works on it).
+func Query[T any](ctx context.Context, c Conn, query string, opts ...ReadOption) (*mapper.Reader[T], error) {
+	call := parseQuery(opts)
 	if c.Client == nil {
 		return nil, errNoClient
 	}
@@ -93,7 +138,7 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*m
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: executing %s: %w", quoted(query), err)
 	}
-	r, err := amflight.NewReader[T](ctx, c.source(), info, ioconfig.Mapper(call.All())...)
+	r, err := amflight.NewReader[T](ctx, c.source(), info, append(call.decode, mapper.Allocator(call.mem(c)))...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
 	}
@@ -111,8 +156,8 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*m
 // SQLite example server does not), params are bound as they are.
 //
 // params are encoded, and the results read, with the allocator of
-// mapper.Allocator; without it, params are encoded with the allocator of
-// c.Client and the results read with c.Source's. Each row of params
+// mapper.Allocator; without it, with the allocator of c.Client
+// (memory.DefaultAllocator when it has none). Each row of params
 // runs the statement once; servers return the results
 // one after the other, as one result. An empty params binds nothing: the
 // statement runs once, without parameters.
@@ -121,20 +166,13 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...Option) (*m
 // end (a failure to close it is then the Reader's error), when the Reader
 // is released before that, or at once when QueryWith fails. Options are as
 // for Query; SnakeCase and As encode the parameters too.
-func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, opts ...Option) (*mapper.Reader[T], error) {
-	call, err := ioconfig.Parse[ioconfig.NoConfig]("flightsql.QueryWith", mapperhook.Reader|mapperhook.Encode&^mapperhook.SchemaMetadata, opts)
-	if err != nil {
-		return nil, err
-	}
+func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, opts ...ReadOption) (*mapper.Reader[T], error) {
+	call := parseQuery(opts)
 	if c.Client == nil {
 		return nil, errNoClient
 	}
-	mem := call.Alloc
-	if mem == nil {
-		mem = c.alloc()
-	}
-	decodeOpts, encodeOpts := optsplit.Split(call.Mapper) // SnakeCase and As act on the parameters too
-	rec, err := mapper.Encode(params, append(encodeOpts, mapper.Allocator(mem))...)
+	mem := call.mem(c)
+	rec, err := mapper.Encode(params, append(call.encode, mapper.Allocator(mem))...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: the parameters of %s: %w", quoted(query), err)
 	}
@@ -157,12 +195,9 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: executing %s: %w", quoted(query), err)
 	}
-	var readOpts []Option
-	if call.Alloc != nil {
-		readOpts = append(readOpts, mapper.Allocator(call.Alloc))
-	}
-	if call.Has(mapperhook.Expansion) {
-		readOpts = append(readOpts, mapper.MaxExpansion(int(call.Ratio))) // for the messages Records reads
+	readOpts := []ReadOption{mapper.Allocator(mem)}
+	if call.ratio != nil {
+		readOpts = append(readOpts, *call.ratio) // for the messages Records reads
 	}
 	rr, err := amflight.Records(ctx, c.source(), info, readOpts...)
 	if err != nil {
@@ -170,7 +205,7 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 	}
 	records := prepared.records(rr)
 	defer records.Release() // the Reader retains its own reference
-	r, err := mapper.NewReader[T](records, decodeOpts...)
+	r, err := mapper.NewReader[T](records, call.decode...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
 	}

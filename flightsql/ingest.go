@@ -9,8 +9,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -73,7 +71,7 @@ const IngestBatchRows = 64 << 10
 // An error of the server is returned wrapped with the table's name, with
 // its gRPC status (status.Code works on it), along with the count of rows
 // the server reports it wrote anyway.
-func Ingest[T any](ctx context.Context, c Conn, table Table, rows []T, opts ...Option) (int64, error) {
+func Ingest[T any](ctx context.Context, c Conn, table Table, rows []T, opts ...WriteOption) (int64, error) {
 	return ingest("flightsql.Ingest", ctx, c, table, func(yield func([]T, error) bool) {
 		yield(rows, nil)
 	}, opts)
@@ -88,26 +86,19 @@ func Ingest[T any](ctx context.Context, c Conn, table Table, rows []T, opts ...O
 // An error that pages yields ends the ingest, as a row that does not fit
 // does: it is returned wrapped, and the stream is cancelled. A row's
 // *mapper.Error counts rows from the first page's first.
-func IngestSeq[T any](ctx context.Context, c Conn, table Table, pages iter.Seq2[[]T, error], opts ...Option) (int64, error) {
+func IngestSeq[T any](ctx context.Context, c Conn, table Table, pages iter.Seq2[[]T, error], opts ...WriteOption) (int64, error) {
 	return ingest("flightsql.IngestSeq", ctx, c, table, pages, opts)
 }
 
-func ingest[T any](entry string, ctx context.Context, c Conn, table Table, pages iter.Seq2[[]T, error], opts []Option) (int64, error) {
-	call, err := ioconfig.Parse[ioconfig.NoConfig](entry, mapperhook.Encode, opts)
-	if err != nil {
-		return 0, err
-	}
+func ingest[T any](entry string, ctx context.Context, c Conn, table Table, pages iter.Seq2[[]T, error], opts []WriteOption) (int64, error) {
 	if c.Client == nil {
 		return 0, errNoClient
 	}
 	if table.Name == "" {
 		return 0, fmt.Errorf("arrowmap/flightsql: %s: the Table has no Name", entry)
 	}
-	mem := call.Alloc
-	if mem == nil {
-		mem = c.alloc()
-	}
-	b, err := mapper.NewBuilder[T](call.With(mapper.Allocator(mem))...)
+	// c's allocator first, which mapper.Allocator, when given, replaces.
+	b, err := mapper.NewBuilder[T](append([]WriteOption{mapper.Allocator(c.alloc())}, opts...)...)
 	if err != nil {
 		return 0, err
 	}
@@ -244,9 +235,8 @@ func (r *ingestRecords[T]) Next() bool {
 
 func (r *ingestRecords[T]) RecordBatch() arrow.RecordBatch { return r.rec }
 
-// Record is RecordBatch, for array.RecordReader.
-//
-// Deprecated: use RecordBatch.
+// Record is RecordBatch, which arrow-go's array.RecordReader still
+// requires by its older name.
 func (r *ingestRecords[T]) Record() arrow.RecordBatch { return r.rec }
 
 func (r *ingestRecords[T]) Err() error { return r.err }

@@ -170,10 +170,7 @@ func connect(t *testing.T, addr string, mem memory.Allocator) amflightsql.Conn {
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, client.Close()) })
 	client.Alloc = mem
-	c := amflightsql.Conn{Client: client}
-	//lint:ignore SA1019 the deprecated field is still honoured: these tests check every read's memory through it
-	c.Source.Alloc = mem
-	return c
+	return amflightsql.Conn{Client: client} // client.Alloc allocates every read too
 }
 
 // exec runs statements on the server through Flight SQL's ExecuteUpdate.

@@ -124,8 +124,7 @@ func TestQueryReadsEveryEndpointWhereItLives(t *testing.T) {
 			var d dialer
 			base := runtime.NumGoroutine()
 
-			//lint:ignore SA1019 the deprecated field is still honoured: these tests check every read's memory through it
-			r, err := amflightsql.Query[shardRow](ctx, amflightsql.Conn{Client: cl, Source: amflight.Source{Dial: d.Dial, Alloc: mem}}, shardQuery)
+			r, err := amflightsql.Query[shardRow](ctx, amflightsql.Conn{Client: cl, Source: amflight.Source{Dial: d.Dial}}, shardQuery, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.NoError(t, err)
@@ -304,8 +303,8 @@ func TestQueryErrors(t *testing.T) {
 			var d dialer
 			base := runtime.NumGoroutine()
 
-			//lint:ignore SA1019 the deprecated field is still honoured: these tests check every read's memory through it
-			err := tc.query(ctx, amflightsql.Conn{Client: cl, Source: amflight.Source{Dial: d.Dial, Alloc: mem}})
+			cl.Alloc = mem // the allocator of every read through the Conn
+			err := tc.query(ctx, amflightsql.Conn{Client: cl, Source: amflight.Source{Dial: d.Dial}})
 			tc.check(t, err, c, &d)
 			require.NoError(t, ctx.Err(), "the error came from the timeout, not the read")
 			assert.Zero(t, d.open.Load(), "clients the read dialed and did not close")
@@ -354,8 +353,7 @@ func TestQueryReleasedBeforeTheEndStopsEveryStream(t *testing.T) {
 	var d dialer
 	base := runtime.NumGoroutine()
 
-	//lint:ignore SA1019 the deprecated field is still honoured: these tests check every read's memory through it
-	r, err := amflightsql.Query[shardRow](ctx, amflightsql.Conn{Client: cl, Source: amflight.Source{Dial: d.Dial, Alloc: mem}}, shardQuery)
+	r, err := amflightsql.Query[shardRow](ctx, amflightsql.Conn{Client: cl, Source: amflight.Source{Dial: d.Dial}}, shardQuery, mapper.Allocator(mem))
 	require.NoError(t, err)
 	buf := make([]shardRow, 10)
 	n, err := r.Read(buf)

@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"github.com/arrowmap/arrowmap/mapper"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,8 +73,7 @@ func TestEveryDictionaryChoiceWritesAFileEveryReaderReadsBack(t *testing.T) {
 						name := fmt.Sprintf("Dictionary %s, tagged %t, Alloc %s, %d rows, long values %t", dictName(dict), tagged, allocName(alloc), n, long)
 						t.Run(name, func(t *testing.T) {
 							t.Parallel()
-							//lint:ignore SA1019 the matrix writes through the deprecated WriteConfig.Alloc, still honoured
-							cfg := amparquet.WriteConfig{Dictionary: dict, Alloc: alloc, RowGroupRows: 60_000}
+							cfg := []amparquet.WriteOption{amparquet.WriteConfig{Dictionary: dict, RowGroupRows: 60_000}, mapper.Allocator(alloc)}
 							names := mxNames(n, long)
 							path := filepath.Join(t.TempDir(), "matrix.parquet")
 							if tagged {
@@ -112,13 +112,13 @@ func allocName(a memory.Allocator) string {
 
 // writeMatrix writes the rows of T that row makes of names with WriteFile, and checks
 // that ReadFile reads them back.
-func writeMatrix[T comparable](t *testing.T, path string, names []string, cfg amparquet.WriteConfig, row func(int, string) T) {
+func writeMatrix[T comparable](t *testing.T, path string, names []string, opts []amparquet.WriteOption, row func(int, string) T) {
 	t.Helper()
 	rows := make([]T, len(names))
 	for i, s := range names {
 		rows[i] = row(i, s)
 	}
-	require.NoError(t, amparquet.WriteFile(path, rows, cfg))
+	require.NoError(t, amparquet.WriteFile(path, rows, opts...))
 	got, err := amparquet.ReadFile[T](path)
 	require.NoError(t, err)
 	require.Equal(t, len(rows), len(got))

@@ -306,7 +306,7 @@ func ingestPaths(t *testing.T, addr string, mem memory.Allocator) []ingestPath {
 // the tests, which a path takes as any.
 type ingester interface {
 	flightSQL(ctx context.Context, c amflightsql.Conn, table amflightsql.Table) (int64, error)
-	adbc(ctx context.Context, cnxn adbc.Connection, table string, mode amadbc.IngestMode, opts ...amadbc.Option) (int64, error)
+	adbc(ctx context.Context, cnxn adbc.Connection, table string, mode amadbc.IngestMode, opts ...amadbc.WriteOption) (int64, error)
 }
 
 type querier interface {
@@ -320,7 +320,7 @@ func (r rowsOf[T]) flightSQL(ctx context.Context, c amflightsql.Conn, table amfl
 	return amflightsql.Ingest(ctx, c, table, []T(r))
 }
 
-func (r rowsOf[T]) adbc(ctx context.Context, cnxn adbc.Connection, table string, mode amadbc.IngestMode, opts ...amadbc.Option) (int64, error) {
+func (r rowsOf[T]) adbc(ctx context.Context, cnxn adbc.Connection, table string, mode amadbc.IngestMode, opts ...amadbc.WriteOption) (int64, error) {
 	return amadbc.Ingest(ctx, cnxn, table, mode, []T(r), opts...)
 }
 

@@ -2,13 +2,10 @@ package ipc
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -20,16 +17,6 @@ const DefaultBatchRows = 64 * 1024
 // Close: the one sentinel of every arrowmap reader and writer used after
 // its end.
 var ErrClosed = mapper.ErrClosed
-
-// Option is what every entry point of this package takes after its
-// positional arguments: a mapper.Option (SnakeCase, Allocator,
-// SchemaMetadata, …) or a WriteConfig. An entry point refuses, at the
-// call, an option it does not take, naming itself and the option.
-type Option = ioconfig.Option
-
-// IOOption marks a WriteConfig as an Option of the writers. It does
-// nothing.
-func (WriteConfig) IOOption() {}
 
 // Codec is the compression of the bodies of the records and dictionaries
 // an IPC file or stream holds.
@@ -75,26 +62,16 @@ type WriteConfig struct {
 	// BatchRows is the most rows a record written by a Writer holds: 0 is
 	// DefaultBatchRows. A RecordWriter writes records as they come.
 	BatchRows int
-	// Metadata is added to the schema's metadata (and replaces a key of
-	// it). Given with a mapper.SchemaMetadata that differs, it is an error.
-	//
-	// Deprecated: give mapper.SchemaMetadata, the schema metadata of every
-	// writer of every IO package.
-	Metadata map[string]string
-	// Alloc allocates the records built and the messages encoded; nil is
-	// memory.DefaultAllocator. Given with a mapper.Allocator that differs,
-	// it is an error.
-	//
-	// Deprecated: give mapper.Allocator, the allocator of every reader and
-	// writer of every IO package.
-	Alloc memory.Allocator
+	// alloc allocates the records built and the messages encoded:
+	// mapper.Allocator's, nil for memory.DefaultAllocator.
+	alloc memory.Allocator
 }
 
-func (cfg *WriteConfig) alloc() memory.Allocator {
-	if cfg.Alloc == nil {
+func (cfg *WriteConfig) mem() memory.Allocator {
+	if cfg.alloc == nil {
 		return memory.DefaultAllocator
 	}
-	return cfg.Alloc
+	return cfg.alloc
 }
 
 // check reports a configuration that cannot be written.
@@ -112,7 +89,7 @@ func (cfg *WriteConfig) check() error {
 func (cfg *WriteConfig) writerOptions(schema *arrow.Schema, deltas bool) []arrowipc.Option {
 	opts := []arrowipc.Option{
 		arrowipc.WithSchema(schema),
-		arrowipc.WithAllocator(cfg.alloc()),
+		arrowipc.WithAllocator(cfg.mem()),
 		arrowipc.WithDictionaryDeltas(deltas),
 	}
 	switch cfg.Compression {
@@ -127,36 +104,4 @@ func (cfg *WriteConfig) writerOptions(schema *arrow.Schema, deltas bool) []arrow
 // replaceMetadata is schema with md as its metadata.
 func replaceMetadata(schema *arrow.Schema, md arrow.Metadata) *arrow.Schema {
 	return arrow.NewSchemaWithEndian(schema.Fields(), &md, schema.Endianness())
-}
-
-// writeConfig is the WriteConfig of the call c, with its one allocator
-// (mapper.Allocator's or the deprecated Alloc's) in Alloc, after checking
-// that mapper.SchemaMetadata and the deprecated Metadata agree.
-func writeConfig(c *ioconfig.Call[WriteConfig]) (WriteConfig, error) {
-	cfg := c.Config
-	var err error
-	if cfg.Alloc, err = c.WriterAllocator(cfg.Alloc, cfg.Metadata); err != nil {
-		return cfg, err
-	}
-	return cfg, cfg.check()
-}
-
-// withMetadata is schema with extra added to its metadata.
-func withMetadata(schema *arrow.Schema, extra map[string]string) *arrow.Schema {
-	if len(extra) == 0 {
-		return schema
-	}
-	md := schema.Metadata()
-	merged := make(map[string]string, md.Len()+len(extra))
-	for i, k := range md.Keys() {
-		merged[k] = md.Values()[i]
-	}
-	maps.Copy(merged, extra)
-	keys := slices.Sorted(maps.Keys(merged))
-	values := make([]string, len(keys))
-	for i, k := range keys {
-		values[i] = merged[k]
-	}
-	meta := arrow.NewMetadata(keys, values)
-	return arrow.NewSchemaWithEndian(schema.Fields(), &meta, schema.Endianness())
 }

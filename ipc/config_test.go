@@ -35,7 +35,7 @@ func verbRows(n int) []verbRow {
 }
 
 // streamBytes is rows written by NewWriter, an IPC stream.
-func streamBytes(t *testing.T, rows []verbRow, opts ...ipc.Option) []byte {
+func streamBytes(t *testing.T, rows []verbRow, opts ...ipc.WriteOption) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := ipc.NewWriter[verbRow](&buf, opts...)
@@ -97,77 +97,12 @@ func TestEveryVerbReadsWhatTheWritersWriteAFileAndAStreamByPath(t *testing.T) {
 	assert.Equal(t, rows, readAllOf(t, r, err), "NewFileWriter writes a file")
 }
 
-func TestDeprecatedNamesGiveTheResultsOfTheNewOnes(t *testing.T) {
-	rows := verbRows(50)
-	file := tempPath(t, "rows.arrow")
-	require.NoError(t, ipc.WriteFile(file, rows, ipc.WriteConfig{}, mapper.SnakeCase()), "the old call with a config and options")
-
-	r, err := ipc.OpenFile[verbRow](file, []mapper.Option{mapper.Strict()}...)
-	assert.Equal(t, rows, readAllOf(t, r, err), "OpenFile")
-	cr, err := ipc.OpenFileColumns[verbCols](file)
-	require.NoError(t, err)
-	require.True(t, cr.Next())
-	assert.Equal(t, len(rows), cr.Columns().ID.Len(), "OpenFileColumns")
-	cr.Release()
-
-	var buf bytes.Buffer
-	w, err := ipc.NewStreamWriter[verbRow](&buf, ipc.WriteConfig{BatchRows: 7}, []mapper.Option{mapper.SnakeCase()}...)
-	require.NoError(t, err)
-	_, err = w.Write(rows)
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	assert.Equal(t, streamBytes(t, rows, ipc.WriteConfig{BatchRows: 7}, mapper.SnakeCase()), buf.Bytes(), "NewStreamWriter writes what NewWriter does")
-	r, err = ipc.NewStreamReader[verbRow](bytes.NewReader(buf.Bytes()), []mapper.Option{mapper.Strict()}...)
-	assert.Equal(t, rows, readAllOf(t, r, err), "NewStreamReader")
-
-	var old, now bytes.Buffer
-	md := map[string]string{"k": "v"}
-	mem := checked(t)
-	wo, err := ipc.NewFileWriter[verbRow](&old, ipc.WriteConfig{Metadata: md, Alloc: mem})
-	require.NoError(t, err)
-	require.NoError(t, errOf(wo.Write(rows)))
-	require.NoError(t, wo.Close())
-	wn, err := ipc.NewFileWriter[verbRow](&now, mapper.SchemaMetadata(arrow.MetadataFrom(md)), mapper.Allocator(mem))
-	require.NoError(t, err)
-	require.NoError(t, errOf(wn.Write(rows)))
-	require.NoError(t, wn.Close())
-	assert.Equal(t, old.Bytes(), now.Bytes(), "WriteConfig.Metadata and Alloc write what SchemaMetadata and Allocator do")
-
-	data := old.Bytes()
-	oldRecords, err := ipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), mem)
-	require.NoError(t, err)
-	newRecords, err := ipc.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)), mapper.Allocator(mem))
-	require.NoError(t, err)
-	assert.Equal(t, recordsJSON(t, newRecords), recordsJSON(t, oldRecords), "NewRecordFileReader reads what OpenRecordsReaderAt does")
-	oldRecords, err = ipc.NewRecordStreamReader(bytes.NewReader(buf.Bytes()), mem)
-	require.NoError(t, err)
-	newRecords, err = ipc.NewRecordReader(bytes.NewReader(buf.Bytes()), mapper.Allocator(mem))
-	require.NoError(t, err)
-	assert.Equal(t, recordsJSON(t, newRecords), recordsJSON(t, oldRecords), "NewRecordStreamReader reads what NewRecordReader does")
-}
-
 // drainRecords reads every record of rr, and releases it.
 func drainRecords(rr array.RecordReader) error {
 	defer rr.Release()
 	for rr.Next() {
 	}
 	return rr.Err()
-}
-
-// recordsJSON is every record of rr as arrow-go's JSON of it, and
-// releases rr.
-func recordsJSON(t *testing.T, rr array.RecordReader) []string {
-	t.Helper()
-	defer rr.Release()
-	var out []string
-	for rr.Next() {
-		b, err := rr.RecordBatch().MarshalJSON()
-		require.NoError(t, err)
-		out = append(out, string(b))
-	}
-	require.NoError(t, rr.Err())
-	require.NotEmpty(t, out)
-	return out
 }
 
 // countingAllocator is a CheckedAllocator that also counts its Allocate
@@ -290,11 +225,6 @@ func TestAllocatorIsHonouredByEveryReaderAndWriter(t *testing.T) {
 			mem.AssertSize(t, 0)
 		})
 	}
-	t.Run("a different deprecated Alloc is an error", func(t *testing.T) {
-		_, err := ipc.NewWriter[verbRow](io.Discard, ipc.WriteConfig{Alloc: checked(t)}, mapper.Allocator(checked(t)))
-		assert.ErrorIs(t, err, mapper.ErrUnsupported)
-		assert.ErrorContains(t, err, "ipc.NewWriter: mapper.Allocator and the deprecated WriteConfig.Alloc")
-	})
 }
 
 func TestSchemaMetadataLandsInTheSchemaOfEveryWriter(t *testing.T) {
@@ -316,33 +246,33 @@ func TestSchemaMetadataLandsInTheSchemaOfEveryWriter(t *testing.T) {
 	rec, err := mapper.Encode(rows)
 	require.NoError(t, err)
 	defer rec.Release()
-	for name, write := range map[string]func(opts ...ipc.Option) ([]byte, error){
-		"NewWriter":     func(opts ...ipc.Option) ([]byte, error) { return writeTyped(ipc.NewWriter[verbRow], rows, opts) },
-		"NewFileWriter": func(opts ...ipc.Option) ([]byte, error) { return writeTyped(ipc.NewFileWriter[verbRow], rows, opts) },
-		"WriteFile": func(opts ...ipc.Option) ([]byte, error) {
+	for name, write := range map[string]func(opts ...ipc.WriteOption) ([]byte, error){
+		"NewWriter": func(opts ...ipc.WriteOption) ([]byte, error) { return writeTyped(ipc.NewWriter[verbRow], rows, opts) },
+		"NewFileWriter": func(opts ...ipc.WriteOption) ([]byte, error) {
+			return writeTyped(ipc.NewFileWriter[verbRow], rows, opts)
+		},
+		"WriteFile": func(opts ...ipc.WriteOption) ([]byte, error) {
 			path := tempPath(t, "md.arrow")
 			if err := ipc.WriteFile(path, rows, opts...); err != nil {
 				return nil, err
 			}
 			return os.ReadFile(path)
 		},
-		"NewRecordFileWriter":   func(opts ...ipc.Option) ([]byte, error) { return writeRecord(ipc.NewRecordFileWriter, rec, opts) },
-		"NewRecordStreamWriter": func(opts ...ipc.Option) ([]byte, error) { return writeRecord(ipc.NewRecordStreamWriter, rec, opts) },
+		"NewRecordFileWriter": func(opts ...ipc.WriteOption) ([]byte, error) { return writeRecord(ipc.NewRecordFileWriter, rec, opts) },
+		"NewRecordStreamWriter": func(opts ...ipc.WriteOption) ([]byte, error) {
+			return writeRecord(ipc.NewRecordStreamWriter, rec, opts)
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			data, err := write(mapper.SchemaMetadata(md))
 			require.NoError(t, err)
 			got := schemaOf(t, data).Metadata()
 			assert.Equal(t, md.ToMap(), got.ToMap())
-
-			_, err = write(mapper.SchemaMetadata(md), ipc.WriteConfig{Metadata: map[string]string{"origin": "other"}})
-			assert.ErrorIs(t, err, mapper.ErrUnsupported)
-			assert.ErrorContains(t, err, "mapper.SchemaMetadata and the deprecated WriteConfig.Metadata differ")
 		})
 	}
 }
 
-func writeTyped(newWriter func(io.Writer, ...ipc.Option) (*ipc.Writer[verbRow], error), rows []verbRow, opts []ipc.Option) ([]byte, error) {
+func writeTyped(newWriter func(io.Writer, ...ipc.WriteOption) (*ipc.Writer[verbRow], error), rows []verbRow, opts []ipc.WriteOption) ([]byte, error) {
 	var buf bytes.Buffer
 	w, err := newWriter(&buf, opts...)
 	if err != nil {
@@ -355,7 +285,7 @@ func writeTyped(newWriter func(io.Writer, ...ipc.Option) (*ipc.Writer[verbRow], 
 	return buf.Bytes(), err
 }
 
-func writeRecord(newWriter func(io.Writer, *arrow.Schema, ...ipc.Option) (*ipc.RecordWriter, error), rec arrow.RecordBatch, opts []ipc.Option) ([]byte, error) {
+func writeRecord(newWriter func(io.Writer, *arrow.Schema, ...ipc.WriteOption) (*ipc.RecordWriter, error), rec arrow.RecordBatch, opts []ipc.WriteOption) ([]byte, error) {
 	var buf bytes.Buffer
 	w, err := newWriter(&buf, rec.Schema(), opts...)
 	if err != nil {
@@ -368,24 +298,33 @@ func writeRecord(newWriter func(io.Writer, *arrow.Schema, ...ipc.Option) (*ipc.R
 	return buf.Bytes(), err
 }
 
+// foreignWriteOption is a write option of another package, as a config of
+// another IO package is: of the right direction, and not ipc's.
+type foreignWriteOption struct{}
+
+func (foreignWriteOption) WriteOption() {}
+
+// TestAnOptionAnEntryPointDoesNotTakeIsRefusedAtTheCallNamingIt: an option
+// of the wrong direction does not compile (TestAnOptionOfTheOtherDirectionDoesNotCompile,
+// mapper/options_test.go); one of the right direction that the entry
+// point does not take is an ErrOption naming both.
 func TestAnOptionAnEntryPointDoesNotTakeIsRefusedAtTheCallNamingIt(t *testing.T) {
 	path := tempPath(t, "none.arrow") // never opened: the options are refused first
 	for _, tc := range []struct {
 		err  func() error
 		want string
 	}{
-		{func() error { _, err := ipc.Open[verbRow](path, mapper.SchemaMetadata(arrow.Metadata{})); return err }, "ipc.Open does not take SchemaMetadata"},
 		{func() error { _, err := ipc.ReadFile[verbRow](path, mapper.ZeroCopy()); return err }, "ipc.ReadFile does not take ZeroCopy"},
 		{func() error { _, err := ipc.OpenColumns[verbCols](path, mapper.LastKeyWins()); return err }, "ipc.OpenColumns does not take LastKeyWins"},
-		{func() error { _, err := ipc.NewReader[verbRow](nil, ipc.WriteConfig{}); return err }, "ipc.NewReader does not take ipc.WriteConfig"},
-		{func() error { _, err := ipc.NewWriter[verbRow](io.Discard, mapper.Strict()); return err }, "ipc.NewWriter does not take Strict"},
+		{func() error { _, err := ipc.OpenRecords(path, mapper.Strict()); return err }, "ipc.OpenRecords does not take Strict"},
 		{func() error { return ipc.WriteFile(path, verbRows(1), ipc.WriteConfig{}, ipc.WriteConfig{}) }, "ipc.WriteFile does not take two ipc.WriteConfig values"},
 		{func() error { _, err := ipc.NewRecordFileWriter(io.Discard, nil, mapper.SnakeCase()); return err }, "ipc.NewRecordFileWriter does not take SnakeCase"},
+		{func() error { _, err := ipc.NewWriter[verbRow](io.Discard, foreignWriteOption{}); return err }, "ipc.NewWriter does not take ipc_test.foreignWriteOption"},
 	} {
 		err := tc.err()
 		var me *mapper.Error
 		require.ErrorAs(t, err, &me, tc.want)
-		assert.ErrorIs(t, err, mapper.ErrUnsupported, tc.want)
+		assert.ErrorIs(t, err, mapper.ErrOption, tc.want)
 		assert.ErrorContains(t, err, tc.want)
 	}
 	_, err := os.Stat(path)

@@ -86,7 +86,7 @@ func writeRecords(t *testing.T, mem memory.Allocator, file bool, schema *arrow.S
 	if file {
 		newWriter = ipc.NewRecordFileWriter
 	}
-	w, err := newWriter(&buf, schema, ipc.WriteConfig{DictionaryDeltas: true, Alloc: mem})
+	w, err := newWriter(&buf, schema, ipc.WriteConfig{DictionaryDeltas: true}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	for _, rec := range recs {
 		require.NoError(t, w.Write(rec))
@@ -177,7 +177,7 @@ func TestADictionaryIndexOutsideItsDictionaryIsRefused(t *testing.T) {
 					if file {
 						newWriter = ipc.NewRecordFileWriter
 					}
-					w, err := newWriter(&buf, schema, ipc.WriteConfig{DictionaryDeltas: true, Alloc: mem})
+					w, err := newWriter(&buf, schema, ipc.WriteConfig{DictionaryDeltas: true}, mapper.Allocator(mem))
 					require.NoError(t, err)
 					require.NoError(t, w.Write(first))
 					err = w.Write(bad)
@@ -304,7 +304,7 @@ func TestARefusedRecordAddsNoValueToAnyDictionary(t *testing.T) {
 				if file {
 					newWriter = ipc.NewRecordFileWriter
 				}
-				w, err := newWriter(&buf, schema, ipc.WriteConfig{DictionaryDeltas: true, Alloc: mem})
+				w, err := newWriter(&buf, schema, ipc.WriteConfig{DictionaryDeltas: true}, mapper.Allocator(mem))
 				require.NoError(t, err)
 				require.NoError(t, w.Write(good))
 				err = w.Write(bad)
@@ -342,7 +342,7 @@ func TestADictionaryIndexOutsideItsDictionaryInAListIsRefused(t *testing.T) {
 	defer good.Release()
 	defer bad.Release()
 	var buf bytes.Buffer
-	w, err := ipc.NewRecordFileWriter(&buf, schema, ipc.WriteConfig{Alloc: mem})
+	w, err := ipc.NewRecordFileWriter(&buf, schema, ipc.WriteConfig{}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	require.NoError(t, w.Write(good))
 	err = w.Write(bad)
@@ -361,7 +361,7 @@ func TestADictionaryWhoseBitmapIsShorterThanItsColumnIsRefused(t *testing.T) {
 	schema := dictionarySchema(arrow.PrimitiveTypes.Int32)
 	bad := recordOf(schema, rawDictionary(mem, arrow.PrimitiveTypes.Int32, []string{"a"}, make([]int64, 40), []bool{true, false}, 0, 40))
 	defer bad.Release()
-	w, err := ipc.NewRecordFileWriter(io.Discard, schema, ipc.WriteConfig{Alloc: mem})
+	w, err := ipc.NewRecordFileWriter(io.Discard, schema, ipc.WriteConfig{}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	err = w.Write(bad)
 	require.ErrorIs(t, err, mapper.ErrInvalidData)

@@ -59,8 +59,8 @@ func dictionaryValues(t *testing.T, recs []arrow.RecordBatch) [][]string {
 func TestDictionariesThatGrowAreWrittenAsDeltas(t *testing.T) {
 	rows := taggedRows()
 	mem := checked(t)
-	deltas := writeRows(t, false, ipc.WriteConfig{BatchRows: 3, DictionaryDeltas: true, Alloc: mem}, rows, 2)
-	full := writeRows(t, false, ipc.WriteConfig{BatchRows: 3, Alloc: mem}, rows, 2)
+	deltas := writeRowsWith(t, false, []ipc.WriteOption{ipc.WriteConfig{BatchRows: 3, DictionaryDeltas: true}, mapper.Allocator(mem)}, rows, 2)
+	full := writeRowsWith(t, false, []ipc.WriteOption{ipc.WriteConfig{BatchRows: 3}, mapper.Allocator(mem)}, rows, 2)
 
 	t.Run("with deltas, each dictionary message holds only the values it adds", func(t *testing.T) {
 		types, bodies := messages(t, deltas)
@@ -90,7 +90,7 @@ func TestDictionariesThatGrowAreWrittenAsDeltas(t *testing.T) {
 	})
 	t.Run("both read back as the rows written", func(t *testing.T) {
 		for _, data := range [][]byte{deltas, full} {
-			r, err := ipc.NewStreamReader[tagged](bytes.NewReader(data), mapper.Allocator(mem))
+			r, err := ipc.NewReader[tagged](bytes.NewReader(data), mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.NoError(t, err)
@@ -99,7 +99,7 @@ func TestDictionariesThatGrowAreWrittenAsDeltas(t *testing.T) {
 		}
 	})
 	t.Run("a file holds its first dictionary and every delta", func(t *testing.T) {
-		data := writeRows(t, true, ipc.WriteConfig{BatchRows: 3, Alloc: mem}, rows, 5)
+		data := writeRowsWith(t, true, []ipc.WriteOption{ipc.WriteConfig{BatchRows: 3}, mapper.Allocator(mem)}, rows, 5)
 		fr, err := arrowipc.NewFileReader(bytes.NewReader(data))
 		require.NoError(t, err)
 		defer fr.Close()
@@ -158,7 +158,7 @@ func TestARecordWriterMergesTheDictionariesOfItsRecords(t *testing.T) {
 			if file {
 				newWriter = ipc.NewRecordFileWriter
 			}
-			w, err := newWriter(&buf, int8Dictionary, ipc.WriteConfig{DictionaryDeltas: true, Alloc: mem})
+			w, err := newWriter(&buf, int8Dictionary, ipc.WriteConfig{DictionaryDeltas: true}, mapper.Allocator(mem))
 			require.NoError(t, err)
 			require.NoError(t, w.Write(first))
 			require.NoError(t, w.Write(second))
@@ -200,7 +200,7 @@ func TestADictionaryThatOutgrowsItsIndicesIsAnError(t *testing.T) {
 	defer second.Release()
 
 	var buf bytes.Buffer
-	w, err := ipc.NewRecordFileWriter(&buf, int8Dictionary, ipc.WriteConfig{Alloc: mem})
+	w, err := ipc.NewRecordFileWriter(&buf, int8Dictionary, ipc.WriteConfig{}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	require.NoError(t, w.Write(first))
 	err = w.Write(second)
@@ -245,7 +245,7 @@ func TestAFileRefusesADictionaryItCannotMerge(t *testing.T) {
 	defer second.Release()
 
 	var buf bytes.Buffer
-	w, err := ipc.NewRecordFileWriter(&buf, schema, ipc.WriteConfig{Alloc: mem})
+	w, err := ipc.NewRecordFileWriter(&buf, schema, ipc.WriteConfig{}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	require.NoError(t, w.Write(first))
 	require.NoError(t, w.Write(first), "the same dictionary again is not written again")

@@ -24,18 +24,17 @@
 //   - OpenColumns: a ColumnsReader of the file or stream at path
 //   - NewReader: a Reader of the stream an io.Reader holds
 //   - NewWriter: a Writer of a stream; NewFileWriter of a file
-//   - NewRecordFileReader, NewRecordStreamReader, NewRecordFileWriter,
-//     NewRecordStreamWriter: the same acts on records of any schema
+//   - OpenRecords, OpenRecordsReaderAt, NewRecordReader,
+//     NewRecordFileWriter, NewRecordStreamWriter: the same acts on records
+//     of any schema
 //
-// Every entry point ends with opts ...Option: mapper options beside a
-// WriteConfig for a writer. mapper.Allocator is the allocator of every
+// Every reader ends with opts ...ReadOption (mapper's), every writer with
+// opts ...WriteOption: mapper's beside a WriteConfig; a WriteConfig given
+// to a reader does not compile. mapper.Allocator is the allocator of every
 // reader and writer, mapper.SchemaMetadata the schema metadata of every
-// writer; WriteConfig.Alloc and WriteConfig.Metadata are their deprecated
-// spellings, an error when given different from them. An option an entry
-// point does not take is refused at the call, naming the entry point
-// ("ipc.Open does not take SchemaMetadata"). OpenFile, OpenFileColumns,
-// NewStreamReader and NewStreamWriter are the deprecated names of Open
-// (for files only), OpenColumns, NewReader and NewWriter.
+// writer. An option an entry point does not take is refused at the call,
+// an ErrOption naming the entry point ("ipc.ReadFile does not take
+// ZeroCopy").
 //
 // Readers are mapper.Reader[T] (Open, NewReader) and
 // mapper.ColumnsReader[C] (OpenColumns): the schema is checked against
@@ -60,4 +59,7 @@
 // that is not a whole day, a null where the field is not nullable), naming
 // the column and the row. WriteFile writes beside the path and renames, so
 // a failed write leaves an existing file as it was.
+//
+// The verbs and argument order of this package's entry points beside
+// those of every other IO package are in docs/entry-points.md.
 package ipc

@@ -25,25 +25,25 @@ import (
 // the rows read, and the first error, from the open or from the reading.
 var openers = []struct {
 	name string
-	read func(path string, opts ...mapper.Option) ([]tagged, error)
+	read func(path string, opts ...ipc.ReadOption) ([]tagged, error)
 }{
-	{"ReadFile", func(path string, opts ...mapper.Option) ([]tagged, error) {
-		return ipc.ReadFile[tagged](path, ioOptions(opts)...)
+	{"ReadFile", func(path string, opts ...ipc.ReadOption) ([]tagged, error) {
+		return ipc.ReadFile[tagged](path, opts...)
 	}},
-	{"OpenFile", func(path string, opts ...mapper.Option) ([]tagged, error) {
-		r, err := ipc.OpenFile[tagged](path, opts...)
+	{"Open", func(path string, opts ...ipc.ReadOption) ([]tagged, error) {
+		r, err := ipc.Open[tagged](path, opts...)
 		if err != nil {
 			return nil, err
 		}
 		defer r.Release()
 		return r.ReadAll()
 	}},
-	{"OpenFileColumns", func(path string, opts ...mapper.Option) ([]tagged, error) {
+	{"OpenColumns", func(path string, opts ...ipc.ReadOption) ([]tagged, error) {
 		type cols struct {
 			ID  arrow.Array `arrow:"id"`
 			Tag arrow.Array `arrow:"tag"`
 		}
-		cr, err := ipc.OpenFileColumns[cols](path, opts...)
+		cr, err := ipc.OpenColumns[cols](path, opts...)
 		if err != nil {
 			return nil, err
 		}
@@ -59,13 +59,13 @@ var openers = []struct {
 		}
 		return rows, nil
 	}},
-	{"NewStreamReader", func(path string, opts ...mapper.Option) ([]tagged, error) {
+	{"NewReader", func(path string, opts ...ipc.ReadOption) ([]tagged, error) {
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
-		r, err := ipc.NewStreamReader[tagged](f, opts...)
+		r, err := ipc.NewReader[tagged](f, opts...)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +87,7 @@ func TestWhatIsNotIPCIsAnErrorThatSaysSo(t *testing.T) {
 		random[i] = byte(rng.UintN(256))
 	}
 	random[0], random[1], random[2], random[3] = 'x', 'y', 'z', 0 // neither magic nor a stream's start
-	file, stream := taggedFile(t, true), taggedFile(t, false)
+	file := taggedFile(t, true)
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name     string
@@ -100,10 +100,8 @@ func TestWhatIsNotIPCIsAnErrorThatSaysSo(t *testing.T) {
 		{name: "random bytes", data: random, contains: map[string]string{"": "not Arrow IPC data"}, isNotIPC: true},
 		{name: "a CSV file", data: []byte("id,tag\n1,a\n"), contains: map[string]string{"": "not Arrow IPC data"}, isNotIPC: true},
 		{name: "a Parquet file's magic", data: append([]byte("PAR1"), append(random[:100], "PAR1"...)...), contains: map[string]string{"": "not Arrow IPC data"}, isNotIPC: true},
-		{name: "the file magic and random bytes", data: append([]byte("ARROW1\x00\x00"), append(random[:200], "ARROW1"...)...), contains: map[string]string{"": "not a valid Arrow IPC file", "NewStreamReader": "is an Arrow IPC file, not an IPC stream"}},
-		{name: "an IPC stream, opened as a file", data: stream, contains: map[string]string{
-			"OpenFile": "is an Arrow IPC stream, not an IPC file", "OpenFileColumns": "is an Arrow IPC stream, not an IPC file"}},
-		{name: "an IPC file, read as a stream", data: file, contains: map[string]string{"NewStreamReader": "is an Arrow IPC file, not an IPC stream"}},
+		{name: "the file magic and random bytes", data: append([]byte("ARROW1\x00\x00"), append(random[:200], "ARROW1"...)...), contains: map[string]string{"": "not a valid Arrow IPC file", "NewReader": "is an Arrow IPC file, not an IPC stream"}},
+		{name: "an IPC file, read as a stream", data: file, contains: map[string]string{"NewReader": "is an Arrow IPC file, not an IPC stream"}},
 		{name: "a directory", path: dir, contains: map[string]string{"": "directory"}},
 		{name: "a file that does not exist", path: filepath.Join(dir, "nope.arrow"), contains: map[string]string{"": "nope.arrow"}},
 	} {
@@ -178,7 +176,7 @@ func TestATruncatedStreamIsAnErrorAfterTheRowsBefore(t *testing.T) {
 	require.Len(t, ends, 9, "a schema, then a dictionary and a record 4 times")
 	for _, o := range []struct {
 		name string
-		read func(path string, opts ...mapper.Option) ([]tagged, error)
+		read func(path string, opts ...ipc.ReadOption) ([]tagged, error)
 	}{openers[0], openers[3]} {
 		t.Run(o.name, func(t *testing.T) {
 			mem := checked(t)
@@ -251,25 +249,25 @@ func TestASchemaThatDoesNotMatchIsReportedBeforeAnyRow(t *testing.T) {
 		}{
 			{"ReadFile, a field of another type", func() error { _, err := ipc.ReadFile[wrong](path); return err }, "ID", "id", mapper.ErrTypeMismatch},
 			{"ReadFile, a field without a column", func() error { _, err := ipc.ReadFile[missing](path); return err }, "Score", "Score", mapper.ErrMissingColumn},
-			{"OpenFile", func() error {
-				r, err := ipc.OpenFile[wrong](path)
+			{"Open", func() error {
+				r, err := ipc.Open[wrong](path)
 				if err == nil {
 					r.Release()
 				}
 				return err
 			}, "ID", "id", mapper.ErrTypeMismatch},
-			{"NewStreamReader", func() error {
+			{"NewReader", func() error {
 				f, err := os.Open(path)
 				require.NoError(t, err)
 				defer f.Close()
-				r, err := ipc.NewStreamReader[missing](f)
+				r, err := ipc.NewReader[missing](f)
 				if err == nil {
 					r.Release()
 				}
 				return err
 			}, "Score", "Score", mapper.ErrMissingColumn},
 		} {
-			if file == (tc.name == "NewStreamReader") {
+			if file == (tc.name == "NewReader") {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s, file %v", tc.name, file), func(t *testing.T) {
@@ -306,12 +304,12 @@ func TestAFileReaderClosesItsFileWhenReleasedOrRefused(t *testing.T) {
 	}
 	before := openFiles(t)
 	for range 20 {
-		r, err := ipc.OpenFile[tagged](path)
+		r, err := ipc.Open[tagged](path)
 		require.NoError(t, err)
 		_, err = r.Read(make([]tagged, 2)) // a record read, some of it left
 		require.NoError(t, err)
 		r.Release()
-		_, err = ipc.OpenFile[wrong](path)
+		_, err = ipc.Open[wrong](path)
 		require.Error(t, err)
 		_, err = ipc.ReadFile[tagged](stream)
 		require.NoError(t, err)
@@ -322,7 +320,7 @@ func TestAFileReaderClosesItsFileWhenReleasedOrRefused(t *testing.T) {
 	}
 	assert.Equal(t, before, openFiles(t), "every file opened is closed")
 
-	r, err := ipc.OpenFile[tagged](path)
+	r, err := ipc.Open[tagged](path)
 	require.NoError(t, err)
 	assert.Equal(t, before+1, openFiles(t), "an open Reader holds its file")
 	r.Release()
@@ -334,7 +332,7 @@ func TestAFileReaderClosesItsFileWhenReleasedOrRefused(t *testing.T) {
 func TestWriteAfterCloseIsErrClosed(t *testing.T) {
 	mem := checked(t)
 	var buf bytes.Buffer
-	w, err := ipc.NewFileWriter[tagged](&buf, ipc.WriteConfig{Alloc: mem})
+	w, err := ipc.NewFileWriter[tagged](&buf, ipc.WriteConfig{}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	require.NoError(t, errOf(w.Write(taggedRows()[:2])))
 	require.NoError(t, w.Close())
@@ -346,7 +344,7 @@ func TestWriteAfterCloseIsErrClosed(t *testing.T) {
 
 	schema, err := mapper.SchemaOf[tagged]()
 	require.NoError(t, err)
-	rw, err := ipc.NewRecordStreamWriter(&buf, schema, ipc.WriteConfig{Alloc: mem})
+	rw, err := ipc.NewRecordStreamWriter(&buf, schema, ipc.WriteConfig{}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	require.NoError(t, rw.Close())
 	rec, err := mapper.Encode(taggedRows(), mapper.Allocator(mem))
@@ -389,7 +387,7 @@ func TestAFailingOutputIsAClearErrorAndCloseSaysWhatIsLeft(t *testing.T) {
 					if file {
 						newWriter = ipc.NewFileWriter[everything]
 					}
-					w, err := newWriter(out, ipc.WriteConfig{BatchRows: 50, Alloc: mem})
+					w, err := newWriter(out, ipc.WriteConfig{BatchRows: 50}, mapper.Allocator(mem))
 					require.NoError(t, err)
 					var writeErr error
 					for i := 0; i < len(rows) && writeErr == nil; i += 30 {
@@ -441,7 +439,7 @@ func TestABadValueFailsItsRecordAndTheWriterGoesOn(t *testing.T) {
 	rows[8].Price = "123456.7" // over the precision
 	mem := checked(t)
 	var buf bytes.Buffer
-	w, err := ipc.NewStreamWriter[price](&buf, ipc.WriteConfig{BatchRows: 4, Alloc: mem})
+	w, err := ipc.NewWriter[price](&buf, ipc.WriteConfig{BatchRows: 4}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	require.NoError(t, errOf(w.Write(rows[:3])))
 	_, err = w.Write(rows[3:10]) // fills [0, 4) and [4, 8), fails in [8, 10)
@@ -453,7 +451,7 @@ func TestABadValueFailsItsRecordAndTheWriterGoesOn(t *testing.T) {
 	require.NoError(t, errOf(w.Write(rows[11:])))
 	require.NoError(t, w.Close())
 
-	r, err := ipc.NewStreamReader[price](&buf, mapper.Allocator(mem))
+	r, err := ipc.NewReader[price](&buf, mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer r.Release()
 	got, err := r.ReadAll()
@@ -470,12 +468,8 @@ func TestOptionsAndConfigurationsTheEntryPointsRefuse(t *testing.T) {
 		want string
 		is   error
 	}{
-		{"ReadFile refuses ZeroCopy: its rows outlive the records", func() error { _, err := ipc.ReadFile[tagged](path, mapper.ZeroCopy()); return err }, "ZeroCopy", mapper.ErrUnsupported},
-		{"a Writer refuses Strict, a decode option", func() error {
-			_, err := ipc.NewFileWriter[tagged](&buf, ipc.WriteConfig{}, mapper.Strict())
-			return err
-		}, "Strict", mapper.ErrUnsupported},
-		{"a negative BatchRows", func() error { _, err := ipc.NewStreamWriter[tagged](&buf, ipc.WriteConfig{BatchRows: -1}); return err }, "BatchRows -1", nil},
+		{"ReadFile refuses ZeroCopy: its rows outlive the records", func() error { _, err := ipc.ReadFile[tagged](path, mapper.ZeroCopy()); return err }, "ZeroCopy", mapper.ErrOption},
+		{"a negative BatchRows", func() error { _, err := ipc.NewWriter[tagged](&buf, ipc.WriteConfig{BatchRows: -1}); return err }, "BatchRows -1", nil},
 		{"an unknown codec", func() error {
 			_, err := ipc.NewFileWriter[tagged](&buf, ipc.WriteConfig{Compression: ipc.Codec(9)})
 			return err
@@ -500,7 +494,7 @@ func TestARecordOfAnotherSchemaIsRefusedAndTheWriterGoesOn(t *testing.T) {
 	schema, err := mapper.SchemaOf[tagged]()
 	require.NoError(t, err)
 	var buf bytes.Buffer
-	w, err := ipc.NewRecordFileWriter(&buf, schema, ipc.WriteConfig{Alloc: mem})
+	w, err := ipc.NewRecordFileWriter(&buf, schema, ipc.WriteConfig{}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	other, err := mapper.Encode([]leaf{{SKU: "x"}}, mapper.Allocator(mem))
 	require.NoError(t, err)
@@ -526,7 +520,7 @@ func TestAReaderReleasedBeforeTheEndFreesTheRecordItWasReading(t *testing.T) {
 		open func(mem memory.Allocator) (func(), error)
 	}{
 		{"a Reader of a file", func(mem memory.Allocator) (func(), error) {
-			r, err := ipc.OpenFile[tagged](path, mapper.Allocator(mem))
+			r, err := ipc.Open[tagged](path, mapper.Allocator(mem))
 			if err != nil {
 				return nil, err
 			}
@@ -534,7 +528,7 @@ func TestAReaderReleasedBeforeTheEndFreesTheRecordItWasReading(t *testing.T) {
 			return r.Release, err
 		}},
 		{"a Reader of a file, into its second record", func(mem memory.Allocator) (func(), error) {
-			r, err := ipc.OpenFile[tagged](path, mapper.Allocator(mem))
+			r, err := ipc.Open[tagged](path, mapper.Allocator(mem))
 			if err != nil {
 				return nil, err
 			}
@@ -542,7 +536,7 @@ func TestAReaderReleasedBeforeTheEndFreesTheRecordItWasReading(t *testing.T) {
 			return r.Release, err
 		}},
 		{"a record reader of a file", func(mem memory.Allocator) (func(), error) {
-			rr, err := ipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), mem)
+			rr, err := ipc.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)), mapper.Allocator(mem))
 			if err != nil {
 				return nil, err
 			}
@@ -565,10 +559,10 @@ func TestAReaderReleasedBeforeTheEndFreesTheRecordItWasReading(t *testing.T) {
 
 func TestARecordReaderThatFailsToOpenIsANilInterface(t *testing.T) {
 	notIPC := []byte("not arrow at all")
-	file, err := ipc.NewRecordFileReader(bytes.NewReader(notIPC), int64(len(notIPC)), nil)
+	file, err := ipc.OpenRecordsReaderAt(bytes.NewReader(notIPC), int64(len(notIPC)))
 	require.Error(t, err)
-	assert.True(t, file == nil, "NewRecordFileReader returned %#v", file)
-	stream, err := ipc.NewRecordStreamReader(bytes.NewReader(notIPC), nil)
+	assert.True(t, file == nil, "OpenRecordsReaderAt returned %#v", file)
+	stream, err := ipc.NewRecordReader(bytes.NewReader(notIPC))
 	require.Error(t, err)
-	assert.True(t, stream == nil, "NewRecordStreamReader returned %#v", stream)
+	assert.True(t, stream == nil, "NewRecordReader returned %#v", stream)
 }

@@ -42,13 +42,13 @@ func ExampleWriteFile() {
 	// 3 north [] false
 }
 
-func ExampleNewStreamWriter() {
+func ExampleNewWriter() {
 	type Reading struct {
 		Sensor string  `arrow:"sensor"`
 		Value  float64 `arrow:"value"`
 	}
 	var stream bytes.Buffer // a network connection, a pipe
-	w, err := ipc.NewStreamWriter[Reading](&stream, ipc.WriteConfig{Compression: ipc.LZ4})
+	w, err := ipc.NewWriter[Reading](&stream, ipc.WriteConfig{Compression: ipc.LZ4})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func ExampleNewStreamWriter() {
 		log.Fatal(err)
 	}
 
-	r, err := ipc.NewStreamReader[Reading](&stream)
+	r, err := ipc.NewReader[Reading](&stream)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/float16"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/require"
 )
@@ -331,12 +330,3 @@ func checked(t *testing.T) *memory.CheckedAllocator {
 
 // errOf is the error of a Writer's Write, for the assertions on it.
 func errOf(_ int, err error) error { return err }
-
-// ioOptions is opts as the options of this package's entry points.
-func ioOptions(opts []mapper.Option) []ipc.Option {
-	out := make([]ipc.Option, len(opts))
-	for i, o := range opts {
-		out[i] = o
-	}
-	return out
-}

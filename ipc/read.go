@@ -12,11 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/ipcfile"
+	"github.com/arrowmap/arrowmap/internal/expansion"
 	"github.com/arrowmap/arrowmap/internal/ipcschema"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
-	"github.com/arrowmap/arrowmap/internal/sourceerr"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -35,15 +32,15 @@ var fileMagic = []byte("ARROW1")
 //
 // opts are mapper.NewReader's options, and mapper.Allocator for the memory
 // of the records read (memory.DefaultAllocator without it).
-func Open[T any](path string, opts ...Option) (*mapper.Reader[T], error) {
-	return rowsOf[T]("ipc.Open", readKinds, opts, func(w readWith) (*records, error) { return openRecords(path, w) })
+func Open[T any](path string, opts ...ReadOption) (*mapper.Reader[T], error) {
+	return rowsOf[T]("ipc.Open", nil, opts, func(w readWith) (*records, error) { return openRecords(path, w) })
 }
 
 // OpenReaderAt is Open for the size bytes of an IPC file or stream that r
 // reads: an *os.File, a *bytes.Reader, an object store's ranged reader.
 // The Reader does not close r.
-func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Reader[T], error) {
-	return rowsOf[T]("ipc.OpenReaderAt", readKinds, opts, func(w readWith) (*records, error) {
+func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...ReadOption) (*mapper.Reader[T], error) {
+	return rowsOf[T]("ipc.OpenReaderAt", nil, opts, func(w readWith) (*records, error) {
 		return recordsAt(r, size, "the IPC data", w)
 	})
 }
@@ -55,7 +52,7 @@ func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Rea
 //
 // opts are mapper.NewColumnsReader's options, mapper.Allocator for the
 // memory of the records read, and mapper.MaxExpansion.
-func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], error) {
+func OpenColumns[C any](path string, opts ...ReadOption) (*mapper.ColumnsReader[C], error) {
 	return columnsOf[C]("ipc.OpenColumns", opts, func(w readWith) (*records, error) { return openRecords(path, w) })
 }
 
@@ -67,8 +64,8 @@ func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], 
 //
 // opts are mapper.NewReader's options, and mapper.Allocator for the memory
 // of the records read.
-func NewReader[T any](r io.Reader, opts ...Option) (*mapper.Reader[T], error) {
-	return rowsOf[T]("ipc.NewReader", readKinds, opts, func(w readWith) (*records, error) {
+func NewReader[T any](r io.Reader, opts ...ReadOption) (*mapper.Reader[T], error) {
+	return rowsOf[T]("ipc.NewReader", nil, opts, func(w readWith) (*records, error) {
 		return openStreamRecords(r, "the IPC stream", w, nil)
 	})
 }
@@ -81,8 +78,8 @@ func NewReader[T any](r io.Reader, opts ...Option) (*mapper.Reader[T], error) {
 //
 // opts are mapper.NewReader's options but ZeroCopy (the rows outlive the
 // records they would alias), and mapper.Allocator.
-func ReadFile[T any](path string, opts ...Option) ([]T, error) {
-	r, err := rowsOf[T]("ipc.ReadFile", readKinds&^mapperhook.ZeroCopy, opts, func(w readWith) (*records, error) {
+func ReadFile[T any](path string, opts ...ReadOption) ([]T, error) {
+	r, err := rowsOf[T]("ipc.ReadFile", notZeroCopy, opts, func(w readWith) (*records, error) {
 		return openRecords(path, w)
 	})
 	if err != nil {
@@ -92,37 +89,6 @@ func ReadFile[T any](path string, opts ...Option) ([]T, error) {
 	return r.ReadAll()
 }
 
-// readKinds is what the readers of rows take: mapper.NewReader's options
-// and the allocator of the records read.
-const readKinds = mapperhook.Reader | mapperhook.Allocator
-
-// OpenFile opens the IPC file at path (a stream is refused) and returns a
-// Reader of its rows as values of T, as Open does.
-//
-// Deprecated: use Open, which opens a file or a stream.
-func OpenFile[T any](path string, opts ...mapper.Option) (*mapper.Reader[T], error) {
-	return rowsOf[T]("ipc.OpenFile", readKinds, ioconfig.Mapper(opts), func(w readWith) (*records, error) {
-		return openFileRecords(path, w)
-	})
-}
-
-// OpenFileColumns opens the IPC file at path (a stream is refused) and
-// returns a ColumnsReader of it, as OpenColumns does.
-//
-// Deprecated: use OpenColumns, which opens a file or a stream.
-func OpenFileColumns[C any](path string, opts ...mapper.Option) (*mapper.ColumnsReader[C], error) {
-	return columnsOf[C]("ipc.OpenFileColumns", ioconfig.Mapper(opts), func(w readWith) (*records, error) {
-		return openFileRecords(path, w)
-	})
-}
-
-// NewStreamReader reads an IPC stream from r, as NewReader does.
-//
-// Deprecated: use NewReader.
-func NewStreamReader[T any](r io.Reader, opts ...mapper.Option) (*mapper.Reader[T], error) {
-	return NewReader[T](r, ioconfig.Mapper(opts)...)
-}
-
 // OpenRecords opens the IPC file or stream at path, as Open does, and
 // returns its records as they are, for data whose schema is known only at
 // run time, with Open's checks of malformed and truncated input. Release
@@ -130,14 +96,14 @@ func NewStreamReader[T any](r io.Reader, opts ...mapper.Option) (*mapper.Reader[
 //
 // opts are mapper.Allocator, for the memory of the records read, and
 // mapper.MaxExpansion.
-func OpenRecords(path string, opts ...Option) (array.RecordReader, error) {
+func OpenRecords(path string, opts ...ReadOption) (array.RecordReader, error) {
 	return recordsOf("ipc.OpenRecords", opts, func(w readWith) (*records, error) { return openRecords(path, w) })
 }
 
 // OpenRecordsReaderAt is OpenRecords for the size bytes of an IPC file or
 // stream that r reads. Release the reader when done; r is the caller's to
 // close, after.
-func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...Option) (array.RecordReader, error) {
+func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...ReadOption) (array.RecordReader, error) {
 	return recordsOf("ipc.OpenRecordsReaderAt", opts, func(w readWith) (*records, error) {
 		return recordsAt(r, size, "the IPC data", w)
 	})
@@ -149,27 +115,10 @@ func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...Option) (array.Recor
 //
 // opts are mapper.Allocator, for the memory of the records read, and
 // mapper.MaxExpansion.
-func NewRecordReader(r io.Reader, opts ...Option) (array.RecordReader, error) {
+func NewRecordReader(r io.Reader, opts ...ReadOption) (array.RecordReader, error) {
 	return recordsOf("ipc.NewRecordReader", opts, func(w readWith) (*records, error) {
 		return openStreamRecords(r, "the IPC stream", w, nil)
 	})
-}
-
-// NewRecordFileReader reads the records of the IPC file of size bytes
-// that r holds (a stream is refused), as OpenRecordsReaderAt does; mem
-// allocates them (nil: memory.DefaultAllocator).
-//
-// Deprecated: use OpenRecordsReaderAt with mapper.Allocator.
-func NewRecordFileReader(r io.ReaderAt, size int64, mem memory.Allocator) (array.RecordReader, error) {
-	return recordReader(fileRecords(r, "the IPC file", size, readWith{mem: mem}, nil))
-}
-
-// NewRecordStreamReader reads the records of the IPC stream r, as
-// NewRecordReader does; mem allocates them (nil: memory.DefaultAllocator).
-//
-// Deprecated: use NewRecordReader with mapper.Allocator.
-func NewRecordStreamReader(r io.Reader, mem memory.Allocator) (array.RecordReader, error) {
-	return recordReader(openStreamRecords(r, "the IPC stream", readWith{mem: mem}, nil))
 }
 
 // opener opens the records an entry point reads, as its options say.
@@ -184,47 +133,45 @@ type readWith struct {
 	ratio int64
 }
 
-// readWithOf is how the call c reads.
-func readWithOf[C any](c *ioconfig.Call[C]) readWith { return readWith{mem: c.Alloc, ratio: c.Ratio} }
-
 // rowsOf is what every reader of rows does: its options checked for
-// entry, which takes the kinds in accepted, then the records open reads
-// as a Reader of T, which holds its own reference to them.
-func rowsOf[T any](entry string, accepted mapperhook.Kinds, opts []Option, open opener) (*mapper.Reader[T], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig](entry, accepted, opts)
+// entry, which takes the mapper options takes reports true for (nil:
+// every one), then the records open reads as a Reader of T, which holds
+// its own reference to them.
+func rowsOf[T any](entry string, takes func(mapper.ReadOption) bool, opts []ReadOption, open opener) (*mapper.Reader[T], error) {
+	c, err := parseRead(entry, opts, takes)
 	if err != nil {
 		return nil, err
 	}
-	rr, err := open(readWithOf(c))
+	rr, err := open(c.with)
 	if err != nil {
 		return nil, err
 	}
 	defer rr.Release()
-	return mapper.NewReader[T](rr, c.Mapper...)
+	return mapper.NewReader[T](rr, c.mapper...)
 }
 
 // columnsOf is rowsOf for a ColumnsReader of C.
-func columnsOf[C any](entry string, opts []Option, open opener) (*mapper.ColumnsReader[C], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig](entry, mapperhook.Columns|mapperhook.Allocator|mapperhook.Expansion, opts)
+func columnsOf[C any](entry string, opts []ReadOption, open opener) (*mapper.ColumnsReader[C], error) {
+	c, err := parseRead(entry, opts, columnsOption)
 	if err != nil {
 		return nil, err
 	}
-	rr, err := open(readWithOf(c))
+	rr, err := open(c.with)
 	if err != nil {
 		return nil, err
 	}
 	defer rr.Release()
-	return mapper.NewColumnsReader[C](rr, c.Without(mapperhook.Expansion)...)
+	return mapper.NewColumnsReader[C](rr, withoutExpansion(c.mapper)...)
 }
 
 // recordsOf is rowsOf for the records themselves, which take only an
 // allocator and MaxExpansion.
-func recordsOf(entry string, opts []Option, open opener) (array.RecordReader, error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig](entry, mapperhook.Allocator|mapperhook.Expansion, opts)
+func recordsOf(entry string, opts []ReadOption, open opener) (array.RecordReader, error) {
+	c, err := parseRead(entry, opts, recordsOption)
 	if err != nil {
 		return nil, err
 	}
-	return recordReader(open(readWithOf(c)))
+	return recordReader(open(c.with))
 }
 
 // recordReader is rr as an array.RecordReader, nil itself on an error
@@ -271,15 +218,6 @@ func recordsAt(r io.ReaderAt, size int64, name string, w readWith) (*records, er
 		return fileRecords(r, name, size, w, nil)
 	}
 	return openStreamRecords(io.NewSectionReader(r, 0, size), name, w, nil)
-}
-
-// openFileRecords opens the IPC file at path.
-func openFileRecords(path string, w readWith) (*records, error) {
-	f, size, err := openPath(path)
-	if err != nil {
-		return nil, err
-	}
-	return newFileRecords(f, path, size, w)
 }
 
 // openPath opens path for reading, refusing a directory: reading one would
@@ -357,7 +295,7 @@ func fileRecords(r io.ReaderAt, name string, size int64, w readWith, closeFn fun
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/ipc: %s is not a valid Arrow IPC file: %w", name, err)
 	}
-	recs := ipcfile.CheckedRecords(fr, func(i int) error {
+	recs := checkedFileBatches(fr, func(i int) error {
 		if i >= len(blocks) {
 			return nil // arrow-go counts the records from the same footer
 		}
@@ -508,7 +446,7 @@ func openStreamRecords(r io.Reader, name string, w readWith, closeFn func()) (*r
 		return err
 	})
 	if err != nil {
-		err = sourceerr.Of(err) // a stream cut inside its schema is io.ErrUnexpectedEOF
+		err = expansion.SourceEnd(err) // a stream cut inside its schema is io.ErrUnexpectedEOF
 		if err == nil {
 			err = io.ErrUnexpectedEOF // the stream ended before its schema
 		}

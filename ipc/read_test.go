@@ -85,26 +85,26 @@ func (a *sizeAllocator) Reallocate(size int, b []byte) []byte {
 type readEntry struct {
 	name   string
 	stream bool // reads only a stream
-	read   func(path string, data []byte, mem memory.Allocator, opts ...ipc.Option) error
+	read   func(path string, data []byte, mem memory.Allocator, opts ...ipc.ReadOption) error
 }
 
 // readEntries is every entry point of this package that reads, of rows
 // of T (with an id column, which OpenColumns reads).
 func readEntries[T any]() []readEntry {
 	return []readEntry{
-		{"ReadFile", false, func(path string, _ []byte, mem memory.Allocator, opts ...ipc.Option) error {
+		{"ReadFile", false, func(path string, _ []byte, mem memory.Allocator, opts ...ipc.ReadOption) error {
 			_, err := ipc.ReadFile[T](path, append(opts, mapper.Allocator(mem))...)
 			return err
 		}},
-		{"Open, read in pages", false, func(path string, _ []byte, mem memory.Allocator, opts ...ipc.Option) error {
+		{"Open, read in pages", false, func(path string, _ []byte, mem memory.Allocator, opts ...ipc.ReadOption) error {
 			r, err := ipc.Open[T](path, append(opts, mapper.Allocator(mem))...)
 			return pagesOf(r, err)
 		}},
-		{"OpenReaderAt, read in pages", false, func(_ string, data []byte, mem memory.Allocator, opts ...ipc.Option) error {
+		{"OpenReaderAt, read in pages", false, func(_ string, data []byte, mem memory.Allocator, opts ...ipc.ReadOption) error {
 			r, err := ipc.OpenReaderAt[T](bytes.NewReader(data), int64(len(data)), append(opts, mapper.Allocator(mem))...)
 			return pagesOf(r, err)
 		}},
-		{"OpenColumns", false, func(path string, _ []byte, mem memory.Allocator, opts ...ipc.Option) error {
+		{"OpenColumns", false, func(path string, _ []byte, mem memory.Allocator, opts ...ipc.ReadOption) error {
 			r, err := ipc.OpenColumns[claimColumns](path, append(opts, mapper.Allocator(mem))...)
 			if err != nil {
 				return err
@@ -114,7 +114,7 @@ func readEntries[T any]() []readEntry {
 			}
 			return r.Err()
 		}},
-		{"NewReader, read with ReadAll", true, func(_ string, data []byte, mem memory.Allocator, opts ...ipc.Option) error {
+		{"NewReader, read with ReadAll", true, func(_ string, data []byte, mem memory.Allocator, opts ...ipc.ReadOption) error {
 			r, err := ipc.NewReader[T](bytes.NewReader(data), append(opts, mapper.Allocator(mem))...)
 			if err != nil {
 				return err
@@ -123,13 +123,13 @@ func readEntries[T any]() []readEntry {
 			_, err = r.ReadAll()
 			return err
 		}},
-		{"OpenRecords", false, func(path string, _ []byte, mem memory.Allocator, opts ...ipc.Option) error {
+		{"OpenRecords", false, func(path string, _ []byte, mem memory.Allocator, opts ...ipc.ReadOption) error {
 			return recordsOf(ipc.OpenRecords(path, append(opts, mapper.Allocator(mem))...))
 		}},
-		{"OpenRecordsReaderAt", false, func(_ string, data []byte, mem memory.Allocator, opts ...ipc.Option) error {
+		{"OpenRecordsReaderAt", false, func(_ string, data []byte, mem memory.Allocator, opts ...ipc.ReadOption) error {
 			return recordsOf(ipc.OpenRecordsReaderAt(bytes.NewReader(data), int64(len(data)), append(opts, mapper.Allocator(mem))...))
 		}},
-		{"NewRecordReader", true, func(_ string, data []byte, mem memory.Allocator, opts ...ipc.Option) error {
+		{"NewRecordReader", true, func(_ string, data []byte, mem memory.Allocator, opts ...ipc.ReadOption) error {
 			return recordsOf(ipc.NewRecordReader(bytes.NewReader(data), append(opts, mapper.Allocator(mem))...))
 		}},
 	}
@@ -224,22 +224,6 @@ func TestAZstdFrameAskingForAWindowPastItsBufferIsAnErrorBeforeItIsAllocated(t *
 	}
 }
 
-func TestTheDeprecatedReadersRefuseATerabyteClaimToo(t *testing.T) {
-	rows := claimRows(50)
-	for _, file := range []bool{true, false} {
-		data := arrowtest.ClaimUncompressed(writeRows(t, file, ipc.WriteConfig{Compression: ipc.ZSTD}, rows), 1<<40)
-		mem := newSizeAllocator()
-		var err error
-		if file {
-			err = recordsOf(ipc.NewRecordFileReader(bytes.NewReader(data), int64(len(data)), mem))
-		} else {
-			err = recordsOf(ipc.NewRecordStreamReader(bytes.NewReader(data), mem))
-		}
-		require.ErrorIs(t, err, mapper.ErrTooLarge, "a file %t", file)
-		assert.Less(t, mem.largest.Load(), int64(1<<20), "the largest allocation")
-	}
-}
-
 // oneBuffer is a row of one column of no nulls: a record batch of one
 // compressed buffer, its values.
 type oneBuffer struct {
@@ -268,14 +252,14 @@ func TestAClaimIsRefusedOneBytePastTheLimitAndMaxExpansionRaisesIt(t *testing.T)
 		tests := []struct {
 			name     string
 			claim    int64
-			opts     []ipc.Option
+			opts     []ipc.ReadOption
 			tooLarge bool
 		}{
 			{"a claim of the limit is read", limit, nil, false},
 			{"a claim one byte past it is refused", limit + 1, nil, true},
-			{"MaxExpansion of 65 raises the limit by the body's bytes", limit + body, []ipc.Option{mapper.MaxExpansion(65)}, false},
-			{"MaxExpansion of 65 refuses a byte more", limit + body + 1, []ipc.Option{mapper.MaxExpansion(65)}, true},
-			{"MaxExpansion of 0 is the default", limit + 1, []ipc.Option{mapper.MaxExpansion(0)}, true},
+			{"MaxExpansion of 65 raises the limit by the body's bytes", limit + body, []ipc.ReadOption{mapper.MaxExpansion(65)}, false},
+			{"MaxExpansion of 65 refuses a byte more", limit + body + 1, []ipc.ReadOption{mapper.MaxExpansion(65)}, true},
+			{"MaxExpansion of 0 is the default", limit + 1, []ipc.ReadOption{mapper.MaxExpansion(0)}, true},
 		}
 		for _, tt := range tests {
 			damaged := arrowtest.ClaimUncompressed(data, tt.claim)

@@ -9,8 +9,6 @@ import (
 	arrowipc "github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 	"github.com/arrowmap/arrowmap/internal/forbidden"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 )
 
 // RecordWriter writes record batches of one schema as an IPC file or
@@ -44,30 +42,26 @@ type RecordWriter struct {
 // opts are a WriteConfig, mapper.Allocator (for the messages encoded and
 // the dictionaries unified) and mapper.SchemaMetadata (the metadata of the
 // schema written, in place of schema's own).
-func NewRecordFileWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*RecordWriter, error) {
+func NewRecordFileWriter(w io.Writer, schema *arrow.Schema, opts ...WriteOption) (*RecordWriter, error) {
 	return parseRecordWriter("ipc.NewRecordFileWriter", w, schema, opts, true)
 }
 
 // NewRecordStreamWriter writes an IPC stream of records of schema to w;
 // Close writes its end-of-stream marker. w is the caller's to close, after
 // Close. opts are NewRecordFileWriter's.
-func NewRecordStreamWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*RecordWriter, error) {
+func NewRecordStreamWriter(w io.Writer, schema *arrow.Schema, opts ...WriteOption) (*RecordWriter, error) {
 	return parseRecordWriter("ipc.NewRecordStreamWriter", w, schema, opts, false)
 }
 
-func parseRecordWriter(entry string, w io.Writer, schema *arrow.Schema, opts []Option, file bool) (*RecordWriter, error) {
-	c, err := ioconfig.Parse[WriteConfig](entry, mapperhook.Allocator|mapperhook.SchemaMetadata, opts)
+func parseRecordWriter(entry string, w io.Writer, schema *arrow.Schema, opts []WriteOption, file bool) (*RecordWriter, error) {
+	c, err := parseWrite(entry, opts, recordWriterOption)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := writeConfig(c)
-	if err != nil {
-		return nil, err
+	if schema != nil && c.metadata != nil {
+		schema = replaceMetadata(schema, c.metadata.Metadata())
 	}
-	if schema != nil && c.Has(mapperhook.SchemaMetadata) {
-		schema = replaceMetadata(schema, c.Metadata)
-	}
-	return newRecordWriter(w, schema, cfg, file)
+	return newRecordWriter(w, schema, c.cfg, file)
 }
 
 func newRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig, file bool) (*RecordWriter, error) {
@@ -80,7 +74,6 @@ func newRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig, file bo
 	if schema == nil {
 		return nil, errors.New("arrowmap/ipc: nil schema")
 	}
-	schema = withMetadata(schema, cfg.Metadata)
 	// A file takes a changed dictionary only as a delta: unify, always.
 	unify := file || cfg.DictionaryDeltas
 	out := &payloadWriter{w: w, file: file}
@@ -96,14 +89,15 @@ func newRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig, file bo
 	}
 	for _, f := range schema.Fields() {
 		if unify && hasDictionary(f.Type) {
-			rw.dicts = newDictionaries(cfg.alloc())
+			rw.dicts = newDictionaries(cfg.mem())
 			break
 		}
 	}
 	return rw, nil
 }
 
-// Schema is the schema of the records written, with WriteConfig.Metadata.
+// Schema is the schema of the records written, with mapper.SchemaMetadata's
+// metadata when it was given.
 func (w *RecordWriter) Schema() *arrow.Schema { return w.schema }
 
 // Write writes rec, whose fields must be the writer's schema's. A record

@@ -19,12 +19,18 @@ import (
 // of pieces (cycled), and returns the bytes.
 func writeRows[T any](t *testing.T, file bool, cfg ipc.WriteConfig, rows []T, pieces ...int) []byte {
 	t.Helper()
+	return writeRowsWith(t, file, []ipc.WriteOption{cfg}, rows, pieces...)
+}
+
+// writeRowsWith is writeRows with the writer's options opts.
+func writeRowsWith[T any](t *testing.T, file bool, opts []ipc.WriteOption, rows []T, pieces ...int) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	newWriter := ipc.NewWriter[T]
 	if file {
 		newWriter = ipc.NewFileWriter[T]
 	}
-	w, err := newWriter(&buf, cfg)
+	w, err := newWriter(&buf, opts...)
 	require.NoError(t, err)
 	if len(pieces) == 0 {
 		pieces = []int{len(rows)}
@@ -119,8 +125,7 @@ func TestWrittenRowsReadBackAsTheyWere(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := checked(t)
-			tc.cfg.Alloc = mem
-			data := writeRows(t, tc.file, tc.cfg, rows, tc.pieces...)
+			data := writeRowsWith(t, tc.file, []ipc.WriteOption{tc.cfg, mapper.Allocator(mem)}, rows, tc.pieces...)
 			requireArrowGoReads(t, data, tc.file, rows, tc.sizes)
 
 			name := "rows.arrows"
@@ -134,9 +139,9 @@ func TestWrittenRowsReadBackAsTheyWere(t *testing.T) {
 
 			var r *mapper.Reader[everything]
 			if tc.file {
-				r, err = ipc.OpenFile[everything](path, mapper.Allocator(mem))
+				r, err = ipc.Open[everything](path, mapper.Allocator(mem))
 			} else {
-				r, err = ipc.NewStreamReader[everything](bytes.NewReader(data), mapper.Allocator(mem))
+				r, err = ipc.NewReader[everything](bytes.NewReader(data), mapper.Allocator(mem))
 			}
 			require.NoError(t, err)
 			var paged []everything
@@ -189,7 +194,7 @@ func TestWriteFileWritesAFileThatOpenFileReads(t *testing.T) {
 	mem := checked(t)
 	rows := rowsOf(0, 250)
 	path := tempPath(t, "rows.arrow")
-	require.NoError(t, ipc.WriteFile(path, rows, ipc.WriteConfig{BatchRows: 100, Alloc: mem, Metadata: map[string]string{"origin": "test"}}))
+	require.NoError(t, ipc.WriteFile(path, rows, ipc.WriteConfig{BatchRows: 100}, mapper.Allocator(mem), mapper.SchemaMetadata(arrow.MetadataFrom(map[string]string{"origin": "test"}))))
 
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -201,7 +206,7 @@ func TestWriteFileWritesAFileThatOpenFileReads(t *testing.T) {
 	require.True(t, ok, "the schema has the metadata: %s", schema)
 	assert.Equal(t, "test", origin)
 
-	r, err := ipc.OpenFile[everything](path, mapper.Allocator(mem))
+	r, err := ipc.Open[everything](path, mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer r.Release()
 	got, err := r.ReadAll()
@@ -209,19 +214,6 @@ func TestWriteFileWritesAFileThatOpenFileReads(t *testing.T) {
 	assert.Equal(t, throughMemory(t, rows), got)
 	v, _ := r.Schema().Metadata().GetValue("origin")
 	assert.Equal(t, "test", v, "the Reader's schema keeps the metadata")
-}
-
-func TestMetadataAddsToTheSchemaOfARecordWriter(t *testing.T) {
-	md := arrow.NewMetadata([]string{"a", "b"}, []string{"1", "2"})
-	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int32}}, &md)
-	var buf bytes.Buffer
-	w, err := ipc.NewRecordStreamWriter(&buf, schema, ipc.WriteConfig{Metadata: map[string]string{"b": "replaced", "c": "3"}})
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	got, recs := ipcRecords(t, buf.Bytes(), false)
-	require.Empty(t, recs)
-	assert.Equal(t, []string{"a", "b", "c"}, got.Metadata().Keys())
-	assert.Equal(t, []string{"1", "replaced", "3"}, got.Metadata().Values())
 }
 
 func TestCompressionShrinksRepetitiveRecords(t *testing.T) {
@@ -238,7 +230,7 @@ func TestCompressionShrinksRepetitiveRecords(t *testing.T) {
 		for _, file := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s, file %v", codec, file), func(t *testing.T) {
 				mem := checked(t)
-				data := writeRows(t, file, ipc.WriteConfig{Compression: codec, BatchRows: 5000, Alloc: mem}, rows)
+				data := writeRowsWith(t, file, []ipc.WriteOption{ipc.WriteConfig{Compression: codec, BatchRows: 5000}, mapper.Allocator(mem)}, rows)
 				sizes[codec] = len(data)
 				got, err := ipc.ReadFile[reading](writeTemp(t, "r", data), mapper.Allocator(mem))
 				require.NoError(t, err)
@@ -260,7 +252,7 @@ func TestOpenFileColumnsBindsEachRecord(t *testing.T) {
 	rows := rowsOf(0, 250)
 	path := tempPath(t, "rows.arrow")
 	require.NoError(t, ipc.WriteFile(path, rows, ipc.WriteConfig{BatchRows: 100}))
-	cr, err := ipc.OpenFileColumns[columns](path, mapper.Allocator(mem))
+	cr, err := ipc.OpenColumns[columns](path, mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer cr.Release()
 	var ids []int64
@@ -287,7 +279,7 @@ func TestRecordReadersReadWhatRecordWritersWrote(t *testing.T) {
 	rows := rowsOf(0, 150)
 	for _, file := range []bool{true, false} {
 		t.Run(fmt.Sprintf("file %v", file), func(t *testing.T) {
-			data := writeRows(t, file, ipc.WriteConfig{BatchRows: 60, Alloc: mem}, rows)
+			data := writeRowsWith(t, file, []ipc.WriteOption{ipc.WriteConfig{BatchRows: 60}, mapper.Allocator(mem)}, rows)
 			var rr array.RecordReader
 			var err error
 			if file {
@@ -310,14 +302,11 @@ func TestRecordReadersReadWhatRecordWritersWrote(t *testing.T) {
 			assert.Equal(t, throughMemory(t, rows), got)
 		})
 	}
-	t.Run("a file cut short, and a stream given as a file", func(t *testing.T) {
+	t.Run("a file cut short, and bytes that are not IPC", func(t *testing.T) {
 		data := writeRows(t, true, ipc.WriteConfig{}, rows)
-		_, err := ipc.NewRecordFileReader(bytes.NewReader(data[:len(data)-1]), int64(len(data)-1), mem)
+		_, err := ipc.OpenRecordsReaderAt(bytes.NewReader(data[:len(data)-1]), int64(len(data)-1), mapper.Allocator(mem))
 		assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
-		stream := writeRows(t, false, ipc.WriteConfig{}, rows)
-		_, err = ipc.NewRecordFileReader(bytes.NewReader(stream), int64(len(stream)), mem)
-		assert.ErrorContains(t, err, "is an Arrow IPC stream, not an IPC file")
-		_, err = ipc.NewRecordStreamReader(bytes.NewReader([]byte("hello, world")), mem)
+		_, err = ipc.NewRecordReader(bytes.NewReader([]byte("hello, world")), mapper.Allocator(mem))
 		assert.ErrorIs(t, err, ipc.ErrNotIPC)
 	})
 }

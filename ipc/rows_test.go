@@ -53,7 +53,7 @@ func TestAReaderErrorNamesTheRowOfTheFileAndItsRecord(t *testing.T) {
 			return err
 		}},
 		{"OpenFile and Pages of 300", func() error {
-			r, err := ipc.OpenFile[named](path)
+			r, err := ipc.Open[named](path)
 			require.NoError(t, err)
 			defer r.Release()
 			for _, err := range r.Pages(300) {
@@ -64,14 +64,14 @@ func TestAReaderErrorNamesTheRowOfTheFileAndItsRecord(t *testing.T) {
 			return nil
 		}},
 		{"NewStreamReader and ReadAll", func() error {
-			r, err := ipc.NewStreamReader[named](bytes.NewReader(stream))
+			r, err := ipc.NewReader[named](bytes.NewReader(stream))
 			require.NoError(t, err)
 			defer r.Release()
 			_, err = r.ReadAll()
 			return err
 		}},
 		{"OpenFileColumns", func() error {
-			r, err := ipc.OpenFileColumns[struct {
+			r, err := ipc.OpenColumns[struct {
 				Name views.StringColumn `arrow:"name"`
 			}](path)
 			require.NoError(t, err)

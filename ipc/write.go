@@ -7,8 +7,6 @@ import (
 	"io"
 
 	"github.com/arrowmap/arrowmap/internal/atomicfile"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -40,38 +38,27 @@ type Writer[T any] struct {
 //
 // opts are mapper.NewBuilder's options (SnakeCase, As, Allocator,
 // SchemaMetadata) and a WriteConfig.
-func NewWriter[T any](w io.Writer, opts ...Option) (*Writer[T], error) {
+func NewWriter[T any](w io.Writer, opts ...WriteOption) (*Writer[T], error) {
 	return newWriter[T]("ipc.NewWriter", w, opts, false)
 }
 
 // NewFileWriter writes an IPC file of rows of T to w; Close writes its
 // footer. w is the caller's to close, after Close. opts are NewWriter's.
-func NewFileWriter[T any](w io.Writer, opts ...Option) (*Writer[T], error) {
+func NewFileWriter[T any](w io.Writer, opts ...WriteOption) (*Writer[T], error) {
 	return newWriter[T]("ipc.NewFileWriter", w, opts, true)
 }
 
-// NewStreamWriter writes an IPC stream of rows of T to w, as NewWriter
-// does.
-//
-// Deprecated: use NewWriter.
-func NewStreamWriter[T any](w io.Writer, cfg WriteConfig, opts ...mapper.Option) (*Writer[T], error) {
-	return newWriter[T]("ipc.NewStreamWriter", w, append([]Option{cfg}, ioconfig.Mapper(opts)...), false)
-}
-
-func newWriter[T any](entry string, w io.Writer, opts []Option, file bool) (*Writer[T], error) {
-	c, err := ioconfig.Parse[WriteConfig](entry, mapperhook.Encode, opts)
+func newWriter[T any](entry string, w io.Writer, opts []WriteOption, file bool) (*Writer[T], error) {
+	c, err := parseWrite(entry, opts, nil)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := writeConfig(c)
+	cfg := c.cfg
+	schema, err := mapper.SchemaOf[T](c.mapper...)
 	if err != nil {
 		return nil, err
 	}
-	schema, err := mapper.SchemaOf[T](c.Mapper...)
-	if err != nil {
-		return nil, err
-	}
-	b, err := mapper.NewBuilder[T](c.With(mapper.Allocator(cfg.Alloc))...)
+	b, err := mapper.NewBuilder[T](append(c.mapper[:len(c.mapper):len(c.mapper)], mapper.Allocator(cfg.alloc))...)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +171,7 @@ func (w *Writer[T]) Close() error {
 //
 // opts are NewWriter's: mapper.NewBuilder's options and a WriteConfig,
 // none needed for the defaults.
-func WriteFile[T any](path string, rows []T, opts ...Option) error {
+func WriteFile[T any](path string, rows []T, opts ...WriteOption) error {
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("arrowmap/ipc: %w", err)

@@ -26,7 +26,7 @@ import (
 // for the field Qty of a struct E, as the Path and Column of a field of E
 // would read without the field. With an error about a value, the values
 // before it are returned, as Decode returns the rows before a row's error.
-func DecodeArray[E any](arr arrow.Array, opts ...Option) ([]E, error) {
+func DecodeArray[E any](arr arrow.Array, opts ...ReadOption) ([]E, error) {
 	if arr == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil array")
 	}
@@ -65,7 +65,7 @@ func DecodeArray[E any](arr arrow.Array, opts ...Option) ([]E, error) {
 // a nil pointer, slice or map is null. A value that does not fit is an
 // *Error whose Row is its index, Path and Column as DecodeArray's. The
 // array must be released by the caller.
-func EncodeArray[E any](values []E, opts ...Option) (arrow.Array, error) {
+func EncodeArray[E any](values []E, opts ...WriteOption) (arrow.Array, error) {
 	o, err := optionsFor("EncodeArray", encodeOptions, opts)
 	if err != nil {
 		return nil, err

@@ -52,10 +52,10 @@ func daFor[E any](name string, dt arrow.DataType, values string, sameLayout bool
 		require.Len(t, gotPart, n-1, "only the window of a slice")
 		daRequireAccessorValues(t, part, gotPart)
 
-		enc, err := mapper.EncodeArray(got, mapper.WithAllocator(mem))
+		enc, err := mapper.EncodeArray(got, mapper.Allocator(mem))
 		require.NoError(t, err)
 		defer enc.Release()
-		rec, err := mapper.Encode(daRows(got), mapper.WithAllocator(mem))
+		rec, err := mapper.Encode(daRows(got), mapper.Allocator(mem))
 		require.NoError(t, err)
 		defer rec.Release()
 		assert.True(t, array.Equal(enc, rec.Column(0)), "EncodeArray:\n%v\nEncode's column:\n%v", enc, rec.Column(0))
@@ -211,11 +211,11 @@ func TestArrayErrorsNameTheElement(t *testing.T) {
 		{"a nil array", func() error { _, err := mapper.DecodeArray[int64](nil); return err }, mapper.ErrInvalidData, "", "", -1},
 		{"an element type Arrow has none for", func() error { _, err := mapper.EncodeArray([]chan int{nil}); return err }, mapper.ErrUnsupported, "", "", -1},
 		{"a value that does not fit, at its index", func() error {
-			_, err := mapper.EncodeArray([]decimalText{{"1.5"}, {"not a number"}}, mapper.WithAllocator(mem))
+			_, err := mapper.EncodeArray([]decimalText{{"1.5"}, {"not a number"}}, mapper.Allocator(mem))
 			return err
 		}, mapper.ErrInvalidData, "Price", "price", 1},
 		{"a time out of range, at its index", func() error {
-			_, err := mapper.EncodeArray([]time.Time{time.Unix(0, 0), time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)}, mapper.WithAllocator(mem))
+			_, err := mapper.EncodeArray([]time.Time{time.Unix(0, 0), time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)}, mapper.Allocator(mem))
 			return err
 		}, mapper.ErrOverflow, "", "", 1},
 	}
@@ -274,10 +274,10 @@ func TestEncodeArrayIsTheColumnEncodeWrites(t *testing.T) {
 
 func eaFor[E any](values []E) func(t *testing.T, mem memory.Allocator) {
 	return func(t *testing.T, mem memory.Allocator) {
-		arr, err := mapper.EncodeArray(values, mapper.WithAllocator(mem))
+		arr, err := mapper.EncodeArray(values, mapper.Allocator(mem))
 		require.NoError(t, err)
 		defer arr.Release()
-		rec, err := mapper.Encode(daRows(values), mapper.WithAllocator(mem))
+		rec, err := mapper.Encode(daRows(values), mapper.Allocator(mem))
 		require.NoError(t, err)
 		defer rec.Release()
 		require.Equal(t, len(values), arr.Len())

@@ -30,7 +30,7 @@ type Builder[T any] struct{ w *recordWriter }
 // NewBuilder compiles the plan for T (once per T and options, as Encode
 // does) and makes the Arrow builders of its columns, with the allocator of
 // WithAllocator. It fails as SchemaOf does.
-func NewBuilder[T any](opts ...Option) (*Builder[T], error) {
+func NewBuilder[T any](opts ...WriteOption) (*Builder[T], error) {
 	o, err := optionsFor("NewBuilder", encodeOptions, opts)
 	if err != nil {
 		return nil, err

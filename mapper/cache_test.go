@@ -179,7 +179,7 @@ func TestPlanCacheNeverServesAPlanForOtherColumns(t *testing.T) {
 
 func TestCallOptionsDoNotMakeNewPlans(t *testing.T) {
 	schema := fxSchema("id", arrow.PrimitiveTypes.Int64, "name", arrow.BinaryTypes.String)
-	plan := func(opts ...mapper.Option) any {
+	plan := func(opts ...mapper.ReadOption) any {
 		m, err := mapper.New[cacheRow](schema, opts...)
 		require.NoError(t, err)
 		return mapper.PlanOf(m)

@@ -12,7 +12,7 @@ import (
 // (Parquet) needs to read for C, as Mapper.ColumnIndexes is for rows. It
 // takes the options Columns takes and fails as Columns does when C does not
 // fit schema, before any data is read.
-func ColumnsIndexes[C any](schema *arrow.Schema, opts ...Option) ([]int, error) {
+func ColumnsIndexes[C any](schema *arrow.Schema, opts ...ReadOption) ([]int, error) {
 	o, err := optionsFor("ColumnsIndexes", columnsOptions, opts)
 	if err != nil {
 		return nil, err

@@ -36,5 +36,5 @@ func TestColumnsIndexesIsTheColumnsCBinds(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, idx)
 	_, err = mapper.ColumnsIndexes[cd](schema, mapper.ZeroCopy())
-	require.ErrorIs(t, err, mapper.ErrUnsupported, "columns take no ZeroCopy")
+	require.ErrorIs(t, err, mapper.ErrOption, "columns take no ZeroCopy")
 }

@@ -42,7 +42,7 @@ import (
 //	}
 //	cols, err := mapper.Columns[prices](rec)
 //	for _, p := range cols.Price.Values() { sum += p }
-func Columns[C any](rec arrow.RecordBatch, opts ...Option) (C, error) {
+func Columns[C any](rec arrow.RecordBatch, opts ...ReadOption) (C, error) {
 	var cols C
 	if rec == nil {
 		return cols, newError(ErrInvalidData, "", "", -1, "nil record")

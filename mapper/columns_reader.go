@@ -7,7 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/arrowmap/arrowmap/internal/sourceerr"
+	"github.com/arrowmap/arrowmap/internal/expansion"
 )
 
 // ColumnsReader binds the columns of each record of an array.RecordReader
@@ -21,7 +21,7 @@ import (
 //
 // The end of the records is no error: an iterator yields none, Next
 // reports false and Err is nil. A source cut short is an error that is
-// io.ErrUnexpectedEOF, never one that wraps io.EOF (see internal/sourceerr):
+// io.ErrUnexpectedEOF, never one that wraps io.EOF (see expansion.SourceEnd):
 //
 //	for cols, err := range r.All() {
 //		if err != nil {
@@ -67,7 +67,7 @@ type ColumnsReader[C any] struct {
 
 // NewColumnsReader checks rr's schema against C (as Columns does) before
 // any record is read. The ColumnsReader retains rr until Release.
-func NewColumnsReader[C any](rr array.RecordReader, opts ...Option) (*ColumnsReader[C], error) {
+func NewColumnsReader[C any](rr array.RecordReader, opts ...ReadOption) (*ColumnsReader[C], error) {
 	if rr == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil record reader")
 	}
@@ -102,7 +102,7 @@ func (r *ColumnsReader[C]) Next() bool {
 	}
 	if !r.rr.Next() {
 		r.done = true
-		if err := sourceerr.Of(r.rr.Err()); err != nil {
+		if err := expansion.SourceEnd(r.rr.Err()); err != nil {
 			r.err = fmt.Errorf("arrowmap: reading records: %w", err)
 		}
 		return false
@@ -227,12 +227,6 @@ func (r *ColumnsReader[C]) Windows(size int) iter.Seq2[C, error] {
 		}
 	}
 }
-
-// Pages is Windows.
-//
-// Deprecated: use Windows, whose name says that a window is zero-copy and
-// never spans two records.
-func (r *ColumnsReader[C]) Pages(size int) iter.Seq2[C, error] { return r.Windows(size) }
 
 // Err is the error that ended reading: nil while records remain and after
 // a clean end, else an *Error, the source's error wrapped, or ErrClosed

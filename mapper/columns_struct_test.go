@@ -144,7 +144,7 @@ func TestColumnsBindStructsOfColumnsToStructColumns(t *testing.T) {
 		require.NoError(t, err)
 		rows = append(rows, rows...)
 		at := 0
-		for page, err := range r.Pages(6) {
+		for page, err := range r.Windows(6) {
 			require.NoError(t, err)
 			n := page.ID.Len()
 			requireOrderColumns(t, page, rows[at:at+n])

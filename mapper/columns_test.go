@@ -562,7 +562,7 @@ func TestColumnsOfEveryEncodingThroughIPC(t *testing.T) {
 	assert.Equal(t, 3, batches)
 }
 
-func TestColumnsReaderPages(t *testing.T) {
+func TestColumnsReaderWindows(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	sizes := []int{30, 0, 17, 5, 1}
@@ -586,7 +586,7 @@ func TestColumnsReaderPages(t *testing.T) {
 			defer r.Release()
 			var got []int
 			at := 0
-			for page, err := range r.Pages(tc.size) {
+			for page, err := range r.Windows(tc.size) {
 				require.NoError(t, err)
 				n := page.Flag.Len()
 				requireEncodedColumns(t, page, rows[at:at+n])
@@ -609,7 +609,7 @@ func TestColumnsReaderPages(t *testing.T) {
 		defer r.Release()
 		var units []int64
 		var got []productRow
-		for page, err := range r.Pages(4) {
+		for page, err := range r.Windows(4) {
 			require.NoError(t, err)
 			arr := page.Units.(*array.Int64)
 			require.Equal(t, page.SKU.Len(), arr.Len())
@@ -640,7 +640,7 @@ func TestColumnsReaderPages(t *testing.T) {
 		r, err := mapper.NewColumnsReader[productColumns](rr)
 		require.NoError(t, err)
 		pages := 0
-		for _, err := range r.Pages(3) {
+		for _, err := range r.Windows(3) {
 			require.NoError(t, err)
 			if pages++; pages == 2 {
 				break
@@ -663,7 +663,7 @@ func TestColumnsReaderPages(t *testing.T) {
 		defer r.Release()
 		var got []int
 		var last error
-		for page, err := range r.Pages(3) {
+		for page, err := range r.Windows(3) {
 			if err != nil {
 				last = err
 				continue
@@ -684,7 +684,7 @@ func TestColumnsReaderPages(t *testing.T) {
 		defer r.Release()
 		for _, size := range []int{0, -3} {
 			n := 0
-			for _, err := range r.Pages(size) {
+			for _, err := range r.Windows(size) {
 				assert.ErrorContains(t, err, "not positive")
 				n++
 			}
@@ -760,7 +760,7 @@ func TestColumnsStrict(t *testing.T) {
 		append(built.Columns(), dict), 1)
 	defer rec.Release()
 
-	bind := func(t *testing.T, f func(...mapper.Option) error) {
+	bind := func(t *testing.T, f func(...mapper.ReadOption) error) {
 		t.Helper()
 		require.NoError(t, f(), "without Strict")
 		err := f(mapper.Strict())
@@ -769,13 +769,13 @@ func TestColumnsStrict(t *testing.T) {
 		assert.Contains(t, err.Error(), "Strict")
 	}
 	t.Run("a large or view encoding needs a pin", func(t *testing.T) {
-		bind(t, func(o ...mapper.Option) error {
+		bind(t, func(o ...mapper.ReadOption) error {
 			_, err := mapper.Columns[struct {
 				S views.StringColumn `arrow:"large"`
 			}](rec, o...)
 			return err
 		})
-		bind(t, func(o ...mapper.Option) error {
+		bind(t, func(o ...mapper.ReadOption) error {
 			_, err := mapper.Columns[struct {
 				S views.StringColumn `arrow:"view"`
 			}](rec, o...)
@@ -783,7 +783,7 @@ func TestColumnsStrict(t *testing.T) {
 		})
 	})
 	t.Run("fixed_size_binary read as binary needs a pin", func(t *testing.T) {
-		bind(t, func(o ...mapper.Option) error {
+		bind(t, func(o ...mapper.ReadOption) error {
 			_, err := mapper.Columns[struct {
 				B views.BinaryColumn `arrow:"fixed"`
 			}](rec, o...)
@@ -791,7 +791,7 @@ func TestColumnsStrict(t *testing.T) {
 		})
 	})
 	t.Run("list elements need their own pin", func(t *testing.T) {
-		bind(t, func(o ...mapper.Option) error {
+		bind(t, func(o ...mapper.ReadOption) error {
 			_, err := mapper.Columns[struct {
 				L views.ListColumn[views.StringColumn] `arrow:"lists"`
 			}](rec, o...)
@@ -799,7 +799,7 @@ func TestColumnsStrict(t *testing.T) {
 		})
 	})
 	t.Run("dictionary entries need a pin", func(t *testing.T) {
-		bind(t, func(o ...mapper.Option) error {
+		bind(t, func(o ...mapper.ReadOption) error {
 			_, err := mapper.Columns[struct {
 				D views.DictionaryColumn[int32, views.StringColumn] `arrow:"dict"`
 			}](rec, o...)

@@ -19,7 +19,7 @@ import (
 // (T, the columns it reads, plan options): after the first call for a
 // schema it is as fast as a reused Mapper. Plans built with As are not
 // cached.
-func Decode[T any](rec arrow.RecordBatch, opts ...Option) ([]T, error) {
+func Decode[T any](rec arrow.RecordBatch, opts ...ReadOption) ([]T, error) {
 	if rec == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil record")
 	}
@@ -53,13 +53,13 @@ type mapping struct {
 // New takes the decode options: Strict, AllowMissing, SnakeCase,
 // RejectExtraColumns, LastKeyWins and As define the plan; ZeroCopy and
 // Parallelism steer the Mapper's decoding.
-func New[T any](schema *arrow.Schema, opts ...Option) (*Mapper[T], error) {
+func New[T any](schema *arrow.Schema, opts ...ReadOption) (*Mapper[T], error) {
 	return newMapper[T]("New", decodeOptions, schema, opts)
 }
 
 // newMapper is New for entry point entry, which takes the options in
 // accepted.
-func newMapper[T any](entry string, accepted optionSet, schema *arrow.Schema, opts []Option) (*Mapper[T], error) {
+func newMapper[T any](entry string, accepted optionSet, schema *arrow.Schema, opts []ReadOption) (*Mapper[T], error) {
 	o, err := optionsFor(entry, accepted, opts)
 	if err != nil {
 		return nil, err

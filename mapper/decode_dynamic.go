@@ -31,7 +31,7 @@ import (
 //	for i := range rows.Len() {
 //		fmt.Println(rows.Index(i).Field(0).Interface()) // the first column
 //	}
-func DecodeTo(typ reflect.Type, rec arrow.RecordBatch, opts ...Option) (reflect.Value, error) {
+func DecodeTo(typ reflect.Type, rec arrow.RecordBatch, opts ...ReadOption) (reflect.Value, error) {
 	if typ == nil {
 		return reflect.Value{}, newError(ErrUnsupported, "", "", -1, "nil type")
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/arrowmap/arrowmap/internal/expansion"
-	"github.com/arrowmap/arrowmap/internal/sourceerr"
 )
 
 // Reader decodes the records of an array.RecordReader into rows of T, page
@@ -25,7 +24,7 @@ import (
 // Rows come row by row (All), into the caller's slice (Read, like
 // io.Reader), in exact-size pages of one reused buffer (Pages), or all at
 // once (ReadAll). The end of the rows is io.EOF itself, never an error
-// that wraps it (see internal/sourceerr), so either idiom is safe:
+// that wraps it (see expansion.SourceEnd), so either idiom is safe:
 //
 //	for row, err := range r.All() { … }   // err: the error that ended reading
 //	n, err := r.Read(buf); if err == io.EOF { … } // or errors.Is(err, io.EOF)
@@ -60,7 +59,7 @@ type Reader[T any] struct {
 
 // NewReader checks rr's schema against T (as New does) before any row is
 // read. The Reader retains rr until Release.
-func NewReader[T any](rr array.RecordReader, opts ...Option) (*Reader[T], error) {
+func NewReader[T any](rr array.RecordReader, opts ...ReadOption) (*Reader[T], error) {
 	if rr == nil {
 		return nil, newError(ErrInvalidData, "", "", -1, "nil record reader")
 	}
@@ -427,7 +426,7 @@ func (r *Reader[T]) next() bool {
 		}
 		if !r.rr.Next() {
 			r.err = io.EOF
-			if err := sourceerr.Of(r.rr.Err()); err != nil {
+			if err := expansion.SourceEnd(r.rr.Err()); err != nil {
 				r.err = fmt.Errorf("arrowmap: reading records: %w", err)
 			}
 			return false

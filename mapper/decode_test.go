@@ -112,7 +112,7 @@ func TestANullTheFieldCannotHoldSaysHowToTakeIt(t *testing.T) {
 }
 
 // decodeErr is the error of mapper.Decode[T] on a record.
-func decoding[T any](opts ...mapper.Option) func(rec arrow.RecordBatch) error {
+func decoding[T any](opts ...mapper.ReadOption) func(rec arrow.RecordBatch) error {
 	return func(rec arrow.RecordBatch) error {
 		_, err := mapper.Decode[T](rec, opts...)
 		return err
@@ -204,7 +204,7 @@ func TestAnErrorAboutARowComesWithTheRowsBeforeIt(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := malRecord(t, tc.columns, 0)
-			opts := []mapper.Option{mapper.AllowMissing()}
+			opts := []mapper.ReadOption{mapper.AllowMissing()}
 			want := tc.want
 			if tc.before >= 0 && want == nil {
 				head := rec.NewSlice(0, int64(tc.before))

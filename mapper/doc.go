@@ -60,12 +60,31 @@
 //
 // # Options
 //
-// Every entry point takes ...[Option] and refuses, at the call, an option
-// it does not take. Plan options decide the plan and are part of its cache
-// key: [Strict], [AllowMissing], [SnakeCase], [RejectExtraColumns],
-// [LastKeyWins], [As] and [SchemaMetadata]. Call options steer one call:
-// [ZeroCopy], [Parallelism], [Allocator] and [MaxExpansion], which bounds
-// what a reader allocates from the sizes its input claims.
+// Options are values of two directions, which the compiler keeps apart.
+// The entry points that decode take ...[ReadOption]: [Strict],
+// [AllowMissing], [RejectExtraColumns], [LastKeyWins], [ZeroCopy],
+// [Parallelism] and [MaxExpansion] (which bounds what a reader allocates
+// from the sizes its input claims). Those that encode take
+// ...[WriteOption]: [SchemaMetadata]. [SnakeCase], [As] and [Allocator]
+// act both ways: each is an [Option], both a ReadOption and a WriteOption.
+// Strict given to Encode, or SchemaMetadata to a reader, does not compile.
+//
+// Plan options decide the plan and are part of its cache key (Strict,
+// AllowMissing, SnakeCase, RejectExtraColumns, LastKeyWins, As,
+// SchemaMetadata); call options steer one call (ZeroCopy, Parallelism,
+// Allocator, MaxExpansion).
+//
+// Each option is a value of a type of its own ([StrictOption],
+// [AllowMissingOption], [SnakeCaseOption], [RejectExtraColumnsOption],
+// [LastKeyWinsOption], [AsOption], [AllocatorOption], [ZeroCopyOption],
+// [ParallelismOption], [MaxExpansionOption], [SchemaMetadataOption]) that
+// says what it sets: the IO packages switch on the type to read the
+// allocator, the schema metadata or the expansion ratio they act on
+// themselves, with no hook into mapper. An entry point refuses, at the
+// call, an option of its direction that it does not take (ZeroCopy to a
+// reader whose rows outlive its records, Allocator to Decode): an
+// [ErrOption] *Error naming the entry point and the option, which
+// [OptionError] makes for the IO packages in the same words.
 //
 // # Errors
 //
@@ -73,7 +92,7 @@
 // the column and, for data, the row (and the record, in a stream), and
 // wrapping one of the sentinels: [ErrTypeMismatch], [ErrMissingColumn],
 // [ErrExtraColumn], [ErrDuplicateKey], [ErrNull], [ErrInvalidData], [ErrOverflow], [ErrTag],
-// [ErrUnsupported], [ErrClosed], [ErrTooLarge]. [InStream] places an error of one record
+// [ErrUnsupported], [ErrClosed], [ErrTooLarge], [ErrOption]. [InStream] places an error of one record
 // in the rows of its stream, for code that decodes record by record.
 //
 // An error about a row comes with every row before it: View, Decode and

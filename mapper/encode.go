@@ -24,7 +24,7 @@ import (
 // nil embedded pointer are written as zero values. Map entries are written
 // in key order, so equal maps encode equally. Strings go to utf8 as they
 // are: Arrow wants UTF-8 there, and Encode does not check it.
-func Encode[T any](rows []T, opts ...Option) (arrow.RecordBatch, error) {
+func Encode[T any](rows []T, opts ...WriteOption) (arrow.RecordBatch, error) {
 	o, err := optionsFor("Encode", encodeOptions, opts)
 	if err != nil {
 		return nil, err

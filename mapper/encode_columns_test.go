@@ -268,10 +268,10 @@ func TestEncodeFailedAppendLeavesEveryBuilderAsItWas(t *testing.T) {
 	bad[1].At = time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC) // before what timestamp[ns] holds
 	second := []every{row(4)}
 
-	want, err := mapper.Encode(append(first, second...), mapper.WithAllocator(mem))
+	want, err := mapper.Encode(append(first, second...), mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer want.Release()
-	ours, err := mapper.NewBuilder[every](mapper.WithAllocator(mem))
+	ours, err := mapper.NewBuilder[every](mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer ours.Release()
 	ref, err := mapper.NewArrowGoBuilder[every](mem)

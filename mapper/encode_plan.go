@@ -53,7 +53,7 @@ import (
 // R. Recursive types, channels, functions, complex numbers and interfaces
 // are ErrUnsupported; a tag that does not apply to its field's type is
 // ErrTag.
-func SchemaOf[T any](opts ...Option) (*arrow.Schema, error) {
+func SchemaOf[T any](opts ...WriteOption) (*arrow.Schema, error) {
 	o, err := optionsFor("SchemaOf", schemaOptions, opts)
 	if err != nil {
 		return nil, err

@@ -301,7 +301,7 @@ type (
 func TestSchemaOfRejects(t *testing.T) {
 	cases := []struct {
 		name   string
-		schema func(...mapper.Option) (*arrow.Schema, error)
+		schema func(...mapper.WriteOption) (*arrow.Schema, error)
 		kind   error
 		path   string
 	}{
@@ -323,7 +323,9 @@ func TestSchemaOfRejects(t *testing.T) {
 		{"a dictionary of lists below a map, whose levels arrow-go builds", mapper.SchemaOf[encBadDict], mapper.ErrUnsupported, "B[value]"},
 		{"nullable map keys", mapper.SchemaOf[encBadKey], mapper.ErrTag, "M[key]"},
 		{"arrow-elem on a non-list", mapper.SchemaOf[encBadElem], mapper.ErrTag, "N"},
-		{"two fields with one snake_case column", func(...mapper.Option) (*arrow.Schema, error) { return mapper.SchemaOf[encDupName](mapper.SnakeCase()) }, mapper.ErrTag, "UserId"},
+		{"two fields with one snake_case column", func(...mapper.WriteOption) (*arrow.Schema, error) {
+			return mapper.SchemaOf[encDupName](mapper.SnakeCase())
+		}, mapper.ErrTag, "UserId"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -365,7 +365,7 @@ func TestEntriesTaggedMapReadOnlyAMapUnderStrict(t *testing.T) {
 	require.NoError(t, err, "untagged entries read a map under Strict too")
 	assert.Equal(t, []orderedMap{{M: rows[0].M}, {M: nil}}, got2)
 
-	for _, opts := range [][]mapper.Option{nil, {mapper.Strict()}} {
+	for _, opts := range [][]mapper.ReadOption{nil, {mapper.Strict()}} {
 		_, err = mapper.Decode[taggedEntries](lists, opts...)
 		require.ErrorIs(t, err, mapper.ErrTypeMismatch, "the map pin reads no list")
 	}

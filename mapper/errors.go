@@ -38,6 +38,11 @@ var (
 	// ErrTooLarge: the input claims more memory than a reader allows for
 	// the bytes behind the claim (see MaxExpansion).
 	ErrTooLarge = expansion.ErrTooLarge
+	// ErrOption: an entry point was given an option it does not take, of
+	// the right direction (the compiler refuses the other): ZeroCopy for a
+	// reader whose rows outlive its records, Allocator for Decode, another
+	// package's config. The message names the entry point and the option.
+	ErrOption = errors.New("option not taken")
 )
 
 // Error is a failure to map a Go field to or from an Arrow column.

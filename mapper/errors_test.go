@@ -53,7 +53,7 @@ func errOwnerOf(age arrow.DataType) arrow.DataType {
 }
 
 // fxNewErr is the error of New[T] for schema.
-func fxNewErr[T any](schema *arrow.Schema, opts ...mapper.Option) error {
+func fxNewErr[T any](schema *arrow.Schema, opts ...mapper.ReadOption) error {
 	_, err := mapper.New[T](schema, opts...)
 	return err
 }

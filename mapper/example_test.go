@@ -439,49 +439,6 @@ func ExampleReader_Pages() {
 	// 3 rows, first 7
 }
 
-// FileRecords reads an IPC file, whose records are reached by index, as a
-// record reader, so that a Reader pages through it.
-func ExampleFileRecords() {
-	var file bytes.Buffer
-	w, err := ipc.NewFileWriter(&file, ipc.WithSchema(exampleSchema))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, first := range []int{1, 4} {
-		rec := exampleRecord(first, 3)
-		err = errors.Join(err, w.Write(rec))
-		rec.Release()
-	}
-	if err := errors.Join(err, w.Close()); err != nil {
-		fmt.Println(err)
-		return
-	}
-
-	f, err := ipc.NewFileReader(bytes.NewReader(file.Bytes()))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer f.Close() // after the Reader has released the adapter
-	r, err := mapper.NewReader[exampleOrder](mapper.FileRecords(f))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer r.Release()
-	for page, err := range r.Pages(4) {
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		fmt.Println(page)
-	}
-	// Output:
-	// [#1 [1×pen] note=null #2 [2×pen 3×ink] note="note 2" #3 [] note=null #4 [4×pen] note="note 4"]
-	// [#5 [5×pen 6×ink] note=null #6 [] note="note 6"]
-}
-
 // As decodes a type the mapper does not know from a column it does: here
 // times stored as Unix seconds in an int64 column.
 func ExampleAs() {

@@ -14,7 +14,7 @@ import (
 // reference the builders of encode_columns.go are checked against, through
 // the same writers.
 func NewArrowGoBuilder[T any](mem memory.Allocator) (*Builder[T], error) {
-	o, err := optionsFor("NewArrowGoBuilder", encodeOptions, nil)
+	o, err := optionsFor[WriteOption]("NewArrowGoBuilder", encodeOptions, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,16 @@ func SetMaxOffset32(n int) (restore func()) {
 
 // TileRows is an option of the decoders, for tests only: the in-place
 // columns decode n rows at a time.
-func TileRows(n int) Option { return func(o *options) { o.tileRows = n } }
+func TileRows(n int) ReadOption { return tileRows{n: n} }
+
+type tileRows struct {
+	readOnly
+	n int
+}
+
+func (tileRows) String() string     { return "TileRows" }
+func (tileRows) kind() optionSet    { return 0 }
+func (o tileRows) apply(x *options) { x.tileRows = o.n }
 
 // TileRowsOf is how many rows the in-place columns of m decode at a time.
 func TileRowsOf[T any](m *Mapper[T]) int { return cmp.Or(m.run.tileRows, defaultTileRows) }

@@ -57,7 +57,7 @@ func TestBool8DecodesIntoBoolAsArrowGoReadsIt(t *testing.T) {
 	type plain struct {
 		C bool `arrow:"c,nullable"`
 	}
-	for _, opts := range [][]mapper.Option{nil, {mapper.Strict()}} {
+	for _, opts := range [][]mapper.ReadOption{nil, {mapper.Strict()}} {
 		for lo := range len(values) + 1 {
 			for hi := lo; hi <= len(values); hi++ {
 				part := rec.NewSlice(int64(lo), int64(hi))
@@ -136,11 +136,11 @@ func TestBoolRefusesWhatIsNotBoolOrBool8(t *testing.T) {
 	cases := []struct {
 		name   string
 		arr    func() arrow.Array
-		decode func(arrow.RecordBatch, ...mapper.Option) error
-		opts   []mapper.Option
+		decode func(arrow.RecordBatch, ...mapper.ReadOption) error
+		opts   []mapper.ReadOption
 	}{
 		{"a plain int8 into a bool", ints, decodeErr[plain], nil},
-		{"a plain int8 into a bool under Strict", ints, decodeErr[plain], []mapper.Option{mapper.Strict()}},
+		{"a plain int8 into a bool under Strict", ints, decodeErr[plain], []mapper.ReadOption{mapper.Strict()}},
 		{"a plain int8 into a bool pinned arrow.bool8", ints, decodeErr[pinned], nil},
 		{"a bool into a bool pinned arrow.bool8", bools, decodeErr[pinned], nil},
 	}
@@ -158,7 +158,7 @@ func TestBoolRefusesWhatIsNotBoolOrBool8(t *testing.T) {
 	}
 }
 
-func decodeErr[T any](rec arrow.RecordBatch, opts ...mapper.Option) error {
+func decodeErr[T any](rec arrow.RecordBatch, opts ...mapper.ReadOption) error {
 	_, err := mapper.Decode[T](rec, opts...)
 	return err
 }

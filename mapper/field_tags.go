@@ -25,7 +25,7 @@ type FieldTag struct {
 // package reads tags of its own, such as parquet's `arrow-parquet:"bloom"`,
 // with the mapper's one rule of which field is which column. A field As
 // converts is listed, but not the fields of its type.
-func FieldTags[T any](key string, opts ...Option) ([]FieldTag, error) {
+func FieldTags[T any](key string, opts ...WriteOption) ([]FieldTag, error) {
 	o, err := optionsFor("FieldTags", schemaOptions, opts)
 	if err != nil {
 		return nil, err

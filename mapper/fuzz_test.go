@@ -406,7 +406,7 @@ func readFuzzColumns(t *testing.T, schema *arrow.Schema, recs []arrow.RecordBatc
 	}
 	defer r.Release()
 	at := 0
-	for page, err := range r.Pages(fuzzPageSize) {
+	for page, err := range r.Windows(fuzzPageSize) {
 		if err != nil {
 			requireFuzzError(t, err)
 			return

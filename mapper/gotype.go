@@ -95,7 +95,7 @@ func GoTypeOf(schema *arrow.Schema) (reflect.Type, error) {
 	// What GoTypeOf returns New accepts: a level the decoder would still
 	// refuse fails here, as New reports it, and not at the caller's first
 	// record. The plan is cached for DecodeTo.
-	o, err := optionsFor("GoTypeOf", 0, nil)
+	o, err := optionsFor[ReadOption]("GoTypeOf", 0, nil)
 	if err != nil {
 		return nil, err
 	}

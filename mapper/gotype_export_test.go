@@ -8,8 +8,12 @@ import (
 
 // SchemaOfType is SchemaOf for a struct type known only at run time, such
 // as GoTypeOf's.
-func SchemaOfType(t reflect.Type, opts ...Option) (*arrow.Schema, error) {
-	p, err := cachedEncodePlan(t, testOptions(opts))
+func SchemaOfType(t reflect.Type, opts ...WriteOption) (*arrow.Schema, error) {
+	o, err := optionsFor("SchemaOfType", ^optionSet(0), opts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := cachedEncodePlan(t, o)
 	if err != nil {
 		return nil, err
 	}
@@ -18,8 +22,11 @@ func SchemaOfType(t reflect.Type, opts ...Option) (*arrow.Schema, error) {
 
 // EncodeTo is Encode for rows, a slice of a struct type known only at run
 // time: what DecodeTo decoded, encoded again.
-func EncodeTo(rows reflect.Value, opts ...Option) (arrow.RecordBatch, error) {
-	o := testOptions(opts)
+func EncodeTo(rows reflect.Value, opts ...WriteOption) (arrow.RecordBatch, error) {
+	o, err := optionsFor("EncodeTo", ^optionSet(0), opts)
+	if err != nil {
+		return nil, err
+	}
 	p, err := cachedEncodePlan(rows.Type().Elem(), o)
 	if err != nil {
 		return nil, err

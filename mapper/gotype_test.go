@@ -603,13 +603,13 @@ func gtRoundTrip[T any](t *testing.T, seed int64) {
 			msg := fmt.Sprintf("seed %d, trial %d, %d rows", seed, trial, len(rows))
 			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 			func() {
-				rec, err := mapper.Encode(rows, mapper.WithAllocator(mem))
+				rec, err := mapper.Encode(rows, mapper.Allocator(mem))
 				require.NoError(t, err, msg)
 				defer rec.Release() // also when a check stops the test
 				decoded, err := mapper.DecodeTo(g, rec)
 				require.NoError(t, err, msg)
 				gtRequireAccessorValues(t, g, rec, decoded)
-				again, err := mapper.EncodeTo(decoded, mapper.WithAllocator(mem))
+				again, err := mapper.EncodeTo(decoded, mapper.Allocator(mem))
 				require.NoError(t, err, msg)
 				defer again.Release()
 				require.True(t, array.RecordEqual(rec, again), "%s: re-encoded\n%v\nwant\n%v", msg, again, rec)

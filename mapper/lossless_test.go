@@ -40,7 +40,7 @@ func TestDuplicateMapKeysAreAnError(t *testing.T) {
 		{"a string key twice in a row is ErrDuplicateKey naming the row and the key", func(t *testing.T, mem memory.Allocator) {
 			rec := fxRecord(t, fxCol{"v", fxJSON(t, mem, strMap, rows)})
 			defer rec.Release()
-			for _, opts := range [][]mapper.Option{nil, {mapper.Strict()}, {mapper.ZeroCopy()}} {
+			for _, opts := range [][]mapper.ReadOption{nil, {mapper.Strict()}, {mapper.ZeroCopy()}} {
 				_, err := mapper.Decode[dupStringKeys](rec, opts...)
 				fxRequireError(t, err, mapper.ErrDuplicateKey, "V", "v", 2)
 				require.ErrorContains(t, err, `key "b" twice`)
@@ -197,7 +197,7 @@ func TestABadTagHasOnePathThroughEveryEntryPoint(t *testing.T) {
 }
 
 // decodeOK is Decode of rec, which must succeed.
-func decodeOK[T any](t *testing.T, rec arrow.RecordBatch, opts ...mapper.Option) []T {
+func decodeOK[T any](t *testing.T, rec arrow.RecordBatch, opts ...mapper.ReadOption) []T {
 	t.Helper()
 	rows, err := mapper.Decode[T](rec, opts...)
 	require.NoError(t, err)

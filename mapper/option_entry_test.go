@@ -11,8 +11,10 @@ import (
 )
 
 // TestEveryOptionWhereItDoesNotApplyIsAnError passes every option to every
-// entry point: one that the entry point takes works, any other is an
-// ErrUnsupported naming the entry point and the option.
+// entry point: one of the other direction is of a type the entry point's
+// parameter cannot hold (it does not compile), one that the entry point
+// takes works, any other is an ErrOption naming the entry point and the
+// option.
 func TestEveryOptionWhereItDoesNotApplyIsAnError(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -22,7 +24,7 @@ func TestEveryOptionWhereItDoesNotApplyIsAnError(t *testing.T) {
 
 	options := []struct {
 		name string
-		opt  mapper.Option
+		opt  any
 	}{
 		{"Strict", mapper.Strict()},
 		{"AllowMissing", mapper.AllowMissing()},
@@ -34,60 +36,94 @@ func TestEveryOptionWhereItDoesNotApplyIsAnError(t *testing.T) {
 		{"ZeroCopy", mapper.ZeroCopy()},
 		{"Parallelism", mapper.Parallelism(2)},
 		{"MaxExpansion", mapper.MaxExpansion(128)},
+		{"SchemaMetadata", mapper.SchemaMetadata(arrow.NewMetadata([]string{"k"}, []string{"v"}))},
 	}
 	decode := []string{"Strict", "AllowMissing", "SnakeCase", "RejectExtraColumns", "LastKeyWins", "As", "ZeroCopy", "Parallelism"}
 	columns := []string{"Strict", "AllowMissing", "SnakeCase", "RejectExtraColumns"}
-	encode := []string{"SnakeCase", "As", "Allocator"}
+	encode := []string{"SnakeCase", "As", "Allocator", "SchemaMetadata"}
 	entries := []struct {
 		name  string
 		takes []string
-		call  func(opt mapper.Option) error
+		write bool // its options are WriteOptions, else ReadOptions
+		call  func(opt any) error
 	}{
-		{"New", decode, func(opt mapper.Option) error { _, err := mapper.New[cacheRow](rec.Schema(), opt); return err }},
-		{"Decode", decode, func(opt mapper.Option) error { _, err := mapper.Decode[cacheRow](rec, opt); return err }},
-		{"DecodeTo", decode, func(opt mapper.Option) error {
-			_, err := mapper.DecodeTo(reflectTypeOf[cacheRow](), rec, opt)
+		{"New", decode, false, func(opt any) error {
+			o := opt.(mapper.ReadOption)
+			_, err := mapper.New[cacheRow](rec.Schema(), o)
 			return err
 		}},
-		{"NewReader", append(decode, "MaxExpansion"), func(opt mapper.Option) error {
+		{"Decode", decode, false, func(opt any) error {
+			o := opt.(mapper.ReadOption)
+			_, err := mapper.Decode[cacheRow](rec, o)
+			return err
+		}},
+		{"DecodeTo", decode, false, func(opt any) error {
+			o := opt.(mapper.ReadOption)
+
+			_, err := mapper.DecodeTo(reflectTypeOf[cacheRow](), rec, o)
+			return err
+		}},
+		{"NewReader", append(decode, "MaxExpansion"), false, func(opt any) error {
+			o := opt.(mapper.ReadOption)
+
 			rr, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
 			require.NoError(t, err)
 			defer rr.Release()
-			r, err := mapper.NewReader[cacheRow](rr, opt)
+			r, err := mapper.NewReader[cacheRow](rr, o)
 			if err == nil {
 				r.Release()
 			}
 			return err
 		}},
-		{"Columns", columns, func(opt mapper.Option) error { _, err := mapper.Columns[cacheColumns](rec, opt); return err }},
-		{"NewColumnsReader", columns, func(opt mapper.Option) error {
+		{"Columns", columns, false, func(opt any) error {
+			o := opt.(mapper.ReadOption)
+			_, err := mapper.Columns[cacheColumns](rec, o)
+			return err
+		}},
+		{"NewColumnsReader", columns, false, func(opt any) error {
+			o := opt.(mapper.ReadOption)
+
 			rr, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
 			require.NoError(t, err)
 			defer rr.Release()
-			r, err := mapper.NewColumnsReader[cacheColumns](rr, opt)
+			r, err := mapper.NewColumnsReader[cacheColumns](rr, o)
 			if err == nil {
 				r.Release()
 			}
 			return err
 		}},
-		{"DecodeArray", decode, func(opt mapper.Option) error { _, err := mapper.DecodeArray[string](rec.Column(1), opt); return err }},
-		{"EncodeArray", encode, func(opt mapper.Option) error {
-			arr, err := mapper.EncodeArray([]string{"a"}, opt)
+		{"DecodeArray", decode, false, func(opt any) error {
+			o := opt.(mapper.ReadOption)
+			_, err := mapper.DecodeArray[string](rec.Column(1), o)
+			return err
+		}},
+		{"EncodeArray", encode, true, func(opt any) error {
+			o := opt.(mapper.WriteOption)
+
+			arr, err := mapper.EncodeArray([]string{"a"}, o)
 			if err == nil {
 				arr.Release()
 			}
 			return err
 		}},
-		{"SchemaOf", []string{"SnakeCase", "As"}, func(opt mapper.Option) error { _, err := mapper.SchemaOf[cacheRow](opt); return err }},
-		{"Encode", encode, func(opt mapper.Option) error {
-			out, err := mapper.Encode(rows, opt)
+		{"SchemaOf", []string{"SnakeCase", "As", "SchemaMetadata"}, true, func(opt any) error {
+			o := opt.(mapper.WriteOption)
+			_, err := mapper.SchemaOf[cacheRow](o)
+			return err
+		}},
+		{"Encode", encode, true, func(opt any) error {
+			o := opt.(mapper.WriteOption)
+
+			out, err := mapper.Encode(rows, o)
 			if err == nil {
 				out.Release()
 			}
 			return err
 		}},
-		{"NewBuilder", encode, func(opt mapper.Option) error {
-			b, err := mapper.NewBuilder[cacheRow](opt)
+		{"NewBuilder", encode, true, func(opt any) error {
+			o := opt.(mapper.WriteOption)
+
+			b, err := mapper.NewBuilder[cacheRow](o)
 			if err == nil {
 				b.Release()
 			}
@@ -96,6 +132,11 @@ func TestEveryOptionWhereItDoesNotApplyIsAnError(t *testing.T) {
 	}
 	for _, e := range entries {
 		for _, o := range options {
+			_, read := o.opt.(mapper.ReadOption)
+			_, write := o.opt.(mapper.WriteOption)
+			if e.write && !write || !e.write && !read {
+				continue // of the other direction: a call with it does not compile
+			}
 			takes := false
 			for _, name := range e.takes {
 				takes = takes || name == o.name
@@ -104,14 +145,14 @@ func TestEveryOptionWhereItDoesNotApplyIsAnError(t *testing.T) {
 				t.Run(e.name+" takes "+o.name, func(t *testing.T) {
 					err := e.call(o.opt)
 					if err != nil { // the option may fail on this data, but never as not taken
-						require.NotErrorIs(t, err, mapper.ErrUnsupported, "%v", err)
+						require.NotErrorIs(t, err, mapper.ErrOption, "%v", err)
 					}
 				})
 				continue
 			}
 			t.Run(e.name+" refuses "+o.name, func(t *testing.T) {
 				err := e.call(o.opt)
-				fxRequireError(t, err, mapper.ErrUnsupported, "", "", -1)
+				fxRequireError(t, err, mapper.ErrOption, "", "", -1)
 				require.ErrorContains(t, err, e.name+" does not take "+o.name)
 			})
 		}

@@ -3,7 +3,12 @@ package mapper_test
 import (
 	"fmt"
 	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
+	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -36,11 +42,11 @@ func TestColumnMatching(t *testing.T) {
 	tests := []struct {
 		name   string
 		schema *arrow.Schema
-		opts   []mapper.Option
-		check  func(t *testing.T, schema *arrow.Schema, opts []mapper.Option)
+		opts   []mapper.ReadOption
+		check  func(t *testing.T, schema *arrow.Schema, opts []mapper.ReadOption)
 	}{
-		{"SnakeCase matches UserID to user_id and HTTPServer to http_server", snakeSchema, []mapper.Option{mapper.SnakeCase()},
-			func(t *testing.T, schema *arrow.Schema, opts []mapper.Option) {
+		{"SnakeCase matches UserID to user_id and HTTPServer to http_server", snakeSchema, []mapper.ReadOption{mapper.SnakeCase()},
+			func(t *testing.T, schema *arrow.Schema, opts []mapper.ReadOption) {
 				mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 				defer mem.AssertSize(t, 0)
 				rec := fxRecord(t,
@@ -53,16 +59,16 @@ func TestColumnMatching(t *testing.T) {
 				require.Equal(t, []fxSnakeRow{{7, "a", 1, "w"}, {8, "b", 2, "x"}, {9, "c", 3, "y"}, {10, "d", 4, "z"}}, got)
 			}},
 		{"without SnakeCase UserID does not match user_id", snakeSchema, nil,
-			func(t *testing.T, schema *arrow.Schema, opts []mapper.Option) {
+			func(t *testing.T, schema *arrow.Schema, opts []mapper.ReadOption) {
 				fxRequireError(t, fxNewErr[fxSnakeRow](schema, opts...), mapper.ErrMissingColumn, "UserID", "UserID", -1)
 			}},
 		{"SnakeCase still matches a snake_case column case-insensitively", fxSchema("USER_ID", arrow.PrimitiveTypes.Int64,
-			"Http_Server", arrow.BinaryTypes.String, "FIELD2", arrow.PrimitiveTypes.Int32, "display_name", arrow.BinaryTypes.String), []mapper.Option{mapper.SnakeCase()},
-			func(t *testing.T, schema *arrow.Schema, opts []mapper.Option) {
+			"Http_Server", arrow.BinaryTypes.String, "FIELD2", arrow.PrimitiveTypes.Int32, "display_name", arrow.BinaryTypes.String), []mapper.ReadOption{mapper.SnakeCase()},
+			func(t *testing.T, schema *arrow.Schema, opts []mapper.ReadOption) {
 				require.NoError(t, fxNewErr[fxSnakeRow](schema, opts...))
 			}},
 		{"a field matches the one column that differs only in case", fxSchema("NAME", arrow.BinaryTypes.String), nil,
-			func(t *testing.T, schema *arrow.Schema, opts []mapper.Option) {
+			func(t *testing.T, schema *arrow.Schema, opts []mapper.ReadOption) {
 				mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 				defer mem.AssertSize(t, 0)
 				rec := fxRecord(t, fxCol{"NAME", fxJSON(t, mem, arrow.BinaryTypes.String, `["a", "b", "c", "d"]`)})
@@ -70,11 +76,11 @@ func TestColumnMatching(t *testing.T) {
 				require.Equal(t, []fxNameRow{{"a"}, {"b"}, {"c"}, {"d"}}, fxDecodeAll[fxNameRow](t, rec))
 			}},
 		{"two columns that differ from the field only in case match neither", fxSchema("name", arrow.BinaryTypes.String, "NAME", arrow.BinaryTypes.String), nil,
-			func(t *testing.T, schema *arrow.Schema, opts []mapper.Option) {
+			func(t *testing.T, schema *arrow.Schema, opts []mapper.ReadOption) {
 				fxRequireError(t, fxNewErr[fxNameRow](schema), mapper.ErrMissingColumn, "Name", "Name", -1)
 			}},
 		{"an exact match wins over a case-insensitive one", fxSchema("name", arrow.PrimitiveTypes.Int64, "Name", arrow.BinaryTypes.String), nil,
-			func(t *testing.T, schema *arrow.Schema, opts []mapper.Option) {
+			func(t *testing.T, schema *arrow.Schema, opts []mapper.ReadOption) {
 				mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 				defer mem.AssertSize(t, 0)
 				rec := fxRecord(t,
@@ -84,7 +90,7 @@ func TestColumnMatching(t *testing.T) {
 				require.Equal(t, []fxNameRow{{"a"}, {"b"}, {"c"}, {"d"}}, fxDecodeAll[fxNameRow](t, rec))
 			}},
 		{"a tag name matches its column exactly, not in another case", fxSchema("NAME", arrow.BinaryTypes.String), nil,
-			func(t *testing.T, schema *arrow.Schema, opts []mapper.Option) {
+			func(t *testing.T, schema *arrow.Schema, opts []mapper.ReadOption) {
 				fxRequireError(t, fxNewErr[fxTaggedNameRow](schema), mapper.ErrMissingColumn, "Name", "name", -1)
 			}},
 	}
@@ -149,7 +155,7 @@ func TestDecodeOneShot(t *testing.T) {
 	rec2 := fxCacheRecord(t, mem) // an equal schema, built separately
 	defer rec2.Release()
 	require.NotSame(t, rec1.Schema(), rec2.Schema())
-	opts := []mapper.Option{mapper.SnakeCase()} // plans are cached per options too
+	opts := []mapper.ReadOption{mapper.SnakeCase()} // plans are cached per options too
 	type nullableName struct {
 		ID   int64    `arrow:"id"`
 		Name string   `arrow:"name,nullable"`
@@ -404,4 +410,121 @@ func TestConcurrentUse(t *testing.T) {
 			require.Equal(t, want, results[w], "goroutine %d", w)
 		}
 	})
+}
+
+// directionCalls are calls of every IO package's readers and writers, each
+// given an option of the other direction (wrong) and of its own (right).
+var directionCalls = []struct{ wrong, right string }{
+	{`parquet.Open[Row](path, parquet.WriteConfig{})`, `parquet.Open[Row](path, parquet.ReadConfig{})`},
+	{`parquet.Open[Row](path, mapper.SchemaMetadata(md))`, `parquet.Open[Row](path, mapper.Strict())`},
+	{`parquet.WriteFile(path, rows, parquet.ReadConfig{})`, `parquet.WriteFile(path, rows, parquet.WriteConfig{})`},
+	{`parquet.NewWriter[Row](w, mapper.ZeroCopy())`, `parquet.NewWriter[Row](w, mapper.SchemaMetadata(md))`},
+	{`parquet.OpenRecords(path, parquet.WriteConfig{})`, `parquet.OpenRecords(path, parquet.ReadConfig{})`},
+	{`parquet.NewRecordWriter(w, nil, parquet.ReadConfig{})`, `parquet.NewRecordWriter(w, nil, parquet.WriteConfig{})`},
+	{`ipc.Open[Row](path, ipc.WriteConfig{})`, `ipc.Open[Row](path, mapper.ZeroCopy())`},
+	{`ipc.NewReader[Row](r, mapper.SchemaMetadata(md))`, `ipc.NewReader[Row](r, mapper.Strict())`},
+	{`ipc.WriteFile(path, rows, mapper.Strict())`, `ipc.WriteFile(path, rows, ipc.WriteConfig{})`},
+	{`ipc.NewRecordFileWriter(w, nil, mapper.AllowMissing())`, `ipc.NewRecordFileWriter(w, nil, mapper.SchemaMetadata(md))`},
+	{`flight.NewReader[Row](ctx, flight.Source{}, nil, mapper.SchemaMetadata(md))`, `flight.NewReader[Row](ctx, flight.Source{}, nil, mapper.Strict())`},
+	{`flight.Stream[Row](ctx, nil, nil, ipc.WriteConfig{})`, `flight.Stream[Row](ctx, nil, nil, mapper.Allocator(nil))`},
+	{`flightsql.Query[Row](ctx, flightsql.Conn{}, "q", mapper.SchemaMetadata(md))`, `flightsql.Query[Row](ctx, flightsql.Conn{}, "q", mapper.ZeroCopy())`},
+	{`flightsql.Ingest(ctx, flightsql.Conn{}, flightsql.Table{}, rows, mapper.Strict())`, `flightsql.Ingest(ctx, flightsql.Conn{}, flightsql.Table{}, rows, mapper.SchemaMetadata(md))`},
+	{`adbc.Query[Row](ctx, nil, "q", mapper.SchemaMetadata(md))`, `adbc.Query[Row](ctx, nil, "q", mapper.LastKeyWins())`},
+	{`adbc.Ingest(ctx, nil, "t", adbc.Create, rows, mapper.ZeroCopy())`, `adbc.Ingest(ctx, nil, "t", adbc.Create, rows, mapper.SnakeCase())`},
+	{`mapper.Decode[Row](nil, mapper.SchemaMetadata(md))`, `mapper.Decode[Row](nil, mapper.SnakeCase())`},
+	{`mapper.Encode(rows, mapper.Strict())`, `mapper.Encode(rows, mapper.Allocator(nil))`},
+}
+
+// directionProgram is a package of the calls, one a line in the function
+// calls, so that an error's line names its call.
+func directionProgram(calls []string) string {
+	var b strings.Builder
+	b.WriteString(`package direction
+
+import (
+	"bytes"
+	"context"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/adbc"
+	"github.com/arrowmap/arrowmap/flight"
+	"github.com/arrowmap/arrowmap/flightsql"
+	"github.com/arrowmap/arrowmap/ipc"
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/parquet"
+)
+
+type Row struct{ ID int64 }
+
+var (
+	ctx          = context.Background()
+	path         = "x"
+	rows         []Row
+	md           arrow.Metadata
+	w  io.Writer = io.Discard
+	r  io.Reader = bytes.NewReader(nil)
+)
+
+`)
+	b.WriteString("func use(...any) {}\n\nfunc calls() {\n")
+	for _, c := range calls {
+		fmt.Fprintf(&b, "\tuse(%s)\n", c)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// TestAnOptionOfTheOtherDirectionDoesNotCompile builds a package that
+// gives each reader of every IO package (and mapper's decoders) a writer's
+// option or config, and each writer a reader's: every such call is a
+// compile error about the argument's type; the same calls with an option
+// of their own direction build.
+func TestAnOptionOfTheOtherDirectionDoesNotCompile(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build with")
+	}
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	require.NoError(t, err)
+	build := func(t *testing.T, calls []string) (string, error) {
+		dir := t.TempDir()
+		mod := fmt.Sprintf("module direction\n\ngo 1.26\n\nrequire github.com/arrowmap/arrowmap v0.0.0\n\nreplace github.com/arrowmap/arrowmap => %s\n", root)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "direction.go"), []byte(directionProgram(calls)), 0o644))
+		cmd := exec.Command(goCmd, "build", "-gcflags=-e", ".")
+		cmd.Dir = dir
+		// Offline, from the module cache the repository's own build fills.
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+
+	var wrong, right []string
+	for _, c := range directionCalls {
+		wrong, right = append(wrong, c.wrong), append(right, c.right)
+	}
+	out, err := build(t, right)
+	require.NoError(t, err, "the calls with options of their own direction build:\n%s", out)
+
+	out, err = build(t, wrong)
+	require.Error(t, err, "the calls with options of the other direction build")
+	t.Log(out)
+	firstLine := strings.Count(strings.Split(directionProgram(nil), "func calls() {")[0], "\n") + 2
+	lines := map[int]string{}
+	for _, m := range regexp.MustCompile(`(?m)direction\.go:(\d+):\d+: (.*)$`).FindAllStringSubmatch(out, -1) {
+		var n int
+		fmt.Sscan(m[1], &n)
+		lines[n] = m[2]
+	}
+	for i, c := range directionCalls {
+		msg, ok := lines[firstLine+i]
+		if assert.True(t, ok, "%s compiles:\n%s", c.wrong, out) {
+			assert.Regexp(t, `^cannot use .* as .*(ReadOption|WriteOption) value in argument to .*missing method (ReadOption|WriteOption)\)$`, msg, c.wrong)
+		}
+	}
+	assert.Len(t, lines, len(directionCalls), "one error a call, and no other:\n%s", out)
 }

@@ -92,7 +92,7 @@ func propertySeedFor(t *testing.T) int64 {
 
 // runDecodeCase generates case index of seed, decodes it with the mapper
 // and the reference, and describes the first difference, or returns "".
-func runDecodeCase(seed int64, index int, extra ...mapper.Option) (failure string) {
+func runDecodeCase(seed int64, index int, extra ...mapper.ReadOption) (failure string) {
 	g := &generator{
 		r:          rand.New(rand.NewPCG(uint64(seed), uint64(index))),
 		listViews:  map[array.Builder][][2]int{},

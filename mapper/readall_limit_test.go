@@ -36,7 +36,7 @@ func runRecord(n int64) arrow.RecordBatch {
 }
 
 // readAllOf reads recs with ReadAll, with opts.
-func readAllOf[T any](t *testing.T, recs []arrow.RecordBatch, opts ...mapper.Option) ([]T, error) {
+func readAllOf[T any](t *testing.T, recs []arrow.RecordBatch, opts ...mapper.ReadOption) ([]T, error) {
 	t.Helper()
 	rr, err := array.NewRecordReader(recs[0].Schema(), recs)
 	require.NoError(t, err)
@@ -63,15 +63,15 @@ func TestReadAllHoldsRowsUpToItsLimitAndRefusesARowMore(t *testing.T) {
 	tests := []struct {
 		name  string
 		rows  int64
-		opts  []mapper.Option
+		opts  []mapper.ReadOption
 		error bool
 	}{
 		{"a record of the limit's rows is read", runLimit(1, 64), nil, false},
 		{"a row more is refused", runLimit(1, 64) + 1, nil, true},
-		{"MaxExpansion raises the limit", runLimit(1, 1<<16), []mapper.Option{mapper.MaxExpansion(1 << 16)}, false},
-		{"MaxExpansion refuses a row past its limit", runLimit(1, 1<<16) + 1, []mapper.Option{mapper.MaxExpansion(1 << 16)}, true},
-		{"MaxExpansion of 0 is the default", runLimit(1, 64) + 1, []mapper.Option{mapper.MaxExpansion(0)}, true},
-		{"MaxExpansion of math.MaxInt lifts the limit", runLimit(1, 64) + 1, []mapper.Option{mapper.MaxExpansion(math.MaxInt)}, false},
+		{"MaxExpansion raises the limit", runLimit(1, 1<<16), []mapper.ReadOption{mapper.MaxExpansion(1 << 16)}, false},
+		{"MaxExpansion refuses a row past its limit", runLimit(1, 1<<16) + 1, []mapper.ReadOption{mapper.MaxExpansion(1 << 16)}, true},
+		{"MaxExpansion of 0 is the default", runLimit(1, 64) + 1, []mapper.ReadOption{mapper.MaxExpansion(0)}, true},
+		{"MaxExpansion of math.MaxInt lifts the limit", runLimit(1, 64) + 1, []mapper.ReadOption{mapper.MaxExpansion(math.MaxInt)}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

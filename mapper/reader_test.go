@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	amipc "github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/arrowmap/arrowmap/views"
 	"github.com/stretchr/testify/assert"
@@ -107,7 +108,7 @@ func releaseAll(recs []arrow.RecordBatch) {
 
 // decodeEach is what the Reader must yield: each record decoded whole by a
 // Mapper, concatenated.
-func decodeEach(t *testing.T, recs []arrow.RecordBatch, opts ...mapper.Option) []readerRow {
+func decodeEach(t *testing.T, recs []arrow.RecordBatch, opts ...mapper.ReadOption) []readerRow {
 	t.Helper()
 	m, err := mapper.New[readerRow](readerSchema, opts...)
 	require.NoError(t, err)
@@ -185,16 +186,9 @@ func openRecords(t *testing.T, mem memory.Allocator, format string, recs []arrow
 
 func openFile(t *testing.T, mem memory.Allocator, path string) (array.RecordReader, func()) {
 	t.Helper()
-	f, err := os.Open(path)
+	rr, err := amipc.OpenRecords(path, mapper.Allocator(mem))
 	require.NoError(t, err)
-	fr, err := ipc.NewFileReader(f, ipc.WithAllocator(mem))
-	require.NoError(t, err)
-	rr := mapper.FileRecords(fr)
-	return rr, func() {
-		rr.Release()
-		require.NoError(t, fr.Close())
-		require.NoError(t, f.Close())
-	}
+	return rr, rr.Release
 }
 
 // readAll reads r to the end with Read and a dst of size rows, copying the
@@ -635,7 +629,7 @@ func TestReaderLeavesNoMemoryAllocated(t *testing.T) {
 					recs := readerBatches(mem, c.nullName, 7, 0, 9, 12, 3)
 					rr, done := openRecords(t, mem, format, recs)
 					releaseAll(recs)
-					var opts []mapper.Option
+					var opts []mapper.ReadOption
 					if zeroCopy {
 						opts = append(opts, mapper.ZeroCopy())
 					}
@@ -681,7 +675,7 @@ func TestReaderReleasesEachRecordOnceConsumed(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			var opts []mapper.Option
+			var opts []mapper.ReadOption
 			if c.zeroCopy {
 				opts = append(opts, mapper.ZeroCopy())
 			}
@@ -863,117 +857,6 @@ func TestReaderPagesOfPrimitivesAllocateNothing(t *testing.T) {
 	require.Zero(t, allocs, "allocations per page of %d rows", page)
 }
 
-func TestFileRecords(t *testing.T) {
-	t.Run("reads the schema and every record in order", func(t *testing.T) {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		defer mem.AssertSize(t, 0)
-		recs := readerBatches(mem, -1, 4, 0, 6, 1)
-		defer releaseAll(recs)
-		path, _ := writeFile(t, mem, recs)
-		rr, done := openFile(t, mem, path)
-		defer done()
-		require.True(t, rr.Schema().Equal(readerSchema))
-		for k, want := range recs {
-			require.True(t, rr.Next(), "record %d", k)
-			require.True(t, array.RecordEqual(want, rr.RecordBatch()), "record %d", k)
-			//lint:ignore SA1019 the adapter still serves the deprecated name of array.RecordReader
-			require.Same(t, rr.RecordBatch(), rr.Record())
-		}
-		require.False(t, rr.Next())
-		require.False(t, rr.Next())
-		require.NoError(t, rr.Err())
-	})
-	t.Run("a record retained past Next stays valid", func(t *testing.T) {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		defer mem.AssertSize(t, 0)
-		recs := readerBatches(mem, -1, 4, 6)
-		defer releaseAll(recs)
-		path, _ := writeFile(t, mem, recs)
-		rr, done := openFile(t, mem, path)
-		defer done()
-		require.True(t, rr.Next())
-		first := rr.RecordBatch()
-		first.Retain()
-		require.True(t, rr.Next())
-		require.False(t, rr.Next())
-		require.Len(t, first.Columns(), 4)
-		require.True(t, array.RecordEqual(recs[0], first))
-		first.Release()
-	})
-	t.Run("a corrupted record is an error from Read, after the rows before it", func(t *testing.T) {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		defer mem.AssertSize(t, 0)
-		recs := readerBatches(mem, -1, 4, 6, 3)
-		want := decodeEach(t, recs[:1])
-		path, starts := writeFile(t, mem, recs)
-		releaseAll(recs)
-		data, err := os.ReadFile(path)
-		require.NoError(t, err)
-		// Garble the prefix of the second record's message, which the
-		// footer's block points to.
-		copy(data[starts[1]:], bytes.Repeat([]byte{0x7F}, 16))
-		require.NoError(t, os.WriteFile(path, data, 0o600))
-
-		rr, done := openFile(t, mem, path)
-		defer done()
-		r, err := mapper.NewReader[readerRow](rr)
-		require.NoError(t, err)
-		defer r.Release()
-		got, _, err := readAll(t, r, 3)
-		require.Error(t, err)
-		require.NotErrorIs(t, err, io.EOF)
-		require.Equal(t, want, got)
-		require.Error(t, rr.Err())
-	})
-	t.Run("a truncated file is refused when opened", func(t *testing.T) {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		defer mem.AssertSize(t, 0)
-		recs := readerBatches(mem, -1, 4, 6)
-		path, _ := writeFile(t, mem, recs)
-		releaseAll(recs)
-		data, err := os.ReadFile(path)
-		require.NoError(t, err)
-		_, err = ipc.NewFileReader(bytes.NewReader(data[:len(data)-20]), ipc.WithAllocator(mem))
-		require.Error(t, err)
-	})
-}
-
-func TestSourceErrorTellsAnEndFromASourceCutShort(t *testing.T) {
-	cutShort := fmt.Errorf("arrow/ipc: could not read continuation indicator: %w", io.EOF)
-	midMessage := fmt.Errorf("arrow/ipc: could not read message body: %w", io.ErrUnexpectedEOF)
-	joined := errors.Join(errSource, io.EOF)
-	for _, tc := range []struct {
-		name string
-		err  error
-		// same: SourceError returns err itself; else, when err is not nil
-		// or io.EOF, an io.ErrUnexpectedEOF error with err's text.
-		same, end bool
-	}{
-		{"no error is the end", nil, false, true},
-		{"io.EOF itself is the end", io.EOF, false, true},
-		{"an error wrapping io.EOF is a source cut short", cutShort, false, false},
-		{"an error joined with io.EOF is a source cut short", joined, false, false},
-		{"an error wrapping io.ErrUnexpectedEOF stays as it is", midMessage, true, false},
-		{"io.ErrUnexpectedEOF itself stays as it is", io.ErrUnexpectedEOF, true, false},
-		{"any other error stays as it is", errSource, true, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := mapper.SourceError(tc.err)
-			switch {
-			case tc.end:
-				require.NoError(t, got)
-			case tc.same:
-				require.Equal(t, tc.err, got)
-			default:
-				require.ErrorIs(t, got, io.ErrUnexpectedEOF)
-				require.NotErrorIs(t, got, io.EOF)
-				require.NotErrorIs(t, got, tc.err, "the source's error is not wrapped: it wraps io.EOF")
-				require.Contains(t, got.Error(), tc.err.Error(), "the source's text is kept")
-			}
-		})
-	}
-}
-
 // TestReaderTellsAnEndFromAStreamCutShort: a source whose Err is io.EOF
 // itself has ended; one whose Err wraps io.EOF ran out of bytes where it
 // should not have (arrow-go's ipc reader, when a stream ends before the
@@ -1145,7 +1028,7 @@ func TestReaderAllYieldsEveryRowThenTheError(t *testing.T) {
 				rr, done := openRecords(t, mem, "stream", recs)
 				releaseAll(recs)
 				defer done()
-				var opts []mapper.Option
+				var opts []mapper.ReadOption
 				if zeroCopy {
 					opts = append(opts, mapper.ZeroCopy())
 				}
@@ -1427,7 +1310,7 @@ func TestReadersReportErrClosedAfterRelease(t *testing.T) {
 		mem := checkedAllocator(t)
 		for _, zeroCopy := range []bool{false, true} {
 			rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 30), nil)
-			var opts []mapper.Option
+			var opts []mapper.ReadOption
 			if zeroCopy {
 				opts = append(opts, mapper.ZeroCopy())
 			}
@@ -1501,7 +1384,7 @@ func TestColumnsReaderAllYieldsOneColumnsPerRecord(t *testing.T) {
 	require.False(t, r.Next())
 }
 
-func TestColumnsReaderPagesIsWindows(t *testing.T) {
+func TestColumnsReaderWindowsStayInOneRecord(t *testing.T) {
 	mem := checkedAllocator(t)
 	windowsOf := func(seq func(r *mapper.ColumnsReader[idColumns]) iter.Seq2[idColumns, error]) ([][]int64, error) {
 		rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 7, 0, 2), errSource)
@@ -1519,11 +1402,8 @@ func TestColumnsReaderPagesIsWindows(t *testing.T) {
 		return got, nil
 	}
 	windows, werr := windowsOf(func(r *mapper.ColumnsReader[idColumns]) iter.Seq2[idColumns, error] { return r.Windows(3) })
-	pages, perr := windowsOf(func(r *mapper.ColumnsReader[idColumns]) iter.Seq2[idColumns, error] { return r.Pages(3) })
 	require.Equal(t, [][]int64{{0, 1, 2}, {3, 4, 5}, {6}, {7, 8}}, windows, "windows of one record each, then the error")
-	require.Equal(t, windows, pages)
 	require.ErrorIs(t, werr, errSource)
-	require.ErrorIs(t, perr, errSource)
 }
 
 // checkedAllocator is a CheckedAllocator that must hold nothing once the
@@ -1681,7 +1561,7 @@ func TestAReaderGivesTheRowsOfARecordBeforeItsError(t *testing.T) {
 					rr, done := openRecords(t, mem, "stream", recs)
 					releaseAll(recs)
 					defer done()
-					var opts []mapper.Option
+					var opts []mapper.ReadOption
 					if zeroCopy {
 						opts = append(opts, mapper.ZeroCopy())
 					}

@@ -86,7 +86,7 @@ func fxJSONList[V any](vals []V, nulls ...int) string {
 // sliced with RecordBatch.NewSlice at offset 1, and a record of columns each
 // sliced with array.NewSlice; a Batch from View sliced, sliced again and
 // read with Row; a Batch of the sliced record, sliced again.
-func fxDecodeAll[T any](t *testing.T, rec arrow.RecordBatch, opts ...mapper.Option) []T {
+func fxDecodeAll[T any](t *testing.T, rec arrow.RecordBatch, opts ...mapper.ReadOption) []T {
 	t.Helper()
 	n := int(rec.NumRows())
 	require.GreaterOrEqual(t, n, 4, "decodeAll needs at least 4 rows")
@@ -363,7 +363,7 @@ type fxStringRow struct {
 
 var fxStringValues = []string{"", "short", "a value longer than twelve bytes", "a value longer than twelve bytes", "é∂ü", "short", "z"}
 
-func fxStringsCase(dt arrow.DataType, opts ...mapper.Option) func(*testing.T, memory.Allocator) {
+func fxStringsCase(dt arrow.DataType, opts ...mapper.ReadOption) func(*testing.T, memory.Allocator) {
 	return func(t *testing.T, mem memory.Allocator) {
 		quoted := make([]string, len(fxStringValues))
 		want := make([]fxStringRow, len(fxStringValues))
@@ -421,7 +421,7 @@ func TestDecodeBytes(t *testing.T) {
 		{V: long, P: fxPtr(long)},
 		{V: []byte("abc"), P: fxPtr([]byte("abc"))},
 	}
-	bytesCase := func(dt arrow.DataType, js string, want []fxBytesRow, opts ...mapper.Option) func(*testing.T, memory.Allocator) {
+	bytesCase := func(dt arrow.DataType, js string, want []fxBytesRow, opts ...mapper.ReadOption) func(*testing.T, memory.Allocator) {
 		return func(t *testing.T, mem memory.Allocator) {
 			rec := fxRecord(t, fxCol{"v", fxJSON(t, mem, dt, js)}, fxCol{"p", fxJSON(t, mem, dt, js)})
 			defer rec.Release()
@@ -1245,7 +1245,7 @@ type fxPriceRow struct {
 }
 
 func TestDecodeAs(t *testing.T) {
-	opts := []mapper.Option{mapper.As[FxCents, float64](fxCentsOf, nil), mapper.As[FxMoney, string](fxMoneyOf, nil)}
+	opts := []mapper.ReadOption{mapper.As[FxCents, float64](fxCentsOf, nil), mapper.As[FxMoney, string](fxMoneyOf, nil)}
 	build := func(t *testing.T, mem memory.Allocator, price, history, total string) arrow.RecordBatch {
 		return fxRecord(t,
 			fxCol{"price", fxJSON(t, mem, arrow.PrimitiveTypes.Float64, price)},
@@ -1535,7 +1535,7 @@ func TestZeroCopy(t *testing.T) {
 					fxCol{"b", fxJSON(t, mem, enc.binary, `["AAECAwQFBgcICQoLDA0ODxAREhM=", "aGk=", null, "aGVsbG8gd29ybGQsIGhlbGxv", "eA=="]`)},
 					fxCol{"l", fxJSON(t, mem, arrow.ListOf(enc.str), `[["a string longer than twelve bytes"], [], null, ["y", "another string past twelve bytes"], ["z"]]`)})
 				defer rec.Release()
-				var opts []mapper.Option
+				var opts []mapper.ReadOption
 				if zero {
 					opts = append(opts, mapper.ZeroCopy())
 				}

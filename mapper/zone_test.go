@@ -110,7 +110,7 @@ func TestTagZoneWithoutColonEncodes(t *testing.T) {
 		{time.Date(2024, 1, 15, 12, 0, 0, 0, time.UTC)},
 		{time.Date(1969, 12, 31, 23, 59, 59, 999e6, time.FixedZone("", 3600))},
 	}
-	rec, err := mapper.Encode(rows, mapper.WithAllocator(mem))
+	rec, err := mapper.Encode(rows, mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer rec.Release()
 	require.Equal(t, "-0800", rec.Schema().Field(0).Type.(*arrow.TimestampType).TimeZone)

@@ -108,7 +108,7 @@ func ParseColumnTag(tag string) (ColumnConfig, error) {
 
 // fieldColumnConfigs is the arrow-parquet tags of T's fields under the mapper
 // options opts, parsed: an error names the field.
-func fieldColumnConfigs[T any](opts []mapper.Option) ([]taggedField, error) {
+func fieldColumnConfigs[T any](opts []mapper.WriteOption) ([]taggedField, error) {
 	tags, err := mapper.FieldTags[T](columnTagKey, opts...)
 	if err != nil {
 		return nil, err

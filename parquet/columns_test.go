@@ -87,7 +87,7 @@ func readThroughPqarrow[T any](t *testing.T, data []byte) []T {
 }
 
 // writeBytes is rows written by a Writer with opts.
-func writeBytes[T any](t *testing.T, rows []T, opts ...amparquet.Option) []byte {
+func writeBytes[T any](t *testing.T, rows []T, opts ...amparquet.WriteOption) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := amparquet.NewWriter[T](&buf, opts...)

@@ -161,15 +161,6 @@ func TestParquetAllocatorIsHonouredByEveryReaderAndWriter(t *testing.T) {
 			mem.AssertSize(t, 0)
 		})
 	}
-	t.Run("a different deprecated Alloc is an error", func(t *testing.T) {
-		a, b := memory.NewCheckedAllocator(memory.NewGoAllocator()), memory.NewCheckedAllocator(memory.NewGoAllocator())
-		_, err := amparquet.Open[cfgRow](path, amparquet.ReadConfig{Alloc: a}, mapper.Allocator(b))
-		assert.ErrorIs(t, err, mapper.ErrUnsupported)
-		assert.ErrorContains(t, err, "parquet.Open: mapper.Allocator and the deprecated ReadConfig.Alloc")
-		r, err := amparquet.Open[cfgRow](path, amparquet.ReadConfig{Alloc: a}, mapper.Allocator(a))
-		assert.Equal(t, rows, readRows(t, r, err), "the same allocator both ways is no conflict")
-		a.AssertSize(t, 0)
-	})
 }
 
 func TestParquetSchemaMetadataLandsInTheFileOfEveryWriter(t *testing.T) {
@@ -178,8 +169,8 @@ func TestParquetSchemaMetadataLandsInTheFileOfEveryWriter(t *testing.T) {
 	rec, err := mapper.Encode(rows)
 	require.NoError(t, err)
 	defer rec.Release()
-	for name, write := range map[string]func(opts ...amparquet.Option) ([]byte, error){
-		"NewWriter": func(opts ...amparquet.Option) ([]byte, error) {
+	for name, write := range map[string]func(opts ...amparquet.WriteOption) ([]byte, error){
+		"NewWriter": func(opts ...amparquet.WriteOption) ([]byte, error) {
 			var buf bytes.Buffer
 			w, err := amparquet.NewWriter[cfgRow](&buf, opts...)
 			if err != nil {
@@ -191,14 +182,14 @@ func TestParquetSchemaMetadataLandsInTheFileOfEveryWriter(t *testing.T) {
 			err = w.Close()
 			return buf.Bytes(), err
 		},
-		"WriteFile": func(opts ...amparquet.Option) ([]byte, error) {
+		"WriteFile": func(opts ...amparquet.WriteOption) ([]byte, error) {
 			path := filepath.Join(t.TempDir(), "md.parquet")
 			if err := amparquet.WriteFile(path, rows, opts...); err != nil {
 				return nil, err
 			}
 			return os.ReadFile(path)
 		},
-		"NewRecordWriter": func(opts ...amparquet.Option) ([]byte, error) {
+		"NewRecordWriter": func(opts ...amparquet.WriteOption) ([]byte, error) {
 			var buf bytes.Buffer
 			w, err := amparquet.NewRecordWriter(&buf, rec.Schema(), opts...)
 			if err != nil {
@@ -217,37 +208,51 @@ func TestParquetSchemaMetadataLandsInTheFileOfEveryWriter(t *testing.T) {
 			schema, err := amparquet.ReadSchema(bytes.NewReader(data), int64(len(data)))
 			require.NoError(t, err)
 			assert.Equal(t, md.ToMap(), schema.Metadata().ToMap())
-			_, err = write(mapper.SchemaMetadata(md), amparquet.WriteConfig{Metadata: map[string]string{"origin": "other"}})
-			assert.ErrorIs(t, err, mapper.ErrUnsupported)
-			assert.ErrorContains(t, err, "mapper.SchemaMetadata and the deprecated WriteConfig.Metadata differ")
 		})
 	}
 }
 
+// foreignReadOption is a read option of another package, as a config of
+// another IO package is: of the right direction, and not parquet's.
+type foreignReadOption struct{}
+
+func (foreignReadOption) ReadOption() {}
+
+// TestParquetRefusesAtTheCallAnOptionAnEntryPointDoesNotTake: an option
+// of the wrong direction does not compile (TestAnOptionOfTheOtherDirectionDoesNotCompile,
+// mapper/options_test.go); one of the right direction that the entry
+// point does not take is an ErrOption naming both.
 func TestParquetRefusesAtTheCallAnOptionAnEntryPointDoesNotTake(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "none.parquet")
 	for _, tc := range []struct {
 		err  func() error
 		want string
 	}{
-		{func() error {
-			_, err := amparquet.Open[cfgRow](path, mapper.ZeroCopy(), mapper.SchemaMetadata(arrow.Metadata{}))
-			return err
-		}, "parquet.Open does not take SchemaMetadata"},
 		{func() error { _, err := amparquet.ReadFile[cfgRow](path, mapper.ZeroCopy()); return err }, "parquet.ReadFile does not take ZeroCopy"},
-		{func() error { _, err := amparquet.Open[cfgRow](path, amparquet.WriteConfig{}); return err }, "parquet.Open does not take parquet.WriteConfig"},
+		{func() error { _, err := amparquet.Open[cfgRow](path, foreignReadOption{}); return err }, "parquet.Open does not take parquet_test.foreignReadOption"},
+		{func() error {
+			_, err := amparquet.Open[cfgRow](path, amparquet.ReadConfig{}, amparquet.ReadConfig{})
+			return err
+		}, "parquet.Open does not take two parquet.ReadConfig values"},
 		{func() error {
 			_, err := amparquet.NewReader[cfgRow](context.Background(), nil, mapper.Allocator(nil))
 			return err
 		}, "parquet.NewReader does not take Allocator"},
-		{func() error { return amparquet.WriteFile(path, cfgRows(1), amparquet.ReadConfig{}) }, "parquet.WriteFile does not take parquet.ReadConfig"},
-		{func() error { _, err := amparquet.NewWriter[cfgRow](io.Discard, mapper.Strict()); return err }, "parquet.NewWriter does not take Strict"},
+		{func() error {
+			_, err := amparquet.NewReader[cfgRow](context.Background(), nil, amparquet.ReadConfig{})
+			return err
+		}, "parquet.NewReader does not take parquet.ReadConfig"},
+		{func() error { _, err := amparquet.OpenColumns[cfgCols](path, mapper.ZeroCopy()); return err }, "parquet.OpenColumns does not take ZeroCopy"},
 		{func() error { _, err := amparquet.OpenRecords(path, mapper.SnakeCase()); return err }, "parquet.OpenRecords does not take SnakeCase"},
+		{func() error {
+			_, err := amparquet.NewRecordWriter(io.Discard, nil, mapper.As[int, int](nil, nil))
+			return err
+		}, "parquet.NewRecordWriter does not take As"},
 	} {
 		err := tc.err()
 		var me *mapper.Error
 		require.ErrorAs(t, err, &me, tc.want)
-		assert.ErrorIs(t, err, mapper.ErrUnsupported, tc.want)
+		assert.ErrorIs(t, err, mapper.ErrOption, tc.want)
 		assert.ErrorContains(t, err, tc.want)
 	}
 	_, err := os.Stat(path)

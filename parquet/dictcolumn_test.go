@@ -2,6 +2,7 @@ package parquet_test
 
 import (
 	"fmt"
+	"github.com/arrowmap/arrowmap/mapper"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,7 +61,7 @@ func TestADictColumnWrittenWithoutDictionariesReadsBack(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "dict.parquet")
-			require.NoError(t, amparquet.WriteFile(path, c.rows, amparquet.WriteConfig{Dictionary: &off, Alloc: c.alloc}))
+			require.NoError(t, amparquet.WriteFile(path, c.rows, amparquet.WriteConfig{Dictionary: &off}, mapper.Allocator(c.alloc)))
 			got, err := amparquet.ReadFile[dictName](path)
 			require.NoError(t, err)
 			require.Equal(t, c.rows, got)

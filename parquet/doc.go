@@ -36,15 +36,14 @@
 //   - OpenRecords, OpenRecordsReaderAt, NewRecordWriter, ReadSchema: the
 //     same acts on records of any schema
 //
-// Every entry point ends with opts ...Option: mapper options beside a
-// ReadConfig for a reader, a WriteConfig for a writer, none needed for the
-// defaults. mapper.Allocator is the allocator of every reader and writer
+// Every reader ends with opts ...ReadOption, every writer with opts
+// ...WriteOption: mapper options of that direction beside a ReadConfig for
+// a reader, a WriteConfig for a writer, none needed for the defaults; a
+// WriteConfig given to a reader does not compile. mapper.Allocator is the allocator of every reader and writer
 // (but NewReader, whose pqarrow.FileReader has its own), and
-// mapper.SchemaMetadata the schema metadata of every writer;
-// ReadConfig.Alloc, WriteConfig.Alloc and WriteConfig.Metadata are their
-// deprecated spellings, an error when given different from them. An option
-// an entry point does not take is refused at the call, naming the entry
-// point ("parquet.Open does not take SchemaMetadata").
+// mapper.SchemaMetadata the schema metadata of every writer. An option
+// an entry point does not take is refused at the call, an ErrOption
+// naming the entry point ("parquet.ReadFile does not take ZeroCopy").
 //
 // Writing streams: a Writer holds one row group's encoded columns however
 // many rows it is given, and encodes a batch of rows' columns on
@@ -185,4 +184,7 @@
 //   - Two columns of one name (which a RecordWriter's schema may have)
 //     are renamed by DuckDB, whose tables have unique column names: the
 //     second "ints" is "ints_1".
+//
+// The verbs and argument order of this package's entry points beside
+// those of every other IO package are in docs/entry-points.md.
 package parquet

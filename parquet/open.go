@@ -18,8 +18,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -60,13 +58,6 @@ type ReadConfig struct {
 	// unasked; answer true for the pages of columns the predicate is not
 	// on. Errors then count rows among the rows read.
 	KeepPage func(Page) bool
-	// Alloc allocates the memory read and decoded into, as
-	// mapper.Allocator does. Given with a mapper.Allocator that differs,
-	// it is an error.
-	//
-	// Deprecated: give mapper.Allocator, the allocator of every reader and
-	// writer of every IO package.
-	Alloc memory.Allocator
 	// MaxPageSize is the most bytes one page of the file may hold
 	// uncompressed, which is what reading the page allocates at once: a
 	// page header claiming more is an error wrapping ErrPageTooLarge that
@@ -91,37 +82,10 @@ type ReadConfig struct {
 	// — a date past its range, nanoseconds below it — is an error naming
 	// this field, the column and the row: never rounded.
 	Int96Unit *arrow.TimeUnit
-}
 
-// IOOption marks a ReadConfig as an Option of the readers. It does
-// nothing.
-func (ReadConfig) IOOption() {}
-
-// Option is what every entry point of this package takes after its
-// positional arguments: a mapper.Option (SnakeCase, Allocator,
-// SchemaMetadata, …), a ReadConfig for a reader, a WriteConfig for a
-// writer. An entry point refuses, at the call, an option it does not
-// take, naming itself and the option.
-type Option = ioconfig.Option
-
-// readKinds is what the readers of rows take: mapper.NewReader's options
-// and the allocator of what is read.
-const readKinds = mapperhook.Reader | mapperhook.Allocator
-
-// readConfig sorts the options of the reader entry, which takes the mapper
-// options in accepted: the ReadConfig, with its one allocator (the
-// mapper.Allocator's or the deprecated Alloc's) in Alloc, and the mapper
-// options but Allocator.
-func readConfig(entry string, accepted ioconfig.Kinds, opts []Option) (ReadConfig, []mapper.Option, error) {
-	c, err := ioconfig.Parse[ReadConfig](entry, accepted, opts)
-	if err != nil {
-		return ReadConfig{}, nil, err
-	}
-	cfg := c.Config
-	if cfg.Alloc, err = c.Allocator(cfg.Alloc, "ReadConfig.Alloc"); err != nil {
-		return ReadConfig{}, nil, err
-	}
-	return cfg, c.Mapper, nil
+	// alloc allocates the memory read and decoded into: mapper.Allocator's,
+	// nil for the reader's own pool.
+	alloc memory.Allocator
 }
 
 // Open returns a Reader of the rows of the Parquet file at path as values
@@ -141,31 +105,31 @@ func readConfig(entry string, accepted ioconfig.Kinds, opts []Option) (ReadConfi
 // as they alias a record, and none after Release.
 //
 // The Reader holds the file open until Release, which closes it.
-func Open[T any](path string, opts ...Option) (*mapper.Reader[T], error) {
-	cfg, mopts, err := readConfig("parquet.Open", readKinds, opts)
+func Open[T any](path string, opts ...ReadOption) (*mapper.Reader[T], error) {
+	c, err := parseRead("parquet.Open", opts, nil)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openPath(path, cfg)
+	src, err := openPath(path, c.cfg)
 	if err != nil {
 		return nil, err
 	}
-	return rowsReader[T](src, mopts)
+	return rowsReader[T](src, c.mapper)
 }
 
 // OpenReaderAt is Open for the size bytes of a Parquet file that r reads:
 // an *os.File, a *bytes.Reader, an object store's ranged reader. The Reader
 // does not close r. opts are Open's.
-func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Reader[T], error) {
-	cfg, mopts, err := readConfig("parquet.OpenReaderAt", readKinds, opts)
+func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...ReadOption) (*mapper.Reader[T], error) {
+	c, err := parseRead("parquet.OpenReaderAt", opts, nil)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openSource(r, size, nil, "the Parquet data", cfg)
+	src, err := openSource(r, size, nil, "the Parquet data", c.cfg)
 	if err != nil {
 		return nil, err
 	}
-	return rowsReader[T](src, mopts)
+	return rowsReader[T](src, c.mapper)
 }
 
 // OpenColumns returns a ColumnsReader of the Parquet file at path: the
@@ -178,12 +142,13 @@ func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...Option) (*mapper.Rea
 // mapper.Allocator, as for Open.
 //
 // The ColumnsReader holds the file open until Release, which closes it.
-func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], error) {
-	cfg, mopts, err := readConfig("parquet.OpenColumns", mapperhook.Columns|mapperhook.Allocator, opts)
+func OpenColumns[C any](path string, opts ...ReadOption) (*mapper.ColumnsReader[C], error) {
+	c, err := parseRead("parquet.OpenColumns", opts, columnsOption)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openPath(path, cfg)
+	mopts := c.mapper
+	src, err := openPath(path, c.cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -208,16 +173,16 @@ func OpenColumns[C any](path string, opts ...Option) (*mapper.ColumnsReader[C], 
 // ReadFile reads every row of the Parquet file at path as values of T, as
 // Open and ReadAll do. opts are Open's but mapper.ZeroCopy: the rows
 // outlive the file.
-func ReadFile[T any](path string, opts ...Option) ([]T, error) {
-	cfg, mopts, err := readConfig("parquet.ReadFile", readKinds&^mapperhook.ZeroCopy, opts)
+func ReadFile[T any](path string, opts ...ReadOption) ([]T, error) {
+	c, err := parseRead("parquet.ReadFile", opts, notZeroCopy)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openPath(path, cfg)
+	src, err := openPath(path, c.cfg)
 	if err != nil {
 		return nil, err
 	}
-	r, err := rowsReader[T](src, mopts)
+	r, err := rowsReader[T](src, c.mapper)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +205,7 @@ type source struct {
 	fields []arrow.Field
 	meta   arrow.Metadata
 	mem    memory.Allocator
-	pool   *pool // the allocator of a ReadConfig with no Alloc, released at close
+	pool   *pool // the allocator without mapper.Allocator, released at close
 	// pages is the file as arrow-go reads it, checking its pages; nil for
 	// a pqarrow.FileReader of the caller's (NewReader).
 	pages *pageFile
@@ -299,7 +264,7 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	if err != nil {
 		return nil, err
 	}
-	var mem memory.Allocator = cfg.Alloc
+	var mem memory.Allocator = cfg.alloc
 	var own *pool
 	if mem == nil {
 		own = &pool{}
@@ -606,13 +571,13 @@ func (s *source) close() error {
 
 // rowsReader is the Reader of the columns T reads from src, which it owns
 // from then on.
-func rowsReader[T any](src *source, opts []mapper.Option) (*mapper.Reader[T], error) {
+func rowsReader[T any](src *source, opts []mapper.ReadOption) (*mapper.Reader[T], error) {
 	schema, err := src.schema()
 	if err != nil {
 		src.close()
 		return nil, err
 	}
-	m, err := mapper.New[T](schema, opts...)
+	m, err := mapper.New[T](schema, decodeOptions(opts)...)
 	if err != nil {
 		src.close()
 		return nil, err

@@ -142,7 +142,7 @@ func TestOpenReaderAtReadsTheBytesGiven(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 
-	r, err := amparquet.OpenReaderAt[order](bytes.NewReader(data), int64(len(data)), amparquet.ReadConfig{Alloc: mem, BatchRows: 4})
+	r, err := amparquet.OpenReaderAt[order](bytes.NewReader(data), int64(len(data)), amparquet.ReadConfig{BatchRows: 4}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	var got []order
 	for page, err := range r.Pages(6) {
@@ -203,7 +203,7 @@ func TestReadFileOfAProjection(t *testing.T) {
 		require.Equal(t, orders(12)[i].Note, n.Note)
 	}
 	_, err = amparquet.ReadFile[note](path, mapper.ZeroCopy())
-	require.ErrorIs(t, err, mapper.ErrUnsupported, "the rows outlive the file")
+	require.ErrorIs(t, err, mapper.ErrOption, "the rows outlive the file")
 }
 
 func TestOpeningWhatIsNotAGoodParquetFileIsAnError(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"weak"
 )
 
-// pool is the allocator of a Writer with no WriteConfig.Alloc: Go memory,
+// pool is the allocator of a Writer without mapper.Allocator: Go memory,
 // as memory.DefaultAllocator's, but a buffer that arrow-go frees (the
 // records the Writer builds, pqarrow's page and level buffers) is kept and
 // handed out again, instead of left to the garbage collector. Writing

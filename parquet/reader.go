@@ -6,8 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -27,10 +25,13 @@ import (
 // opts are mapper.NewReader's options. fr allocates what it reads, with
 // the allocator given to pqarrow.NewFileReader: mapper.Allocator, which
 // could not act on it, is refused, as a ReadConfig is.
-func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...Option) (*mapper.Reader[T], error) {
-	c, err := ioconfig.Parse[ioconfig.NoConfig]("parquet.NewReader", mapperhook.Reader, opts)
+func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...ReadOption) (*mapper.Reader[T], error) {
+	c, err := parseRead("parquet.NewReader", opts, func(o mapper.ReadOption) bool { return !allocatorOnly(o) })
 	if err != nil {
 		return nil, err
+	}
+	if c.hasConfig {
+		return nil, mapper.OptionError("parquet.NewReader", c.cfg)
 	}
 	if fr == nil {
 		return nil, errors.New("arrowmap/parquet: NewReader: nil pqarrow.FileReader")
@@ -47,5 +48,5 @@ func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...Optio
 	}
 	src.ctx = ctx
 	src.sized = false // records of fr.Props.BatchSize rows, as documented
-	return rowsReader[T](src, c.Mapper)
+	return rowsReader[T](src, c.mapper)
 }

@@ -9,8 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 	"github.com/arrowmap/arrowmap/internal/forbidden"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 )
 
 // RecordWriter writes Arrow records of one schema to a Parquet file, for
@@ -34,8 +32,8 @@ type RecordWriter struct {
 //
 // opts are a WriteConfig, mapper.Allocator and mapper.SchemaMetadata (the
 // metadata of the schema written, in place of schema's own).
-func NewRecordWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*RecordWriter, error) {
-	c, err := ioconfig.Parse[WriteConfig]("parquet.NewRecordWriter", mapperhook.Allocator|mapperhook.SchemaMetadata, opts)
+func NewRecordWriter(w io.Writer, schema *arrow.Schema, opts ...WriteOption) (*RecordWriter, error) {
+	c, err := parseWrite("parquet.NewRecordWriter", opts, recordWriterOption)
 	if err != nil {
 		return nil, err
 	}
@@ -45,12 +43,9 @@ func NewRecordWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Record
 	if schema == nil {
 		return nil, errors.New("arrowmap/parquet: NewRecordWriter: nil schema")
 	}
-	cfg, err := writeConfig(c)
-	if err != nil {
-		return nil, err
-	}
-	if c.Has(mapperhook.SchemaMetadata) {
-		md := c.Metadata
+	cfg := c.cfg
+	if c.metadata != nil {
+		md := c.metadata.Metadata()
 		schema = arrow.NewSchemaWithEndian(schema.Fields(), &md, schema.Endianness())
 	}
 	mem, own := cfg.allocator()
@@ -153,11 +148,12 @@ func (r *RecordReader) NumRows() int64 { return r.src.numRows() }
 // OpenRecords returns a RecordReader of the Parquet file at path, in
 // records of ReadConfig.BatchRows rows, of the row groups it selects.
 // opts are a ReadConfig and mapper.Allocator.
-func OpenRecords(path string, opts ...Option) (*RecordReader, error) {
-	cfg, _, err := readConfig("parquet.OpenRecords", mapperhook.Allocator, opts)
+func OpenRecords(path string, opts ...ReadOption) (*RecordReader, error) {
+	c, err := parseRead("parquet.OpenRecords", opts, allocatorOnly)
 	if err != nil {
 		return nil, err
 	}
+	cfg := c.cfg
 	src, err := openPath(path, cfg)
 	if err != nil {
 		return nil, err
@@ -167,11 +163,12 @@ func OpenRecords(path string, opts ...Option) (*RecordReader, error) {
 
 // OpenRecordsReaderAt is OpenRecords for the size bytes of a Parquet file
 // that r reads. The RecordReader does not close r.
-func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...Option) (*RecordReader, error) {
-	cfg, _, err := readConfig("parquet.OpenRecordsReaderAt", mapperhook.Allocator, opts)
+func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...ReadOption) (*RecordReader, error) {
+	c, err := parseRead("parquet.OpenRecordsReaderAt", opts, allocatorOnly)
 	if err != nil {
 		return nil, err
 	}
+	cfg := c.cfg
 	src, err := openSource(r, size, nil, "the Parquet data", cfg)
 	if err != nil {
 		return nil, err

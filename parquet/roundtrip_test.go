@@ -425,12 +425,6 @@ func TestWriteConfigSettingsReachTheFile(t *testing.T) {
 			require.True(t, pr.Next(), "a page: %v", pr.Err())
 			require.Equal(t, "DATA_PAGE_V2", pr.Page().Type().String())
 		}},
-		{"metadata is stored in the footer beside the Arrow schema", amparquet.WriteConfig{Metadata: map[string]string{"b": "2", "a": "1"}}, func(t *testing.T, pf *file.Reader) {
-			kv := pf.MetaData().KeyValueMetadata()
-			require.Equal(t, "1", *kv.FindValue("a"))
-			require.Equal(t, "2", *kv.FindValue("b"))
-			require.NotNil(t, kv.FindValue("ARROW:schema"))
-		}},
 		{"row groups hold RowGroupRows rows, the last the rest", amparquet.WriteConfig{RowGroupRows: 300}, func(t *testing.T, pf *file.Reader) {
 			require.Equal(t, []int64{300, 300, 300, 100}, rowGroupSizes(pf))
 		}},

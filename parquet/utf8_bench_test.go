@@ -79,7 +79,7 @@ func BenchmarkWriteFixedSizeLists(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		w, err := amparquet.NewWriter[vectorRow](io.Discard, amparquet.WriteConfig{Alloc: memory.DefaultAllocator})
+		w, err := amparquet.NewWriter[vectorRow](io.Discard, amparquet.WriteConfig{}, mapper.Allocator(memory.DefaultAllocator))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -17,8 +17,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/internal/atomicfile"
-	"github.com/arrowmap/arrowmap/internal/ioconfig"
-	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/internal/version"
 	"github.com/arrowmap/arrowmap/mapper"
 )
@@ -141,21 +139,9 @@ type WriteConfig struct {
 	// column that is not a leaf (as Columns names them), is named twice,
 	// or is under a list is an error.
 	SortingColumns []SortingColumn
-	// Metadata is stored in the file's key/value metadata, in key order,
-	// beside the metadata of the Arrow schema written (Metadata wins for a
-	// key in both); a reader sees them as the metadata of the Arrow schema.
-	// Given with a mapper.SchemaMetadata that differs, it is an error.
-	//
-	// Deprecated: give mapper.SchemaMetadata, the schema metadata of every
-	// writer of every IO package.
-	Metadata map[string]string
-	// Alloc allocates the Arrow records and the Parquet pages built, as
-	// mapper.Allocator does. Given with a mapper.Allocator that differs,
-	// it is an error.
-	//
-	// Deprecated: give mapper.Allocator, the allocator of every reader and
-	// writer of every IO package.
-	Alloc memory.Allocator
+	// alloc allocates the Arrow records and the Parquet pages built:
+	// mapper.Allocator's, nil for the Writer's own pool.
+	alloc memory.Allocator
 
 	// tagged is the ColumnConfig of the arrow-parquet tags of a Writer's T, by
 	// the Arrow names of their fields' columns.
@@ -165,22 +151,6 @@ type WriteConfig struct {
 	// where the direct writer would: the files the direct writer's are
 	// compared with.
 	viaPqarrow bool
-}
-
-// IOOption marks a WriteConfig as an Option of the writers. It does
-// nothing.
-func (WriteConfig) IOOption() {}
-
-// writeConfig is the WriteConfig of the call c, with its one allocator
-// (mapper.Allocator's or the deprecated Alloc's) in Alloc, after checking
-// that mapper.SchemaMetadata and the deprecated Metadata agree.
-func writeConfig(c *ioconfig.Call[WriteConfig]) (WriteConfig, error) {
-	cfg := c.Config
-	var err error
-	if cfg.Alloc, err = c.WriterAllocator(cfg.Alloc, cfg.Metadata); err != nil {
-		return cfg, err
-	}
-	return cfg, cfg.check()
 }
 
 // Writer writes rows of T to a Parquet file, in row groups of
@@ -245,27 +215,24 @@ type batchInFlight struct {
 // reuses from batch to batch (what arrow-go frees, the Writer keeps for
 // its next batch) and hands at Close to the next Writer or reader, so that
 // writing file after file allocates it once.
-func NewWriter[T any](w io.Writer, opts ...Option) (*Writer[T], error) {
+func NewWriter[T any](w io.Writer, opts ...WriteOption) (*Writer[T], error) {
 	return newWriter[T]("parquet.NewWriter", w, opts)
 }
 
-func newWriter[T any](entry string, w io.Writer, opts []Option) (_ *Writer[T], err error) {
-	c, err := ioconfig.Parse[WriteConfig](entry, mapperhook.Encode, opts)
+func newWriter[T any](entry string, w io.Writer, opts []WriteOption) (_ *Writer[T], err error) {
+	c, err := parseWrite(entry, opts, nil)
 	if err != nil {
 		return nil, err
 	}
 	if w == nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: nil io.Writer", entry)
 	}
-	cfg, err := writeConfig(c)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.tagged, err = fieldColumnConfigs[T](c.Mapper); err != nil {
+	cfg := c.cfg
+	if cfg.tagged, err = fieldColumnConfigs[T](c.mapper); err != nil {
 		return nil, err
 	}
 	mem, own := cfg.allocator()
-	b, err := mapper.NewBuilder[T](c.With(mapper.Allocator(mem))...)
+	b, err := mapper.NewBuilder[T](append(c.mapper[:len(c.mapper):len(c.mapper)], mapper.Allocator(mem))...)
 	if err != nil {
 		return nil, err
 	}
@@ -302,10 +269,11 @@ func (cfg WriteConfig) parallelism() int {
 	return cfg.Parallelism
 }
 
-// allocator is cfg.Alloc, or a new pool, returned as own, when it is nil.
+// allocator is mapper.Allocator's, or a new pool, returned as own, when
+// none was given.
 func (cfg WriteConfig) allocator() (memory.Allocator, *pool) {
-	if cfg.Alloc != nil {
-		return cfg.Alloc, nil
+	if cfg.alloc != nil {
+		return cfg.alloc, nil
 	}
 	own := &pool{}
 	return own, own
@@ -317,7 +285,7 @@ func (cfg WriteConfig) allocator() (memory.Allocator, *pool) {
 type fileOut struct {
 	fw   fileWriter
 	sink *sink
-	pool *pool // the allocator of a WriteConfig with no Alloc
+	pool *pool // the allocator without mapper.Allocator
 	// storage is the schema encoded (storageType's, with encodingType's
 	// lists) when a column of the records' is converted to it, nil when
 	// none is; convert is the indexes of those columns.
@@ -362,11 +330,7 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 	// Always: pqarrow's reading of arrowSchema does not keep every type,
 	// name and metadata of it.
 	meta = append(meta, [2]string{goSchemaKey, goSchema})
-	kv, err := fileMetadata(schema.Metadata(), cfg.Metadata)
-	if err != nil {
-		return nil, err
-	}
-	meta = append(meta, kv...)
+	meta = append(meta, fileMetadata(schema.Metadata())...)
 	s := &sink{w: w}
 	if completed != nil {
 		s.copy = new(bytes.Buffer)
@@ -418,22 +382,14 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 }
 
 // fileMetadata is the file's key/value metadata besides the stored
-// schemas: the Arrow schema's metadata, then WriteConfig.Metadata (which
-// wins for a key in both), in key order. A key that holds a stored schema
-// is refused.
-func fileMetadata(schemaMeta arrow.Metadata, cfgMeta map[string]string) ([][2]string, error) {
+// schemas: the Arrow schema's metadata (mapper.SchemaMetadata's), in key
+// order, but the keys that hold a stored schema.
+func fileMetadata(schemaMeta arrow.Metadata) [][2]string {
 	all := map[string]string{}
 	for i, k := range schemaMeta.Keys() {
 		if k != arrowSchemaKey && k != goSchemaKey { // a schema read from a Parquet file may hold them
 			all[k] = schemaMeta.Values()[i]
 		}
-	}
-	for k, v := range cfgMeta {
-		// Refused before anything is written: w gets no file at all.
-		if k == arrowSchemaKey || k == goSchemaKey {
-			return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.Metadata has key %q, which holds the Arrow schema", k)
-		}
-		all[k] = v
 	}
 	keys := make([]string, 0, len(all))
 	for k := range all {
@@ -444,7 +400,7 @@ func fileMetadata(schemaMeta arrow.Metadata, cfgMeta map[string]string) ([][2]st
 	for i, k := range keys {
 		kv[i] = [2]string{k, all[k]}
 	}
-	return kv, nil
+	return kv
 }
 
 // mayNormalize reports whether a column of dt may need converting for
@@ -908,7 +864,7 @@ func (w *Writer[T]) Close() error {
 // elsewhere it is path's name, ".tmp-" and a random suffix.
 //
 // opts are NewWriter's: WriteFile(path, rows) writes with the defaults.
-func WriteFile[T any](path string, rows []T, opts ...Option) error {
+func WriteFile[T any](path string, rows []T, opts ...WriteOption) error {
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("arrowmap/parquet: %w", err)

@@ -35,7 +35,7 @@ func TestWriterWritesInBatchesWithoutLeaking(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	var buf bytes.Buffer
-	w, err := amparquet.NewWriter[order](&buf, amparquet.WriteConfig{RowGroupRows: 40, Alloc: mem, Compression: amparquet.Zstd})
+	w, err := amparquet.NewWriter[order](&buf, amparquet.WriteConfig{RowGroupRows: 40, Compression: amparquet.Zstd}, mapper.Allocator(mem))
 	require.NoError(t, err)
 	all := orders(250)
 	// Writes of every size, some across row groups, some of none.
@@ -47,7 +47,7 @@ func TestWriterWritesInBatchesWithoutLeaking(t *testing.T) {
 	require.NoError(t, w.Close())
 	require.NoError(t, w.Close(), "Close after Close returns what the first did")
 
-	r, err := amparquet.OpenReaderAt[order](bytes.NewReader(buf.Bytes()), int64(buf.Len()), amparquet.ReadConfig{Alloc: mem})
+	r, err := amparquet.OpenReaderAt[order](bytes.NewReader(buf.Bytes()), int64(buf.Len()), amparquet.ReadConfig{}, mapper.Allocator(mem))
 	got := readAllOf(t, r, err)
 	require.Equal(t, orders(250), got)
 	data := buf.Bytes()
@@ -144,7 +144,6 @@ func TestNewWriterRefusesABadConfig(t *testing.T) {
 		{"negative RowGroupBytes", amparquet.WriteConfig{RowGroupBytes: -1}, "negative"},
 		{"a codec none of the constants names", amparquet.WriteConfig{Compression: amparquet.Compression(200)}, "Compression"},
 		{"a level the codec does not take", amparquet.WriteConfig{Compression: amparquet.Gzip, CompressionLevel: 42}, "CompressionLevel"},
-		{"the Arrow schema's key in Metadata", amparquet.WriteConfig{Metadata: map[string]string{"ARROW:schema": "x"}}, "ARROW:schema"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -156,8 +155,6 @@ func TestNewWriterRefusesABadConfig(t *testing.T) {
 	}
 	_, err := amparquet.NewWriter[order](nil, amparquet.WriteConfig{})
 	require.ErrorContains(t, err, "nil io.Writer")
-	_, err = amparquet.NewWriter[order](io.Discard, amparquet.WriteConfig{}, mapper.ZeroCopy())
-	require.ErrorIs(t, err, mapper.ErrUnsupported, "a decode option")
 }
 
 func TestAFileWrittenAfterAFailedOneIsWhole(t *testing.T) {
