@@ -75,6 +75,7 @@ const (
 	statsPageTypeField     = 1  // PageEncodingStats.page_type: i32
 
 	codecUncompressed = 0 // CompressionCodec.UNCOMPRESSED
+	codecSnappy       = 1 // CompressionCodec.SNAPPY
 	codecLZ4          = 5 // CompressionCodec.LZ4, deprecated
 )
 

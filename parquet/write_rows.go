@@ -21,6 +21,7 @@ import (
 	"github.com/arrowmap/arrowmap/internal/mapperhook"
 	"github.com/arrowmap/arrowmap/internal/version"
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/parquet/internal/pagewriter"
 )
 
 // DefaultRowGroupRows is the number of rows of a row group when
@@ -50,7 +51,9 @@ var ErrClosed = mapper.ErrClosed
 // snappy, every column but booleans dictionary encoded while its dictionary
 // pays and stays under 1 MiB, data pages of about 1 MiB, version 1 data
 // pages, statistics of every column chunk and page, the column index and
-// offset index, and the Arrow schema stored in the file.
+// offset index, and the Arrow schema stored in the file; its pages written
+// by arrowmap's page writer, or by arrow-go's pqarrow.FileWriter with
+// Encoder EncoderPqarrow.
 type WriteConfig struct {
 	// RowGroupRows is the most rows of a row group: 0 is
 	// DefaultRowGroupRows; it must not be negative. The Writer holds one row
@@ -157,14 +160,46 @@ type WriteConfig struct {
 	// writer of every IO package.
 	Alloc memory.Allocator
 
+	// Encoder is the writer of the file's pages: EncoderArrowmap, the
+	// zero value, or EncoderPqarrow, arrow-go's pqarrow.FileWriter, as a
+	// fallback. Either writes the same schema, row groups, statistics, page
+	// index, bloom filters and key/value metadata from the same
+	// WriteConfig, and the rows read back the same; the bytes of the pages
+	// differ.
+	Encoder Encoder
+
 	// tagged is the ColumnConfig of the arrow-parquet tags of a Writer's T, by
 	// the Arrow names of their fields' columns.
 	tagged []taggedField
+}
 
-	// viaPqarrow, set by tests only (export_test.go), writes with pqarrow
-	// where the direct writer would: the files the direct writer's are
-	// compared with.
-	viaPqarrow bool
+// Encoder is the writer of a Parquet file's pages (WriteConfig.Encoder).
+type Encoder uint8
+
+const (
+	// EncoderArrowmap, the default, is arrowmap's page writer: the column
+	// chunks of the leaves it encodes (numbers, booleans, text and binary,
+	// temporal types, decimal128s, under structs, lists and maps, Arrow
+	// dictionaries of text and binary) written straight from the records'
+	// buffers, through buffers reused from page to page and file to file;
+	// the other leaves by arrow-go's column writers, in the same row
+	// groups.
+	EncoderArrowmap Encoder = iota
+	// EncoderPqarrow is arrow-go's pqarrow.FileWriter, every column
+	// chunk written by arrow-go's column writers: for a file the default
+	// writes wrongly, or to compare with it.
+	EncoderPqarrow
+)
+
+// String is the Encoder's name in Go.
+func (e Encoder) String() string {
+	switch e {
+	case EncoderArrowmap:
+		return "EncoderArrowmap"
+	case EncoderPqarrow:
+		return "EncoderPqarrow"
+	}
+	return fmt.Sprintf("Encoder(%d)", uint8(e))
 }
 
 // IOOption marks a WriteConfig as an Option of the writers. It does
@@ -187,7 +222,8 @@ func writeConfig(c *ioconfig.Call[WriteConfig]) (WriteConfig, error) {
 // WriteConfig.RowGroupRows rows, with the schema mapper.SchemaOf[T] gives
 // (stored in the file, so that time zones, dictionaries and large types
 // read back as written). Rows are encoded a few thousand at a time with one
-// reused mapper.Builder, and the records' column chunks written straight
+// reused mapper.Builder, and (with the default WriteConfig.Encoder) the
+// records' column chunks written straight
 // from their buffers (numbers, booleans, text and binary, temporal types,
 // decimal128s, under structs, lists and maps, Arrow dictionaries of text
 // and binary), or, for a leaf of another type (int8, decimal256, float16,
@@ -291,6 +327,9 @@ func (cfg WriteConfig) check() error {
 	if cfg.Parallelism < 0 {
 		return fmt.Errorf("arrowmap/parquet: WriteConfig.Parallelism %d is negative", cfg.Parallelism)
 	}
+	if cfg.Encoder > EncoderPqarrow {
+		return fmt.Errorf("arrowmap/parquet: WriteConfig.Encoder %s is none of EncoderArrowmap and EncoderPqarrow", cfg.Encoder)
+	}
 	return nil
 }
 
@@ -315,7 +354,7 @@ func (cfg WriteConfig) allocator() (memory.Allocator, *pool) {
 // records of its schema go to the row group being built, and a full row
 // group to the io.Writer when the next records come.
 type fileOut struct {
-	fw   fileWriter
+	fw   pagewriter.FileWriter
 	sink *sink
 	pool *pool // the allocator of a WriteConfig with no Alloc
 	// storage is the schema encoded (storageType's, with encodingType's
@@ -374,17 +413,17 @@ func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.A
 	if err := storable(schema, encoded, props, pqarrow.DefaultWriterProps()); err != nil {
 		return nil, err
 	}
-	var fw fileWriter
-	direct, err := newDirectFile(encoded, s, props, cfg.parallelism())
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
-	case direct != nil && !cfg.viaPqarrow:
-		if _, err := s.Write(magic); err != nil {
+	var fw pagewriter.FileWriter
+	if cfg.Encoder == EncoderArrowmap {
+		direct, err := pagewriter.New(encoded, s, props, cfg.parallelism())
+		if err != nil {
 			return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
 		}
-		fw = direct
-	default:
+		if direct != nil { // else a schema only pqarrow writes
+			fw = direct
+		}
+	}
+	if fw == nil {
 		if fw, err = newFileWriter(encoded, s, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))); err != nil {
 			return nil, err
 		}
@@ -555,8 +594,8 @@ func (f *fileOut) begin(rec arrow.RecordBatch, size, coming int64) (wait func() 
 			return nil, err // a row refused: the file goes on without these rows
 		}
 	}
-	if d, ok := f.fw.(*directFile); ok {
-		d.expect = min(f.groupRows-f.inGroup, rec.NumRows()+coming)
+	if d, ok := f.fw.(*pagewriter.File); ok {
+		d.ExpectRows(min(f.groupRows-f.inGroup, rec.NumRows()+coming))
 	}
 	// The rows are the row group's now: a failure to encode them breaks
 	// the file.
@@ -676,15 +715,6 @@ func (f *fileOut) close() error {
 // tests set it to collect the files they write (export_test.go, with
 // ARROWMAP_PARQUET_CORPUS), and it is nil otherwise.
 var completed func(file []byte)
-
-// fileWriter is what a Writer needs of pqarrow.FileWriter, which
-// directFile does too.
-type fileWriter interface {
-	AppendKeyValueMetadata(key, value string) error
-	WriteBuffered(rec arrow.RecordBatch) error
-	NewBufferedRowGroupChecked() error
-	Close() error
-}
 
 // defaultPageBytes is the size of a data page before compression: 1 MiB,
 // arrow-go's and parquet-mr's default. The direct writer counts a page's
@@ -1068,6 +1098,9 @@ type sink struct {
 
 // Tell is the number of bytes written: the offset in the file of the next.
 func (s *sink) Tell() int64 { return s.n }
+
+// Err is the failure of the caller's writer, nil while there is none.
+func (s *sink) Err() error { return s.err }
 
 func (s *sink) Write(p []byte) (int, error) {
 	if s.err != nil {
