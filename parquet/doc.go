@@ -148,7 +148,7 @@
 //
 // Files other readers read that arrow-go v18.8.0 refuses are read as they
 // do, through a footer changed for arrow-go where it cannot read the
-// file's (repair.go), the file's bytes untouched: a logical type arrow-go
+// file's (read_repair.go), the file's bytes untouched: a logical type arrow-go
 // does not know reads as the column's physical type; a MAP whose key is
 // optional (which parquet-mr once wrote) reads as a map, a null key an
 // error; INT96 timestamps (Spark's, Impala's) read as timestamps of

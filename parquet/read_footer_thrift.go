@@ -257,7 +257,7 @@ func (w *footerWalker) schema() error {
 		return err
 	}
 	// What of each element tells a list of lists of the old structure,
-	// whose element pqarrow reads as a struct (see repair.go).
+	// whose element pqarrow reads as a struct (see read_repair.go).
 	type element struct {
 		name           string
 		list, repeated bool

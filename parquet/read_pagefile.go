@@ -64,7 +64,7 @@ type pageFile struct {
 
 	mu     sync.Mutex
 	chunks []*chunkReads // by start, once the footer is read
-	moved  []*movedChunk // past size, by base (see relocate.go)
+	moved  []*movedChunk // past size, by base (see read_relocate.go)
 	err    error         // the first page that failed
 }
 
@@ -389,7 +389,7 @@ func (c *chunkReads) header(f *pageFile, b []byte, off int64) error {
 			}
 			if c.compressed && int64(def)+int64(rep) == int64(compressed) && (marked == nil || marked.typ == thrift.BOOL && marked.val.(bool)) {
 				// A chunk whose encoding statistics count no version 2 page
-				// or no null is not moved (see relocate.go), and arrow-go
+				// or no null is not moved (see read_relocate.go), and arrow-go
 				// decompresses these 0 bytes.
 				return c.pageError(f, errEmptyPage, "its values take no bytes and it is marked compressed, which arrow-go v18.8.0 cannot read; "+
 					"arrowmap reads such pages in a column chunk whose encoding statistics count version 2 pages and whose statistics count nulls")
