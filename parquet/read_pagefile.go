@@ -408,10 +408,13 @@ func (c *chunkReads) header(f *pageFile, b []byte, off int64) error {
 			uncompressed, f.maxPage, f.limitDoc)
 	}
 	if c.snappy && block >= c.body && block < c.bodyEnd {
-		head := make([]byte, min(c.bodyEnd-block, binary.MaxVarintLen32))
-		if at := block - off; at >= 0 && at+int64(len(head)) <= int64(len(b)) {
-			copy(head, b[at:])
-		} else if k, _ := f.r.ReadAt(head, block); k < len(head) {
+		n := min(c.bodyEnd-block, binary.MaxVarintLen32) // the block's length, at most
+		var head []byte
+		if at := block - off; at >= 0 && at+n <= int64(len(b)) {
+			head = b[at : at+n]
+		} else {
+			head = make([]byte, n)
+			k, _ := f.r.ReadAt(head, block)
 			head = head[:k]
 		}
 		if err := snappyFits(head, blockSize); err != nil {
