@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/internal/dictindex"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -655,4 +656,86 @@ func rebuild(a arrow.Array, to arrow.DataType, children []arrow.ArrayData) arrow
 func take(values, indices arrow.Array, mem memory.Allocator) (arrow.Array, error) {
 	ctx := compute.WithAllocator(context.Background(), mem)
 	return compute.TakeArray(ctx, values, indices)
+}
+
+// decodeRunEnds is the values of the run-end encoded a, one a row, as to.
+func decodeRunEnds(a arrowtype.RunEndArray, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	values, err := convertArray(a.Values(), to, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer values.Release()
+	idx := array.NewInt64Builder(mem)
+	defer idx.Release()
+	idx.Reserve(a.Len())
+	off, n := int64(a.Data().Offset()), int64(a.Len())
+	ends := runEnds(a.RunEndsArr())
+	for p := a.GetPhysicalOffset(); p < len(ends) && off < int64(a.Data().Offset())+n; p++ {
+		end := min(ends[p], int64(a.Data().Offset())+n)
+		for ; off < end; off++ {
+			idx.UnsafeAppend(int64(p))
+		}
+	}
+	if idx.Len() != a.Len() {
+		return nil, fmt.Errorf("%w: run ends cover %d of %d rows", mapper.ErrInvalidData, idx.Len(), a.Len())
+	}
+	indices := idx.NewArray()
+	defer indices.Release()
+	return take(values, indices, mem)
+}
+
+// runEnds is the run ends of an array of run-end encoded rows (int16,
+// int32 or int64) as int64s.
+func runEnds(ends arrow.Array) []int64 {
+	switch arrowtype.OfType(ends.DataType()).Value {
+	case arrowtype.Int16:
+		return widen(arrowtype.Values[int16](ends.Data()))
+	case arrowtype.Int32:
+		return widen(arrowtype.Values[int32](ends.Data()))
+	case arrowtype.Int64:
+		return arrowtype.Values[int64](ends.Data())
+	}
+	return nil
+}
+
+func widen[T int16 | int32](vals []T) []int64 {
+	out := make([]int64, len(vals))
+	for i, v := range vals {
+		out[i] = int64(v)
+	}
+	return out
+}
+
+// encodeRunEnds is values as the run-end encoded to: equal neighbours one
+// run.
+func encodeRunEnds(values arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	n := values.Len()
+	starts := array.NewInt64Builder(mem)
+	defer starts.Release()
+	var ends []int
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && array.SliceEqual(values, int64(i), int64(i+1), values, int64(j), int64(j+1)) {
+			j++
+		}
+		starts.Append(int64(i))
+		ends = append(ends, j)
+		i = j
+	}
+	endsType, _ := arrowtype.RunEnds(to)
+	if r := arrowtype.OfType(endsType); !r.Integer || !r.Signed || uint64(n) > dictindex.Max(endsType) {
+		return nil, fmt.Errorf("%w: %d rows overflow run ends of %s", mapper.ErrInvalidData, n, endsType)
+	}
+	runEnds := dictindex.Array(mem, endsType, ends)
+	defer runEnds.Release()
+	si := starts.NewArray()
+	defer si.Release()
+	runValues, err := take(values, si, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer runValues.Release()
+	d := array.NewData(to, n, []*memory.Buffer{nil}, []arrow.ArrayData{runEnds.Data(), runValues.Data()}, 0, 0)
+	defer d.Release()
+	return array.MakeFromData(d), nil
 }
