@@ -92,10 +92,22 @@
 // bloom filter the column's type cannot take, or a path of no column, is
 // an error naming it. A Columns entry replaces its column's tag whole.
 // SortingColumns are stored in every row group's metadata and checked as
-// rows are written: a row out of order is refused, naming it. The direct
-// writer writes every option itself but the delta encodings, whose
-// encoders are arrow-go's own: a delta-encoded column is written by
-// arrow-go's column writer in the same file and row groups as the others.
+// rows are written: a row out of order is refused, naming it.
+//
+// The pages are written by arrowmap's page writer (parquet/internal/
+// pagewriter) straight from the Arrow records' buffers; WriteConfig.Encoder
+// picks arrow-go's pqarrow.FileWriter instead (EncoderPqarrow), a fallback
+// that writes the same schema, row groups, statistics, page index, bloom
+// filters and metadata from the same WriteConfig:
+//
+//	amparquet.WriteConfig{Encoder: amparquet.EncoderPqarrow}
+//
+// arrowmap's page writer writes every option itself but the delta
+// encodings, whose encoders are arrow-go's own: a delta-encoded column,
+// like a column of a type it does not encode (int8, float16, decimal256,
+// an Arrow dictionary of numbers), is written by arrow-go's column writer
+// in the same file and row groups as the others. It compresses snappy
+// pages with its own encoder and every other codec with arrow-go's.
 //
 // Reading holds, of each column read, one page (compressed and not) read
 // through a small buffer, and a record: of the page asked for when
@@ -135,7 +147,7 @@
 //
 // Files other readers read that arrow-go v18.8.0 refuses are read as they
 // do, through a footer changed for arrow-go where it cannot read the
-// file's (repair.go), the file's bytes untouched: a logical type arrow-go
+// file's (read_repair.go), the file's bytes untouched: a logical type arrow-go
 // does not know reads as the column's physical type; a MAP whose key is
 // optional (which parquet-mr once wrote) reads as a map, a null key an
 // error; INT96 timestamps (Spark's, Impala's) read as timestamps of
@@ -144,12 +156,15 @@
 // a list of lists of parquet-mr's old two-level structure, which pqarrow
 // reads as a list of structs of one list, reads as the list of lists.
 // Two kinds of column chunk are read page by page re-encoded for arrow-go
-// (relocate.go): chunks of Parquet's deprecated LZ4 codec, which arrow-go
+// (read_relocate.go): chunks of Parquet's deprecated LZ4 codec, which arrow-go
 // has no codec for, decompressed in Hadoop's framing, as a raw LZ4 block or
 // as an LZ4 frame (arrow-cpp's order: the codec does not say which); and a
 // version 2 page of nulls whose values take no bytes and are marked
-// compressed (parquet-mr's), which arrow-go fails to decompress. No codec
-// is registered with arrow-go, whose registry is the process's.
+// compressed (parquet-mr's), which arrow-go fails to decompress.
+// No codec is registered with arrow-go, whose registry is the process's,
+// by reading or by writing: a snappy page whose block claims more bytes
+// than its header (which arrow-go's codec would allocate) is refused
+// before arrow-go reads it (snappyFits).
 //
 // What Parquet cannot store is refused by NewWriter and NewRecordWriter,
 // naming the column: unions, the day_time and month_day_nano intervals

@@ -1,6 +1,8 @@
 package parquet
 
 import (
+	"github.com/arrowmap/arrowmap/parquet/internal/pagewriter"
+
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -35,7 +37,9 @@ func StorageType(dt arrow.DataType) arrow.DataType {
 // ThroughPqarrow is cfg writing with pqarrow where the direct writer
 // would, when on: the files the direct writer's are compared with.
 func ThroughPqarrow(on bool, cfg WriteConfig) WriteConfig {
-	cfg.viaPqarrow = on
+	if on {
+		cfg.Encoder = EncoderPqarrow
+	}
 	return cfg
 }
 
@@ -47,7 +51,7 @@ func WritesDirectly[T any](cfg WriteConfig) bool {
 		panic(err)
 	}
 	defer w.Close()
-	_, ok := w.out.fw.(*directFile)
+	_, ok := w.out.fw.(*pagewriter.File)
 	return ok
 }
 
@@ -127,15 +131,9 @@ func ArrowGoLeaves[T any](cfg WriteConfig) []string {
 		panic(err)
 	}
 	defer w.Close()
-	d, ok := w.out.fw.(*directFile)
+	d, ok := w.out.fw.(*pagewriter.File)
 	if !ok {
 		return nil
 	}
-	var paths []string
-	for _, lw := range d.leaves {
-		if lw.viaArrow {
-			paths = append(paths, lw.descr.Path())
-		}
-	}
-	return paths
+	return d.ArrowGoLeaves()
 }

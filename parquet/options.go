@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"fmt"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -95,6 +96,13 @@ func parseWrite(entry string, opts []WriteOption, takes func(mapper.WriteOption)
 				c.cfg.alloc = o.Allocator()
 				continue
 			case mapper.SchemaMetadataOption:
+				// Refused before anything is written: the file's own
+				// stored schemas are under these keys.
+				for _, k := range o.Metadata().Keys() {
+					if k == arrowSchemaKey || k == goSchemaKey {
+						return c, fmt.Errorf("arrowmap/parquet: %s: mapper.SchemaMetadata has key %q, under which the file stores its Arrow schema", entry, k)
+					}
+				}
 				c.metadata = &o
 			}
 			c.mapper = append(c.mapper, o)

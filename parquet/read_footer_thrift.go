@@ -75,6 +75,7 @@ const (
 	statsPageTypeField     = 1  // PageEncodingStats.page_type: i32
 
 	codecUncompressed = 0 // CompressionCodec.UNCOMPRESSED
+	codecSnappy       = 1 // CompressionCodec.SNAPPY
 	codecLZ4          = 5 // CompressionCodec.LZ4, deprecated
 )
 
@@ -256,7 +257,7 @@ func (w *footerWalker) schema() error {
 		return err
 	}
 	// What of each element tells a list of lists of the old structure,
-	// whose element pqarrow reads as a struct (see repair.go).
+	// whose element pqarrow reads as a struct (see read_repair.go).
 	type element struct {
 		name           string
 		list, repeated bool

@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"encoding/binary"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/klauspost/compress/s2"
 )
 
 // ErrChecksum is wrapped by the error of a page whose header carries a
@@ -62,7 +64,7 @@ type pageFile struct {
 
 	mu     sync.Mutex
 	chunks []*chunkReads // by start, once the footer is read
-	moved  []*movedChunk // past size, by base (see relocate.go)
+	moved  []*movedChunk // past size, by base (see read_relocate.go)
 	err    error         // the first page that failed
 }
 
@@ -73,6 +75,7 @@ type chunkReads struct {
 	start, end    int64 // the bytes arrow-go reads of it
 	values        int64 // the values its footer counts
 	compressed    bool  // by a codec
+	snappy        bool  // by snappy: its blocks' lengths are checked
 
 	// next is the offset the read arrow-go goes on with would start at, -1
 	// before the first; lost is set when the bytes read are no longer
@@ -196,6 +199,7 @@ func (f *pageFile) setChunks(md *metadata.FileMetaData) error {
 				group: g, column: c, path: md.Schema.Column(c).Path(),
 				start: start, end: start + col.TotalCompressedSize(), values: col.NumValues(),
 				compressed: col.Compression() != compress.Codecs.Uncompressed, next: -1,
+				snappy: col.Compression() == compress.Codecs.Snappy,
 			})
 		}
 	}
@@ -359,6 +363,7 @@ func (c *chunkReads) header(f *pageFile, b []byte, off int64) error {
 		return c.pageError(f, errMalformedPage, "a page of type %d without its header of that type", typ)
 	}
 	var values int64
+	block, blockSize := c.body, int64(uncompressed) // where the page's snappy block is, and what it decodes to
 	switch typ {
 	case dataPage:
 		if c.index == -1 {
@@ -378,9 +383,13 @@ func (c *chunkReads) header(f *pageFile, b []byte, off int64) error {
 			def, _ := v.i32(v2LevelsDefField)
 			rep, _ := v.i32(v2LevelsRepField)
 			marked := v.field(v2CompressedField)
+			block, blockSize = c.body+int64(def)+int64(rep), int64(uncompressed)-int64(def)-int64(rep)
+			if marked != nil && marked.typ == thrift.BOOL && !marked.val.(bool) {
+				block = c.bodyEnd // not compressed
+			}
 			if c.compressed && int64(def)+int64(rep) == int64(compressed) && (marked == nil || marked.typ == thrift.BOOL && marked.val.(bool)) {
 				// A chunk whose encoding statistics count no version 2 page
-				// or no null is not moved (see relocate.go), and arrow-go
+				// or no null is not moved (see read_relocate.go), and arrow-go
 				// decompresses these 0 bytes.
 				return c.pageError(f, errEmptyPage, "its values take no bytes and it is marked compressed, which arrow-go v18.8.0 cannot read; "+
 					"arrowmap reads such pages in a column chunk whose encoding statistics count version 2 pages and whose statistics count nulls")
@@ -398,9 +407,41 @@ func (c *chunkReads) header(f *pageFile, b []byte, off int64) error {
 		return c.pageError(f, ErrPageTooLarge, "an uncompressed page size of %d bytes, past the limit of %d (%s): raise it to read the page",
 			uncompressed, f.maxPage, f.limitDoc)
 	}
+	if c.snappy && block >= c.body && block < c.bodyEnd {
+		n := min(c.bodyEnd-block, binary.MaxVarintLen32) // the block's length, at most
+		var head []byte
+		if at := block - off; at >= 0 && at+n <= int64(len(b)) {
+			head = b[at : at+n]
+		} else {
+			head = make([]byte, n)
+			k, _ := f.r.ReadAt(head, block)
+			head = head[:k]
+		}
+		if err := snappyFits(head, blockSize); err != nil {
+			return c.pageError(f, errMalformedPage, "%v", err)
+		}
+	}
 	c.seen += max(values, 0)
 	crc, hasCRC := h.i32(pageCRCField)
 	c.check = f.verify && hasCRC
 	c.crc, c.want = 0, uint32(crc)
 	return nil
+}
+
+// snappyFits refuses a snappy block (the compressed bytes of a page, or
+// their first bytes) whose length, which the block starts with, is more
+// than size, the bytes the page's header says it holds uncompressed:
+// arrow-go's snappy codec decodes into a buffer of the header's size, and
+// allocates what the block claims when that is short, up to 4 GiB for a
+// damaged five-byte length. A valid block decodes to exactly size bytes,
+// so none is refused. The pages are checked here, before arrow-go reads
+// them, rather than by a codec of arrowmap's registered with arrow-go:
+// its registry (compress.RegisterCodec) is the process's. A block whose
+// length does not decode is left to arrow-go, which refuses it.
+func snappyFits(block []byte, size int64) error {
+	n, err := s2.DecodedLen(block)
+	if err != nil || int64(n) <= size {
+		return nil
+	}
+	return fmt.Errorf("a snappy block of %d bytes decoded, past the page's uncompressed size of %d", n, size)
 }

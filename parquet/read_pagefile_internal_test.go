@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -291,4 +292,56 @@ func TestAPageLargerThanTheDefaultLimitIsAnErrorNamingMaxPageSize(t *testing.T) 
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	assert.Equal(t, size, len(got[0].Name))
+}
+
+// A damaged snappy block of a page may claim to decode to 4 GiB in its
+// first five bytes: the page is refused before arrow-go's codec, which
+// allocates what a block claims past its buffer, decodes it. Version 2
+// pages hold their levels before the block.
+func TestASnappyBlockClaimingMoreThanItsPageHoldsIsAnErrorNotAnAllocation(t *testing.T) {
+	for _, version := range []parquet.DataPageVersion{parquet.DataPageV1, parquet.DataPageV2} {
+		t.Run(fmt.Sprintf("data page version %d", version+1), func(t *testing.T) {
+			off := false
+			plain := filepath.Join(t.TempDir(), "plain.parquet")
+			require.NoError(t, WriteFile(plain, checksummedRows(1000), WriteConfig{Dictionary: &off, DataPageVersion: version}))
+			data, err := os.ReadFile(plain)
+			require.NoError(t, err)
+			damaged := 0
+			data, _ = rewritePages(t, data, func(_, h *tStruct, body []byte) []byte {
+				if typ, _ := h.i32(pageTypeField); damaged > 0 || typ == dictionaryPage {
+					return body
+				}
+				damaged++
+				levels := 0
+				if v := h.child(pageV2Field); v != nil {
+					def, _ := v.i32(v2LevelsDefField)
+					rep, _ := v.i32(v2LevelsRepField)
+					levels = int(def + rep)
+				}
+				_, n := binary.Uvarint(body[levels:])
+				// 2^32-1 bytes, in five.
+				return append(append(body[:levels:levels], 0xff, 0xff, 0xff, 0xff, 0x0f), body[levels+n:]...)
+			})
+			require.Equal(t, 1, damaged)
+			path := filepath.Join(t.TempDir(), "damaged.parquet")
+			require.NoError(t, os.WriteFile(path, data, 0o644))
+
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err = ReadFile[checksummed](path)
+			runtime.ReadMemStats(&after)
+			require.ErrorIs(t, err, mapper.ErrInvalidData)
+			assert.ErrorContains(t, err, `row group 0, column "id", data page 0`)
+			assert.ErrorContains(t, err, "a snappy block of 4294967295 bytes decoded, past the page's uncompressed size of")
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "bytes allocated reading the file")
+		})
+	}
+}
+
+func TestSnappyFitsRefusesOnlyABlockLongerThanItsPage(t *testing.T) {
+	block := binary.AppendUvarint(nil, 1000)
+	require.NoError(t, snappyFits(block, 1000), "a block of the page's size")
+	require.NoError(t, snappyFits(block[:1], 10), "a length cut short is arrow-go's to refuse")
+	require.NoError(t, snappyFits(nil, 10), "no block at all is arrow-go's to refuse")
+	require.ErrorContains(t, snappyFits(block, 999), "a snappy block of 1000 bytes decoded, past the page's uncompressed size of 999")
 }

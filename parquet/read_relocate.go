@@ -66,6 +66,7 @@ type movedChunk struct {
 	base, end     int64
 	values        int64
 	lz4           bool
+	snappy        bool // its blocks' lengths are checked (snappyFits)
 
 	// The page served: its bytes as arrow-go reads them at [at,
 	// at+len(cur)); page is its offset in the file, src that of the page
@@ -131,7 +132,7 @@ func moveChunks(tree *tStruct, size int64) []*movedChunk {
 				room += min(raw, maxMovedRoom)
 				meta.set(metaCodecField, thrift.I32, int32(codecUncompressed))
 			}
-			m := &movedChunk{group: g, column: c, orig: start, origEnd: start + length, base: end, end: end + room, values: values, lz4: codec == codecLZ4}
+			m := &movedChunk{group: g, column: c, orig: start, origEnd: start + length, base: end, end: end + room, values: values, lz4: codec == codecLZ4, snappy: codec == codecSnappy}
 			m.rewind()
 			moved = append(moved, m)
 			meta.set(metaDataPageOffset, thrift.I64, m.base)
@@ -240,6 +241,11 @@ func (m *movedChunk) next(f *pageFile) error {
 			body = out
 			h.drop(pageCRCField) // of the compressed bytes, checked
 		}
+		if m.snappy {
+			if err := snappyFits(body, int64(raw)); err != nil {
+				return m.pageError(f, errMovedPage, "%v", err)
+			}
+		}
 	case dataPageV2:
 		v := h.child(pageV2Field)
 		if v == nil {
@@ -266,6 +272,10 @@ func (m *movedChunk) next(f *pageFile) error {
 			body = append(body[:levels:levels], out...)
 			h.drop(pageCRCField)
 			v.set(v2CompressedField, thrift.BOOL, false)
+		case m.snappy && isCompressed && levels < int64(len(body)):
+			if err := snappyFits(body[levels:], int64(raw)-levels); err != nil {
+				return m.pageError(f, errMovedPage, "%v", err)
+			}
 		case isCompressed && levels == int64(len(body)):
 			// Values of no bytes, marked compressed: arrow-go would
 			// decompress them.

@@ -47,7 +47,7 @@ type footerFix struct {
 	// reads as structs of one list.
 	int96, maps, nested map[int]bool
 	// moved is the column chunks arrow-go reads re-encoded past the end
-	// of the file (see relocate.go), in order.
+	// of the file (see read_relocate.go), in order.
 	moved []*movedChunk
 }
 
@@ -74,7 +74,7 @@ func (fix *footerFix) movedChunk(g, c int) *movedChunk {
 }
 
 // repairFooter is footer, the compact encoding of the FileMetaData of a
-// file of size bytes, changed as needs says (see above and relocate.go),
+// file of size bytes, changed as needs says (see above and read_relocate.go),
 // and what the columns read give back; nil when nothing needed changing.
 func repairFooter(footer []byte, needs repairs, size int64) ([]byte, *footerFix, error) {
 	tree, err := decodeThrift(footer)

@@ -8,7 +8,7 @@ import (
 	"github.com/apache/thrift/lib/go/thrift"
 )
 
-// A footer arrow-go cannot read as it is (see repair.go) is decoded here
+// A footer arrow-go cannot read as it is (see read_repair.go) is decoded here
 // into a tree of its thrift values, changed, and encoded again: thrift's
 // compact protocol writes a field's id as a difference from the previous
 // one, so that dropping a field or changing its length moves the bytes of

@@ -17,7 +17,7 @@ func TestAColumnPqarrowCannotReadIsNamedInTheError(t *testing.T) {
 	// id int32, then attrs: a MAP whose key-value group has three fields,
 	// which the format forbids and pqarrow refuses ("keyvalue node group
 	// must have exactly 1 or 2 child elements"). (A MAP whose key is
-	// optional, which pqarrow refuses too, is read: see repair.go.)
+	// optional, which pqarrow refuses too, is read: see read_repair.go.)
 	key, err := schema.NewPrimitiveNodeLogical("key", parquet.Repetitions.Required, schema.StringLogicalType{}, parquet.Types.ByteArray, -1, -1)
 	require.NoError(t, err)
 	kv, err := schema.NewGroupNode("key_value", parquet.Repetitions.Repeated, schema.FieldList{key,

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/arrowmap/arrowmap/mapper"
 	"testing"
+
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/parquet/internal/pagewriter"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/stretchr/testify/require"
@@ -14,7 +16,7 @@ import (
 // failingEncoder is a file whose encoding of its nth record fails, the
 // others encoded by the file it wraps.
 type failingEncoder struct {
-	fileWriter
+	pagewriter.FileWriter
 	n, seen int
 }
 
@@ -25,7 +27,7 @@ func (f *failingEncoder) WriteBuffered(rec arrow.RecordBatch) error {
 	if f.seen == f.n {
 		return errEncoding
 	}
-	return f.fileWriter.WriteBuffered(rec)
+	return f.FileWriter.WriteBuffered(rec)
 }
 
 type pipelineRow struct {
@@ -48,7 +50,7 @@ func TestAWriteWhoseBatchInFlightFailsTookTheRowsBeforeIt(t *testing.T) {
 			var out bytes.Buffer
 			w, err := NewWriter[pipelineRow](&out)
 			require.NoError(t, err)
-			w.out.fw = &failingEncoder{fileWriter: w.out.fw, n: failAt}
+			w.out.fw = &failingEncoder{FileWriter: w.out.fw, n: failAt}
 			first := 5 // a Write before, whose rows go with the first batch
 			n, err := w.Write(rows[:first])
 			require.NoError(t, err)
@@ -70,33 +72,6 @@ func TestAWriteWhoseBatchInFlightFailsTookTheRowsBeforeIt(t *testing.T) {
 			require.ErrorIs(t, again, errEncoding, "every Write after it")
 			require.ErrorContains(t, w.Close(), "no footer written")
 		})
-	}
-}
-
-// A panic of a leaf's encoding, on any of the goroutines that encode a
-// record's leaves, is an error naming the leaf's column, the first leaf's
-// in leaf order when several fail; every leaf is visited whatever fails.
-func TestAPanicEncodingALeafIsAnErrorOnEveryGoroutine(t *testing.T) {
-	type wide struct{ A, B, C, D, E, F, G, H int64 }
-	for _, workers := range []int{1, 2, 8} {
-		w, err := NewWriter[wide](&bytes.Buffer{}, WriteConfig{Parallelism: workers})
-		require.NoError(t, err)
-		d := w.out.fw.(*directFile)
-		require.Equal(t, min(workers, 8), d.workers)
-		visited := make([]bool, len(d.leaves))
-		err = d.eachLeaf(func(lw *leafWriter, sc *pageScratch) error {
-			visited[lw.index] = true
-			switch lw.descr.Path() {
-			case "C", "F":
-				panic("a bug")
-			}
-			return nil
-		})
-		require.ErrorContains(t, err, "column C: a bug", "workers %d", workers)
-		if workers > 1 {
-			require.Equal(t, []bool{true, true, true, true, true, true, true, true}, visited)
-		}
-		require.NoError(t, w.Close())
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 	"github.com/arrowmap/arrowmap/internal/forbidden"
 )
@@ -130,75 +129,3 @@ func (w *RecordWriter) Close() error {
 	w.closeErr = w.out.close()
 	return w.closeErr
 }
-
-// RecordReader reads the records of a Parquet file, every column, with
-// the Arrow types the file stores (what Open restores for rows of T): for
-// data whose Go type is not known when the program is built. It is an
-// array.RecordReader; Release closes the file it opened.
-type RecordReader struct {
-	*fileRecords
-}
-
-// NumRows is the number of rows the reader reads in all, as the footer
-// says: those of the row groups ReadConfig selects (and KeepRowGroup
-// keeps). RowsHint, which makes the reader a mapper.RowsHinter, is the
-// same number.
-func (r *RecordReader) NumRows() int64 { return r.src.numRows() }
-
-// OpenRecords returns a RecordReader of the Parquet file at path, in
-// records of ReadConfig.BatchRows rows, of the row groups it selects.
-// opts are a ReadConfig and mapper.Allocator.
-func OpenRecords(path string, opts ...ReadOption) (*RecordReader, error) {
-	c, err := parseRead("parquet.OpenRecords", opts, allocatorOnly)
-	if err != nil {
-		return nil, err
-	}
-	cfg := c.cfg
-	src, err := openPath(path, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return src.everyColumn()
-}
-
-// OpenRecordsReaderAt is OpenRecords for the size bytes of a Parquet file
-// that r reads. The RecordReader does not close r.
-func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...ReadOption) (*RecordReader, error) {
-	c, err := parseRead("parquet.OpenRecordsReaderAt", opts, allocatorOnly)
-	if err != nil {
-		return nil, err
-	}
-	cfg := c.cfg
-	src, err := openSource(r, size, nil, "the Parquet data", cfg)
-	if err != nil {
-		return nil, err
-	}
-	return src.everyColumn()
-}
-
-// everyColumn is the RecordReader of every column of src, which it owns.
-func (s *source) everyColumn() (*RecordReader, error) {
-	all := make([]int, s.pf.MetaData().Schema.Root().NumFields())
-	for i := range all {
-		all[i] = i
-	}
-	rr, err := s.records(all)
-	if err != nil {
-		return nil, err
-	}
-	return &RecordReader{fileRecords: rr}, nil
-}
-
-// ReadSchema reads the Arrow schema of the size bytes of a Parquet file
-// that r reads from its footer alone, with the types the file stores: the
-// schema OpenRecords's records have.
-func ReadSchema(r io.ReaderAt, size int64) (*arrow.Schema, error) {
-	src, err := openSource(r, size, nil, "the Parquet data", ReadConfig{})
-	if err != nil {
-		return nil, err
-	}
-	defer src.close()
-	return src.schema()
-}
-
-var _ array.RecordReader = (*RecordReader)(nil)

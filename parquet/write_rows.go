@@ -1,23 +1,14 @@
 package parquet
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
-	"slices"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/internal/atomicfile"
-	"github.com/arrowmap/arrowmap/internal/version"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -48,7 +39,9 @@ var ErrClosed = mapper.ErrClosed
 // snappy, every column but booleans dictionary encoded while its dictionary
 // pays and stays under 1 MiB, data pages of about 1 MiB, version 1 data
 // pages, statistics of every column chunk and page, the column index and
-// offset index, and the Arrow schema stored in the file.
+// offset index, and the Arrow schema stored in the file; its pages written
+// by arrowmap's page writer, or by arrow-go's pqarrow.FileWriter with
+// Encoder EncoderPqarrow.
 type WriteConfig struct {
 	// RowGroupRows is the most rows of a row group: 0 is
 	// DefaultRowGroupRows; it must not be negative. The Writer holds one row
@@ -143,21 +136,54 @@ type WriteConfig struct {
 	// mapper.Allocator's, nil for the Writer's own pool.
 	alloc memory.Allocator
 
+	// Encoder is the writer of the file's pages: EncoderArrowmap, the
+	// zero value, or EncoderPqarrow, arrow-go's pqarrow.FileWriter, as a
+	// fallback. Either writes the same schema, row groups, statistics, page
+	// index, bloom filters and key/value metadata from the same
+	// WriteConfig, and the rows read back the same; the bytes of the pages
+	// differ.
+	Encoder Encoder
+
 	// tagged is the ColumnConfig of the arrow-parquet tags of a Writer's T, by
 	// the Arrow names of their fields' columns.
 	tagged []taggedField
+}
 
-	// viaPqarrow, set by tests only (export_test.go), writes with pqarrow
-	// where the direct writer would: the files the direct writer's are
-	// compared with.
-	viaPqarrow bool
+// Encoder is the writer of a Parquet file's pages (WriteConfig.Encoder).
+type Encoder uint8
+
+const (
+	// EncoderArrowmap, the default, is arrowmap's page writer: the column
+	// chunks of the leaves it encodes (numbers, booleans, text and binary,
+	// temporal types, decimal128s, under structs, lists and maps, Arrow
+	// dictionaries of text and binary) written straight from the records'
+	// buffers, through buffers reused from page to page and file to file;
+	// the other leaves by arrow-go's column writers, in the same row
+	// groups.
+	EncoderArrowmap Encoder = iota
+	// EncoderPqarrow is arrow-go's pqarrow.FileWriter, every column
+	// chunk written by arrow-go's column writers: for a file the default
+	// writes wrongly, or to compare with it.
+	EncoderPqarrow
+)
+
+// String is the Encoder's name in Go.
+func (e Encoder) String() string {
+	switch e {
+	case EncoderArrowmap:
+		return "EncoderArrowmap"
+	case EncoderPqarrow:
+		return "EncoderPqarrow"
+	}
+	return fmt.Sprintf("Encoder(%d)", uint8(e))
 }
 
 // Writer writes rows of T to a Parquet file, in row groups of
 // WriteConfig.RowGroupRows rows, with the schema mapper.SchemaOf[T] gives
 // (stored in the file, so that time zones, dictionaries and large types
 // read back as written). Rows are encoded a few thousand at a time with one
-// reused mapper.Builder, and the records' column chunks written straight
+// reused mapper.Builder, and (with the default WriteConfig.Encoder) the
+// records' column chunks written straight
 // from their buffers (numbers, booleans, text and binary, temporal types,
 // decimal128s, under structs, lists and maps, Arrow dictionaries of text
 // and binary), or, for a leaf of another type (int8, decimal256, float16,
@@ -258,6 +284,9 @@ func (cfg WriteConfig) check() error {
 	if cfg.Parallelism < 0 {
 		return fmt.Errorf("arrowmap/parquet: WriteConfig.Parallelism %d is negative", cfg.Parallelism)
 	}
+	if cfg.Encoder > EncoderPqarrow {
+		return fmt.Errorf("arrowmap/parquet: WriteConfig.Encoder %s is none of EncoderArrowmap and EncoderPqarrow", cfg.Encoder)
+	}
 	return nil
 }
 
@@ -277,414 +306,6 @@ func (cfg WriteConfig) allocator() (memory.Allocator, *pool) {
 	}
 	own := &pool{}
 	return own, own
-}
-
-// fileOut is the Parquet file a Writer or a RecordWriter writes: the
-// records of its schema go to the row group being built, and a full row
-// group to the io.Writer when the next records come.
-type fileOut struct {
-	fw   fileWriter
-	sink *sink
-	pool *pool // the allocator without mapper.Allocator
-	// storage is the schema encoded (storageType's, with encodingType's
-	// lists) when a column of the records' is converted to it, nil when
-	// none is; convert is the indexes of those columns.
-	storage               *arrow.Schema
-	convert               []int
-	mem                   memory.Allocator
-	props                 *parquet.WriterProperties // what the encoder writes with, for failingColumn
-	rows                  int64                     // written to the file, for the rows of errors
-	groupRows, groupBytes int64
-	inGroup               int64      // rows written to the current row group
-	groupArrow            int64      // their size as Arrow data, with RowGroupBytes
-	groupFull             bool       // the current row group is to be closed before the next rows
-	order                 *sortOrder // checks WriteConfig.SortingColumns; nil without
-	err                   error      // the failure that broke the file, for every call after it
-}
-
-// newFileOut starts the Parquet file of records of schema on w, as cfg
-// says, its buffers from mem (own when the file owns that pool).
-func newFileOut(w io.Writer, schema *arrow.Schema, cfg WriteConfig, mem memory.Allocator, own *pool) (*fileOut, error) {
-	groupRows := cfg.RowGroupRows
-	if groupRows == 0 {
-		groupRows = DefaultRowGroupRows
-	}
-	stored, changed, err := storageSchema(schema)
-	if err != nil {
-		return nil, err
-	}
-	encoded, reshaped := encodingSchema(stored)
-	props, err := writerProperties(encoded, cfg, mem, groupRows)
-	if err != nil {
-		return nil, err
-	}
-	arrowSchema, err := storedSchema(stored, mem)
-	if err != nil {
-		return nil, err
-	}
-	meta := [][2]string{{arrowSchemaKey, arrowSchema}}
-	goSchema, err := encodeSchema(schema, mem)
-	if err != nil {
-		return nil, err
-	}
-	// Always: pqarrow's reading of arrowSchema does not keep every type,
-	// name and metadata of it.
-	meta = append(meta, [2]string{goSchemaKey, goSchema})
-	meta = append(meta, fileMetadata(schema.Metadata())...)
-	s := &sink{w: w}
-	if completed != nil {
-		s.copy = new(bytes.Buffer)
-	}
-	if err := storable(schema, encoded, props, pqarrow.DefaultWriterProps()); err != nil {
-		return nil, err
-	}
-	var fw fileWriter
-	direct, err := newDirectFile(encoded, s, props, cfg.parallelism())
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
-	case direct != nil && !cfg.viaPqarrow:
-		if _, err := s.Write(magic); err != nil {
-			return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
-		}
-		fw = direct
-	default:
-		if fw, err = newFileWriter(encoded, s, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))); err != nil {
-			return nil, err
-		}
-	}
-	for _, kv := range meta {
-		if err := fw.AppendKeyValueMetadata(kv[0], kv[1]); err != nil {
-			fw.Close()
-			return nil, fmt.Errorf("arrowmap/parquet: metadata %q: %w", kv[0], err)
-		}
-	}
-	out := &fileOut{fw: fw, sink: s, pool: own, groupRows: groupRows, groupBytes: cfg.RowGroupBytes, mem: mem, props: props}
-	if len(cfg.SortingColumns) > 0 {
-		pq, err := pqarrow.ToParquet(encoded, props, pqarrow.DefaultWriterProps())
-		if err != nil {
-			fw.Close()
-			return nil, fmt.Errorf("arrowmap/parquet: %w", err)
-		}
-		paths := make([]string, pq.NumColumns())
-		for i := range paths {
-			paths[i] = pq.Column(i).Path()
-		}
-		out.order = newSortOrder(encoded, paths, cfg.SortingColumns, func(name string) int { return leafIndex(pq, name) })
-	}
-	for i, f := range schema.Fields() {
-		if changed[i] || reshaped[i] || mayNormalize(f.Type) {
-			out.storage = encoded
-			out.convert = append(out.convert, i)
-		}
-	}
-	return out, nil
-}
-
-// fileMetadata is the file's key/value metadata besides the stored
-// schemas: the Arrow schema's metadata (mapper.SchemaMetadata's), in key
-// order, but the keys that hold a stored schema.
-func fileMetadata(schemaMeta arrow.Metadata) [][2]string {
-	all := map[string]string{}
-	for i, k := range schemaMeta.Keys() {
-		if k != arrowSchemaKey && k != goSchemaKey { // a schema read from a Parquet file may hold them
-			all[k] = schemaMeta.Values()[i]
-		}
-	}
-	keys := make([]string, 0, len(all))
-	for k := range all {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	kv := make([][2]string, len(keys))
-	for i, k := range keys {
-		kv[i] = [2]string{k, all[k]}
-	}
-	return kv
-}
-
-// mayNormalize reports whether a column of dt may need converting for
-// pqarrow even where its storage type is dt: a list whose null rows hold
-// elements, a dictionary with a null entry, a struct of decimals
-// (underNulls).
-func mayNormalize(dt arrow.DataType) bool {
-	r := arrowtype.OfType(dt)
-	if r.Layout == arrowtype.Dictionary {
-		return true
-	}
-	if t, ok := dt.(arrow.NestedType); ok {
-		for _, f := range t.Fields() {
-			if mayNormalize(f.Type) || (r.Layout == arrowtype.Struct && arrowtype.OfType(f.Type).Decimal) {
-				return true
-			}
-		}
-		return r.Layout == arrowtype.List
-	}
-	return false
-}
-
-// toStorage is rec with the columns f converts in their storage types;
-// its rows are those from row base of the file. The caller releases it.
-func (f *fileOut) toStorage(rec arrow.RecordBatch, base int64) (arrow.RecordBatch, error) {
-	cols := slices.Clone(rec.Columns())
-	var made []arrow.Array
-	defer func() {
-		for _, c := range made {
-			c.Release()
-		}
-	}()
-	for _, i := range f.convert {
-		c, err := convert(cols[i], f.storage.Field(i).Type, f.mem)
-		if err != nil {
-			return nil, columnError(rec.Schema().Field(i).Name, base, err)
-		}
-		made = append(made, c)
-		cols[i] = c
-	}
-	return array.NewRecordBatch(f.storage, cols, rec.NumRows()), nil
-}
-
-// room is how many rows, and how many bytes of Arrow data with
-// RowGroupBytes, the row group that the next rows go to takes.
-func (f *fileOut) room() (rows, bytes int64) {
-	inGroup, groupArrow := f.inGroup, f.groupArrow
-	if f.groupFull { // the rows go to a new row group
-		inGroup, groupArrow = 0, 0
-	}
-	bytes = math.MaxInt64
-	if f.groupBytes > 0 {
-		bytes = f.groupBytes - groupArrow
-	}
-	return f.groupRows - inGroup, bytes
-}
-
-// write adds rec, whose rows fit in room, to the current row group, or to
-// a new one when the current is full. size is rec's Arrow size, counted
-// with RowGroupBytes.
-func (f *fileOut) write(rec arrow.RecordBatch, size int64) error {
-	rec.Retain()
-	wait, err := f.begin(rec, size, 0)
-	if err != nil {
-		return err
-	}
-	return wait()
-}
-
-// begin does what write does, and takes rec, which it releases: it closes
-// a full row group and checks rec's rows, counting them in the row group,
-// then encodes rec's columns on another goroutine, for wait to wait for.
-// coming is how many rows the caller knows are to follow rec: the direct
-// writer sizes its pages' buffers for the rows the row group is to take.
-// The caller calls wait before anything else of f: its rows go on being
-// built meanwhile. An error of begin is a refusal of rec's rows or the
-// failure that broke the file; that of wait, an encoding failure, which
-// breaks the file.
-func (f *fileOut) begin(rec arrow.RecordBatch, size, coming int64) (wait func() error, err error) {
-	defer func() {
-		if err != nil {
-			rec.Release()
-		}
-	}()
-	if f.err != nil {
-		return nil, f.err
-	}
-	if f.groupFull {
-		// Closing the full row group writes its pages to the io.Writer.
-		if err := f.fw.NewBufferedRowGroupChecked(); err != nil {
-			return nil, f.fail("writing row group", err)
-		}
-		f.groupFull, f.inGroup, f.groupArrow = false, 0, 0
-		if f.order != nil {
-			f.order.reset() // the order is a row group's
-		}
-	}
-	if f.storage != nil {
-		stored, err := f.toStorage(rec, f.rows)
-		if err != nil {
-			return nil, err // a value refused: the file goes on without these rows
-		}
-		rec.Release()
-		rec = stored
-	}
-	if f.order != nil {
-		if err := f.order.check(rec, f.rows, f.mem); err != nil {
-			return nil, err // a row refused: the file goes on without these rows
-		}
-	}
-	if d, ok := f.fw.(*directFile); ok {
-		d.expect = min(f.groupRows-f.inGroup, rec.NumRows()+coming)
-	}
-	// The rows are the row group's now: a failure to encode them breaks
-	// the file.
-	f.inGroup += rec.NumRows()
-	f.rows += rec.NumRows()
-	f.groupArrow += size
-	if f.inGroup >= f.groupRows || (f.groupBytes > 0 && f.groupArrow >= f.groupBytes) {
-		f.groupFull = true
-	}
-	done := make(chan error, 1)
-	go func() {
-		err := f.encode(rec)
-		if err != nil {
-			var named *mapper.Error
-			if f.sink.err == nil && !errors.As(err, &named) {
-				err = f.failingColumn(rec, err)
-			}
-			err = f.fail("encoding rows", err)
-		}
-		// Released before wait returns: the caller may count its
-		// allocator's bytes, or free what rec's arrays hold, then.
-		rec.Release()
-		done <- err
-	}()
-	return func() error { return <-done }, nil
-}
-
-// encode hands rec, of the encoded schema, to the file's encoder: a panic
-// of pqarrow's is an error like its others.
-func (f *fileOut) encode(rec arrow.RecordBatch) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%v", p)
-		}
-	}()
-	return f.fw.WriteBuffered(rec)
-}
-
-// failingColumn is err, the encoder's failure on rec, as an *mapper.Error
-// naming the first column of rec that pqarrow fails to encode alone (its
-// errors name none), wrapping mapper.ErrInvalidData for a value it
-// refuses (a decimal past its precision) and mapper.ErrUnsupported for
-// what it cannot write; err itself when every column encodes alone.
-func (f *fileOut) failingColumn(rec arrow.RecordBatch, err error) error {
-	for i, field := range rec.Schema().Fields() {
-		one := arrow.NewSchema([]arrow.Field{field}, nil)
-		col := array.NewRecordBatch(one, []arrow.Array{rec.Column(i)}, rec.NumRows())
-		cerr := encodeAlone(col, f.props, f.mem)
-		col.Release()
-		if cerr == nil {
-			continue
-		}
-		kind := mapper.ErrUnsupported
-		if errors.Is(cerr, arrow.ErrInvalid) {
-			kind = mapper.ErrInvalidData
-		}
-		return &mapper.Error{Column: field.Name, Row: -1, Err: fmt.Errorf("%w: Parquet cannot store the column's values: %w", kind, cerr)}
-	}
-	return err
-}
-
-// encodeAlone writes rec with pqarrow to no file: its error, if any.
-func encodeAlone(rec arrow.RecordBatch, props *parquet.WriterProperties, mem memory.Allocator) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%v", p)
-		}
-	}()
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), io.Discard, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
-	if err != nil {
-		return err
-	}
-	err = fw.WriteBuffered(rec)
-	if cerr := fw.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// fail records the error that broke the file.
-func (f *fileOut) fail(doing string, err error) error {
-	if f.sink.err != nil {
-		err = f.sink.err // pqarrow's error wraps it, or says less
-	}
-	f.err = fmt.Errorf("arrowmap/parquet: %s: %w", doing, err)
-	return f.err
-}
-
-// close writes the footer, unless a failure broke the file, and frees
-// what the file holds.
-func (f *fileOut) close() error {
-	defer func() {
-		if f.order != nil {
-			f.order.reset()
-		}
-		if f.pool != nil {
-			f.pool.release() // every record and page is freed by now
-		}
-	}()
-	if f.err == nil {
-		if err := f.fw.Close(); err != nil {
-			f.fail("writing the footer", err)
-		}
-	}
-	if f.err != nil {
-		f.fw.Close() // frees what pqarrow holds; the file is lost anyway
-		return fmt.Errorf("arrowmap/parquet: no footer written, the file is not readable: %w", f.err)
-	}
-	if f.sink.copy != nil {
-		completed(f.sink.copy.Bytes())
-	}
-	return nil
-}
-
-// completed, when not nil, is given the bytes of every file a writer of
-// this package completes (its footer written), at its close: the package's
-// tests set it to collect the files they write (export_test.go, with
-// ARROWMAP_PARQUET_CORPUS), and it is nil otherwise.
-var completed func(file []byte)
-
-// fileWriter is what a Writer needs of pqarrow.FileWriter, which
-// directFile does too.
-type fileWriter interface {
-	AppendKeyValueMetadata(key, value string) error
-	WriteBuffered(rec arrow.RecordBatch) error
-	NewBufferedRowGroupChecked() error
-	Close() error
-}
-
-// defaultPageBytes is the size of a data page before compression: 1 MiB,
-// arrow-go's and parquet-mr's default. The direct writer counts a page's
-// levels and indices as the memory they hold until the page is encoded
-// (leafWriter.pageBytes), so its pages of levels and dictionary indices
-// are smaller once encoded.
-const defaultPageBytes = 1 << 20
-
-// defaultDictionaryBytes is the dictionary page size limit, past which a
-// column chunk's values are plain encoded: 1 MiB, parquet-mr's, pyarrow's
-// and arrow-go's.
-const defaultDictionaryBytes = 1 << 20
-
-// newFileWriter is pqarrow.NewFileWriter, its errors naming the column
-// Parquet cannot store.
-func newFileWriter(schema *arrow.Schema, w io.Writer, props *parquet.WriterProperties, arrProps pqarrow.ArrowWriterProperties) (fw *pqarrow.FileWriter, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %v", p)
-		}
-	}()
-	if err := storable(schema, schema, props, arrProps); err != nil {
-		return nil, err
-	}
-	fw, err = pqarrow.NewFileWriter(schema, w, props, arrProps)
-	if err != nil {
-		return nil, fmt.Errorf("arrowmap/parquet: creating the Parquet writer: %w", err)
-	}
-	return fw, nil
-}
-
-// storable reports the first column of schema (in its storage types
-// stored) that Parquet cannot store, as an *mapper.Error naming it.
-func storable(schema, stored *arrow.Schema, props *parquet.WriterProperties, arrProps pqarrow.ArrowWriterProperties) error {
-	if _, err := pqarrow.ToParquet(stored, props, arrProps); err == nil {
-		return nil
-	}
-	for i, f := range stored.Fields() {
-		if _, err := pqarrow.ToParquet(arrow.NewSchema([]arrow.Field{f}, nil), props, arrProps); err != nil {
-			return &mapper.Error{Column: f.Name, Row: -1, Err: fmt.Errorf("%w: Parquet cannot store %s: %w", mapper.ErrUnsupported, schema.Field(i).Type, err)}
-		}
-	}
-	_, err := pqarrow.ToParquet(stored, props, arrProps)
-	return fmt.Errorf("arrowmap/parquet: %w", err)
 }
 
 // Write writes rows. They are encoded and handed to the row group being
@@ -885,186 +506,4 @@ func WriteFile[T any](path string, rows []T, opts ...WriteOption) error {
 		return fmt.Errorf("arrowmap/parquet: writing %s: %w", path, err)
 	}
 	return nil
-}
-
-// writerProperties is the Parquet writer properties cfg asks for, with the
-// dictionary decided per leaf column of schema.
-func writerProperties(schema *arrow.Schema, cfg WriteConfig, mem memory.Allocator, groupRows int64) (*parquet.WriterProperties, error) {
-	codecName, err := cfg.codec()
-	if err != nil {
-		return nil, err
-	}
-	codec, err := compress.GetCodec(codecName)
-	if err != nil {
-		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.Compression %s: %w", codecName, err)
-	}
-	level := cfg.CompressionLevel
-	if level == 0 {
-		level = compress.DefaultCompressionLevel
-	} else if err := checkLevel(codec, level); err != nil {
-		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.CompressionLevel %d for %s: %w", level, codecName, err)
-	}
-	switch cfg.DataPageVersion {
-	case parquet.DataPageV1, parquet.DataPageV2:
-	default:
-		return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.DataPageVersion %d is not a data page version", cfg.DataPageVersion)
-	}
-	stats := cfg.Statistics == nil || *cfg.Statistics
-	pageIndex := cfg.PageIndex == nil || *cfg.PageIndex
-	props := []parquet.WriterProperty{
-		parquet.WithAllocator(mem),
-		parquet.WithMaxRowGroupLength(groupRows),
-		parquet.WithCreatedBy(version.CreatedBy),
-		parquet.WithCompression(codecName),
-		parquet.WithCompressionLevel(level),
-		parquet.WithDataPageVersion(cfg.DataPageVersion),
-		parquet.WithStats(stats),
-		parquet.WithPageIndexEnabled(pageIndex),
-		parquet.WithDataPageSize(defaultPageBytes),
-		parquet.WithDictionaryPageSizeLimit(defaultDictionaryBytes),
-	}
-	if cfg.Dictionary != nil {
-		props = append(props, parquet.WithDictionaryDefault(*cfg.Dictionary))
-	} else {
-		props = append(props, parquet.WithDictionaryDefault(false))
-	}
-	base := parquet.NewWriterProperties(props...)
-	pq, err := pqarrow.ToParquet(schema, base, pqarrow.DefaultWriterProps())
-	if err != nil {
-		if len(cfg.Columns) > 0 || len(cfg.SortingColumns) > 0 || len(cfg.tagged) > 0 {
-			return nil, fmt.Errorf("arrowmap/parquet: %w", err) // no columns to configure
-		}
-		return base, nil // NewWriter names the column Parquet cannot store
-	}
-	if cfg.Dictionary == nil {
-		dict := dictionaryLeaves(schema)
-		for i, col := range pq.Columns() {
-			switch {
-			case len(dict) == pq.NumColumns() && dict[i]:
-				props = append(props, parquet.WithDictionaryFor(col.Path(), true))
-			case col.PhysicalType() != parquet.Types.Boolean:
-				props = append(props, parquet.WithDictionaryFor(col.Path(), true), parquet.WithDictionaryCostFallbackFor(col.Path(), true))
-			}
-		}
-	}
-	tagged, err := taggedLeaves(schema, pq, cfg.tagged)
-	if err != nil {
-		return nil, err
-	}
-	settings, err := columnSettings(pq, cfg, tagged)
-	if err != nil {
-		return nil, err
-	}
-	if !pageIndex && anyPageIndex(settings) {
-		// The file's page index is built only when on for the file: on,
-		// and off for every column but those that ask for it.
-		props = append(props, parquet.WithPageIndexEnabled(true))
-		for i, col := range pq.Columns() {
-			if c := settings[i]; c.PageIndex == nil {
-				props = append(props, parquet.WithPageIndexEnabledFor(col.Path(), false))
-			}
-		}
-	}
-	props = append(props, columnProperties(pq, settings)...)
-	if len(cfg.SortingColumns) > 0 {
-		sorting, err := sortingColumns(pq, cfg.SortingColumns)
-		if err != nil {
-			return nil, err
-		}
-		props = append(props, parquet.WithSortingColumns(sorting))
-	}
-	return parquet.NewWriterProperties(props...), nil
-}
-
-// anyPageIndex reports whether a column of settings turns its page index on.
-func anyPageIndex(settings map[int]ColumnConfig) bool {
-	for _, c := range settings {
-		if c.PageIndex != nil && *c.PageIndex {
-			return true
-		}
-	}
-	return false
-}
-
-// codec is the codec cfg asks for: snappy unless it says another.
-func (cfg WriteConfig) codec() (compress.Compression, error) { return cfg.Compression.codec() }
-
-// dictionaryLeaves reports, for each leaf of schema in pqarrow's order
-// (depth first), whether it is an Arrow dictionary.
-func dictionaryLeaves(schema *arrow.Schema) []bool {
-	leaves := arrowLeaves(schema)
-	dict := make([]bool, len(leaves))
-	for i, l := range leaves {
-		dict[i] = l.dict
-	}
-	return dict
-}
-
-// checkLevel tells a level codec takes from one it panics on.
-func checkLevel(codec compress.Codec, level int) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("not a level of the codec (%v)", p)
-		}
-	}()
-	codec.EncodeLevel(nil, []byte("arrowmap"), level)
-	return nil
-}
-
-// sink is the io.Writer pqarrow writes to: it remembers the first failure
-// of the caller's writer and refuses every write after it, so that no
-// footer goes after a hole; and it hides the caller's Close from pqarrow,
-// which would close an io.Closer.
-type sink struct {
-	w    io.Writer
-	n    int64
-	err  error
-	copy *bytes.Buffer // what was written, when completed is set
-}
-
-// Tell is the number of bytes written: the offset in the file of the next.
-func (s *sink) Tell() int64 { return s.n }
-
-func (s *sink) Write(p []byte) (int, error) {
-	if s.err != nil {
-		return 0, s.err
-	}
-	n, err := s.w.Write(p)
-	s.n += int64(n)
-	if s.copy != nil {
-		s.copy.Write(p[:n])
-	}
-	if err == nil && n < len(p) {
-		err = io.ErrShortWrite
-	}
-	if err != nil {
-		s.err = fmt.Errorf("writing to the io.Writer after %d bytes: %w", s.n, err)
-		return n, s.err
-	}
-	return n, nil
-}
-
-// recordBytes is the size of rec's buffers. A buffer shared by two arrays
-// counts twice: Builder's records share none but dictionaries', which are
-// small.
-func recordBytes(rec arrow.RecordBatch) int64 {
-	var n int64
-	var walk func(d arrow.ArrayData)
-	walk = func(d arrow.ArrayData) {
-		for _, b := range d.Buffers() {
-			if b != nil {
-				n += int64(b.Len())
-			}
-		}
-		for _, c := range d.Children() {
-			walk(c)
-		}
-		if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
-			walk(dict)
-		}
-	}
-	for _, col := range rec.Columns() {
-		walk(col.Data())
-	}
-	return n
 }

@@ -39,7 +39,7 @@ func TestAnEncoderFailureNamesTheColumnPqarrowRefuses(t *testing.T) {
 	rec := array.NewRecordBatch(schema, []arrow.Array{okCol, col}, 3)
 	defer rec.Release()
 
-	out, err := newFileOut(io.Discard, schema, WriteConfig{viaPqarrow: true}, memory.DefaultAllocator, nil)
+	out, err := newFileOut(io.Discard, schema, WriteConfig{Encoder: EncoderPqarrow}, memory.DefaultAllocator, nil)
 	require.NoError(t, err)
 	out.storage, out.convert = nil, nil // the record as it is
 	err = out.write(rec, 0)

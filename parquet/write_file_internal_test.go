@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/parquet/internal/pagewriter"
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,10 +21,9 @@ func TestAFailureOfAnArrowGoColumnOfTheDirectFileNamesTheColumn(t *testing.T) {
 	}, nil)
 	out, err := newFileOut(io.Discard, schema, WriteConfig{}, mem, nil)
 	require.NoError(t, err)
-	d, ok := out.fw.(*directFile)
+	d, ok := out.fw.(*pagewriter.File)
 	require.True(t, ok, "the direct writer writes the file")
-	require.False(t, d.leaves[0].viaArrow)
-	require.True(t, d.leaves[1].viaArrow, "int8 is arrow-go's")
+	require.Equal(t, []string{"small"}, d.ArrowGoLeaves(), "int8 is arrow-go's, int64 the direct writer's")
 
 	ids := array.NewInt64Builder(mem)
 	defer ids.Release()

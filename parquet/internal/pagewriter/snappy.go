@@ -1,11 +1,9 @@
-package parquet
+package pagewriter
 
 import (
 	"encoding/binary"
-	"fmt"
 	"slices"
 
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/klauspost/compress/s2"
 )
 
@@ -72,42 +70,4 @@ func appendSnappyBetter(dst, src []byte) []byte {
 	dst = slices.Grow(dst, n)
 	out := s2.EncodeSnappyBetter(dst[len(dst):len(dst)+n], src) // within dst's room: no allocation
 	return dst[:len(dst)+len(out)]
-}
-
-// boundedSnappy is arrow-go's snappy codec but for Decode, which refuses a
-// block whose own length says it decodes to more than dst holds: a page
-// reader gives the page header's uncompressed size as dst, and a damaged
-// block's five-byte length would otherwise make the decoder allocate up to
-// 4 GiB (snappy.Decode allocates what a block claims when dst is short).
-// A valid block decodes to exactly the page's uncompressed size, so it
-// refuses none; a nil dst is decoded as arrow-go's codec does.
-type boundedSnappy struct{ compress.Codec }
-
-func (c boundedSnappy) Decode(dst, src []byte) []byte {
-	out, err := c.DecodeWithError(dst, src)
-	if err != nil {
-		panic(err) // as arrow-go's codecs do; compress.Decode uses DecodeWithError
-	}
-	return out
-}
-
-func (c boundedSnappy) DecodeWithError(dst, src []byte) ([]byte, error) {
-	if dst != nil {
-		n, err := s2.DecodedLen(src)
-		if err != nil {
-			return nil, err
-		}
-		if n > len(dst) {
-			return nil, fmt.Errorf("snappy block of %d bytes decoded, past the page's uncompressed size of %d", n, len(dst))
-		}
-	}
-	return compress.Decode(c.Codec, dst, src)
-}
-
-// Every reader of the process (pqarrow's, this package's) decodes snappy
-// pages through boundedSnappy: arrow-go's codec registry is global.
-func init() {
-	if codec, err := compress.GetCodec(compress.Codecs.Snappy); err == nil {
-		compress.RegisterCodec(compress.Codecs.Snappy, boundedSnappy{codec})
-	}
 }

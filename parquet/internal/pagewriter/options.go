@@ -1,4 +1,4 @@
-package parquet
+package pagewriter
 
 import (
 	"math"
@@ -35,7 +35,7 @@ func directEncodes(lw *leafWriter, props *parquet.WriterProperties, path string)
 // made at the chunk's end (finishBloom) for the distinct values written,
 // the smallest filter of the false-positive rate asked for, where
 // arrow-go's adaptive filter picks among a few sizes it fills at once.
-func (lw *leafWriter) startBloom(d *directFile, filters map[string]metadata.BloomFilterBuilder) {
+func (lw *leafWriter) startBloom(d *File, filters map[string]metadata.BloomFilterBuilder) {
 	props, path := d.props, lw.descr.Path()
 	lw.bloomHashes = lw.bloomHashes[:0]
 	if ndv := props.BloomFilterNDVFor(path); ndv > 0 {
@@ -68,7 +68,7 @@ func (lw *leafWriter) bloomInsert(h uint64) {
 // up to millions of values, where sorting a chunk's hashes to count them
 // exactly cost the writer a sixth of its time (bench/RESULTS.md); the
 // filter is a power of two bytes anyway.
-func (lw *leafWriter) finishBloom(d *directFile) {
+func (lw *leafWriter) finishBloom(d *File) {
 	if lw.bloom != nil {
 		return // made at the start
 	}

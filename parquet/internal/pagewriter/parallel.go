@@ -1,4 +1,4 @@
-package parquet
+package pagewriter
 
 import (
 	"cmp"
@@ -20,7 +20,7 @@ import (
 //
 // The error is that of the first leaf in leaf order that failed, a panic
 // an error naming its column: no panic escapes on any goroutine.
-func (d *directFile) eachLeaf(write func(*leafWriter, *pageScratch) error) error {
+func (d *File) eachLeaf(write func(*leafWriter, *pageScratch) error) error {
 	if d.workers <= 1 {
 		for _, lw := range d.leaves {
 			if err := guarded(lw, &d.scratch[0], write); err != nil {

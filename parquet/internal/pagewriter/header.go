@@ -1,4 +1,4 @@
-package parquet
+package pagewriter
 
 import (
 	"encoding/binary"
@@ -15,7 +15,7 @@ import (
 // page first, when a page indexes it, the data pages, and the chunk's
 // metadata, as arrow-go's page writer does (file.NewPageWriter), whose
 // header encoding pageHeader.append reproduces byte for byte
-// (direct_pages_internal_test.go). Written here rather than through
+// (header_test.go). Written here rather than through
 // arrow-go's page writer: its buffered writer grows a buffer of every
 // chunk anew, allocates a page object and thrift structs a page, and
 // compresses dictionary pages with arrow-go's own snappy codec, s2's
@@ -205,7 +205,7 @@ func (c *chunkPages) reset() {
 }
 
 // hold adds a data page to the chunk: its header h, then its data, levels
-// and values compressed by d's codec (directFile.appendPage), the page
+// and values compressed by d's codec (File.appendPage), the page
 // holding firstRow on, its statistics stats (for the column index, or for
 // the header when inHeader). ahead is how many pages of this one's size
 // the chunk is expected to hold from this one on.
@@ -217,7 +217,7 @@ func (c *chunkPages) reset() {
 // into sc, and the chunk grows once for it and the pages expected after
 // it, of its size compressed: a first page does not make the chunk grow
 // for its size uncompressed.
-func (c *chunkPages) hold(d *directFile, sc *pageScratch, h pageHeader, levels, values []byte, firstRow int64, stats metadata.EncodedStatistics, inHeader bool, ahead float64) error {
+func (c *chunkPages) hold(d *File, sc *pageScratch, h pageHeader, levels, values []byte, firstRow int64, stats metadata.EncodedStatistics, inHeader bool, ahead float64) error {
 	if inHeader {
 		h.stats = &stats
 	}

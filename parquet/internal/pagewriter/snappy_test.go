@@ -1,8 +1,7 @@
-package parquet
+package pagewriter
 
 import (
 	"math/rand/v2"
-	"runtime"
 	"testing"
 	"time"
 
@@ -67,26 +66,6 @@ func TestAppendSnappyIsOneSnappyBlockOfItsSourcesEndToEnd(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestASnappyBlockClaimingMoreThanThePageHoldsIsAnErrorNotAnAllocation(t *testing.T) {
-	codec, err := compress.GetCodec(compress.Codecs.Snappy)
-	require.NoError(t, err)
-	require.IsType(t, boundedSnappy{}, codec, "the package registers its snappy codec")
-	page := []byte("a page of twenty-four b.")
-	block := appendSnappy(nil, new([]byte), page)
-	got, err := compress.Decode(codec, make([]byte, len(page)), block)
-	require.NoError(t, err)
-	require.Equal(t, page, got)
-
-	// A damaged block's length: 2^32-1 bytes, in five bytes.
-	damaged := append([]byte{0xff, 0xff, 0xff, 0xff, 0x0f}, block[1:]...)
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err = compress.Decode(codec, make([]byte, len(page)), damaged)
-	runtime.ReadMemStats(&after)
-	require.ErrorContains(t, err, "past the page's uncompressed size of 24")
-	require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "bytes allocated decoding the damaged block")
 }
 
 // appendSnappy appends no more than snappyBound of its sources, which the
