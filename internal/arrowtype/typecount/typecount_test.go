@@ -29,8 +29,9 @@ var pending = map[string]string{
 	"mapper/encode_plan.go":                  "GoTypeOf's and the encoder's per-Go-kind choices (float16, decimal text) spelled by type",
 	"mapper/decode_plan.go":                  "the float16 and bool8 Go kinds' accept sets",
 	"parquet/convert.go":                     "Parquet's storage conversions (int32 as time32, int64 as duration, month_interval as int32)",
-	"parquet/direct.go":                      "the page writer's physical types (h/pqwrite moves it to parquet/internal/)",
-	"parquet/storage.go":                     "Parquet's physical storage of each logical type",
+	"parquet/read_convert.go":                "what Parquet stores read back as Arrow (INT96 as timestamps, two-level lists), type by type",
+	"parquet/internal/pagewriter/leaf.go":    "the page writer's physical types, a leaf kind per Arrow type",
+	"parquet/write_storage.go":               "Parquet's physical storage of each logical type",
 }
 
 // TestEveryArrowTypeIsNamedInAtMostTwoFilesBeyondTheTable is the one-table
