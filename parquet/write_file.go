@@ -35,6 +35,7 @@ type fileOut struct {
 	rows                  int64                     // written to the file, for the rows of errors
 	groupRows, groupBytes int64
 	inGroup               int64      // rows written to the current row group
+	groups                int        // row groups holding rows, the current one included
 	groupArrow            int64      // their size as Arrow data, with RowGroupBytes
 	groupFull             bool       // the current row group is to be closed before the next rows
 	order                 *sortOrder // checks WriteConfig.SortingColumns; nil without
@@ -228,6 +229,12 @@ func (f *fileOut) begin(rec arrow.RecordBatch, size, coming int64) (wait func() 
 	if f.err != nil {
 		return nil, f.err
 	}
+	starts := (f.groupFull || f.inGroup == 0) && rec.NumRows() > 0
+	if starts && f.groups == math.MaxInt16 {
+		// Refused before either encoder starts the row group: arrow-go's
+		// writes the ordinal of the 32,768th as -32,768.
+		return nil, fmt.Errorf("arrowmap/parquet: more than %d row groups, which Parquet numbers with int16 ordinals: the file holds the rows before (a larger WriteConfig.RowGroupRows or RowGroupBytes makes fewer)", math.MaxInt16)
+	}
 	if f.groupFull {
 		// Closing the full row group writes its pages to the io.Writer.
 		if err := f.fw.NewBufferedRowGroupChecked(); err != nil {
@@ -256,6 +263,9 @@ func (f *fileOut) begin(rec arrow.RecordBatch, size, coming int64) (wait func() 
 	}
 	// The rows are the row group's now: a failure to encode them breaks
 	// the file.
+	if starts {
+		f.groups++
+	}
 	f.inGroup += rec.NumRows()
 	f.rows += rec.NumRows()
 	f.groupArrow += size
