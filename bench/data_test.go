@@ -6,7 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/internal/benchdata"
+	"github.com/arrowmap/arrowmap/internal/testsupport/benchdata"
 )
 
 // The benchmarks' rows, shared with the integration module's benchmarks.

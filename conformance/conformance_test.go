@@ -22,7 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arrowmap/arrowmap/conformance/internal/golden"
-	"github.com/arrowmap/arrowmap/internal/arrowtest"
+	"github.com/arrowmap/arrowmap/internal/testsupport/arrowtest"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 

@@ -23,8 +23,8 @@ import (
 	parquetgo "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
 
-	"github.com/arrowmap/arrowmap/internal/heappeak"
-	"github.com/arrowmap/arrowmap/internal/tpch"
+	"github.com/arrowmap/arrowmap/internal/testsupport/heappeak"
+	"github.com/arrowmap/arrowmap/internal/testsupport/tpch"
 	amipc "github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
@@ -412,7 +412,7 @@ func BenchmarkTPCHReadIPC(b *testing.B) {
 	}
 }
 
-// peakHeap samples the heap in use (internal/heappeak, the method every
+// peakHeap samples the heap in use (internal/testsupport/heappeak, the method every
 // benchmark of the repository's peak-heap-MiB shares).
 type peakHeap struct{ s *heappeak.Sampler }
 

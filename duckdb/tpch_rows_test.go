@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
-	"github.com/arrowmap/arrowmap/internal/tpch"
+	"github.com/arrowmap/arrowmap/internal/testsupport/tpch"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 )
 
@@ -20,7 +20,7 @@ import (
 // its SOURCE.md says how), read into the rows below.
 
 // Lineitem and Orders are TPC-H's rows as arrowmap reads and writes them
-// (internal/tpch, shared with the integration module's benchmark), with
+// (internal/testsupport/tpch, shared with the integration module's benchmark), with
 // this package's conversions to parquet-go's rows.
 type (
 	Lineitem tpch.Lineitem

@@ -21,7 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	amflight "github.com/arrowmap/arrowmap/flight"
-	"github.com/arrowmap/arrowmap/internal/arrowtest"
+	"github.com/arrowmap/arrowmap/internal/testsupport/arrowtest"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

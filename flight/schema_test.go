@@ -8,8 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	amflight "github.com/arrowmap/arrowmap/flight"
-	"github.com/arrowmap/arrowmap/internal/arrowtest"
 	"github.com/arrowmap/arrowmap/internal/ipcschema"
+	"github.com/arrowmap/arrowmap/internal/testsupport/arrowtest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 )

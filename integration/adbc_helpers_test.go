@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-adbc/go/adbc"
 	"github.com/apache/arrow-adbc/go/adbc/driver/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/internal/racetest"
+	"github.com/arrowmap/arrowmap/internal/testsupport/racetest"
 	"github.com/stretchr/testify/require"
 )
 

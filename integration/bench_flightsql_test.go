@@ -18,7 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	amflight "github.com/arrowmap/arrowmap/flight"
 	amflightsql "github.com/arrowmap/arrowmap/flightsql"
-	"github.com/arrowmap/arrowmap/internal/benchdata"
+	"github.com/arrowmap/arrowmap/internal/testsupport/benchdata"
 )
 
 // Flat is the benchmarks' flat record, as bench's benchmarks read it.

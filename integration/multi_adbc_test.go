@@ -10,7 +10,7 @@ import (
 	adbcflightsql "github.com/apache/arrow-adbc/go/adbc/driver/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	amadbc "github.com/arrowmap/arrowmap/adbc"
-	"github.com/arrowmap/arrowmap/internal/racetest"
+	"github.com/arrowmap/arrowmap/internal/testsupport/racetest"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -73,8 +73,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-	"github.com/arrowmap/arrowmap/internal/benchdata"
-	"github.com/arrowmap/arrowmap/internal/heappeak"
+	"github.com/arrowmap/arrowmap/internal/testsupport/benchdata"
+	"github.com/arrowmap/arrowmap/internal/testsupport/heappeak"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
@@ -160,7 +160,7 @@ type countingWriter struct{ n int64 }
 
 func (c *countingWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
-// peakHeap samples the heap in use (internal/heappeak, the method every
+// peakHeap samples the heap in use (internal/testsupport/heappeak, the method every
 // benchmark of the repository's peak-heap-MiB shares).
 type peakHeap struct{ s *heappeak.Sampler }
 

@@ -7,7 +7,7 @@ package integration
 //
 // The files are not in the repository: they are looked for in
 // shared/testdata/tpch above the module (../shared from the repository's
-// root), or in $ARROWMAP_TPCH_DIR (internal/tpch); the benchmark skips, saying so, without
+// root), or in $ARROWMAP_TPCH_DIR (internal/testsupport/tpch); the benchmark skips, saying so, without
 // them. Every contender's rows are checked against arrowmap's ReadFile
 // first (amounts as unscaled cents, dates as days since the epoch).
 //
@@ -32,13 +32,13 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal"
-	"github.com/arrowmap/arrowmap/internal/tpch"
+	"github.com/arrowmap/arrowmap/internal/testsupport/tpch"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/parquet-go/parquet-go"
 )
 
 // tpchLineitem and tpchOrders are TPC-H's rows as arrowmap reads them
-// (internal/tpch, shared with the duckdb module's tests), with this
+// (internal/testsupport/tpch, shared with the duckdb module's tests), with this
 // benchmark's conversions to parquet-go's rows.
 type (
 	tpchLineitem tpch.Lineitem

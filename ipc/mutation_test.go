@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arrowmap/arrowmap/internal/mutation"
+	"github.com/arrowmap/arrowmap/internal/testsupport/mutation"
 	"github.com/arrowmap/arrowmap/ipc/internal/mutant"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

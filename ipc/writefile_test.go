@@ -6,7 +6,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/arrowmap/arrowmap/internal/atomicfile/atomictest"
+	"github.com/arrowmap/arrowmap/internal/testsupport/atomictest"
 	"github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/require"

@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/internal/arrowtest"
+	"github.com/arrowmap/arrowmap/internal/testsupport/arrowtest"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/arrowmap/arrowmap/internal/benchdata"
+	"github.com/arrowmap/arrowmap/internal/testsupport/benchdata"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 )

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/arrowmap/arrowmap/internal/tpch"
+	"github.com/arrowmap/arrowmap/internal/testsupport/tpch"
 )
 
 // BenchmarkReadPageChecksums reads TPC-H's lineitem (DuckDB's file, of no

@@ -4,7 +4,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/arrowmap/arrowmap/internal/benchdata"
+	"github.com/arrowmap/arrowmap/internal/testsupport/benchdata"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arrowmap/arrowmap/internal/heappeak"
-	"github.com/arrowmap/arrowmap/internal/racetest"
+	"github.com/arrowmap/arrowmap/internal/testsupport/heappeak"
+	"github.com/arrowmap/arrowmap/internal/testsupport/racetest"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/require"
 )

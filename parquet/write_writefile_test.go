@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/arrowmap/arrowmap/internal/atomicfile/atomictest"
+	"github.com/arrowmap/arrowmap/internal/testsupport/atomictest"
 	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/require"

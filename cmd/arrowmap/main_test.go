@@ -21,7 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-	"github.com/arrowmap/arrowmap/internal/arrowtest"
+	"github.com/arrowmap/arrowmap/internal/testsupport/arrowtest"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

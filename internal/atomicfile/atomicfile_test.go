@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/arrowmap/arrowmap/internal/atomicfile"
-	"github.com/arrowmap/arrowmap/internal/atomicfile/atomictest"
+	"github.com/arrowmap/arrowmap/internal/testsupport/atomictest"
 	"github.com/stretchr/testify/require"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
-	"github.com/arrowmap/arrowmap/internal/tpch"
+	"github.com/arrowmap/arrowmap/internal/testsupport/tpch"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -9,8 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/internal/arrowtest"
 	"github.com/arrowmap/arrowmap/internal/ipcschema"
+	"github.com/arrowmap/arrowmap/internal/testsupport/arrowtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

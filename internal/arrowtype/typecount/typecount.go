@@ -75,7 +75,7 @@ const (
 )
 
 // testSupport are the folders whose code serves tests only.
-var testSupport = regexp.MustCompile(`(^|/)(examples|bench|conformance|testdata|internal/(arrowtest|benchdata|heappeak|tpch|atomictest|racetest|mutation|mutant))(/|$)`)
+var testSupport = regexp.MustCompile(`(^|/)(examples|bench|conformance|testdata|internal/(testsupport|mutant))(/|$)`)
 
 var generated = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 

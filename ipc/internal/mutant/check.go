@@ -11,7 +11,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	amflight "github.com/arrowmap/arrowmap/flight"
-	"github.com/arrowmap/arrowmap/internal/mutation"
+	"github.com/arrowmap/arrowmap/internal/testsupport/mutation"
 	"github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/mapper"
 	"google.golang.org/grpc"

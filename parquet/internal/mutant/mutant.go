@@ -19,7 +19,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/thrift/lib/go/thrift"
-	"github.com/arrowmap/arrowmap/internal/mutation"
+	"github.com/arrowmap/arrowmap/internal/testsupport/mutation"
 	"github.com/arrowmap/arrowmap/ipc"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/arrowmap/arrowmap/views"

@@ -1,7 +1,7 @@
 // Command tpchgen writes TPC-H's lineitem and orders at a scale factor as
 // DuckDB writes them at its defaults (CALL dbgen, then COPY … TO … (FORMAT
 // parquet)): the files the TPC-H benchmarks of the duckdb and integration
-// modules read (internal/tpch), never in the repository.
+// modules read (internal/testsupport/tpch), never in the repository.
 //
 //	go run ./internal/cmd/tpchgen -sf 0.2              # into tpch.GenDir(0.2)
 //	go run ./internal/cmd/tpchgen -sf 1 -dir /tmp/sf1
@@ -22,7 +22,7 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2"
 
-	"github.com/arrowmap/arrowmap/internal/tpch"
+	"github.com/arrowmap/arrowmap/internal/testsupport/tpch"
 )
 
 func main() {
