@@ -256,15 +256,6 @@ func cmp(v, def int) int {
 	return v
 }
 
-// cmpOr is v, or def where v is nil.
-func cmpOr[V comparable](v, def V) V {
-	var zero V
-	if v == zero {
-		return def
-	}
-	return v
-}
-
 // schemaOptions is opts without what SchemaOf does not take (Allocator).
 func schemaOptions(opts []mapper.WriteOption) []mapper.WriteOption {
 	return slices.DeleteFunc(slices.Clone(opts), func(o mapper.WriteOption) bool {
