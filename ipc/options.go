@@ -1,6 +1,7 @@
 package ipc
 
 import (
+	"github.com/arrowmap/arrowmap/internal/options"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -32,72 +33,35 @@ type readCall struct {
 // parseRead sorts opts, the options of the reader entry, which takes the
 // mapper options takes reports true for (nil: every one).
 func parseRead(entry string, opts []ReadOption, takes func(mapper.ReadOption) bool) (readCall, error) {
-	var c readCall
-	for _, o := range opts {
-		if o == nil {
-			continue
-		}
-		if takes != nil && !takes(o) {
-			return c, mapper.OptionError(entry, o)
-		}
-		switch o := o.(type) {
-		case mapper.AllocatorOption:
-			c.with.mem = o.Allocator()
-			continue
-		case mapper.MaxExpansionOption:
-			c.with.ratio = o.Ratio()
-		}
-		c.mapper = append(c.mapper, o)
-	}
-	return c, nil
+	s, err := options.Sort[options.None](entry, opts, takes)
+	ratio, _ := options.Last[mapper.MaxExpansionOption](s.Mapper)
+	return readCall{with: readWith{mem: s.Alloc, ratio: ratio.Ratio()}, mapper: s.Mapper}, err
 }
 
 // writeCall is what the options given to a writer say.
 type writeCall struct {
-	cfg       WriteConfig // with mapper.Allocator's allocator
-	mapper    []mapper.WriteOption
-	metadata  *mapper.SchemaMetadataOption // the last given, nil without one
-	hasConfig bool
+	cfg      WriteConfig // with mapper.Allocator's allocator
+	mapper   []mapper.WriteOption
+	metadata *mapper.SchemaMetadataOption // the last given, nil without one
 }
 
 // parseWrite sorts opts, the options of the writer entry, which takes the
 // mapper options takes reports true for (nil: every one).
 func parseWrite(entry string, opts []WriteOption, takes func(mapper.WriteOption) bool) (writeCall, error) {
-	var c writeCall
-	for _, opt := range opts {
-		switch o := opt.(type) {
-		case nil:
-		case WriteConfig:
-			if c.hasConfig {
-				return c, mapper.OptionError(entry, "two ipc.WriteConfig values")
-			}
-			alloc := c.cfg.alloc
-			c.cfg, c.hasConfig = o, true
-			c.cfg.alloc = alloc
-		case mapper.WriteOption:
-			if takes != nil && !takes(o) {
-				return c, mapper.OptionError(entry, o)
-			}
-			switch o := o.(type) {
-			case mapper.AllocatorOption:
-				c.cfg.alloc = o.Allocator()
-				continue
-			case mapper.SchemaMetadataOption:
-				c.metadata = &o
-			}
-			c.mapper = append(c.mapper, o)
-		default:
-			return c, mapper.OptionError(entry, opt)
-		}
+	s, err := options.Sort[WriteConfig](entry, opts, takes)
+	if err != nil {
+		return writeCall{}, err
+	}
+	c := writeCall{cfg: s.Config, mapper: s.Mapper}
+	c.cfg.alloc = s.Alloc
+	if md, ok := options.Last[mapper.SchemaMetadataOption](s.Mapper); ok {
+		c.metadata = &md
 	}
 	return c, c.cfg.check()
 }
 
 // notZeroCopy is what the readers whose rows outlive the file take.
-func notZeroCopy(o mapper.ReadOption) bool {
-	_, zeroCopy := o.(mapper.ZeroCopyOption)
-	return !zeroCopy
-}
+var notZeroCopy = options.Not[mapper.ZeroCopyOption, mapper.ReadOption]
 
 // columnsOption is what OpenColumns takes: mapper.NewColumnsReader's
 // options, the allocator of what is read and MaxExpansion.
@@ -126,16 +90,4 @@ func recordWriterOption(o mapper.WriteOption) bool {
 		return true
 	}
 	return false
-}
-
-// withoutExpansion is opts without the MaxExpansion option, for the entry points of
-// mapper that do not take it.
-func withoutExpansion(opts []mapper.ReadOption) []mapper.ReadOption {
-	var out []mapper.ReadOption
-	for _, o := range opts {
-		if _, ok := o.(mapper.MaxExpansionOption); !ok {
-			out = append(out, o)
-		}
-	}
-	return out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/internal/expansion"
 	"github.com/arrowmap/arrowmap/internal/ipcschema"
+	"github.com/arrowmap/arrowmap/internal/options"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -161,7 +162,7 @@ func columnsOf[C any](entry string, opts []ReadOption, open opener) (*mapper.Col
 		return nil, err
 	}
 	defer rr.Release()
-	return mapper.NewColumnsReader[C](rr, withoutExpansion(c.mapper)...)
+	return mapper.NewColumnsReader[C](rr, options.Without[mapper.MaxExpansionOption](c.mapper)...)
 }
 
 // recordsOf is rowsOf for the records themselves, which take only an

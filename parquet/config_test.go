@@ -2,7 +2,6 @@ package parquet_test
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -235,11 +234,11 @@ func TestParquetRefusesAtTheCallAnOptionAnEntryPointDoesNotTake(t *testing.T) {
 			return err
 		}, "parquet.Open does not take two parquet.ReadConfig values"},
 		{func() error {
-			_, err := amparquet.NewReader[cfgRow](context.Background(), nil, mapper.Allocator(nil))
+			_, err := amparquet.NewReader[cfgRow](nil, mapper.Allocator(nil))
 			return err
 		}, "parquet.NewReader does not take Allocator"},
 		{func() error {
-			_, err := amparquet.NewReader[cfgRow](context.Background(), nil, amparquet.ReadConfig{})
+			_, err := amparquet.NewReader[cfgRow](nil, amparquet.ReadConfig{})
 			return err
 		}, "parquet.NewReader does not take parquet.ReadConfig"},
 		{func() error { _, err := amparquet.OpenColumns[cfgCols](path, mapper.ZeroCopy()); return err }, "parquet.OpenColumns does not take ZeroCopy"},

@@ -2,7 +2,6 @@ package parquet_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"log"
 	"os"
@@ -38,7 +37,7 @@ func ExampleNewReader() {
 		log.Fatal(err)
 	}
 
-	rdr, err := amparquet.NewReader[Basket](context.Background(), fr)
+	rdr, err := amparquet.NewReader[Basket](fr)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -2,6 +2,8 @@ package parquet
 
 import (
 	"fmt"
+
+	"github.com/arrowmap/arrowmap/internal/options"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -38,86 +40,47 @@ type readCall struct {
 // parseRead sorts opts, the options of the reader entry, which takes the
 // mapper options takes reports true for (nil: every one).
 func parseRead(entry string, opts []ReadOption, takes func(mapper.ReadOption) bool) (readCall, error) {
-	var c readCall
-	for _, opt := range opts {
-		switch o := opt.(type) {
-		case nil:
-		case ReadConfig:
-			if c.hasConfig {
-				return c, mapper.OptionError(entry, "two parquet.ReadConfig values")
-			}
-			alloc := c.cfg.alloc
-			c.cfg, c.hasConfig = o, true
-			c.cfg.alloc = alloc
-		case mapper.ReadOption:
-			if takes != nil && !takes(o) {
-				return c, mapper.OptionError(entry, o)
-			}
-			if a, ok := o.(mapper.AllocatorOption); ok {
-				c.cfg.alloc = a.Allocator()
-				continue
-			}
-			c.mapper = append(c.mapper, o)
-		default:
-			return c, mapper.OptionError(entry, opt)
-		}
-	}
-	return c, nil
+	s, err := options.Sort[ReadConfig](entry, opts, takes)
+	c := readCall{cfg: s.Config, hasConfig: s.HasConfig, mapper: s.Mapper}
+	c.cfg.alloc = s.Alloc
+	return c, err
 }
 
 // writeCall is what the options given to a writer say.
 type writeCall struct {
-	cfg       WriteConfig // with mapper.Allocator's allocator
-	mapper    []mapper.WriteOption
-	metadata  *mapper.SchemaMetadataOption // the last given, nil without one
-	hasConfig bool
+	cfg      WriteConfig // with mapper.Allocator's allocator
+	mapper   []mapper.WriteOption
+	metadata *mapper.SchemaMetadataOption // the last given, nil without one
 }
 
 // parseWrite sorts opts, the options of the writer entry, which takes the
 // mapper options takes reports true for (nil: every one).
 func parseWrite(entry string, opts []WriteOption, takes func(mapper.WriteOption) bool) (writeCall, error) {
-	var c writeCall
-	for _, opt := range opts {
-		switch o := opt.(type) {
-		case nil:
-		case WriteConfig:
-			if c.hasConfig {
-				return c, mapper.OptionError(entry, "two parquet.WriteConfig values")
-			}
-			alloc := c.cfg.alloc
-			c.cfg, c.hasConfig = o, true
-			c.cfg.alloc = alloc
-		case mapper.WriteOption:
-			if takes != nil && !takes(o) {
-				return c, mapper.OptionError(entry, o)
-			}
-			switch o := o.(type) {
-			case mapper.AllocatorOption:
-				c.cfg.alloc = o.Allocator()
-				continue
-			case mapper.SchemaMetadataOption:
-				// Refused before anything is written: the file's own
-				// stored schemas are under these keys.
-				for _, k := range o.Metadata().Keys() {
-					if k == arrowSchemaKey || k == goSchemaKey {
-						return c, fmt.Errorf("arrowmap/parquet: %s: mapper.SchemaMetadata has key %q, under which the file stores its Arrow schema", entry, k)
-					}
-				}
-				c.metadata = &o
-			}
-			c.mapper = append(c.mapper, o)
-		default:
-			return c, mapper.OptionError(entry, opt)
+	s, err := options.Sort[WriteConfig](entry, opts, takes)
+	if err != nil {
+		return writeCall{}, err
+	}
+	c := writeCall{cfg: s.Config, mapper: s.Mapper}
+	c.cfg.alloc = s.Alloc
+	for _, o := range s.Mapper {
+		md, ok := o.(mapper.SchemaMetadataOption)
+		if !ok {
+			continue
 		}
+		// Refused before anything is written: the file's own stored
+		// schemas are under these keys.
+		for _, k := range md.Metadata().Keys() {
+			if k == arrowSchemaKey || k == goSchemaKey {
+				return c, fmt.Errorf("arrowmap/parquet: %s: mapper.SchemaMetadata has key %q, under which the file stores its Arrow schema", entry, k)
+			}
+		}
+		c.metadata = &md
 	}
 	return c, c.cfg.check()
 }
 
 // notZeroCopy is what the readers whose rows outlive the file take.
-func notZeroCopy(o mapper.ReadOption) bool {
-	_, zeroCopy := o.(mapper.ZeroCopyOption)
-	return !zeroCopy
-}
+var notZeroCopy = options.Not[mapper.ZeroCopyOption, mapper.ReadOption]
 
 // columnsOption is what OpenColumns takes: mapper.NewColumnsReader's
 // options and the allocator of what is read.
@@ -130,10 +93,7 @@ func columnsOption(o mapper.ReadOption) bool {
 }
 
 // allocatorOnly is what the readers of records take.
-func allocatorOnly(o mapper.ReadOption) bool {
-	_, ok := o.(mapper.AllocatorOption)
-	return ok
-}
+var allocatorOnly = options.Only[mapper.AllocatorOption, mapper.ReadOption]
 
 // recordWriterOption is what NewRecordWriter takes: the allocator, and the
 // schema's metadata.
@@ -143,16 +103,4 @@ func recordWriterOption(o mapper.WriteOption) bool {
 		return true
 	}
 	return false
-}
-
-// decodeOptions is opts without MaxExpansion, which bounds what a Reader
-// holds and is no option of mapper.New.
-func decodeOptions(opts []mapper.ReadOption) []mapper.ReadOption {
-	var out []mapper.ReadOption
-	for _, o := range opts {
-		if _, ok := o.(mapper.MaxExpansionOption); !ok {
-			out = append(out, o)
-		}
-	}
-	return out
 }

@@ -1,7 +1,6 @@
 package parquet
 
 import (
-	"context"
 	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -22,10 +21,13 @@ import (
 // open the file themselves, with a bounded record size and row-group
 // selection.
 //
+// Like Open, it takes no context: a file is read, not asked of a server;
+// pqarrow is given context.Background().
+//
 // opts are mapper.NewReader's options. fr allocates what it reads, with
 // the allocator given to pqarrow.NewFileReader: mapper.Allocator, which
 // could not act on it, is refused, as a ReadConfig is.
-func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...ReadOption) (*mapper.Reader[T], error) {
+func NewReader[T any](fr *pqarrow.FileReader, opts ...ReadOption) (*mapper.Reader[T], error) {
 	c, err := parseRead("parquet.NewReader", opts, func(o mapper.ReadOption) bool { return !allocatorOnly(o) })
 	if err != nil {
 		return nil, err
@@ -46,7 +48,6 @@ func NewReader[T any](ctx context.Context, fr *pqarrow.FileReader, opts ...ReadO
 	if err != nil {
 		return nil, err
 	}
-	src.ctx = ctx
 	src.sized = false // records of fr.Props.BatchSize rows, as documented
 	return rowsReader[T](src, c.mapper)
 }

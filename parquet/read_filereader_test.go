@@ -2,7 +2,6 @@ package parquet_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -142,12 +141,6 @@ func readAll[T any](t *testing.T, r *mapper.Reader[T], size int) []T {
 	return got
 }
 
-func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 func TestParquetReadsTheRowsMapperDecodes(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -171,14 +164,14 @@ func TestParquetReadsTheRowsMapperDecodes(t *testing.T) {
 			fr := openParquet(t, mem, writeParquet(t, mem, recs, tt.rowGroup), tt.batch)
 			require.Equal(t, tt.wantGroup, fr.ParquetReader().NumRowGroups())
 
-			r, err := amparquet.NewReader[product](testContext(t), fr)
+			r, err := amparquet.NewReader[product](fr)
 			require.NoError(t, err)
 			got := readAll(t, r, tt.pageSize)
 			r.Release()
 			// Equal rows in the same order: the row groups come in order.
 			require.Equal(t, decodeAll[product](t, recs), got)
 
-			r2, err := amparquet.NewReader[basket](testContext(t), fr)
+			r2, err := amparquet.NewReader[basket](fr)
 			require.NoError(t, err)
 			defer r2.Release()
 			require.Equal(t, decodeAll[basket](t, recs), readAll(t, r2, tt.pageSize))
@@ -193,7 +186,7 @@ func TestParquetReadsOnlyTheColumnsTUses(t *testing.T) {
 	defer release(recs)
 	fr := openParquet(t, mem, writeParquet(t, mem, recs, 4), 3)
 
-	r, err := amparquet.NewReader[basket](testContext(t), fr)
+	r, err := amparquet.NewReader[basket](fr)
 	require.NoError(t, err)
 	defer r.Release()
 	require.Equal(t, []string{"items", "score"}, fieldNames(r.Schema()))
@@ -212,7 +205,7 @@ func TestParquetReadsOneColumnWhenTUsesNone(t *testing.T) {
 	type absent struct {
 		Color string `arrow:"color"`
 	}
-	r, err := amparquet.NewReader[absent](testContext(t), fr, mapper.AllowMissing())
+	r, err := amparquet.NewReader[absent](fr, mapper.AllowMissing())
 	require.NoError(t, err)
 	defer r.Release()
 	require.Len(t, r.Schema().Fields(), 1)
@@ -229,13 +222,13 @@ func TestParquetChecksTBeforeReading(t *testing.T) {
 	type missing struct {
 		Color string `arrow:"color"`
 	}
-	_, err := amparquet.NewReader[missing](testContext(t), fr)
+	_, err := amparquet.NewReader[missing](fr)
 	require.ErrorIs(t, err, mapper.ErrMissingColumn)
 
 	type mistyped struct {
 		Name int64 `arrow:"name"`
 	}
-	_, err = amparquet.NewReader[mistyped](testContext(t), fr)
+	_, err = amparquet.NewReader[mistyped](fr)
 	require.ErrorIs(t, err, mapper.ErrTypeMismatch)
 }
 
@@ -263,7 +256,7 @@ func TestNewReaderReadsTheDurationsAWriterStoredAsInt64(t *testing.T) {
 	require.NoError(t, errOf(w.Write(rows)))
 	require.NoError(t, w.Close())
 
-	r, err := amparquet.NewReader[timer](testContext(t), openParquet(t, mem, buf.Bytes(), 2))
+	r, err := amparquet.NewReader[timer](openParquet(t, mem, buf.Bytes(), 2))
 	require.NoError(t, err)
 	defer r.Release()
 	got, err := r.ReadAll()

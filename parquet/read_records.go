@@ -8,27 +8,21 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/arrowmap/arrowmap/internal/options"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
-// RecordReader reads the records of a Parquet file, every column, with
-// the Arrow types the file stores (what Open restores for rows of T): for
-// data whose Go type is not known when the program is built. It is an
-// array.RecordReader; Release closes the file it opened.
-type RecordReader struct {
-	*fileRecords
-}
-
-// NumRows is the number of rows the reader reads in all, as the footer
-// says: those of the row groups ReadConfig selects (and KeepRowGroup
-// keeps). RowsHint, which makes the reader a mapper.RowsHinter, is the
-// same number.
-func (r *RecordReader) NumRows() int64 { return r.src.numRows() }
-
-// OpenRecords returns a RecordReader of the Parquet file at path, in
-// records of ReadConfig.BatchRows rows, of the row groups it selects.
-// opts are a ReadConfig and mapper.Allocator.
-func OpenRecords(path string, opts ...ReadOption) (*RecordReader, error) {
+// OpenRecords returns a reader of the records of the Parquet file at path,
+// every column, with the Arrow types the file stores (what Open restores
+// for rows of T): for data whose Go type is not known when the program is
+// built. Its records have ReadConfig.BatchRows rows, of the row groups
+// ReadConfig selects; its Release closes the file. opts are a ReadConfig
+// and mapper.Allocator.
+//
+// The reader is a mapper.RowsHinter: RowsHint is the rows it reads in
+// all, as the footer says (of the row groups selected), known before the
+// first record is read.
+func OpenRecords(path string, opts ...ReadOption) (array.RecordReader, error) {
 	c, err := parseRead("parquet.OpenRecords", opts, allocatorOnly)
 	if err != nil {
 		return nil, err
@@ -42,8 +36,8 @@ func OpenRecords(path string, opts ...ReadOption) (*RecordReader, error) {
 }
 
 // OpenRecordsReaderAt is OpenRecords for the size bytes of a Parquet file
-// that r reads. The RecordReader does not close r.
-func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...ReadOption) (*RecordReader, error) {
+// that r reads. The reader does not close r.
+func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...ReadOption) (array.RecordReader, error) {
 	c, err := parseRead("parquet.OpenRecordsReaderAt", opts, allocatorOnly)
 	if err != nil {
 		return nil, err
@@ -56,8 +50,9 @@ func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...ReadOption) (*Record
 	return src.everyColumn()
 }
 
-// everyColumn is the RecordReader of every column of src, which it owns.
-func (s *source) everyColumn() (*RecordReader, error) {
+// everyColumn is the reader of the records of every column of src, which
+// it owns.
+func (s *source) everyColumn() (array.RecordReader, error) {
 	all := make([]int, s.pf.MetaData().Schema.Root().NumFields())
 	for i := range all {
 		all[i] = i
@@ -66,7 +61,7 @@ func (s *source) everyColumn() (*RecordReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &RecordReader{fileRecords: rr}, nil
+	return rr, nil
 }
 
 // ReadSchema reads the Arrow schema of the size bytes of a Parquet file
@@ -81,7 +76,10 @@ func ReadSchema(r io.ReaderAt, size int64) (*arrow.Schema, error) {
 	return src.schema()
 }
 
-var _ array.RecordReader = (*RecordReader)(nil)
+var _ interface {
+	array.RecordReader
+	mapper.BackedRowsHinter
+} = (*fileRecords)(nil)
 
 // rowsReader is the Reader of the columns T reads from src, which it owns
 // from then on.
@@ -91,7 +89,7 @@ func rowsReader[T any](src *source, opts []mapper.ReadOption) (*mapper.Reader[T]
 		src.close()
 		return nil, err
 	}
-	m, err := mapper.New[T](schema, decodeOptions(opts)...)
+	m, err := mapper.New[T](schema, options.Without[mapper.MaxExpansionOption](opts)...)
 	if err != nil {
 		src.close()
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/arrowmap/arrowmap/mapper"
 	amparquet "github.com/arrowmap/arrowmap/parquet"
 	"github.com/stretchr/testify/require"
 )
@@ -50,7 +51,7 @@ func TestARecordWriterWritesWhatARecordReaderReadsBackInRowGroupsOfItsConfig(t *
 	rr, err := amparquet.OpenRecordsReaderAt(bytes.NewReader(buf.Bytes()), int64(buf.Len()), amparquet.ReadConfig{BatchRows: 512})
 	require.NoError(t, err)
 	defer rr.Release()
-	require.EqualValues(t, 3000, rr.NumRows())
+	require.EqualValues(t, 3000, rr.(mapper.RowsHinter).RowsHint())
 	require.Equal(t, schema.String(), withoutFieldIDs(rr.Schema()).String())
 	want := array.NewTableFromRecords(schema, recs)
 	defer want.Release()

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	amipc "github.com/arrowmap/arrowmap/ipc"
+	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/arrowmap/arrowmap/parquet"
 )
 
@@ -220,9 +221,9 @@ func (s *source) records(rows int) (*input, error) {
 		if rows > 0 {
 			cfg.BatchRows = min(rows, parquet.DefaultBatchRows)
 		}
-		var rr *parquet.RecordReader
-		if rr, err = parquet.OpenRecordsReaderAt(s.at, s.size, cfg); err == nil {
-			in.records, in.rows = rr, rr.NumRows()
+		in.records, err = parquet.OpenRecordsReaderAt(s.at, s.size, cfg)
+		if h, ok := in.records.(mapper.RowsHinter); ok && err == nil {
+			in.rows = h.RowsHint() // the footer's count
 		}
 	default:
 		in.records, err = amipc.NewRecordReader(s.stream)

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/arrowmap/arrowmap/internal/testsupport/mutation"
@@ -299,7 +300,7 @@ var Paths = []struct{ Name, Records string }{
 	{"OpenRecords", "default"},
 }
 
-func countRecords(rr *amparquet.RecordReader) (int64, error) {
+func countRecords(rr array.RecordReader) (int64, error) {
 	defer rr.Release()
 	var n int64
 	for rr.Next() {
