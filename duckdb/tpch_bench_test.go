@@ -273,7 +273,7 @@ func readSized[T any](path string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n := rr.NumRows()
+	n := rr.(mapper.RowsHinter).RowsHint() // the footer's count
 	rr.Release()
 	r, err := amparquet.Open[T](path)
 	if err != nil {
