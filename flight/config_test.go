@@ -43,7 +43,7 @@ type countingAllocator struct {
 
 func (a *countingAllocator) Allocate(n int) []byte { a.calls++; return a.CheckedAllocator.Allocate(n) }
 
-func TestAllocatorIsHonouredByStreamNewReaderAndOwnedPages(t *testing.T) {
+func TestAllocatorIsHonouredByStreamOpenAndOwnedPages(t *testing.T) {
 	client := serve(t, &zstdServer{rows: 500})
 	ctx := testContext(t)
 	info := flightInfo(t, ctx, client)
@@ -57,8 +57,8 @@ func TestAllocatorIsHonouredByStreamNewReaderAndOwnedPages(t *testing.T) {
 			rows, err := r.ReadAll()
 			return len(rows), err
 		},
-		"NewReader": func(mem memory.Allocator) (int, error) {
-			r, err := amflight.NewReader[event](ctx, amflight.Source{Client: client}, info, mapper.Allocator(mem))
+		"Open": func(mem memory.Allocator) (int, error) {
+			r, err := amflight.Open[event](ctx, amflight.Source{Client: client}, info, mapper.Allocator(mem))
 			if err != nil {
 				return 0, err
 			}
@@ -68,7 +68,7 @@ func TestAllocatorIsHonouredByStreamNewReaderAndOwnedPages(t *testing.T) {
 		},
 		"OwnedPages": func(mem memory.Allocator) (int, error) {
 			n := 0
-			for page, err := range amflight.OwnedPages[event](ctx, client, info, 64, mapper.Allocator(mem)) {
+			for page, err := range amflight.OwnedPages[event](ctx, amflight.Source{Client: client}, info, 64, mapper.Allocator(mem)) {
 				if err != nil {
 					return n, err
 				}
@@ -96,7 +96,7 @@ func TestOwnedPagesChecksItsOptionsWhenCalledNotWhenRanged(t *testing.T) {
 	// Refused at the call: changing the options before ranging changes
 	// nothing.
 	opts := []amflight.ReadOption{mapper.ZeroCopy()}
-	seq := amflight.OwnedPages[event](ctx, client, info, 4, opts...)
+	seq := amflight.OwnedPages[event](ctx, amflight.Source{Client: client}, info, 4, opts...)
 	opts[0] = mapper.Strict()
 	var errs []error
 	for _, err := range seq {
@@ -108,7 +108,7 @@ func TestOwnedPagesChecksItsOptionsWhenCalledNotWhenRanged(t *testing.T) {
 
 	// Accepted at the call: a refused option put in after it is not seen.
 	opts = []amflight.ReadOption{mapper.Strict()}
-	seq = amflight.OwnedPages[event](ctx, client, info, 4, opts...)
+	seq = amflight.OwnedPages[event](ctx, amflight.Source{Client: client}, info, 4, opts...)
 	opts[0] = mapper.ZeroCopy()
 	n := 0
 	for page, err := range seq {
@@ -117,7 +117,7 @@ func TestOwnedPagesChecksItsOptionsWhenCalledNotWhenRanged(t *testing.T) {
 	}
 	assert.Equal(t, 10, n)
 
-	_, err := amflight.Records(ctx, amflight.Source{Client: client}, info, mapper.Strict())
+	_, err := amflight.OpenRecords(ctx, amflight.Source{Client: client}, info, mapper.Strict())
 	assert.ErrorIs(t, err, mapper.ErrOption)
-	assert.ErrorContains(t, err, "flight.Records does not take Strict")
+	assert.ErrorContains(t, err, "flight.OpenRecords does not take Strict")
 }

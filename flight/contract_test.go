@@ -438,19 +438,19 @@ func flightDrivers(client func(t *testing.T, data []byte) (flight.Client, *fligh
 			require.NoError(t, err)
 			return readerAll(r)
 		}},
-		{"FlightNewReader, one endpoint through Source.Client, read through All", func(t *testing.T, mem memory.Allocator, data []byte) contractReader {
+		{"FlightOpen, one endpoint through Source.Client, read through All", func(t *testing.T, mem memory.Allocator, data []byte) contractReader {
 			c, tkt := client(t, data)
 			info := &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{Ticket: tkt}}}
-			r, err := amflight.NewReader[contractRow](testContext(t), amflight.Source{Client: c}, info, mapper.Allocator(mem))
+			r, err := amflight.Open[contractRow](testContext(t), amflight.Source{Client: c}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			return readerAll(r)
 		}},
-		{"FlightNewReader, one ordered endpoint at the reuse-connection location, read through Read", func(t *testing.T, mem memory.Allocator, data []byte) contractReader {
+		{"FlightOpen, one ordered endpoint at the reuse-connection location, read through Read", func(t *testing.T, mem memory.Allocator, data []byte) contractReader {
 			c, tkt := client(t, data)
 			info := &flight.FlightInfo{Ordered: true, Endpoint: []*flight.FlightEndpoint{
 				{Ticket: tkt, Location: []*flight.Location{{Uri: flight.LocationReuseConnection}}},
 			}}
-			r, err := amflight.NewReader[contractRow](testContext(t), amflight.Source{Client: c}, info, mapper.Allocator(mem))
+			r, err := amflight.Open[contractRow](testContext(t), amflight.Source{Client: c}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			return readerRead(r)
 		}},
@@ -458,7 +458,7 @@ func flightDrivers(client func(t *testing.T, data []byte) (flight.Client, *fligh
 			c, tkt := client(t, data)
 			info := &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{Ticket: tkt}}}
 			return contractReader{readAll: func(t *testing.T) ([]contractRow, error) {
-				return seqRows(t, amflight.OwnedPages[contractRow](testContext(t), c, info, 2), func(page []contractRow) []contractRow {
+				return seqRows(t, amflight.OwnedPages[contractRow](testContext(t), amflight.Source{Client: c}, info, 2), func(page []contractRow) []contractRow {
 					require.NotEmpty(t, page)
 					require.LessOrEqual(t, len(page), 2)
 					return page

@@ -18,7 +18,7 @@ func TestGRPCDialerReadsGRPCLocations(t *testing.T) {
 	// One endpoint per node, each named with another spelling of plain gRPC.
 	info := eventInfo(true, at(0, nodes[0].uri), at(1, "grpc+tcp://"+nodes[1].addr))
 	before := settledGoroutines()
-	r, err := amflight.NewReader[event](testContext(t), amflight.Source{Dial: amflight.GRPCDialer()}, info, mapper.Allocator(mem))
+	r, err := amflight.Open[event](testContext(t), amflight.Source{Dial: amflight.GRPCDialer()}, info, mapper.Allocator(mem))
 	require.NoError(t, err)
 	rows, err := r.ReadAll()
 	require.NoError(t, err)

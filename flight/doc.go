@@ -1,17 +1,17 @@
 // Package flight reads rows of a Go struct type from Arrow Flight. Its
 // entry points, by verb:
 //
-//   - NewReader: every endpoint of a FlightInfo, each at the locations the
+//   - Open: every endpoint of a FlightInfo, each at the locations the
 //     server names, as a mapper.Reader[T]
-//   - Records: the same, as the records themselves
-//   - Stream: one DoGet stream of a ticket, as a mapper.Reader[T]
-//   - OwnedPages: every endpoint through one client, as pages the caller
-//     owns
+//   - OpenRecords: the same, as records of any schema
+//   - OwnedPages: the same, as pages of T the caller owns
+//   - Stream: one DoGet stream of a ticket, through the client of the
+//     server the ticket came from, as a mapper.Reader[T]
 //
 // Every entry point ends with opts ...ReadOption: mapper.NewReader's options,
 // and mapper.Allocator, the allocator of the records read.
 // mapper.MaxExpansion bounds what a message's
-// compressed buffers may claim once decompressed (see Records), and what
+// compressed buffers may claim once decompressed (see OpenRecords), and what
 // ReadAll holds. An option an entry point does not take is
 // refused at the call, naming the entry point. It imports arrow-go's
 // flight client and gRPC, and nothing of Parquet.
@@ -30,7 +30,7 @@
 //	info, err := client.GetFlightInfo(ctx, desc)
 //	…
 //	src := amflight.Source{Client: client, Dial: dial}
-//	rdr, err := amflight.NewReader[Order](ctx, src, info)
+//	rdr, err := amflight.Open[Order](ctx, src, info)
 //	if err != nil {
 //		return err // a schema that does not fit Order, before any row
 //	}

@@ -48,8 +48,8 @@ const DefaultStreams = 4
 // renew the endpoint (RenewFlightEndpoint), and read anew.
 var ErrExpired = errors.New("arrowmap/flight: flight endpoint expired")
 
-// Records reads every endpoint of info, each at one of its locations, as
-// one array.RecordReader: concurrently, at most src.Streams at once, in
+// OpenRecords reads every endpoint of info, each at one of its locations,
+// as one array.RecordReader, records of any schema: concurrently, at most src.Streams at once, in
 // endpoint order when info.Ordered (and in no set order otherwise). Its
 // Release ends every stream and closes every connection it opened.
 //
@@ -61,7 +61,7 @@ var ErrExpired = errors.New("arrowmap/flight: flight endpoint expired")
 // location is dialed with src.Dial, once per URI for the whole read.
 //
 // The schema is info's when it has one, else that of the first endpoint's
-// stream, which Records then opens before it returns; every endpoint's
+// stream, which OpenRecords then opens before it returns; every endpoint's
 // stream must have that schema. The other streams start at the first
 // Next, so a caller that checks the schema first (mapper.NewReader) reads
 // nothing when it does not fit. An info without endpoints is an empty
@@ -93,8 +93,8 @@ var ErrExpired = errors.New("arrowmap/flight: flight endpoint expired")
 //
 // opts are mapper.Allocator, the allocator of the records read, and
 // mapper.MaxExpansion.
-func Records(ctx context.Context, src Source, info *flight.FlightInfo, opts ...ReadOption) (array.RecordReader, error) {
-	c, err := parseRead("flight.Records", opts, recordsOption)
+func OpenRecords(ctx context.Context, src Source, info *flight.FlightInfo, opts ...ReadOption) (array.RecordReader, error) {
+	c, err := parseRead("flight.OpenRecords", opts, recordsOption)
 	if err != nil {
 		return nil, err
 	}
@@ -102,20 +102,9 @@ func Records(ctx context.Context, src Source, info *flight.FlightInfo, opts ...R
 }
 
 func records(ctx context.Context, src Source, info *flight.FlightInfo, c *readCall) (array.RecordReader, error) {
-	if info == nil {
-		return nil, errors.New("arrowmap/flight: nil flight info")
-	}
-	streams := src.Streams
-	switch {
-	case streams < 0:
-		return nil, fmt.Errorf("arrowmap/flight: Source.Streams %d is negative", streams)
-	case streams == 0:
-		streams = DefaultStreams
-	}
-	for i, ep := range info.Endpoint {
-		if ep.GetTicket() == nil {
-			return nil, fmt.Errorf("arrowmap/flight: flight endpoint %d has no ticket", i)
-		}
+	streams, err := checkFlight(src, info)
+	if err != nil {
+		return nil, err
 	}
 	alloc := c.alloc
 	if alloc == nil {
@@ -150,13 +139,13 @@ func records(ctx context.Context, src Source, info *flight.FlightInfo, c *readCa
 	return r, nil
 }
 
-// NewReader reads every endpoint of info as rows of T: mapper.NewReader
-// over Records, so the schema is checked against T before any row is read.
+// Open reads every endpoint of info as rows of T: mapper.NewReader over
+// OpenRecords, so the schema is checked against T before any row is read.
 //
 // opts are mapper.NewReader's options, and mapper.Allocator for the
 // records read.
-func NewReader[T any](ctx context.Context, src Source, info *flight.FlightInfo, opts ...ReadOption) (*mapper.Reader[T], error) {
-	c, err := parseRead("flight.NewReader", opts, nil)
+func Open[T any](ctx context.Context, src Source, info *flight.FlightInfo, opts ...ReadOption) (*mapper.Reader[T], error) {
+	c, err := parseRead("flight.Open", opts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -168,6 +157,26 @@ func NewReader[T any](ctx context.Context, src Source, info *flight.FlightInfo, 
 	return mapper.NewReader[T](rr, c.mapper...)
 }
 
+// checkFlight checks src and info before any endpoint is read, and
+// returns how many endpoints src reads at once.
+func checkFlight(src Source, info *flight.FlightInfo) (streams int, err error) {
+	if info == nil {
+		return 0, errors.New("arrowmap/flight: nil flight info")
+	}
+	switch streams = src.Streams; {
+	case streams < 0:
+		return 0, fmt.Errorf("arrowmap/flight: Source.Streams %d is negative", streams)
+	case streams == 0:
+		streams = DefaultStreams
+	}
+	for i, ep := range info.Endpoint {
+		if ep.GetTicket() == nil {
+			return 0, fmt.Errorf("arrowmap/flight: flight endpoint %d has no ticket", i)
+		}
+	}
+	return streams, nil
+}
+
 // endpoints is what reading the endpoints of one FlightInfo shares.
 type endpoints struct {
 	src    Source
@@ -176,7 +185,7 @@ type endpoints struct {
 	ratio  int64 // mapper.MaxExpansion's, for verifiedStream
 	pool   *pool
 	schema *arrow.Schema
-	// first is endpoint 0's stream when Records opened it for its schema:
+	// first is endpoint 0's stream when OpenRecords opened it for its schema:
 	// taken by the stream of endpoint 0, else closed with the read.
 	first *openStream
 }
@@ -395,7 +404,7 @@ func (s *openStream) close() {
 	s.cancel()
 }
 
-// endpointRecords is the array.RecordReader of Records.
+// endpointRecords is the array.RecordReader of OpenRecords.
 type endpointRecords struct {
 	refs   atomic.Int64
 	schema *arrow.Schema

@@ -209,7 +209,7 @@ func sortedByID(rows []event) []event {
 	return rows
 }
 
-func TestRecordsReadsEveryEndpointWhereItLives(t *testing.T) {
+func TestOpenRecordsReadsEveryEndpointWhereItLives(t *testing.T) {
 	four := []stream{{sizes: []int{100, 7, 250}}, {sizes: []int{1, 1, 1, 64}}, {}, {sizes: []int{0, 5}}}
 	seven := []stream{{sizes: []int{3}}, {sizes: []int{4, 4}}, {sizes: []int{1}}, {}, {sizes: []int{9, 9, 9}}, {sizes: []int{2}}, {sizes: []int{50}}}
 	future := timestamppb.New(time.Now().Add(time.Hour))
@@ -303,7 +303,7 @@ func TestRecordsReadsEveryEndpointWhereItLives(t *testing.T) {
 			info := tt.info(nodes, refused)
 			before := settledGoroutines()
 
-			r, err := amflight.NewReader[event](testContext(t), amflight.Source{Client: client, Dial: d.dial, Streams: tt.streamN}, info, mapper.Allocator(mem))
+			r, err := amflight.Open[event](testContext(t), amflight.Source{Client: client, Dial: d.dial, Streams: tt.streamN}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.NoError(t, err)
@@ -325,7 +325,7 @@ func TestRecordsReadsEveryEndpointWhereItLives(t *testing.T) {
 	}
 }
 
-func TestRecordsReportsAnEndpointThatCannotBeRead(t *testing.T) {
+func TestOpenRecordsReportsAnEndpointThatCannotBeRead(t *testing.T) {
 	past := timestamppb.New(time.Now().Add(-time.Minute))
 	narrow := arrow.NewSchema(eventSchema.Fields()[:2], nil)
 	streams := []stream{{sizes: []int{3, 4}}, {sizes: []int{5}}, {sizes: []int{6}}}
@@ -444,7 +444,7 @@ func TestRecordsReportsAnEndpointThatCannotBeRead(t *testing.T) {
 			info := tt.info(nodes, refused)
 			before := settledGoroutines()
 
-			r, err := amflight.NewReader[event](testContext(t), src, info, mapper.Allocator(mem))
+			r, err := amflight.Open[event](testContext(t), src, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.Equal(t, wantEvents(tt.streams[:1]), got, "in endpoint order, every row before the failing endpoint")
@@ -471,7 +471,7 @@ func TestRecordsReportsAnEndpointThatCannotBeRead(t *testing.T) {
 	}
 }
 
-func TestRecordsKeepsEndpointOrderWhenTheInfoIsOrdered(t *testing.T) {
+func TestOpenRecordsKeepsEndpointOrderWhenTheInfoIsOrdered(t *testing.T) {
 	// Endpoint 0 is slow: its records come 40ms apart, while the others
 	// send theirs at once. Unordered, theirs come first.
 	streams := []stream{
@@ -489,7 +489,7 @@ func TestRecordsKeepsEndpointOrderWhenTheInfoIsOrdered(t *testing.T) {
 			info := eventInfo(ordered, at(0, nodes[0].uri), at(1, nodes[1].uri), at(2, nodes[1].uri), at(3, nodes[0].uri))
 			before := settledGoroutines()
 
-			r, err := amflight.NewReader[event](testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
+			r, err := amflight.Open[event](testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.NoError(t, err)
@@ -506,7 +506,7 @@ func TestRecordsKeepsEndpointOrderWhenTheInfoIsOrdered(t *testing.T) {
 	}
 }
 
-func TestRecordsReadsAtMostStreamsEndpointsAtOnce(t *testing.T) {
+func TestOpenRecordsReadsAtMostStreamsEndpointsAtOnce(t *testing.T) {
 	var streams []stream
 	for range 6 {
 		streams = append(streams, stream{sizes: []int{2, 2}, delay: 20 * time.Millisecond})
@@ -524,7 +524,7 @@ func TestRecordsReadsAtMostStreamsEndpointsAtOnce(t *testing.T) {
 				d := newDialer()
 				before := settledGoroutines()
 
-				r, err := amflight.NewReader[event](testContext(t), amflight.Source{Dial: d.dial, Streams: streamN}, eventInfo(ordered, eps...), mapper.Allocator(mem))
+				r, err := amflight.Open[event](testContext(t), amflight.Source{Dial: d.dial, Streams: streamN}, eventInfo(ordered, eps...), mapper.Allocator(mem))
 				require.NoError(t, err)
 				got, err := r.ReadAll()
 				require.NoError(t, err)
@@ -537,7 +537,7 @@ func TestRecordsReadsAtMostStreamsEndpointsAtOnce(t *testing.T) {
 	}
 }
 
-func TestRecordsDoesNotReadFarAheadOfItsCaller(t *testing.T) {
+func TestOpenRecordsDoesNotReadFarAheadOfItsCaller(t *testing.T) {
 	for _, ordered := range []bool{true, false} {
 		t.Run(fmt.Sprintf("ordered %v", ordered), func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
@@ -549,7 +549,7 @@ func TestRecordsDoesNotReadFarAheadOfItsCaller(t *testing.T) {
 			info := eventInfo(ordered, at(0, nodes[0].uri), at(1, nodes[0].uri), at(2, nodes[0].uri))
 			before := settledGoroutines()
 
-			rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
+			rr, err := amflight.OpenRecords(testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			require.True(t, rr.Next())
 			require.EqualValues(t, 100, rr.RecordBatch().NumRows())
@@ -578,7 +578,7 @@ func TestRecordsDoesNotReadFarAheadOfItsCaller(t *testing.T) {
 	}
 }
 
-func TestRecordsDeliversTheRowsBeforeANodeDies(t *testing.T) {
+func TestOpenRecordsDeliversTheRowsBeforeANodeDies(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	// Endpoint 1's node sends two records, then dies with the stream open.
@@ -588,7 +588,7 @@ func TestRecordsDeliversTheRowsBeforeANodeDies(t *testing.T) {
 	info := eventInfo(true, at(0, nodes[0].uri), at(1, nodes[1].uri))
 	before := settledGoroutines()
 
-	rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
+	rr, err := amflight.OpenRecords(testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 	require.NoError(t, err)
 	var got []event
 	for rr.Next() {
@@ -613,7 +613,7 @@ func TestRecordsDeliversTheRowsBeforeANodeDies(t *testing.T) {
 	requireGoroutinesBack(t, before)
 }
 
-func TestRecordsEndsWhenTheCallersContextDoes(t *testing.T) {
+func TestOpenRecordsEndsWhenTheCallersContextDoes(t *testing.T) {
 	// Endpoint 1 sends one record, then stalls until the caller gives up.
 	streams := []stream{{sizes: []int{4, 6}}, {sizes: []int{3}, stall: true}, {sizes: []int{2}}}
 	for _, ordered := range []bool{true, false} {
@@ -627,7 +627,7 @@ func TestRecordsEndsWhenTheCallersContextDoes(t *testing.T) {
 
 			ctx, cancel := context.WithTimeout(testContext(t), 300*time.Millisecond)
 			defer cancel()
-			r, err := amflight.NewReader[event](ctx, amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
+			r, err := amflight.Open[event](ctx, amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			require.ErrorIs(t, err, context.DeadlineExceeded, "the stalled endpoint ends with the deadline")
@@ -646,7 +646,7 @@ func TestRecordsEndsWhenTheCallersContextDoes(t *testing.T) {
 	}
 }
 
-func TestRecordsReleaseStopsEveryStream(t *testing.T) {
+func TestOpenRecordsReleaseStopsEveryStream(t *testing.T) {
 	long := sizes(10_000, 100)
 	streams := []stream{{sizes: long}, {sizes: long}, {sizes: long}, {sizes: long}, {sizes: long}}
 	for _, records := range []int{0, 1, 50} {
@@ -661,7 +661,7 @@ func TestRecordsReleaseStopsEveryStream(t *testing.T) {
 			}
 			before := settledGoroutines()
 
-			rr, err := amflight.Records(testContext(t), amflight.Source{Dial: d.dial, Streams: 3}, eventInfo(false, eps...), mapper.Allocator(mem))
+			rr, err := amflight.OpenRecords(testContext(t), amflight.Source{Dial: d.dial, Streams: 3}, eventInfo(false, eps...), mapper.Allocator(mem))
 			require.NoError(t, err)
 			rr.Retain()
 			rr.Release() // not the last reference: nothing stops
@@ -683,28 +683,28 @@ func TestRecordsReleaseStopsEveryStream(t *testing.T) {
 	}
 }
 
-func TestRecordsOfAnInfoWithoutEndpoints(t *testing.T) {
+func TestOpenRecordsOfAnInfoWithoutEndpoints(t *testing.T) {
 	before := settledGoroutines()
-	rr, err := amflight.Records(testContext(t), amflight.Source{}, eventInfo(false))
+	rr, err := amflight.OpenRecords(testContext(t), amflight.Source{}, eventInfo(false))
 	require.NoError(t, err)
 	require.True(t, rr.Schema().Equal(eventSchema), "the info's schema")
 	require.False(t, rr.Next())
 	require.NoError(t, rr.Err())
 	rr.Release()
 
-	r, err := amflight.NewReader[event](testContext(t), amflight.Source{}, eventInfo(true))
+	r, err := amflight.Open[event](testContext(t), amflight.Source{}, eventInfo(true))
 	require.NoError(t, err)
 	rows, err := r.ReadAll()
 	require.NoError(t, err)
 	require.Empty(t, rows)
 	r.Release()
 
-	_, err = amflight.Records(testContext(t), amflight.Source{}, &flight.FlightInfo{})
+	_, err = amflight.OpenRecords(testContext(t), amflight.Source{}, &flight.FlightInfo{})
 	require.ErrorContains(t, err, "neither a schema nor an endpoint")
 	requireGoroutinesBack(t, before)
 }
 
-func TestRecordsChecksItsArguments(t *testing.T) {
+func TestOpenRecordsChecksItsArguments(t *testing.T) {
 	tests := []struct {
 		name string
 		src  amflight.Source
@@ -719,14 +719,14 @@ func TestRecordsChecksItsArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rr, err := amflight.Records(testContext(t), tt.src, tt.info)
+			rr, err := amflight.OpenRecords(testContext(t), tt.src, tt.info)
 			require.ErrorContains(t, err, tt.want)
 			require.Nil(t, rr)
 		})
 	}
 }
 
-func TestNewReaderChecksTheSchemaAgainstTBeforeAnyRow(t *testing.T) {
+func TestOpenChecksTheSchemaAgainstTBeforeAnyRow(t *testing.T) {
 	type wrong struct {
 		ID   int64  `arrow:"id"`
 		Name []byte `arrow:"endpoint"`
@@ -744,7 +744,7 @@ func TestNewReaderChecksTheSchemaAgainstTBeforeAnyRow(t *testing.T) {
 			}
 			before := settledGoroutines()
 
-			r, err := amflight.NewReader[wrong](testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
+			r, err := amflight.Open[wrong](testContext(t), amflight.Source{Dial: d.dial}, info, mapper.Allocator(mem))
 			require.Nil(t, r)
 			require.ErrorIs(t, err, mapper.ErrTypeMismatch)
 			var me *mapper.Error
@@ -767,15 +767,15 @@ func TestNewReaderChecksTheSchemaAgainstTBeforeAnyRow(t *testing.T) {
 	}
 }
 
-// TestRecordsIsAnArrowRecordReader: a consumer of array.RecordReader sees
+// TestOpenRecordsIsAnArrowRecordReader: a consumer of array.RecordReader sees
 // each record valid until the next Next, and Record as RecordBatch.
-func TestRecordsIsAnArrowRecordReader(t *testing.T) {
+func TestOpenRecordsIsAnArrowRecordReader(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	streams := []stream{{sizes: []int{3, 1}}, {sizes: []int{2}}}
 	nodes := startNodes(t, mem, streams)
 	info := eventInfo(true, at(0), at(1))
-	rr, err := amflight.Records(testContext(t), amflight.Source{Client: nodes[0].client(t)}, info, mapper.Allocator(mem))
+	rr, err := amflight.OpenRecords(testContext(t), amflight.Source{Client: nodes[0].client(t)}, info, mapper.Allocator(mem))
 	require.NoError(t, err)
 	defer rr.Release()
 	var got []event
@@ -835,7 +835,7 @@ type flightReadEntry[T any] struct {
 }
 
 // flightReadEntries is every entry point of this package, each reading to
-// its end: the readers of rows with ReadAll, OwnedPages in pages, Records
+// its end: the readers of rows with ReadAll, OwnedPages in pages, OpenRecords
 // record by record.
 func flightReadEntries[T any]() []flightReadEntry[T] {
 	info := func(tkt *flight.Ticket) *flight.FlightInfo {
@@ -853,19 +853,19 @@ func flightReadEntries[T any]() []flightReadEntry[T] {
 		{"Stream, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
 			return readAll(amflight.Stream[T](testContext(t), c, tkt, opts...))
 		}},
-		{"NewReader, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
-			return readAll(amflight.NewReader[T](testContext(t), amflight.Source{Client: c}, info(tkt), opts...))
+		{"Open, read with ReadAll", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
+			return readAll(amflight.Open[T](testContext(t), amflight.Source{Client: c}, info(tkt), opts...))
 		}},
 		{"OwnedPages", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
-			for _, err := range amflight.OwnedPages[T](testContext(t), c, info(tkt), 64, opts...) {
+			for _, err := range amflight.OwnedPages[T](testContext(t), amflight.Source{Client: c}, info(tkt), 64, opts...) {
 				if err != nil {
 					return err
 				}
 			}
 			return nil
 		}},
-		{"Records", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
-			rr, err := amflight.Records(testContext(t), amflight.Source{Client: c}, info(tkt), opts...)
+		{"OpenRecords", func(t *testing.T, c flight.Client, tkt *flight.Ticket, opts ...amflight.ReadOption) error {
+			rr, err := amflight.OpenRecords(testContext(t), amflight.Source{Client: c}, info(tkt), opts...)
 			if err != nil {
 				return err
 			}

@@ -39,7 +39,7 @@ func ExampleOwnedPages() {
 	// interleave, so count them rather than print them in order.
 	rows := map[int32]int{}
 	var all []Event
-	for page, err := range amflight.OwnedPages[Event](ctx, client, info, 100) {
+	for page, err := range amflight.OwnedPages[Event](ctx, amflight.Source{Client: client}, info, 100) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func ExampleStream() {
 	// [{4 event-4}]
 }
 
-func ExampleNewReader() {
+func ExampleOpen() {
 	type Event struct {
 		ID       int64 `arrow:"id"`
 		Endpoint int32 `arrow:"endpoint"`
@@ -121,7 +121,7 @@ func ExampleNewReader() {
 				grpc.WithTransportCredentials(insecure.NewCredentials()))
 		},
 	}
-	rdr, err := amflight.NewReader[Event](context.Background(), src, info)
+	rdr, err := amflight.Open[Event](context.Background(), src, info)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -46,6 +46,11 @@ func stream[T any](ctx context.Context, client flight.Client, ticket *flight.Tic
 	if err != nil {
 		return nil, expansion.SourceEnd(fmt.Errorf("arrowmap/flight: %w", err))
 	}
+	return rowsOf[T](s, c)
+}
+
+// rowsOf is the Reader of the rows of s, which it owns from then on.
+func rowsOf[T any](s *openStream, c *readCall) (*mapper.Reader[T], error) {
 	rr := &streamRecords{RecordReader: s.Reader, stream: s}
 	rr.refs.Store(1)
 	defer rr.Release() // the Reader retains its own reference
@@ -68,19 +73,24 @@ func (r *streamRecords) Release() {
 	}
 }
 
-// OwnedPages reads every endpoint of info, each on its own goroutine
-// through client, and yields the rows as pages of up to pageSize values of
-// T as they are decoded. Each page is a fresh slice the caller owns and may
-// keep, unlike the reused page of mapper.Reader.Pages.
+// OwnedPages reads every endpoint of info, each at one of its locations
+// as OpenRecords reads it, at most src.Streams at once, and yields the
+// rows as pages of up to pageSize values of T as they are decoded. Each
+// page is a fresh slice the caller owns and may keep, unlike the reused
+// page of mapper.Reader.Pages.
 //
 // The pages of one endpoint come in its order, every page full but its
-// last; the pages of different endpoints interleave in no set order. The
-// first error (an endpoint's, or ctx's) is yielded last and ends the
-// sequence; a clean end of every endpoint yields no error. An endpoint cut
-// short is an error that is io.ErrUnexpectedEOF, never one that wraps
-// io.EOF (see expansion.SourceEnd):
+// last; the pages of different endpoints interleave in no set order,
+// whatever info.Ordered says. Each endpoint's schema is checked against T
+// before its rows are read. The first error (an endpoint's, named by its
+// index and location, an endpoint expired before its read started
+// (ErrExpired), or ctx's) is yielded last and ends the sequence; a clean
+// end of every endpoint yields no error. An endpoint cut short is an error
+// that is io.ErrUnexpectedEOF, never one that wraps io.EOF (see
+// expansion.SourceEnd):
 //
-//	for page, err := range amflight.OwnedPages[Row](ctx, client, info, 1024) {
+//	src := amflight.Source{Client: client, Dial: dial}
+//	for page, err := range amflight.OwnedPages[Row](ctx, src, info, 1024) {
 //		if err != nil {
 //			return err
 //		}
@@ -89,39 +99,48 @@ func (r *streamRecords) Release() {
 //
 // When the sequence ends — at the end, on an error, or when the caller
 // stops early — the other streams are cancelled, and the goroutines have
-// all returned before the loop over the sequence does. Each range over the
-// sequence reads the endpoints anew.
+// all returned, and the connections dialed closed, before the loop over
+// the sequence does. Each range over the sequence reads the endpoints
+// anew.
 //
-// Every endpoint is read through client, whatever its Locations say, and
-// all of them at once: NewReader reads each where it lives, a bounded
-// number at a time.
+// OwnedPages took a bare flight.Client once, and read every endpoint
+// through it, whatever its Locations said, all at once; it now reads them
+// where they live, as Open does: src.Client for the endpoints at the
+// server info came from, src.Dial for the others.
 //
-// opts are Stream's but mapper.ZeroCopy: the pages outlive the records
-// they come from. They are checked when OwnedPages is called, with its
-// other arguments: an option it does not take (an ErrUnsupported
-// *mapper.Error naming it), a page size that is not positive or a nil info
-// make a sequence that yields that error alone, and reads nothing.
-func OwnedPages[T any](ctx context.Context, client flight.Client, info *flight.FlightInfo, pageSize int, opts ...ReadOption) iter.Seq2[[]T, error] {
+// opts are Open's but mapper.ZeroCopy: the pages outlive the records they
+// come from. They are checked when OwnedPages is called, with its other
+// arguments: an option it does not take (an ErrOption *mapper.Error
+// naming it), a page size that is not positive, a nil info, a negative
+// src.Streams or an endpoint without a ticket make a sequence that yields
+// that error alone, and reads nothing.
+func OwnedPages[T any](ctx context.Context, src Source, info *flight.FlightInfo, pageSize int, opts ...ReadOption) iter.Seq2[[]T, error] {
 	c, err := parseRead("flight.OwnedPages", opts, notZeroCopy)
+	streams := src.Streams
 	switch {
 	case err != nil:
 	case pageSize <= 0:
 		err = fmt.Errorf("arrowmap/flight: page size %d is not positive", pageSize)
-	case info == nil:
-		err = errors.New("arrowmap/flight: nil flight info")
+	default:
+		streams, err = checkFlight(src, info)
 	}
 	if err != nil {
 		return func(yield func([]T, error) bool) { yield(nil, err) }
 	}
 	return func(yield func([]T, error) bool) {
-		// Every endpoint at once, each on its own goroutine, as documented.
-		n := len(info.Endpoint)
-		f := newFanIn(ctx, n, n, false, func(ctx context.Context, i int, emit func([]T) bool) error {
-			if err := readEndpoint(ctx, client, info.Endpoint[i], pageSize, c, emit); err != nil {
-				return fmt.Errorf("arrowmap/flight: flight endpoint %d: %w", i, err)
+		e := &endpoints{src: src, info: info, alloc: c.alloc, ratio: c.ratio, pool: newPool(src.Dial)}
+		f := newFanIn(ctx, len(info.Endpoint), streams, false, func(ctx context.Context, i int, emit func([]T) bool) error {
+			s, err := e.open(ctx, i)
+			if err != nil {
+				return expansion.SourceEnd(err)
+			}
+			at := s.at
+			if err := readPages(s, pageSize, c, emit); err != nil {
+				return fmt.Errorf("arrowmap/flight: flight endpoint %d at %s: %w", i, at, err)
 			}
 			return nil
 		}, nil)
+		f.done = e.close
 		defer f.stop() // the goroutines have all returned when it does
 		for {
 			page, ok := f.next()
@@ -138,13 +157,10 @@ func OwnedPages[T any](ctx context.Context, client flight.Client, info *flight.F
 	}
 }
 
-// readEndpoint reads the stream of one endpoint, handing each page to
-// emit until emit reports false.
-func readEndpoint[T any](ctx context.Context, client flight.Client, ep *flight.FlightEndpoint, pageSize int, c *readCall, emit func([]T) bool) error {
-	if ep == nil {
-		return errors.New("nil endpoint")
-	}
-	rdr, err := stream[T](ctx, client, ep.Ticket, c)
+// readPages reads the rows of s, which it owns, handing each page to emit
+// until emit reports false.
+func readPages[T any](s *openStream, pageSize int, c *readCall, emit func([]T) bool) error {
+	rdr, err := rowsOf[T](s, c)
 	if err != nil {
 		return err
 	}

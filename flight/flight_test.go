@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	amflight "github.com/arrowmap/arrowmap/flight"
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -214,7 +215,7 @@ func TestOwnedPagesYieldsEveryRowOfEveryEndpoint(t *testing.T) {
 			require.Len(t, info.Endpoint, 3)
 
 			var pagesSeen [][]event
-			for page, err := range amflight.OwnedPages[event](ctx, client, info, tt.pageSize) {
+			for page, err := range amflight.OwnedPages[event](ctx, amflight.Source{Client: client}, info, tt.pageSize) {
 				require.NoError(t, err)
 				require.NotEmpty(t, page)
 				require.LessOrEqual(t, len(page), tt.pageSize)
@@ -238,6 +239,53 @@ func TestOwnedPagesYieldsEveryRowOfEveryEndpoint(t *testing.T) {
 	}
 }
 
+func TestOwnedPagesReadsEveryEndpointWhereItLives(t *testing.T) {
+	streams := []stream{{sizes: []int{100, 7, 250}}, {sizes: []int{1, 1, 1, 64}}, {}, {sizes: []int{0, 5}}, {sizes: []int{33}}}
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) }) // after the nodes stop
+	// Both nodes serve every stream: an endpoint read at the wrong node,
+	// or at both, shows as a row missing or twice.
+	nodes := startNodes(t, mem, streams, streams)
+	info := eventInfo(false, at(0, nodes[0].uri), at(1, nodes[1].uri), at(2, nodes[0].uri), at(3, nodes[1].uri), at(4, nodes[1].uri))
+	d := newDialer()
+	before := settledGoroutines()
+
+	var got []event
+	for page, err := range amflight.OwnedPages[event](testContext(t), amflight.Source{Dial: d.dial, Streams: 2}, info, 16, mapper.Allocator(mem)) {
+		require.NoError(t, err)
+		require.LessOrEqual(t, len(page), 16)
+		got = append(got, page...)
+	}
+
+	requireEndpointsInOrder(t, got)
+	require.Equal(t, wantEvents(streams), sortedByID(got), "every row served, exactly once")
+	assert.EqualValues(t, 2, nodes[0].svc.gets.Load(), "endpoints 0 and 2 asked of their node")
+	assert.EqualValues(t, 3, nodes[1].svc.gets.Load(), "endpoints 1, 3 and 4 asked of theirs")
+	for _, n := range nodes {
+		require.Zero(t, n.svc.active.Load(), "every DoGet has ended")
+	}
+	require.Equal(t, map[string]int{nodes[0].uri: 1, nodes[1].uri: 1}, d.counts(), "each location dialed once")
+	require.EqualValues(t, 2, d.closes.Load(), "every connection dialed is closed")
+	requireGoroutinesBack(t, before)
+}
+
+func TestOwnedPagesGivenZeroCopyYieldsAnErrOptionMapperError(t *testing.T) {
+	client := serve(t, &eventServer{mem: memory.DefaultAllocator, streams: []stream{{sizes: []int{3}}}})
+	ctx := testContext(t)
+	info := flightInfo(t, ctx, client)
+	var errs []error
+	for page, err := range amflight.OwnedPages[event](ctx, amflight.Source{Client: client}, info, 10, mapper.ZeroCopy()) {
+		require.Nil(t, page, "nothing is read")
+		errs = append(errs, err)
+	}
+	require.Len(t, errs, 1, "one error, then the end")
+	require.ErrorIs(t, errs[0], mapper.ErrOption)
+	require.NotErrorIs(t, errs[0], mapper.ErrUnsupported)
+	var e *mapper.Error
+	require.ErrorAs(t, errs[0], &e)
+	assert.EqualError(t, e, mapper.OptionError("flight.OwnedPages", mapper.ZeroCopy()).Error())
+}
+
 func TestOwnedPagesStopsEveryStreamWhenTheLoopBreaks(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -253,7 +301,7 @@ func TestOwnedPagesStopsEveryStreamWhenTheLoopBreaks(t *testing.T) {
 	watched := &watchedClient{Client: client}
 
 	pagesRead := 0
-	for page, err := range amflight.OwnedPages[event](ctx, watched, info, 10) {
+	for page, err := range amflight.OwnedPages[event](ctx, amflight.Source{Client: watched}, info, 10) {
 		require.NoError(t, err)
 		require.Len(t, page, 10)
 		pagesRead++
@@ -334,7 +382,7 @@ func TestOwnedPagesYieldsTheErrorOfAStream(t *testing.T) {
 
 			var errs []error
 			rows := 0
-			for page, err := range amflight.OwnedPages[event](ctx, client, flightInfo(t, ctx, client), 2) {
+			for page, err := range amflight.OwnedPages[event](ctx, amflight.Source{Client: client}, flightInfo(t, ctx, client), 2) {
 				if err != nil {
 					errs = append(errs, err)
 					continue
@@ -366,7 +414,7 @@ func TestOwnedPagesYieldsTheContextError(t *testing.T) {
 	defer cancel()
 	var err error
 	pagesRead := 0
-	for page, e := range amflight.OwnedPages[event](ctx, client, info, 10) {
+	for page, e := range amflight.OwnedPages[event](ctx, amflight.Source{Client: client}, info, 10) {
 		if e != nil {
 			err = e
 			break
@@ -384,22 +432,22 @@ func TestOwnedPagesYieldsTheContextError(t *testing.T) {
 func TestOwnedPagesChecksItsArguments(t *testing.T) {
 	ctx := testContext(t)
 	for _, size := range []int{0, -1} {
-		for _, err := range amflight.OwnedPages[event](ctx, nil, &flight.FlightInfo{}, size) {
+		for _, err := range amflight.OwnedPages[event](ctx, amflight.Source{}, &flight.FlightInfo{}, size) {
 			require.ErrorContains(t, err, "page size")
 		}
 	}
-	for _, err := range amflight.OwnedPages[event](ctx, nil, nil, 10) {
+	for _, err := range amflight.OwnedPages[event](ctx, amflight.Source{}, nil, 10) {
 		require.ErrorContains(t, err, "nil flight info")
 	}
 	n := 0
-	for range amflight.OwnedPages[event](ctx, nil, &flight.FlightInfo{}, 10) {
+	for range amflight.OwnedPages[event](ctx, amflight.Source{}, &flight.FlightInfo{}, 10) {
 		n++
 	}
 	require.Zero(t, n, "no endpoints, no pages")
 	// Its pages outlive their records, so ZeroCopy would alias released
 	// memory: refused before any stream is opened (client is nil).
 	n = 0
-	for _, err := range amflight.OwnedPages[event](ctx, nil, &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{}}}, 10, mapper.ZeroCopy()) {
+	for _, err := range amflight.OwnedPages[event](ctx, amflight.Source{}, &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{}}}, 10, mapper.ZeroCopy()) {
 		require.ErrorIs(t, err, mapper.ErrOption)
 		require.ErrorContains(t, err, "flight.OwnedPages does not take ZeroCopy")
 		n++
@@ -469,7 +517,7 @@ func (s *cutStream) Recv() (*flight.FlightData, error) {
 // TestFlightReadersReportAStreamCutShort: a stream that ends before its
 // schema, or whose transport fails with an error wrapping io.EOF before
 // the dictionaries its schema declares, is an io.ErrUnexpectedEOF error
-// from Stream, OwnedPages and NewReader, never one that is io.EOF.
+// from Stream, OwnedPages and Open, never one that is io.EOF.
 func TestFlightReadersReportAStreamCutShort(t *testing.T) {
 	transportEOF := fmt.Errorf("transport: connection lost: %w", io.EOF)
 	cases := []struct {
@@ -510,7 +558,7 @@ func TestFlightReadersReportAStreamCutShort(t *testing.T) {
 
 			info := &flight.FlightInfo{Endpoint: []*flight.FlightEndpoint{{Ticket: tkt}}}
 			var errs []error
-			for page, err := range amflight.OwnedPages[contractRow](ctx, cut, info, 2) {
+			for page, err := range amflight.OwnedPages[contractRow](ctx, amflight.Source{Client: cut}, info, 2) {
 				require.Empty(t, page)
 				errs = append(errs, err)
 			}
@@ -518,7 +566,7 @@ func TestFlightReadersReportAStreamCutShort(t *testing.T) {
 			requireCutShort(errs[0])
 			require.ErrorContains(t, errs[0], "endpoint 0")
 
-			nr, err := amflight.NewReader[contractRow](ctx, amflight.Source{Client: cut}, info)
+			nr, err := amflight.Open[contractRow](ctx, amflight.Source{Client: cut}, info)
 			if err == nil {
 				rows, rerr := nr.ReadAll()
 				require.Empty(t, rows)

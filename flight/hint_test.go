@@ -50,7 +50,7 @@ func TestReadAllTakesTotalRecordsOnlyAsAHint(t *testing.T) {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			allocated := ms.TotalAlloc
-			r, err := amflight.NewReader[event](testContext(t), src, info, mapper.Allocator(mem))
+			r, err := amflight.Open[event](testContext(t), src, info, mapper.Allocator(mem))
 			require.NoError(t, err)
 			got, err := r.ReadAll()
 			r.Release()
@@ -72,19 +72,19 @@ func TestReadAllTakesTotalRecordsOnlyAsAHint(t *testing.T) {
 	}
 }
 
-// TestRecordsHintsTheRowsOfTheFlightInfo: Records hands TotalRecords on as
+// TestOpenRecordsHintsTheRowsOfTheFlightInfo: OpenRecords hands TotalRecords on as
 // it is, for ReadAll to judge.
-func TestRecordsHintsTheRowsOfTheFlightInfo(t *testing.T) {
+func TestOpenRecordsHintsTheRowsOfTheFlightInfo(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	nodes := startNodes(t, mem, []stream{{sizes: []int{3}}})
 	for _, rows := range []int64{-1, 0, 3, 1 << 40} {
 		info := eventInfo(false, at(0))
 		info.TotalRecords = rows
-		rr, err := amflight.Records(testContext(t), amflight.Source{Client: nodes[0].client(t)}, info, mapper.Allocator(mem))
+		rr, err := amflight.OpenRecords(testContext(t), amflight.Source{Client: nodes[0].client(t)}, info, mapper.Allocator(mem))
 		require.NoError(t, err)
 		h, ok := rr.(mapper.RowsHinter)
-		require.True(t, ok, "Records is a mapper.RowsHinter")
+		require.True(t, ok, "OpenRecords is a mapper.RowsHinter")
 		assert.Equal(t, rows, h.RowsHint())
 		rr.Release()
 	}

@@ -2,6 +2,7 @@ package flight
 
 import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/options"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -23,33 +24,18 @@ type readCall struct {
 // parseRead sorts opts, the options of entry, which takes the mapper
 // options takes reports true for (nil: every one).
 func parseRead(entry string, opts []ReadOption, takes func(mapper.ReadOption) bool) (*readCall, error) {
-	c := &readCall{}
-	for _, o := range opts {
-		if o == nil {
-			continue
-		}
-		if takes != nil && !takes(o) {
-			return nil, mapper.OptionError(entry, o)
-		}
-		switch o := o.(type) {
-		case mapper.AllocatorOption:
-			c.alloc = o.Allocator()
-			continue
-		case mapper.MaxExpansionOption:
-			c.ratio = o.Ratio()
-		}
-		c.mapper = append(c.mapper, o)
+	s, err := options.Sort[options.None](entry, opts, takes)
+	if err != nil {
+		return nil, err
 	}
-	return c, nil
+	ratio, _ := options.Last[mapper.MaxExpansionOption](s.Mapper)
+	return &readCall{alloc: s.Alloc, ratio: ratio.Ratio(), mapper: s.Mapper}, nil
 }
 
 // notZeroCopy is what the readers whose rows outlive their records take.
-func notZeroCopy(o mapper.ReadOption) bool {
-	_, zeroCopy := o.(mapper.ZeroCopyOption)
-	return !zeroCopy
-}
+var notZeroCopy = options.Not[mapper.ZeroCopyOption, mapper.ReadOption]
 
-// recordsOption is what Records takes.
+// recordsOption is what OpenRecords takes.
 func recordsOption(o mapper.ReadOption) bool {
 	switch o.(type) {
 	case mapper.AllocatorOption, mapper.MaxExpansionOption:

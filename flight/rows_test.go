@@ -33,15 +33,15 @@ func TestFlightReadersNameTheRowOfTheStreamAndItsRecord(t *testing.T) {
 			}
 			return nil
 		}},
-		{"NewReader and ReadAll", []stream{bad}, func(ctx context.Context, client flight.Client, info *flight.FlightInfo) error {
-			r, err := amflight.NewReader[event](ctx, amflight.Source{Client: client}, info)
+		{"Open and ReadAll", []stream{bad}, func(ctx context.Context, client flight.Client, info *flight.FlightInfo) error {
+			r, err := amflight.Open[event](ctx, amflight.Source{Client: client}, info)
 			require.NoError(t, err)
 			defer r.Release()
 			_, err = r.ReadAll()
 			return err
 		}},
 		{"OwnedPages of 300, the row counted in its endpoint's stream", []stream{{sizes: []int{10}}, bad}, func(ctx context.Context, client flight.Client, info *flight.FlightInfo) error {
-			for _, err := range amflight.OwnedPages[event](ctx, client, info, 300) {
+			for _, err := range amflight.OwnedPages[event](ctx, amflight.Source{Client: client}, info, 300) {
 				if err != nil {
 					return err
 				}

@@ -21,7 +21,7 @@ func TestAFlightInfoSchemaClaimingBillionsOfFieldsIsAnErrorNotAnAllocation(t *te
 	info := eventInfo(false, at(0))
 	info.Schema = arrowtest.ClaimFields(flight.SerializeSchema(eventSchema, memory.DefaultAllocator), eventSchema.NumFields(), hugeClaim)
 	require.NotNil(t, info.Schema)
-	rr, err := amflight.Records(testContext(t), amflight.Source{}, info)
+	rr, err := amflight.OpenRecords(testContext(t), amflight.Source{}, info)
 	require.ErrorIs(t, err, ipcschema.ErrMalformed)
 	require.ErrorContains(t, err, "the flight info's schema")
 	require.Nil(t, rr)
@@ -69,7 +69,7 @@ func TestADoGetStreamWhoseSchemaClaimsBillionsOfFieldsIsAnErrorNotAnAllocation(t
 	_, err := amflight.Stream[event](testContext(t), client, &flight.Ticket{Ticket: []byte("0")})
 	require.ErrorIs(t, err, ipcschema.ErrMalformed)
 
-	rr, err := amflight.Records(testContext(t), amflight.Source{Client: client}, eventInfo(false, at(0)))
+	rr, err := amflight.OpenRecords(testContext(t), amflight.Source{Client: client}, eventInfo(false, at(0)))
 	if err == nil {
 		for rr.Next() {
 		}

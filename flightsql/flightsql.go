@@ -138,7 +138,7 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...ReadOption)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: executing %s: %w", quoted(query), err)
 	}
-	r, err := amflight.NewReader[T](ctx, c.source(), info, append(call.decode, mapper.Allocator(call.mem(c)))...)
+	r, err := amflight.Open[T](ctx, c.source(), info, append(call.decode, mapper.Allocator(call.mem(c)))...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
 	}
@@ -199,7 +199,7 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 	if call.ratio != nil {
 		readOpts = append(readOpts, *call.ratio) // for the messages Records reads
 	}
-	rr, err := amflight.Records(ctx, c.source(), info, readOpts...)
+	rr, err := amflight.OpenRecords(ctx, c.source(), info, readOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("arrowmap/flightsql: reading the result of %s: %w", quoted(query), err)
 	}

@@ -113,13 +113,13 @@ func flatContenders(b *testing.B, c *cluster) []flatContender {
 }
 
 // recordsFlat is arrowmap's transport alone: the result read through
-// amflight.Records, as flightsql.Query reads it, and no record decoded.
+// amflight.OpenRecords, as flightsql.Query reads it, and no record decoded.
 func recordsFlat(ctx context.Context, cl *flightsql.Client) error {
 	info, err := cl.Execute(ctx, flatQuery)
 	if err != nil {
 		return err
 	}
-	rr, err := amflight.Records(ctx, amflight.Source{Client: cl.Client}, info)
+	rr, err := amflight.OpenRecords(ctx, amflight.Source{Client: cl.Client}, info)
 	if err != nil {
 		return err
 	}
@@ -304,7 +304,7 @@ func TestTheFlatReferenceMatchesItsRecords(t *testing.T) {
 // streams; every contender's output is checked first. transport reads the
 // same streams with arrow-go's client and decodes nothing: the floor under
 // the three, the server's and the transport's own cost; records is the
-// same through amflight.Records, the floor under arrowmap.
+// same through amflight.OpenRecords, the floor under arrowmap.
 //
 //	cd integration && go test -run '^$' -bench FlightSQL -count 5 -benchmem
 func BenchmarkFlightSQL(b *testing.B) {

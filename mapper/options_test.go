@@ -425,7 +425,7 @@ var directionCalls = []struct{ wrong, right string }{
 	{`ipc.NewReader[Row](r, mapper.SchemaMetadata(md))`, `ipc.NewReader[Row](r, mapper.Strict())`},
 	{`ipc.WriteFile(path, rows, mapper.Strict())`, `ipc.WriteFile(path, rows, ipc.WriteConfig{})`},
 	{`ipc.NewRecordFileWriter(w, nil, mapper.AllowMissing())`, `ipc.NewRecordFileWriter(w, nil, mapper.SchemaMetadata(md))`},
-	{`flight.NewReader[Row](ctx, flight.Source{}, nil, mapper.SchemaMetadata(md))`, `flight.NewReader[Row](ctx, flight.Source{}, nil, mapper.Strict())`},
+	{`flight.Open[Row](ctx, flight.Source{}, nil, mapper.SchemaMetadata(md))`, `flight.Open[Row](ctx, flight.Source{}, nil, mapper.Strict())`},
 	{`flight.Stream[Row](ctx, nil, nil, ipc.WriteConfig{})`, `flight.Stream[Row](ctx, nil, nil, mapper.Allocator(nil))`},
 	{`flightsql.Query[Row](ctx, flightsql.Conn{}, "q", mapper.SchemaMetadata(md))`, `flightsql.Query[Row](ctx, flightsql.Conn{}, "q", mapper.ZeroCopy())`},
 	{`flightsql.Ingest(ctx, flightsql.Conn{}, flightsql.Table{}, rows, mapper.Strict())`, `flightsql.Ingest(ctx, flightsql.Conn{}, flightsql.Table{}, rows, mapper.SchemaMetadata(md))`},

@@ -80,7 +80,7 @@ func run(ctx context.Context, w io.Writer, mem memory.Allocator) (err error) {
 		sum          float64
 		maxID        int64
 	)
-	for page, err := range amflight.OwnedPages[Trade](ctx, client, info, 1_000) {
+	for page, err := range amflight.OwnedPages[Trade](ctx, amflight.Source{Client: client}, info, 1_000) {
 		if err != nil {
 			return err
 		}

@@ -24,7 +24,7 @@ import (
 // Flight reading the messages of the file served as FlightData.
 var (
 	Paths       = []string{"ReadFile", "Open+Pages", "Open+All", "OpenColumns", "OpenRecords", "OpenReaderAt+ReadAll", "NewReader+Read"}
-	FlightPaths = []string{"flight.Stream+ReadAll", "flight.NewReader+ReadAll", "flight.OwnedPages", "flight.Records"}
+	FlightPaths = []string{"flight.Stream+ReadAll", "flight.Open+ReadAll", "flight.OwnedPages", "flight.OpenRecords"}
 )
 
 // Check reads the IPC file or stream at path, of the kind of rows kind,
@@ -210,12 +210,12 @@ func checkRows[T any](c *checker) {
 	c.run("flight.Stream+ReadAll", true, func() (int64, error) {
 		return readAll(amflight.Stream[T](ctx, c.client, tkt))
 	})
-	c.run("flight.NewReader+ReadAll", true, func() (int64, error) {
-		return readAll(amflight.NewReader[T](ctx, amflight.Source{Client: c.client}, info))
+	c.run("flight.Open+ReadAll", true, func() (int64, error) {
+		return readAll(amflight.Open[T](ctx, amflight.Source{Client: c.client}, info))
 	})
 	c.run("flight.OwnedPages", true, func() (int64, error) {
 		var n int64
-		for page, err := range amflight.OwnedPages[T](ctx, c.client, info, 50) {
+		for page, err := range amflight.OwnedPages[T](ctx, amflight.Source{Client: c.client}, info, 50) {
 			if err != nil {
 				return n, err
 			}
@@ -223,8 +223,8 @@ func checkRows[T any](c *checker) {
 		}
 		return n, nil
 	})
-	c.run("flight.Records", true, func() (int64, error) {
-		rr, err := amflight.Records(ctx, amflight.Source{Client: c.client}, info)
+	c.run("flight.OpenRecords", true, func() (int64, error) {
+		rr, err := amflight.OpenRecords(ctx, amflight.Source{Client: c.client}, info)
 		if err != nil {
 			return 0, err
 		}
