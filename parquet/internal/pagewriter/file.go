@@ -13,9 +13,7 @@ package pagewriter
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 	"io"
-	"math"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -102,8 +100,11 @@ type File struct {
 	// blooms: a filter sized at the chunk's end goes in at closeChunk.
 	rgFilters map[string]metadata.BloomFilterBuilder
 	rgRows    int64
-	groups    int16
-	pageCap   int
+	// groups is the row groups finished, the next one's int16 ordinal:
+	// parquet's writer refuses the 32,768th row group before either
+	// encoder starts it, the one rule for both.
+	groups  int16
+	pageCap int
 	// scratch is each worker's (eachLeaf), the first the file's own.
 	scratch []pageScratch
 	// workers is how many goroutines at most encode the leaves of a
@@ -270,9 +271,6 @@ func (d *File) WriteBuffered(rec arrow.RecordBatch) error {
 }
 
 func (d *File) startRowGroup() error {
-	if d.groups == math.MaxInt16 {
-		return fmt.Errorf("more than %d row groups: Parquet's row group ordinals are int16", math.MaxInt16)
-	}
 	d.rg = d.meta.AppendRowGroup()
 	if d.pageIndex != nil {
 		if err := d.pageIndex.AppendRowGroup(); err != nil {
