@@ -38,26 +38,20 @@ func parseRead(entry string, opts []ReadOption, takes func(mapper.ReadOption) bo
 	return readCall{with: readWith{mem: s.Alloc, ratio: ratio.Ratio()}, mapper: s.Mapper}, err
 }
 
-// writeCall is what the options given to a writer say.
-type writeCall struct {
-	cfg      WriteConfig // with mapper.Allocator's allocator
-	mapper   []mapper.WriteOption
-	metadata *mapper.SchemaMetadataOption // the last given, nil without one
-}
+// writeCall is what the options given to a writer say, its Config with
+// mapper.Allocator's allocator.
+type writeCall = options.Sorted[WriteConfig, mapper.WriteOption]
 
 // parseWrite sorts opts, the options of the writer entry, which takes the
-// mapper options takes reports true for (nil: every one).
+// mapper options takes reports true for (nil: every one), and checks the
+// config.
 func parseWrite(entry string, opts []WriteOption, takes func(mapper.WriteOption) bool) (writeCall, error) {
-	s, err := options.Sort[WriteConfig](entry, opts, takes)
-	if err != nil {
-		return writeCall{}, err
+	c, err := options.Sort[WriteConfig](entry, opts, takes)
+	c.Config.alloc = c.Alloc
+	if err == nil {
+		err = c.Config.check()
 	}
-	c := writeCall{cfg: s.Config, mapper: s.Mapper}
-	c.cfg.alloc = s.Alloc
-	if md, ok := options.Last[mapper.SchemaMetadataOption](s.Mapper); ok {
-		c.metadata = &md
-	}
-	return c, c.cfg.check()
+	return c, err
 }
 
 // notZeroCopy is what the readers whose rows outlive the file take.

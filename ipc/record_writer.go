@@ -58,10 +58,10 @@ func parseRecordWriter(entry string, w io.Writer, schema *arrow.Schema, opts []W
 	if err != nil {
 		return nil, err
 	}
-	if schema != nil && c.metadata != nil {
-		schema = replaceMetadata(schema, c.metadata.Metadata())
+	if md, ok := c.Metadata(); schema != nil && ok {
+		schema = replaceMetadata(schema, md)
 	}
-	return newRecordWriter(w, schema, c.cfg, file)
+	return newRecordWriter(w, schema, c.Config, file)
 }
 
 func newRecordWriter(w io.Writer, schema *arrow.Schema, cfg WriteConfig, file bool) (*RecordWriter, error) {

@@ -53,12 +53,12 @@ func newWriter[T any](entry string, w io.Writer, opts []WriteOption, file bool) 
 	if err != nil {
 		return nil, err
 	}
-	cfg := c.cfg
-	schema, err := mapper.SchemaOf[T](c.mapper...)
+	cfg := c.Config
+	schema, err := mapper.SchemaOf[T](c.Mapper...)
 	if err != nil {
 		return nil, err
 	}
-	b, err := mapper.NewBuilder[T](append(c.mapper[:len(c.mapper):len(c.mapper)], mapper.Allocator(cfg.alloc))...)
+	b, err := mapper.NewBuilder[T](append(c.Mapper[:len(c.Mapper):len(c.Mapper)], mapper.Allocator(cfg.alloc))...)
 	if err != nil {
 		return nil, err
 	}

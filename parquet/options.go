@@ -30,39 +30,32 @@ func (ReadConfig) ReadOption() {}
 // nothing.
 func (WriteConfig) WriteOption() {}
 
-// readCall is what the options given to a reader say.
-type readCall struct {
-	cfg       ReadConfig // with mapper.Allocator's allocator
-	hasConfig bool
-	mapper    []mapper.ReadOption // all but Allocator, for mapper.NewReader
-}
+// readCall is what the options given to a reader say, its Config with
+// mapper.Allocator's allocator and Mapper the options for mapper.NewReader.
+type readCall = options.Sorted[ReadConfig, mapper.ReadOption]
 
 // parseRead sorts opts, the options of the reader entry, which takes the
 // mapper options takes reports true for (nil: every one).
 func parseRead(entry string, opts []ReadOption, takes func(mapper.ReadOption) bool) (readCall, error) {
-	s, err := options.Sort[ReadConfig](entry, opts, takes)
-	c := readCall{cfg: s.Config, hasConfig: s.HasConfig, mapper: s.Mapper}
-	c.cfg.alloc = s.Alloc
+	c, err := options.Sort[ReadConfig](entry, opts, takes)
+	c.Config.alloc = c.Alloc
 	return c, err
 }
 
-// writeCall is what the options given to a writer say.
-type writeCall struct {
-	cfg      WriteConfig // with mapper.Allocator's allocator
-	mapper   []mapper.WriteOption
-	metadata *mapper.SchemaMetadataOption // the last given, nil without one
-}
+// writeCall is what the options given to a writer say, its Config with
+// mapper.Allocator's allocator.
+type writeCall = options.Sorted[WriteConfig, mapper.WriteOption]
 
 // parseWrite sorts opts, the options of the writer entry, which takes the
-// mapper options takes reports true for (nil: every one).
+// mapper options takes reports true for (nil: every one), and checks the
+// config and the schema metadata.
 func parseWrite(entry string, opts []WriteOption, takes func(mapper.WriteOption) bool) (writeCall, error) {
-	s, err := options.Sort[WriteConfig](entry, opts, takes)
+	c, err := options.Sort[WriteConfig](entry, opts, takes)
+	c.Config.alloc = c.Alloc
 	if err != nil {
-		return writeCall{}, err
+		return c, err
 	}
-	c := writeCall{cfg: s.Config, mapper: s.Mapper}
-	c.cfg.alloc = s.Alloc
-	for _, o := range s.Mapper {
+	for _, o := range c.Mapper {
 		md, ok := o.(mapper.SchemaMetadataOption)
 		if !ok {
 			continue
@@ -74,9 +67,8 @@ func parseWrite(entry string, opts []WriteOption, takes func(mapper.WriteOption)
 				return c, fmt.Errorf("arrowmap/parquet: %s: mapper.SchemaMetadata has key %q, under which the file stores its Arrow schema", entry, k)
 			}
 		}
-		c.metadata = &md
 	}
-	return c, c.cfg.check()
+	return c, c.Config.check()
 }
 
 // notZeroCopy is what the readers whose rows outlive the file take.

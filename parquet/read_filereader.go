@@ -32,8 +32,8 @@ func NewReader[T any](fr *pqarrow.FileReader, opts ...ReadOption) (*mapper.Reade
 	if err != nil {
 		return nil, err
 	}
-	if c.hasConfig {
-		return nil, mapper.OptionError("parquet.NewReader", c.cfg)
+	if c.HasConfig {
+		return nil, mapper.OptionError("parquet.NewReader", c.Config)
 	}
 	if fr == nil {
 		return nil, errors.New("arrowmap/parquet: NewReader: nil pqarrow.FileReader")
@@ -49,5 +49,5 @@ func NewReader[T any](fr *pqarrow.FileReader, opts ...ReadOption) (*mapper.Reade
 		return nil, err
 	}
 	src.sized = false // records of fr.Props.BatchSize rows, as documented
-	return rowsReader[T](src, c.mapper)
+	return rowsReader[T](src, c.Mapper)
 }

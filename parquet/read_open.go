@@ -98,11 +98,11 @@ func Open[T any](path string, opts ...ReadOption) (*mapper.Reader[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := openPath(path, c.cfg)
+	src, err := openPath(path, c.Config)
 	if err != nil {
 		return nil, err
 	}
-	return rowsReader[T](src, c.mapper)
+	return rowsReader[T](src, c.Mapper)
 }
 
 // OpenReaderAt is Open for the size bytes of a Parquet file that r reads:
@@ -113,11 +113,11 @@ func OpenReaderAt[T any](r io.ReaderAt, size int64, opts ...ReadOption) (*mapper
 	if err != nil {
 		return nil, err
 	}
-	src, err := openSource(r, size, nil, "the Parquet data", c.cfg)
+	src, err := openSource(r, size, nil, "the Parquet data", c.Config)
 	if err != nil {
 		return nil, err
 	}
-	return rowsReader[T](src, c.mapper)
+	return rowsReader[T](src, c.Mapper)
 }
 
 // OpenColumns returns a ColumnsReader of the Parquet file at path: the
@@ -135,8 +135,8 @@ func OpenColumns[C any](path string, opts ...ReadOption) (*mapper.ColumnsReader[
 	if err != nil {
 		return nil, err
 	}
-	mopts := c.mapper
-	src, err := openPath(path, c.cfg)
+	mopts := c.Mapper
+	src, err := openPath(path, c.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -166,11 +166,11 @@ func ReadFile[T any](path string, opts ...ReadOption) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := openPath(path, c.cfg)
+	src, err := openPath(path, c.Config)
 	if err != nil {
 		return nil, err
 	}
-	r, err := rowsReader[T](src, c.mapper)
+	r, err := rowsReader[T](src, c.Mapper)
 	if err != nil {
 		return nil, err
 	}

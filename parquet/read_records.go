@@ -27,7 +27,7 @@ func OpenRecords(path string, opts ...ReadOption) (array.RecordReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := c.cfg
+	cfg := c.Config
 	src, err := openPath(path, cfg)
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...ReadOption) (array.R
 	if err != nil {
 		return nil, err
 	}
-	cfg := c.cfg
+	cfg := c.Config
 	src, err := openSource(r, size, nil, "the Parquet data", cfg)
 	if err != nil {
 		return nil, err

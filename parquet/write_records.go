@@ -42,9 +42,8 @@ func NewRecordWriter(w io.Writer, schema *arrow.Schema, opts ...WriteOption) (*R
 	if schema == nil {
 		return nil, errors.New("arrowmap/parquet: NewRecordWriter: nil schema")
 	}
-	cfg := c.cfg
-	if c.metadata != nil {
-		md := c.metadata.Metadata()
+	cfg := c.Config
+	if md, ok := c.Metadata(); ok {
 		schema = arrow.NewSchemaWithEndian(schema.Fields(), &md, schema.Endianness())
 	}
 	mem, own := cfg.allocator()

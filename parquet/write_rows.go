@@ -253,12 +253,12 @@ func newWriter[T any](entry string, w io.Writer, opts []WriteOption) (_ *Writer[
 	if w == nil {
 		return nil, fmt.Errorf("arrowmap/parquet: %s: nil io.Writer", entry)
 	}
-	cfg := c.cfg
-	if cfg.tagged, err = fieldColumnConfigs[T](c.mapper); err != nil {
+	cfg := c.Config
+	if cfg.tagged, err = fieldColumnConfigs[T](c.Mapper); err != nil {
 		return nil, err
 	}
 	mem, own := cfg.allocator()
-	b, err := mapper.NewBuilder[T](append(c.mapper[:len(c.mapper):len(c.mapper)], mapper.Allocator(mem))...)
+	b, err := mapper.NewBuilder[T](append(c.Mapper[:len(c.Mapper):len(c.Mapper)], mapper.Allocator(mem))...)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ package options
 import (
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/mapper"
 )
@@ -59,6 +60,14 @@ func Sort[C, M any, O any](entry string, opts []O, takes func(M) bool) (Sorted[C
 		}
 	}
 	return s, nil
+}
+
+// Metadata is the metadata of the last mapper.SchemaMetadata among
+// s.Mapper, the metadata a writer gives its schema, and whether there is
+// one.
+func (s Sorted[C, M]) Metadata() (arrow.Metadata, bool) {
+	md, ok := Last[mapper.SchemaMetadataOption](s.Mapper)
+	return md.Metadata(), ok
 }
 
 // Last is the last of opts that is a T, and whether there is one.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/internal/options"
 	"github.com/arrowmap/arrowmap/mapper"
@@ -71,4 +72,21 @@ func TestLastWithoutNotAndOnlyPickOptionsByType(t *testing.T) {
 	assert.True(t, options.Not[mapper.StrictOption](mapper.ReadOption(mapper.ZeroCopy())))
 	assert.True(t, options.Only[mapper.StrictOption](mapper.ReadOption(mapper.Strict())))
 	assert.False(t, options.Only[mapper.StrictOption](mapper.ReadOption(mapper.ZeroCopy())))
+}
+
+func TestMetadataIsTheLastSchemaMetadataGiven(t *testing.T) {
+	first := arrow.NewMetadata([]string{"k"}, []string{"first"})
+	last := arrow.NewMetadata([]string{"k"}, []string{"last"})
+	s, err := options.Sort[options.None, mapper.WriteOption]("pkg.NewWriter", []mapper.WriteOption{
+		mapper.SchemaMetadata(first), mapper.SnakeCase(), mapper.SchemaMetadata(last),
+	}, nil)
+	require.NoError(t, err)
+	md, ok := s.Metadata()
+	require.True(t, ok)
+	assert.Equal(t, last, md)
+
+	s, err = options.Sort[options.None, mapper.WriteOption]("pkg.NewWriter", []mapper.WriteOption{mapper.SnakeCase()}, nil)
+	require.NoError(t, err)
+	_, ok = s.Metadata()
+	assert.False(t, ok, "no SchemaMetadata given")
 }
