@@ -132,7 +132,7 @@ func OwnedPages[T any](ctx context.Context, src Source, info *flight.FlightInfo,
 		f := newFanIn(ctx, len(info.Endpoint), streams, false, func(ctx context.Context, i int, emit func([]T) bool) error {
 			s, err := e.open(ctx, i)
 			if err != nil {
-				return expansion.SourceEnd(err)
+				return err // the fan-in ends the read with it, through expansion.SourceEnd
 			}
 			at := s.at
 			if err := readPages(s, pageSize, c, emit); err != nil {
