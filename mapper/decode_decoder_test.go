@@ -6,8 +6,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // Rows that refer to the same dictionary entry get values of their own:

@@ -3,7 +3,6 @@ package mapper_test
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -250,145 +249,6 @@ func TestColumnsErrors(t *testing.T) {
 	})
 }
 
-func TestColumnsReaderBindsEachBatch(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-
-	sizes := []int{5, 0, 11, 3}
-	stream, _ := productStream(t, mem, sizes...)
-	rr, err := ipc.NewReader(bytes.NewReader(stream), ipc.WithAllocator(mem))
-	require.NoError(t, err)
-	defer rr.Release()
-	r, err := mapper.NewColumnsReader[productColumns](rr)
-	require.NoError(t, err)
-	defer r.Release()
-
-	var got []int
-	units := 0
-	for r.Next() {
-		cols := r.Columns()
-		got = append(got, cols.Price.Len())
-		for i, p := range cols.Price.All() {
-			assert.Equal(t, int64(units+i), cols.Units.(*array.Int64).Value(i))
-			assert.Equal(t, float64(units+i)+0.25, p)
-			assert.Equal(t, (units+i)%3, cols.Tags.ValueLen(i))
-		}
-		units += cols.Price.Len()
-	}
-	require.NoError(t, r.Err())
-	assert.Equal(t, sizes, got)
-	assert.False(t, r.Next())
-}
-
-// rawColumns reads a column as it is, unvalidated, beside a typed one.
-type rawColumns struct {
-	Price views.PrimitiveColumn[float64] `arrow:"price"`
-	Raw   arrow.Array                    `arrow:"raw"`
-}
-
-func TestColumnsReaderErrors(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	good := columnsBatch(t, mem, 0, 4, 0)
-	defer good.Release()
-	bad := columnsBatch(t, mem, 1, 4, 2) // a null price at its row 1
-	defer bad.Release()
-
-	t.Run("a schema without the column fails before any batch is read", func(t *testing.T) {
-		rr, err := array.NewRecordReader(columnsSchema, []arrow.RecordBatch{good})
-		require.NoError(t, err)
-		defer rr.Release()
-		_, err = mapper.NewColumnsReader[struct {
-			Qty views.PrimitiveColumn[int64] `arrow:"qty"`
-		}](rr)
-		assert.ErrorIs(t, err, mapper.ErrMissingColumn)
-	})
-	t.Run("a batch with a null where none is allowed ends the reader with ErrNull, after its rows before the null", func(t *testing.T) {
-		rr, err := array.NewRecordReader(columnsSchema, []arrow.RecordBatch{good, bad, good})
-		require.NoError(t, err)
-		defer rr.Release()
-		r, err := mapper.NewColumnsReader[productColumns](rr)
-		require.NoError(t, err)
-		defer r.Release()
-		require.True(t, r.Next())
-		require.True(t, r.Next(), "the row of the bad batch before its null")
-		assert.Equal(t, 1, r.Columns().Price.Len())
-		assert.Equal(t, 1, r.Columns().Units.Len(), "an arrow.Array field cut to that row too")
-		assert.NoError(t, r.Err(), "no error while rows remain")
-		assert.False(t, r.Next())
-		var me *mapper.Error
-		require.ErrorAs(t, r.Err(), &me)
-		assert.ErrorIs(t, me, mapper.ErrNull)
-		assert.Equal(t, "Price", me.Path)
-		assert.Equal(t, 5, me.Row, "row 1 of the second record of 4 rows: row 5 of the stream")
-		assert.Equal(t, 1, me.Record)
-		assert.False(t, r.Next())
-		assert.Zero(t, r.Columns().Price.Len())
-		assert.Nil(t, r.Columns().Units)
-	})
-	// rawReader reads a record whose arrow.Array field raw has offsets out
-	// of bounds at its row 2, which arrow-go checks only for the last row
-	// of an array or a slice, and prices of JSON prices.
-	rawReader := func(t *testing.T, prices string) *mapper.ColumnsReader[rawColumns] {
-		raw := array.NewData(arrow.BinaryTypes.String, 4, []*memory.Buffer{nil,
-			memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 1, 99, 3, 4})), memory.NewBufferBytes([]byte("abcd"))}, nil, 0, 0)
-		defer raw.Release()
-		rawArr := array.MakeFromData(raw)
-		defer rawArr.Release()
-		priceArr := fxJSON(t, mem, arrow.PrimitiveTypes.Float64, prices)
-		defer priceArr.Release()
-		schema := arrow.NewSchema([]arrow.Field{{Name: "price", Type: arrow.PrimitiveTypes.Float64, Nullable: true}, {Name: "raw", Type: arrow.BinaryTypes.String}}, nil)
-		rec := array.NewRecordBatch(schema, []arrow.Array{priceArr, rawArr}, 4)
-		defer rec.Release()
-		rr, err := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
-		require.NoError(t, err)
-		t.Cleanup(rr.Release)
-		r, err := mapper.NewColumnsReader[rawColumns](rr)
-		require.NoError(t, err)
-		t.Cleanup(r.Release)
-		return r
-	}
-	requireRawError := func(t *testing.T, err error) {
-		t.Helper()
-		var me *mapper.Error
-		require.ErrorAs(t, err, &me)
-		assert.ErrorIs(t, me, mapper.ErrInvalidData)
-		assert.Equal(t, "raw", me.Column)
-		assert.Equal(t, -1, me.Row, "a fault of the record")
-	}
-	t.Run("an arrow.Array field that cannot be cut before the row of a null ends the reader with an error, not a panic", func(t *testing.T) {
-		r := rawReader(t, `[1, 2, null, 4]`)
-		require.NotPanics(t, func() { assert.False(t, r.Next()) })
-		requireRawError(t, r.Err())
-	})
-	t.Run("an arrow.Array field a window cannot be cut from ends Windows with an error, not a panic", func(t *testing.T) {
-		r := rawReader(t, `[1, 2, 3, 4]`)
-		var errs []error
-		require.NotPanics(t, func() {
-			for cols, err := range r.Windows(2) {
-				require.Error(t, err, "no window: the first cannot be cut")
-				assert.Nil(t, cols.Raw)
-				errs = append(errs, err)
-			}
-		})
-		require.Len(t, errs, 1)
-		requireRawError(t, errs[0])
-		assert.Equal(t, errs[0], r.Err())
-		assert.False(t, r.Next())
-	})
-	t.Run("Next after Release reports false and Err is ErrClosed", func(t *testing.T) {
-		rr, err := array.NewRecordReader(columnsSchema, []arrow.RecordBatch{good})
-		require.NoError(t, err)
-		defer rr.Release()
-		r, err := mapper.NewColumnsReader[productColumns](rr)
-		require.NoError(t, err)
-		r.Release()
-		r.Release()
-		assert.False(t, r.Next())
-		assert.ErrorIs(t, r.Err(), mapper.ErrClosed)
-	})
-}
-
 func ExampleColumns() {
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "price", Type: arrow.PrimitiveTypes.Float64},
@@ -560,137 +420,6 @@ func TestColumnsOfEveryEncodingThroughIPC(t *testing.T) {
 	}
 	require.NoError(t, r.Err())
 	assert.Equal(t, 3, batches)
-}
-
-func TestColumnsReaderWindows(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	sizes := []int{30, 0, 17, 5, 1}
-	stream, rows := encodedStream(t, mem, sizes...)
-
-	for _, tc := range []struct {
-		size  int
-		pages []int
-	}{
-		{7, []int{7, 7, 7, 7, 2, 7, 7, 3, 5, 1}},
-		{1, slices.Repeat([]int{1}, 53)},
-		{17, []int{17, 13, 17, 5, 1}},
-		{64, []int{30, 17, 5, 1}},
-	} {
-		t.Run(fmt.Sprintf("pages of %d rows are windows of one record each, read as Decode reads them", tc.size), func(t *testing.T) {
-			rr, err := ipc.NewReader(bytes.NewReader(stream), ipc.WithAllocator(mem))
-			require.NoError(t, err)
-			defer rr.Release()
-			r, err := mapper.NewColumnsReader[encodedColumns](rr)
-			require.NoError(t, err)
-			defer r.Release()
-			var got []int
-			at := 0
-			for page, err := range r.Windows(tc.size) {
-				require.NoError(t, err)
-				n := page.Flag.Len()
-				requireEncodedColumns(t, page, rows[at:at+n])
-				got = append(got, n)
-				at += n
-			}
-			assert.Equal(t, tc.pages, got)
-			assert.Equal(t, len(rows), at)
-			require.NoError(t, r.Err())
-		})
-	}
-
-	t.Run("an arrow.Array field of a page is that window of the record's array, released with the page", func(t *testing.T) {
-		stream, want := productStream(t, mem, 9, 4)
-		rr, err := ipc.NewReader(bytes.NewReader(stream), ipc.WithAllocator(mem))
-		require.NoError(t, err)
-		defer rr.Release()
-		r, err := mapper.NewColumnsReader[productColumns](rr)
-		require.NoError(t, err)
-		defer r.Release()
-		var units []int64
-		var got []productRow
-		for page, err := range r.Windows(4) {
-			require.NoError(t, err)
-			arr := page.Units.(*array.Int64)
-			require.Equal(t, page.SKU.Len(), arr.Len())
-			units = append(units, arr.Int64Values()...)
-			for i := range page.SKU.Len() {
-				p := page.Price.Value(i)
-				tags := []string{}
-				for _, tag := range page.Tags.Value(i).All() {
-					tags = append(tags, tag)
-				}
-				got = append(got, productRow{SKU: page.SKU.Value(i), Price: &p, Tags: tags, Units: arr.Value(i)})
-			}
-		}
-		require.NoError(t, r.Err())
-		for i := range want {
-			want[i].Tags = append([]string{}, want[i].Tags...)
-		}
-		assert.Equal(t, want, got)
-		assert.Len(t, units, 13)
-	})
-
-	t.Run("breaking out of the pages and releasing the reader leaks nothing", func(t *testing.T) {
-		rec := columnsBatch(t, mem, 0, 10, 0)
-		defer rec.Release()
-		rr, err := array.NewRecordReader(columnsSchema, []arrow.RecordBatch{rec, rec})
-		require.NoError(t, err)
-		defer rr.Release()
-		r, err := mapper.NewColumnsReader[productColumns](rr)
-		require.NoError(t, err)
-		pages := 0
-		for _, err := range r.Windows(3) {
-			require.NoError(t, err)
-			if pages++; pages == 2 {
-				break
-			}
-		}
-		r.Release()
-		assert.Equal(t, 2, pages)
-	})
-
-	t.Run("a batch that fails validation ends the pages with its error, after the pages before it", func(t *testing.T) {
-		good := columnsBatch(t, mem, 0, 4, 0)
-		defer good.Release()
-		bad := columnsBatch(t, mem, 0, 4, 2)
-		defer bad.Release()
-		rr, err := array.NewRecordReader(columnsSchema, []arrow.RecordBatch{good, bad, good})
-		require.NoError(t, err)
-		defer rr.Release()
-		r, err := mapper.NewColumnsReader[productColumns](rr)
-		require.NoError(t, err)
-		defer r.Release()
-		var got []int
-		var last error
-		for page, err := range r.Windows(3) {
-			if err != nil {
-				last = err
-				continue
-			}
-			got = append(got, page.SKU.Len())
-		}
-		assert.Equal(t, []int{3, 1}, got)
-		assert.ErrorIs(t, last, mapper.ErrNull)
-		assert.Equal(t, last, r.Err())
-	})
-
-	t.Run("a page size that is not positive is an error", func(t *testing.T) {
-		rr, err := array.NewRecordReader(columnsSchema, nil)
-		require.NoError(t, err)
-		defer rr.Release()
-		r, err := mapper.NewColumnsReader[productColumns](rr)
-		require.NoError(t, err)
-		defer r.Release()
-		for _, size := range []int{0, -3} {
-			n := 0
-			for _, err := range r.Windows(size) {
-				assert.ErrorContains(t, err, "not positive")
-				n++
-			}
-			assert.Equal(t, 1, n)
-		}
-	})
 }
 
 // requireEncodedColumns checks that every column of c reads rows, as
@@ -889,3 +618,36 @@ func TestColumnsTypedMaps(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestColumnsBindAUnionColumn(t *testing.T) {
+	for _, mode := range []arrow.UnionMode{arrow.SparseMode, arrow.DenseMode} {
+		t.Run(mode.String()+": typed and as an arrow.Array", func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			defer mem.AssertSize(t, 0)
+			rec := unRecord(t, mem, mode)
+			defer rec.Release()
+			type cols struct {
+				V views.UnionColumn `arrow:"v,nullable"`
+			}
+			type raw struct {
+				V arrow.Array `arrow:"v"`
+			}
+			c, err := mapper.Columns[cols](rec)
+			require.NoError(t, err)
+			r, err := mapper.Columns[raw](rec)
+			require.NoError(t, err)
+			u := rec.Column(1).(array.Union)
+			assert.Equal(t, rec.Column(1), r.V)
+			want := unWant()
+			page := c.V.Slice(1, 5)
+			for i := range page.Len() {
+				assert.Equal(t, u.TypeCode(i+1), page.TypeCode(i))
+				assert.Equal(t, u.ChildID(i+1), page.ChildIndex(i))
+				w := want[i+1]
+				assert.Equal(t, w.I == nil && w.S == nil, page.IsNull(i), "row %d", i+1)
+				child := page.Child(page.ChildIndex(i))
+				assert.Equal(t, page.Value(i), child.Value(page.ChildRow(i)))
+			}
+		})
+	}
+}

@@ -11,9 +11,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/arrowmap/arrowmap/views"
-	"github.com/stretchr/testify/require"
 )
 
 type cacheRow struct {
@@ -222,3 +224,145 @@ func TestPlanCacheServesIPCRecordsOfOneStream(t *testing.T) {
 type cacheName string
 
 func reflectTypeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
+
+func TestPlanCacheIsBoundedInPlansAndKeys(t *testing.T) {
+	const schemas = 20_000
+	type anyColumn struct {
+		V *int64 `arrow:",pos=0"`
+	}
+	entries := []struct {
+		name   string
+		decode func(t *testing.T, rec arrow.RecordBatch) int64
+		// the heap reflect keeps of the types the entry makes
+		reflectRetains func() int64
+	}{
+		{"GoTypeOf and DecodeTo", func(t *testing.T, rec arrow.RecordBatch) int64 {
+			typ, err := mapper.GoTypeOf(rec.Schema())
+			require.NoError(t, err)
+			rows, err := mapper.DecodeTo(typ, rec)
+			require.NoError(t, err)
+			return rows.Index(0).Field(0).Elem().Int()
+		}, func() int64 { return reflectRetains(schemas) }},
+		{"DecodeTo of one type", func(t *testing.T, rec arrow.RecordBatch) int64 {
+			rows, err := mapper.DecodeTo(reflect.TypeFor[anyColumn](), rec)
+			require.NoError(t, err)
+			return *rows.Interface().([]anyColumn)[0].V
+		}, func() int64 { return 0 }},
+	}
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	for n, e := range entries {
+		t.Run(e.name+" of 20,000 distinct schemas keeps the cache within its bound", func(t *testing.T) {
+			reflectRetains := e.reflectRetains()
+			before := heapInUse()
+			for i := range schemas {
+				rec := distinctSchema(mem, fmt.Sprintf("c%d_", n), i)
+				require.Equal(t, int64(i), e.decode(t, rec))
+				rec.Release()
+			}
+			retained := int64(heapInUse()) - int64(before)
+			plans, keys := mapper.PlanCacheSize()
+			t.Logf("after %d schemas: %d plans under %d keys; heap retained %d bytes, of which reflect's own types about %d",
+				schemas, plans, keys, retained, reflectRetains)
+			assert.LessOrEqual(t, plans, mapper.MaxCachedPlans)
+			assert.LessOrEqual(t, keys, plans)
+			assert.Less(t, retained-reflectRetains, int64(2<<20), "heap retained beyond reflect's own types")
+		})
+	}
+}
+
+func TestPlanCacheServesConcurrentDecodesOfMoreSchemasThanItHolds(t *testing.T) {
+	type pair struct {
+		A int64 `arrow:",pos=0"`
+		B int64 `arrow:",pos=1"`
+	}
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	// Each goroutine decodes records of schemas of its own, more in all than
+	// the cache holds, half of them into one type (plans under one key),
+	// half into a GoTypeOf type per schema (a key per plan): every decode
+	// must get a plan for its own columns, whatever the others drop
+	// meanwhile.
+	const goroutines, perGoroutine = 4, mapper.MaxCachedPlans
+	record := func(g, i int) arrow.RecordBatch {
+		a, b := fmt.Sprintf("a%d_%d", g, i), fmt.Sprintf("b%d_%d", g, i)
+		return fxRecord(t,
+			fxCol{a, fxJSON(t, mem, arrow.PrimitiveTypes.Int64, fmt.Sprintf("[%d]", i))},
+			fxCol{b, fxJSON(t, mem, arrow.PrimitiveTypes.Int64, fmt.Sprintf("[%d]", -i))})
+	}
+	errs := make(chan error, goroutines)
+	for g := range goroutines {
+		recs := make([]arrow.RecordBatch, perGoroutine)
+		types := make([]reflect.Type, perGoroutine)
+		for i := range recs {
+			recs[i] = record(g, i)
+			types[i] = reflect.TypeFor[pair]()
+			if g%2 == 1 {
+				typ, err := mapper.GoTypeOf(recs[i].Schema())
+				require.NoError(t, err)
+				types[i] = typ
+			}
+		}
+		decodeAll := func() error {
+			for round := range 3 {
+				for i, rec := range recs {
+					rows, err := mapper.DecodeTo(types[i], rec)
+					if err != nil {
+						return err
+					}
+					var got pair
+					if g%2 == 1 {
+						got = pair{rows.Index(0).Field(0).Elem().Int(), rows.Index(0).Field(1).Elem().Int()}
+					} else {
+						got = rows.Index(0).Interface().(pair)
+					}
+					if rows.Len() != 1 || got != (pair{int64(i), int64(-i)}) {
+						return fmt.Errorf("goroutine %d, round %d, schema %d: %v", g, round, i, got)
+					}
+				}
+			}
+			return nil
+		}
+		go func() {
+			err := decodeAll()
+			for _, rec := range recs {
+				rec.Release()
+			}
+			errs <- err
+		}()
+	}
+	for range goroutines {
+		require.NoError(t, <-errs)
+	}
+	plans, keys := mapper.PlanCacheSize()
+	assert.LessOrEqual(t, plans, mapper.MaxCachedPlans)
+	assert.LessOrEqual(t, keys, plans)
+}
+
+// distinctSchema is the i'th of many schemas that differ in the planned
+// columns: an int64 column named by i (and so a new plan each).
+func distinctSchema(mem memory.Allocator, prefix string, i int) arrow.RecordBatch {
+	b := array.NewInt64Builder(mem)
+	defer b.Release()
+	b.Append(int64(i))
+	arr := b.NewArray()
+	defer arr.Release()
+	s := arrow.NewSchema([]arrow.Field{{Name: fmt.Sprintf("%s%d", prefix, i), Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
+	return array.NewRecordBatch(s, []arrow.Array{arr}, 1)
+}
+
+// reflectRetains is the heap reflect alone keeps for n new struct types of
+// one nullable int64 field, tagged as GoTypeOf tags one, and their slice
+// types, as DecodeTo makes them: reflect.StructOf and reflect.SliceOf
+// cache every type they make for the life of the program.
+func reflectRetains(n int) int64 {
+	before := heapInUse()
+	for i := range n {
+		name := fmt.Sprintf("base%d", i)
+		reflect.SliceOf(reflect.StructOf([]reflect.StructField{{
+			Name: "B" + name, Type: reflect.TypeFor[*int64](),
+			Tag: reflect.StructTag(fmt.Sprintf(`arrow:"%s" json:"%s"`, name, name)),
+		}}))
+	}
+	return int64(heapInUse()) - int64(before)
+}

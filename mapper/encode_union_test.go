@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arrowmap/arrowmap/mapper"
-	"github.com/arrowmap/arrowmap/views"
 )
 
 // unValue is a union of an int64 (code 5) and a string (code 9), both of
@@ -92,33 +91,6 @@ func unWant() []unValue {
 		{Code: 9},
 		{I: fxPtr[int64](4), Code: 5},
 	}
-}
-
-func TestDecodeUnionSelectsOneVariantARow(t *testing.T) {
-	for _, mode := range []arrow.UnionMode{arrow.SparseMode, arrow.DenseMode} {
-		t.Run(mode.String()+" union through a union tag", func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-			defer mem.AssertSize(t, 0)
-			rec := unRecord(t, mem, mode)
-			defer rec.Release()
-			rows := fxDecodeAll[unAnyRow](t, rec)
-			for i, want := range unWant() {
-				assert.Equal(t, int32(i), rows[i].ID)
-				assert.Equal(t, want, rows[i].V, "row %d", i)
-			}
-		})
-	}
-}
-
-func TestDecodeUnionKeepsVariantsApart(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	rec := unRecord(t, mem, arrow.DenseMode)
-	defer rec.Release()
-	rows, err := mapper.Decode[unAnyRow](rec)
-	require.NoError(t, err)
-	*rows[0].V.I = 99
-	assert.Equal(t, int64(4), *rows[5].V.I, "rows own their values")
 }
 
 func TestUnionRoundTripIsExact(t *testing.T) {
@@ -359,50 +331,6 @@ func TestUnionTagsThatCannotWork(t *testing.T) {
 	require.ErrorIs(t, err, mapper.ErrUnsupported)
 }
 
-func TestDecodeUnionPlansCheckTheColumn(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	rec := unRecord(t, mem, arrow.SparseMode)
-	defer rec.Release()
-	schema := rec.Schema()
-
-	type onlyInt struct {
-		I *int64 `arrow:"i,nullable"`
-	}
-	_, err := mapper.New[struct {
-		V onlyInt `arrow:"v,union"`
-	}](schema)
-	me := fxRequireError(t, err, mapper.ErrTypeMismatch, "V", "v.s", -1)
-	assert.Contains(t, me.Error(), "would be lost")
-
-	type wrongCode struct {
-		I *int64  `arrow:"i,code=6,nullable"`
-		S *string `arrow:"s,nullable"`
-	}
-	_, err = mapper.New[struct {
-		V wrongCode `arrow:"v,union"`
-	}](schema)
-	me = fxRequireError(t, err, mapper.ErrTypeMismatch, "V.I", "v.i", -1)
-	assert.Contains(t, me.Error(), "code=6")
-
-	_, err = mapper.New[unDenseRow](schema)
-	fxRequireError(t, err, mapper.ErrTypeMismatch, "V", "v", -1)
-
-	_, err = mapper.New[struct {
-		V unValue `arrow:"v"`
-	}](schema)
-	fxRequireError(t, err, mapper.ErrTypeMismatch, "V", "v", -1)
-
-	type required struct {
-		I *int64  `arrow:"i"`
-		S *string `arrow:"s,nullable"`
-	}
-	_, err = mapper.Decode[struct {
-		V required `arrow:"v,union"`
-	}](rec)
-	fxRequireError(t, err, mapper.ErrNull, "V.I", "v.i", 2)
-}
-
 func TestDenseUnionRowsSharingAValueGetAValueEach(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -452,39 +380,6 @@ func TestUnionsEncodeAlikeThroughArrowGosBuilders(t *testing.T) {
 	got := ref.NewRecordBatch()
 	defer got.Release()
 	require.True(t, array.RecordEqual(want, got), "got %v\nwant %v", got, want)
-}
-
-func TestColumnsBindAUnionColumn(t *testing.T) {
-	for _, mode := range []arrow.UnionMode{arrow.SparseMode, arrow.DenseMode} {
-		t.Run(mode.String()+": typed and as an arrow.Array", func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-			defer mem.AssertSize(t, 0)
-			rec := unRecord(t, mem, mode)
-			defer rec.Release()
-			type cols struct {
-				V views.UnionColumn `arrow:"v,nullable"`
-			}
-			type raw struct {
-				V arrow.Array `arrow:"v"`
-			}
-			c, err := mapper.Columns[cols](rec)
-			require.NoError(t, err)
-			r, err := mapper.Columns[raw](rec)
-			require.NoError(t, err)
-			u := rec.Column(1).(array.Union)
-			assert.Equal(t, rec.Column(1), r.V)
-			want := unWant()
-			page := c.V.Slice(1, 5)
-			for i := range page.Len() {
-				assert.Equal(t, u.TypeCode(i+1), page.TypeCode(i))
-				assert.Equal(t, u.ChildID(i+1), page.ChildIndex(i))
-				w := want[i+1]
-				assert.Equal(t, w.I == nil && w.S == nil, page.IsNull(i), "row %d", i+1)
-				child := page.Child(page.ChildIndex(i))
-				assert.Equal(t, page.Value(i), child.Value(page.ChildRow(i)))
-			}
-		})
-	}
 }
 
 // TestAUnionBelowANullParentEncodes: a union under a nil pointer has no

@@ -1,16 +1,18 @@
 package mapper_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/mapper"
-	"github.com/arrowmap/arrowmap/views"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/views"
 )
 
 // Rows whose map columns are entries slices, one shape per test row.
@@ -344,70 +346,6 @@ func TestKeysSortedIsWrittenAndChecked(t *testing.T) {
 	assert.True(t, schema.Equal(rec.Schema()))
 }
 
-// TestEntriesTaggedMapReadOnlyAMapUnderStrict: the map pin, and Strict,
-// keep the entries shape to map columns; a list of the same structs is
-// another type.
-func TestEntriesTaggedMapReadOnlyAMapUnderStrict(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	rows := []taggedEntries{{M: []entry{{"b", i64(3)}, {"b", nil}}}, {M: nil}}
-	maps, err := mapper.Encode(rows, mapper.Allocator(mem))
-	require.NoError(t, err)
-	defer maps.Release()
-	lists, err := mapper.Encode([]orderedMap{{M: []entry{{"b", i64(3)}}}}, mapper.Allocator(mem))
-	require.NoError(t, err)
-	defer lists.Release()
-
-	got, err := mapper.Decode[taggedEntries](maps, mapper.Strict())
-	require.NoError(t, err)
-	assert.Equal(t, rows, got)
-	got2, err := mapper.Decode[orderedMap](maps, mapper.Strict())
-	require.NoError(t, err, "untagged entries read a map under Strict too")
-	assert.Equal(t, []orderedMap{{M: rows[0].M}, {M: nil}}, got2)
-
-	for _, opts := range [][]mapper.ReadOption{nil, {mapper.Strict()}} {
-		_, err = mapper.Decode[taggedEntries](lists, opts...)
-		require.ErrorIs(t, err, mapper.ErrTypeMismatch, "the map pin reads no list")
-	}
-	_, err = mapper.Decode[orderedMap](lists, mapper.Strict())
-	require.NoError(t, err, "untagged, they are a list of structs")
-}
-
-// TestGoTypeOfEntriesKeepEveryMap: GoTypeOf's type for a map column is
-// its entries, so it decodes what a Go map cannot hold — entries out of
-// order, a key twice, binary and list keys, null values, sorted keys —
-// and Encode writes the record back exactly.
-func TestGoTypeOfEntriesKeepEveryMap(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	sortedBinary := arrow.MapOf(arrow.BinaryTypes.Binary, arrow.BinaryTypes.String)
-	sortedBinary.KeysSorted = true
-	schema := schemaOf(
-		arrow.Field{Name: "plain", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), Nullable: true},
-		arrow.Field{Name: "sorted_binary", Type: sortedBinary},
-		arrow.Field{Name: "list_keys", Type: arrow.MapOf(arrow.ListOf(arrow.PrimitiveTypes.Int32), arrow.PrimitiveTypes.Int32), Nullable: true},
-	)
-	rec, _, err := array.RecordFromJSON(mem, schema, strings.NewReader(`[
-		{"plain": [{"key": "b", "value": 1}, {"key": "a", "value": null}, {"key": "b", "value": 2}],
-		 "sorted_binary": [{"key": "", "value": "e"}, {"key": "YQ==", "value": null}, {"key": "YQ==", "value": "a"}],
-		 "list_keys": [{"key": [1, null], "value": 1}, {"key": [], "value": 2}, {"key": [1, null], "value": 3}]},
-		{"plain": null, "sorted_binary": [], "list_keys": null},
-		{"plain": [], "sorted_binary": [{"key": "eg==", "value": "z"}], "list_keys": []}]`))
-	require.NoError(t, err)
-	defer rec.Release()
-	typ, err := mapper.GoTypeOf(schema)
-	require.NoError(t, err)
-	back, err := mapper.SchemaOfType(typ)
-	require.NoError(t, err)
-	require.True(t, back.Equal(schema), "SchemaOf(GoTypeOf) is\n%s\nwant\n%s", back, schema)
-	rows, err := mapper.DecodeTo(typ, rec)
-	require.NoError(t, err)
-	again, err := mapper.EncodeTo(rows, mapper.Allocator(mem))
-	require.NoError(t, err)
-	defer again.Release()
-	assert.True(t, array.RecordEqual(rec, again), "re-encoded\n%v\nwant\n%v", again, rec)
-}
-
 // TestIntegrationMapFilesRoundTripExactly: Arrow C++'s map files, the one
 // with non-canonical field names too (arrow-go's reader names them
 // entries, key and value), through GoTypeOf, Decode and Encode, are the
@@ -437,4 +375,27 @@ func TestIntegrationMapFilesRoundTripExactly(t *testing.T) {
 			}
 		})
 	}
+}
+
+type encMapRow struct{ M map[string]int32 }
+
+func TestEncodeSortsMapEntriesByKey(t *testing.T) {
+	m := map[string]int32{}
+	for i := range 50 {
+		m[fmt.Sprintf("k%02d", 49-i)] = int32(i)
+	}
+	rec, err := mapper.Encode([]encMapRow{{m}, {nil}, {map[string]int32{}}})
+	require.NoError(t, err)
+	defer rec.Release()
+	col := rec.Column(0).(*array.Map)
+	keys := col.Keys().(*array.String)
+	for i := 1; i < keys.Len(); i++ {
+		require.Less(t, keys.Value(i-1), keys.Value(i))
+	}
+	assert.True(t, col.IsNull(1))
+	assert.True(t, col.IsValid(2))
+	again, err := mapper.Encode([]encMapRow{{m}, {nil}, {map[string]int32{}}})
+	require.NoError(t, err)
+	defer again.Release()
+	assert.True(t, array.RecordEqual(rec, again), "equal maps encode equally")
 }

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,11 +18,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/internal/testsupport/racetest"
 	amipc "github.com/arrowmap/arrowmap/ipc"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/arrowmap/arrowmap/views"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // readerRow is the row type of the Reader tests: a primitive, a string, a
@@ -1347,65 +1349,6 @@ func TestReadersReportErrClosedAfterRelease(t *testing.T) {
 	})
 }
 
-// onlyOne is an error unless n, how many values a sequence yielded, is 1.
-func onlyOne(n int) error {
-	if n != 1 {
-		return fmt.Errorf("%d values yielded, not 1", n)
-	}
-	return nil
-}
-
-func TestColumnsReaderAllYieldsOneColumnsPerRecord(t *testing.T) {
-	mem := checkedAllocator(t)
-	recs := readerBatches(mem, -1, 3, 0, 5, 2)
-	rr := newFakeRecords(readerSchema, recs, nil)
-	defer rr.Release()
-	r := newTestColumnsReader(t, rr)
-	require.True(t, r.Schema().Equal(readerSchema))
-
-	var sizes []int
-	var ids []int64
-	for cols, err := range r.All() {
-		require.NoError(t, err)
-		sizes = append(sizes, cols.ID.Len())
-		require.Equal(t, cols.ID.Len(), cols.Name.Len())
-		ids = append(ids, cols.ID.Values()...)
-	}
-	require.Equal(t, []int{3, 0, 5, 2}, sizes, "one C per record, an empty one too")
-	want := make([]int64, 10)
-	for i := range want {
-		want[i] = int64(i)
-	}
-	require.Equal(t, want, ids)
-	require.NoError(t, r.Err())
-	n, err := columnsRows(r.All())
-	require.NoError(t, err)
-	require.Zero(t, n, "a second All after the end yields nothing")
-	require.False(t, r.Next())
-}
-
-func TestColumnsReaderWindowsStayInOneRecord(t *testing.T) {
-	mem := checkedAllocator(t)
-	windowsOf := func(seq func(r *mapper.ColumnsReader[idColumns]) iter.Seq2[idColumns, error]) ([][]int64, error) {
-		rr := newFakeRecords(readerSchema, readerBatches(mem, -1, 7, 0, 2), errSource)
-		defer rr.Release()
-		r, err := mapper.NewColumnsReader[idColumns](rr)
-		require.NoError(t, err)
-		defer r.Release()
-		var got [][]int64
-		for cols, err := range seq(r) {
-			if err != nil {
-				return got, err
-			}
-			got = append(got, slices.Clone(cols.ID.Values()))
-		}
-		return got, nil
-	}
-	windows, werr := windowsOf(func(r *mapper.ColumnsReader[idColumns]) iter.Seq2[idColumns, error] { return r.Windows(3) })
-	require.Equal(t, [][]int64{{0, 1, 2}, {3, 4, 5}, {6}, {7, 8}}, windows, "windows of one record each, then the error")
-	require.ErrorIs(t, werr, errSource)
-}
-
 // checkedAllocator is a CheckedAllocator that must hold nothing once the
 // test and its cleanups (the readers newTestReader registers) are done.
 func checkedAllocator(t *testing.T) *memory.CheckedAllocator {
@@ -1477,41 +1420,6 @@ func TestReaderErrorsCountRowsFromTheStartOfTheStream(t *testing.T) {
 			})
 		}
 	}
-}
-
-func TestColumnsReaderErrorsCountRowsFromTheStartOfTheStream(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	// Prices are null at rows 1,001, 1,003, … of the third record, whose
-	// rows are 2,000 to 2,999 of the stream.
-	recs := []arrow.RecordBatch{
-		columnsBatch(t, mem, 0, 1000, 0),
-		columnsBatch(t, mem, 1000, 1000, 0),
-		columnsBatch(t, mem, 1001, 1000, 2),
-	}
-	rr, err := array.NewRecordReader(columnsSchema, recs)
-	require.NoError(t, err)
-	releaseAll(recs)
-	defer rr.Release()
-	r, err := mapper.NewColumnsReader[productColumns](rr)
-	require.NoError(t, err)
-	defer r.Release()
-
-	windows := 0
-	var last error
-	for cols, err := range r.Windows(300) {
-		if err != nil {
-			last = err
-			break
-		}
-		windows += cols.Price.Len()
-	}
-	assert.Equal(t, 2001, windows, "every row before the null, row 0 of its record too")
-	var me *mapper.Error
-	require.ErrorAs(t, last, &me)
-	assert.ErrorIs(t, me, mapper.ErrNull)
-	assert.Equal(t, 2001, me.Row, "row 1 of the third record")
-	assert.Equal(t, 2, me.Record)
 }
 
 // TestAReaderGivesTheRowsOfARecordBeforeItsError is the user's case: a
@@ -1590,4 +1498,575 @@ func TestAReaderGivesTheRowsOfARecordBeforeItsError(t *testing.T) {
 			}
 		}
 	}
+}
+
+type hintRow struct {
+	ID   int64   `arrow:"id"`
+	Name string  `arrow:"name"`
+	Note *string `arrow:"note"`
+}
+
+// hintedRecords is a record reader that claims rows rows in all.
+type hintedRecords struct {
+	array.RecordReader
+	rows int64
+}
+
+func (h hintedRecords) RowsHint() int64 { return h.rows }
+
+// hintRecords encodes rows [0, n) in records of the given sizes, and the
+// rows they hold.
+func hintRecords(t *testing.T, mem memory.Allocator, sizes ...int) ([]arrow.RecordBatch, []hintRow) {
+	t.Helper()
+	var recs []arrow.RecordBatch
+	var all []hintRow
+	for _, n := range sizes {
+		rows := make([]hintRow, n)
+		for i := range rows {
+			id := len(all) + i
+			rows[i] = hintRow{ID: int64(id), Name: fmt.Sprint("row-", id)}
+			if id%3 == 0 {
+				note := fmt.Sprint("note-", id)
+				rows[i].Note = &note
+			}
+		}
+		rec, err := mapper.Encode(rows, mapper.Allocator(mem))
+		require.NoError(t, err)
+		recs = append(recs, rec)
+		all = append(all, rows...)
+	}
+	return recs, all
+}
+
+func TestReaderReadAllTakesARowsHintOnlyAsAHint(t *testing.T) {
+	sizes := []int{1000, 3000, 2500} // 6500 rows: no doubling of 1000 lands on it
+	const total = 6500
+	const perReceived = 64 // the most ReadAll trusts a hint past the rows in hand
+	cases := []struct {
+		name string
+		hint int64
+		// maxCap bounds the capacity of the result; exact wants it equal
+		// to the rows.
+		maxCap int
+		exact  bool
+	}{
+		{name: "an exact hint sizes the result once", hint: total, exact: true},
+		{name: "an unknown hint (-1) grows the result as append does", hint: -1, maxCap: 2 * total},
+		{name: "a hint of 0 grows the result as append does", hint: 0, maxCap: 2 * total},
+		{name: "a hint too small still reads every row", hint: 1200, maxCap: 2 * total},
+		{name: "a hint far too large is trusted only as far as the first record backs it", hint: 10_000_000, maxCap: perReceived * 1000},
+		{name: "a hint of the largest int64 does not overflow", hint: math.MaxInt64, maxCap: perReceived * 1000},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			defer mem.AssertSize(t, 0)
+			recs, want := hintRecords(t, mem, sizes...)
+			schema := recs[0].Schema()
+			rr, err := array.NewRecordReader(schema, recs)
+			require.NoError(t, err)
+			for _, rec := range recs {
+				rec.Release() // the record reader holds them
+			}
+			r, err := mapper.NewReader[hintRow](hintedRecords{RecordReader: rr, rows: tc.hint})
+			rr.Release() // the Reader holds it
+			require.NoError(t, err)
+			defer r.Release()
+
+			rows, err := r.ReadAll()
+			require.NoError(t, err)
+			require.Equal(t, want, rows, "every row, exactly once, whatever the hint")
+			if tc.exact {
+				assert.Equal(t, total, cap(rows), "one allocation of the hinted rows")
+			} else {
+				assert.LessOrEqual(t, cap(rows), tc.maxCap)
+			}
+		})
+	}
+}
+
+func TestReaderReadAllAfterReadReadsTheRestWithinTheHint(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	recs, want := hintRecords(t, mem, 1000, 3000)
+	rr, err := array.NewRecordReader(recs[0].Schema(), recs)
+	require.NoError(t, err)
+	for _, rec := range recs {
+		rec.Release()
+	}
+	r, err := mapper.NewReader[hintRow](hintedRecords{RecordReader: rr, rows: 4000})
+	rr.Release()
+	require.NoError(t, err)
+	defer r.Release()
+
+	head := make([]hintRow, 700)
+	n, err := r.Read(head)
+	require.NoError(t, err)
+	require.Equal(t, 700, n)
+	rest, err := r.ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, want[700:], rest, "the rows after those Read, the rest of the first record first")
+	assert.LessOrEqual(t, cap(rest), 4000, "the hint bounds the result even counted from the start")
+}
+
+// backedRecords is a record reader that claims rows rows in all, read
+// from bytes bytes (mapper.BackedRowsHinter).
+type backedRecords struct {
+	hintedRecords
+	bytes int64
+}
+
+func (b backedRecords) RowsHintBytes() int64 { return b.bytes }
+
+// readAllHinted is ReadAll of records of the given sizes from rr, whose
+// hint wrap sets; every row must come back.
+func readAllHinted(t *testing.T, wrap func(array.RecordReader) array.RecordReader, sizes ...int) []hintRow {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	recs, want := hintRecords(t, mem, sizes...)
+	rr, err := array.NewRecordReader(recs[0].Schema(), recs)
+	require.NoError(t, err)
+	for _, rec := range recs {
+		rec.Release()
+	}
+	r, err := mapper.NewReader[hintRow](wrap(rr))
+	rr.Release()
+	require.NoError(t, err)
+	defer r.Release()
+	rows, err := r.ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, want, rows, "every row, exactly once, whatever the hint")
+	return rows
+}
+
+func TestReaderReadAllTrustsAHintBackedByItsBytesAtOnce(t *testing.T) {
+	const rowBytes = 32                   // unsafe.Sizeof(hintRow{})
+	const perByte = 16                    // the most bytes of result ReadAll makes at once per byte backing the hint
+	sizes := []int{100, 4000, 4000, 1900} // 10,000 rows: 100 times the first record
+	const total = 10_000
+	cases := []struct {
+		name  string
+		hint  int64
+		bytes int64
+		// wantCap is the capacity of the result; maxCap, when wantCap is
+		// 0, bounds it.
+		wantCap, maxCap int
+	}{
+		{name: "a hint its bytes back sizes the result once, past 64 times the first record", hint: total, bytes: total * rowBytes / perByte, wantCap: total},
+		{name: "a hint far too large is trusted as far as its bytes back it", hint: 10_000_000, bytes: total * rowBytes, maxCap: total * perByte},
+		{name: "a hint of the largest int64 backed by a few bytes is trusted as far as the rows received back it", hint: math.MaxInt64, bytes: 10, maxCap: 64 * total},
+		{name: "unknown bytes (-1) trust the hint as far as the rows received back it", hint: math.MaxInt64, bytes: -1, maxCap: 64 * total},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rows := readAllHinted(t, func(rr array.RecordReader) array.RecordReader {
+				return backedRecords{hintedRecords{RecordReader: rr, rows: tc.hint}, tc.bytes}
+			}, sizes...)
+			if tc.wantCap > 0 {
+				assert.Equal(t, tc.wantCap, cap(rows))
+			} else {
+				assert.LessOrEqual(t, cap(rows), tc.maxCap)
+			}
+		})
+	}
+}
+
+func TestReaderReadAllGrowsToTheHintNotPastIt(t *testing.T) {
+	// The hint of 6,600 is trusted for 64 times the first record's 100
+	// rows; when the second record fills that, the result grows to the
+	// hint, now backed, not to twice its 6,400 rows.
+	rows := readAllHinted(t, func(rr array.RecordReader) array.RecordReader {
+		return hintedRecords{RecordReader: rr, rows: 6600}
+	}, 100, 6300, 200)
+	assert.Equal(t, 6600, cap(rows))
+}
+
+func TestReaderReadAllAfterReadSizesTheRestFromTheHintLessTheRowsRead(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	recs, want := hintRecords(t, mem, 1000, 3000)
+	rr, err := array.NewRecordReader(recs[0].Schema(), recs)
+	require.NoError(t, err)
+	for _, rec := range recs {
+		rec.Release()
+	}
+	r, err := mapper.NewReader[hintRow](backedRecords{hintedRecords{RecordReader: rr, rows: 4000}, 1 << 20})
+	rr.Release()
+	require.NoError(t, err)
+	defer r.Release()
+
+	n, err := r.Read(make([]hintRow, 700))
+	require.NoError(t, err)
+	require.Equal(t, 700, n)
+	rest, err := r.ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, want[700:], rest)
+	assert.Equal(t, 3300, cap(rest), "the 4,000 rows hinted less the 700 read")
+}
+
+func TestReaderReadAllOfNoRowsIsNilWhateverTheHint(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		hint, bytes int64
+	}{
+		{"a backed hint of rows that never come", 1000, 1 << 20},
+		{"no hint", -1, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "name", Type: arrow.BinaryTypes.String}, {Name: "note", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+			rr, err := array.NewRecordReader(schema, nil)
+			require.NoError(t, err)
+			r, err := mapper.NewReader[hintRow](backedRecords{hintedRecords{RecordReader: rr, rows: tc.hint}, tc.bytes})
+			rr.Release()
+			require.NoError(t, err)
+			defer r.Release()
+			rows, err := r.ReadAll()
+			require.NoError(t, err)
+			assert.Nil(t, rows, "no result held for no rows")
+		})
+	}
+}
+
+// runRow is a row of 4 KiB, its padding no column's: ReadAll's 64 MiB of
+// rows are 16,384 of them, so that the tests meet the limit's edges
+// decoding few rows.
+type runRow struct {
+	V   int64      `arrow:"v"`
+	Pad [4088]byte `arrow:"-"`
+}
+
+// runRecord is a record of one run-end-encoded int64 column "v" of one
+// run of n rows of 7: 16 bytes of buffers, whatever n.
+func runRecord(n int64) arrow.RecordBatch {
+	ends := array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, 1, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes([]int64{n}))}, nil, 0, 0))
+	defer ends.Release()
+	values := array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, 1, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes([]int64{7}))}, nil, 0, 0))
+	defer values.Release()
+	col := array.NewRunEndEncodedArray(ends, values, int(n), 0)
+	defer col.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: col.DataType()}}, nil)
+	return array.NewRecordBatch(schema, []arrow.Array{col}, n)
+}
+
+// readAllOf reads recs with ReadAll, with opts.
+func readAllOf[T any](t *testing.T, recs []arrow.RecordBatch, opts ...mapper.ReadOption) ([]T, error) {
+	t.Helper()
+	rr, err := array.NewRecordReader(recs[0].Schema(), recs)
+	require.NoError(t, err)
+	defer rr.Release()
+	r, err := mapper.NewReader[T](rr, opts...)
+	require.NoError(t, err)
+	defer r.Release()
+	rows, err := r.ReadAll()
+	require.Equal(t, err, r.Err(), "the error that ended reading")
+	return rows, err
+}
+
+func release(recs []arrow.RecordBatch) {
+	for _, rec := range recs {
+		rec.Release()
+	}
+}
+
+// runLimit is the runRow rows ReadAll holds for records of 16 bytes each,
+// k of them, with ratio bytes a byte: 64 MiB + ratio × 16k bytes.
+func runLimit(k, ratio int64) int64 { return (64<<20 + ratio*16*k) / 4096 }
+
+func TestReadAllHoldsRowsUpToItsLimitAndRefusesARowMore(t *testing.T) {
+	tests := []struct {
+		name  string
+		rows  int64
+		opts  []mapper.ReadOption
+		error bool
+	}{
+		{"a record of the limit's rows is read", runLimit(1, 64), nil, false},
+		{"a row more is refused", runLimit(1, 64) + 1, nil, true},
+		{"MaxExpansion raises the limit", runLimit(1, 1<<16), []mapper.ReadOption{mapper.MaxExpansion(1 << 16)}, false},
+		{"MaxExpansion refuses a row past its limit", runLimit(1, 1<<16) + 1, []mapper.ReadOption{mapper.MaxExpansion(1 << 16)}, true},
+		{"MaxExpansion of 0 is the default", runLimit(1, 64) + 1, []mapper.ReadOption{mapper.MaxExpansion(0)}, true},
+		{"MaxExpansion of math.MaxInt lifts the limit", runLimit(1, 64) + 1, []mapper.ReadOption{mapper.MaxExpansion(math.MaxInt)}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs := []arrow.RecordBatch{runRecord(tt.rows)}
+			defer release(recs)
+			rows, err := readAllOf[runRow](t, recs, tt.opts...)
+			if !tt.error {
+				require.NoError(t, err)
+				require.Len(t, rows, int(tt.rows))
+				assert.Equal(t, int64(7), rows[len(rows)-1].V)
+				return
+			}
+			require.ErrorIs(t, err, mapper.ErrTooLarge)
+			assert.Empty(t, rows)
+			var e *mapper.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, 0, e.Row)
+			assert.Equal(t, 0, e.Record)
+			assert.Contains(t, err.Error(), fmt.Sprintf("%d rows of mapper_test.runRow (4096 bytes each)", tt.rows))
+		})
+	}
+}
+
+func TestReadAllCountsTheBytesOfEveryRecordReadAndNamesTheRecordPastTheLimit(t *testing.T) {
+	// Records of 2,048 rows and 16 bytes each: the eighth is within
+	// 64 MiB + 64 × 128 bytes of rows, the ninth past 64 MiB + 64 × 144.
+	var recs []arrow.RecordBatch
+	for range 12 {
+		recs = append(recs, runRecord(2048))
+	}
+	defer release(recs)
+	rows, err := readAllOf[runRow](t, recs)
+	require.ErrorIs(t, err, mapper.ErrTooLarge)
+	var e *mapper.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, 8, e.Record)
+	assert.Equal(t, 8*2048, e.Row)
+	assert.Len(t, rows, 8*2048, "the rows of the records before")
+	assert.Contains(t, err.Error(), "after 16384 held, for the 144 bytes of the records read")
+
+	// Reading them in pages holds a page, whatever they claim.
+	rr, err := array.NewRecordReader(recs[0].Schema(), recs)
+	require.NoError(t, err)
+	defer rr.Release()
+	r, err := mapper.NewReader[runRow](rr)
+	require.NoError(t, err)
+	defer r.Release()
+	n := 0
+	for page, err := range r.Pages(1000) {
+		require.NoError(t, err)
+		n += len(page)
+	}
+	assert.Equal(t, 12*2048, n)
+}
+
+func TestReadAllHoldsTheRowsOfNullColumnsUpToItsFloorOrAllWithMaxExpansionOfMaxInt(t *testing.T) {
+	type nullRow struct {
+		V   mapper.Null `arrow:"v"`
+		Pad [4096]byte  `arrow:"-"` // 16,384 rows of it are 64 MiB
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.Null, Nullable: true}}, nil)
+	record := func(n int) []arrow.RecordBatch {
+		null := array.NewNull(n)
+		defer null.Release()
+		return []arrow.RecordBatch{array.NewRecordBatch(schema, []arrow.Array{null}, int64(n))}
+	}
+	floor := record(16384)
+	defer release(floor)
+	rows, err := readAllOf[nullRow](t, floor)
+	require.NoError(t, err)
+	assert.Len(t, rows, 16384)
+
+	past := record(16384 + 1)
+	defer release(past)
+	_, err = readAllOf[nullRow](t, past, mapper.MaxExpansion(1<<40))
+	require.ErrorIs(t, err, mapper.ErrTooLarge, "no ratio raises what no bytes back")
+	rows, err = readAllOf[nullRow](t, past, mapper.MaxExpansion(math.MaxInt))
+	require.NoError(t, err)
+	assert.Len(t, rows, 16384+1)
+}
+
+func TestReadAllRefusesTrillionsOfRowsInAFewBytesBeforeAllocatingThem(t *testing.T) {
+	type nullRow struct {
+		V mapper.Null `arrow:"v"`
+	}
+	null := array.NewNull(1 << 40)
+	defer null.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.Null, Nullable: true}}, nil)
+	nulls := array.NewRecordBatch(schema, []arrow.Array{null}, 1<<40)
+	defer nulls.Release()
+	_, err := readAllOf[nullRow](t, []arrow.RecordBatch{nulls})
+	require.ErrorIs(t, err, mapper.ErrTooLarge, "a null column")
+
+	run := runRecord(1 << 40)
+	defer run.Release()
+	_, err = readAllOf[runRow](t, []arrow.RecordBatch{run})
+	require.ErrorIs(t, err, mapper.ErrTooLarge, "a run-end-encoded column")
+}
+
+func TestReadAllReadsPastItsFloorEightBooleansAByteAndAnInt8DictionaryIndexAByte(t *testing.T) {
+	// Past the 64 MiB of rows any record may claim, within 64 bytes of
+	// rows a byte of the record: tens of millions of rows of a byte.
+	racetest.Skip(t, "77 million rows take minutes under the race detector")
+	type boolRow struct {
+		Ok bool `arrow:"ok"`
+	}
+	type cityRow struct {
+		City string `arrow:"city"`
+	}
+	const bools, cities = 72 << 20, 5 << 20
+	bits := make([]byte, bools/8)
+	for i := range bits {
+		bits[i] = 0x55
+	}
+	okCol := array.NewBooleanData(array.NewData(arrow.FixedWidthTypes.Boolean, bools, []*memory.Buffer{nil, memory.NewBufferBytes(bits)}, nil, 0, 0))
+	defer okCol.Release()
+	indices := make([]byte, cities)
+	for i := range indices {
+		indices[i] = byte(i % 2)
+	}
+	names := array.NewStringBuilder(memory.DefaultAllocator)
+	names.AppendValues([]string{"Oslo", "Lima"}, nil)
+	dict := names.NewArray()
+	names.Release()
+	defer dict.Release()
+	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
+	idx := array.NewInt8Data(array.NewData(arrow.PrimitiveTypes.Int8, cities, []*memory.Buffer{nil, memory.NewBufferBytes(indices)}, nil, 0, 0))
+	defer idx.Release()
+	cityCol := array.NewDictionaryArray(dt, idx, dict)
+	defer cityCol.Release()
+
+	okRec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "ok", Type: okCol.DataType()}}, nil), []arrow.Array{okCol}, bools)
+	defer okRec.Release()
+	oks, err := readAllOf[boolRow](t, []arrow.RecordBatch{okRec})
+	require.NoError(t, err)
+	require.Len(t, oks, bools)
+	assert.Equal(t, []boolRow{{true}, {false}}, oks[bools-2:]) // 0x55: the even rows true
+
+	cityRec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "city", Type: dt}}, nil), []arrow.Array{cityCol}, cities)
+	defer cityRec.Release()
+	got, err := readAllOf[cityRow](t, []arrow.RecordBatch{cityRec})
+	require.NoError(t, err)
+	require.Len(t, got, cities)
+	assert.Equal(t, []cityRow{{"Oslo"}, {"Lima"}}, got[cities-2:])
+}
+
+// sizedRecords is a record reader that notes the sizes asked of it.
+type sizedRecords struct {
+	array.RecordReader
+	asked []int
+}
+
+func (s *sizedRecords) SizeNextRecord(rows int) { s.asked = append(s.asked, rows) }
+
+// TestReaderAsksARecordSizerForTheRowsItStillWants shows who asks what of
+// a mapper.RecordSizer: Read and Pages, before each record they reach,
+// the rows still wanted for the page being filled; ReadAll and All
+// nothing, their records keep the reader's size. The rows come back the
+// same, whatever the record reader does with the size.
+func TestReaderAsksARecordSizerForTheRowsItStillWants(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		read  func(*mapper.Reader[hintRow]) ([]hintRow, error)
+		asked []int
+	}{
+		{"Pages of 1,500 ask 1,500, then what their page lacks at each record's end", func(r *mapper.Reader[hintRow]) ([]hintRow, error) {
+			var got []hintRow
+			for page, err := range r.Pages(1500) {
+				if err != nil {
+					return nil, err
+				}
+				got = append(got, page...)
+			}
+			return got, nil
+		}, []int{1500, 500, 500, 1000, 1500}},
+		{"ReadAll asks nothing", func(r *mapper.Reader[hintRow]) ([]hintRow, error) { return r.ReadAll() }, nil},
+		{"All asks nothing", func(r *mapper.Reader[hintRow]) ([]hintRow, error) {
+			var got []hintRow
+			for row, err := range r.All() {
+				if err != nil {
+					return nil, err
+				}
+				got = append(got, row)
+			}
+			return got, nil
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			defer mem.AssertSize(t, 0)
+			recs, want := hintRecords(t, mem, 1000, 3000, 2500)
+			rr, err := array.NewRecordReader(recs[0].Schema(), recs)
+			require.NoError(t, err)
+			for _, rec := range recs {
+				rec.Release()
+			}
+			src := &sizedRecords{RecordReader: rr}
+			r, err := mapper.NewReader[hintRow](src)
+			require.NoError(t, err)
+			rr.Release()
+			got, err := tc.read(r)
+			r.Release()
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+			// Records of 1,000, 3,000 and 2,500 rows in pages of 1,500:
+			// the first record is reached with an empty page (1,500), the
+			// second with 1,000 rows of the page in hand (500), the third
+			// with 1,000 (500), the end with 500 of the last page (1,000),
+			// and once more by the Read after it (1,500).
+			assert.Equal(t, tc.asked, src.asked)
+		})
+	}
+}
+
+func TestReadersReportTheSchemaTheyRead(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	type schemaReader interface {
+		Schema() *arrow.Schema
+		Release()
+	}
+	open := map[string]func(rr array.RecordReader) (schemaReader, error){
+		"NewReader": func(rr array.RecordReader) (schemaReader, error) {
+			return mapper.NewReader[bindingRow](rr)
+		},
+		"NewColumnsReader": func(rr array.RecordReader) (schemaReader, error) {
+			return mapper.NewColumnsReader[bindingColumns](rr)
+		},
+	}
+	for name, open := range open {
+		t.Run(name+"s over schemas that differ in an unused column each report their own", func(t *testing.T) {
+			var readers []schemaReader
+			var schemas []*arrow.Schema
+			for i := range 3 {
+				rr := bindingReader(t, mem, fmt.Sprintf("%s-unused-%d", name, i))
+				r, err := open(rr)
+				require.NoError(t, err)
+				readers = append(readers, r)
+				schemas = append(schemas, rr.Schema())
+				rr.Release()
+			}
+			for i, r := range readers {
+				assert.Same(t, schemas[i], r.Schema(), "reader %d", i)
+				r.Release()
+			}
+		})
+	}
+	t.Run("a Mapper reports the schema it was built for", func(t *testing.T) {
+		var schemas []*arrow.Schema
+		var mappers []*mapper.Mapper[bindingRow]
+		for i := range 3 {
+			s := arrow.NewSchema([]arrow.Field{
+				{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+				{Name: fmt.Sprintf("mapper-unused-%d", i), Type: arrow.BinaryTypes.String},
+			}, nil)
+			m, err := mapper.New[bindingRow](s)
+			require.NoError(t, err)
+			schemas, mappers = append(schemas, s), append(mappers, m)
+		}
+		for i, m := range mappers {
+			assert.Same(t, schemas[i], m.Schema(), "mapper %d", i)
+		}
+	})
+}
+
+type bindingRow struct {
+	ID int64 `arrow:"id"`
+}
+
+type bindingColumns struct {
+	ID views.PrimitiveColumn[int64] `arrow:"id"`
+}
+
+// bindingReader is a record reader of one record of id and one column no
+// field reads, named unused.
+func bindingReader(t *testing.T, mem memory.Allocator, unused string) array.RecordReader {
+	rec := fxRecord(t,
+		fxCol{"id", fxJSON(t, mem, arrow.PrimitiveTypes.Int64, "[1, 2]")},
+		fxCol{unused, fxJSON(t, mem, arrow.BinaryTypes.String, `["a", "b"]`)})
+	defer rec.Release()
+	rr, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
+	require.NoError(t, err)
+	return rr
 }

@@ -7,9 +7,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 type (
@@ -112,22 +113,66 @@ func TestDate64OfWholeDaysRoundTrips(t *testing.T) {
 	assert.Equal(t, ms, back)
 }
 
-func TestDecodeStillRefusesADate64BetweenDays(t *testing.T) {
+func TestTagZoneWithoutColonEncodes(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	b := array.NewDate64Builder(mem)
-	defer b.Release()
-	b.AppendValues([]arrow.Date64{0, dayMs, dayMs + 1}, nil)
-	arr := b.NewArray()
-	defer arr.Release()
-	schema := arrow.NewSchema([]arrow.Field{{Name: "day", Type: arrow.FixedWidthTypes.Date64}}, nil)
-	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, 3)
+
+	schema, err := mapper.SchemaOf[fxPacificRow]()
+	require.NoError(t, err)
+	require.Equal(t, &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "-0800"}, schema.Field(0).Type)
+
+	rows := []fxPacificRow{
+		{time.Date(2024, 1, 15, 12, 0, 0, 0, time.UTC)},
+		{time.Date(1969, 12, 31, 23, 59, 59, 999e6, time.FixedZone("", 3600))},
+	}
+	rec, err := mapper.Encode(rows, mapper.Allocator(mem))
+	require.NoError(t, err)
 	defer rec.Release()
-	_, err := mapper.Decode[struct {
-		Day time.Time `arrow:"day"`
-	}](rec)
-	require.ErrorIs(t, err, mapper.ErrInvalidData)
-	var me *mapper.Error
-	require.ErrorAs(t, err, &me)
-	assert.Equal(t, 2, me.Row)
+	require.Equal(t, "-0800", rec.Schema().Field(0).Type.(*arrow.TimestampType).TimeZone)
+	col := rec.Column(0).(*array.Timestamp)
+	for i, r := range rows {
+		require.Equal(t, r.At.UnixMilli(), int64(col.Value(i)), "row %d is the instant", i)
+	}
+
+	got, err := mapper.Decode[fxPacificRow](rec)
+	require.NoError(t, err)
+	require.Len(t, got, len(rows))
+	for i, r := range got {
+		require.True(t, rows[i].At.Equal(r.At), "row %d: %v, want %v", i, r.At, rows[i].At)
+		name, offset := r.At.Zone()
+		require.Equal(t, "-0800", name, "row %d", i)
+		require.Equal(t, -8*3600, offset, "row %d", i)
+	}
+}
+
+type encTimes struct {
+	NS   time.Time
+	MS   time.Time     `arrow:"ms,timestamp,unit=ms"`
+	Day  time.Time     `arrow:"day,date32"`
+	Clk  time.Time     `arrow:"clk,time32,unit=s"`
+	Dur  time.Duration `arrow:"dur,duration,unit=ms"`
+	Clk2 time.Duration `arrow:"clk2,time64,unit=us"`
+}
+
+func TestEncodeTimesFloorToTheUnit(t *testing.T) {
+	before := time.Unix(0, -1).In(time.FixedZone("+01:00", 3600)) // 1970-01-01 00:59:59.999999999 there
+	rec, err := mapper.Encode([]encTimes{{NS: before, MS: before, Day: before, Clk: before, Dur: -1500 * time.Microsecond, Clk2: 90*time.Minute + 1}})
+	require.NoError(t, err)
+	defer rec.Release()
+	assert.Equal(t, arrow.Timestamp(-1), rec.Column(0).(*array.Timestamp).Value(0))
+	assert.Equal(t, arrow.Timestamp(-1), rec.Column(1).(*array.Timestamp).Value(0), "floored, as UnixMilli")
+	assert.Equal(t, arrow.Date32(-1), rec.Column(2).(*array.Date32).Value(0), "the day in UTC")
+	assert.Equal(t, arrow.Time32(86399), rec.Column(3).(*array.Time32).Value(0), "the time of day in UTC")
+	assert.Equal(t, arrow.Duration(-1), rec.Column(4).(*array.Duration).Value(0), "truncated, as Milliseconds")
+	assert.Equal(t, arrow.Time64(90*60*1e6), rec.Column(5).(*array.Time64).Value(0))
+
+	edge := time.Unix(0, -1<<63) // the first instant timestamp[ns] holds
+	rec2, err := mapper.Encode([]encTimes{{NS: edge, MS: edge}})
+	require.NoError(t, err)
+	assert.Equal(t, arrow.Timestamp(-1<<63), rec2.Column(0).(*array.Timestamp).Value(0))
+	rec2.Release()
+	_, err = mapper.Encode([]encTimes{{NS: edge.Add(-1)}})
+	assert.ErrorIs(t, err, mapper.ErrOverflow)
+	_, err = mapper.Encode([]encTimes{{NS: time.Unix(0, 1<<63-1).Add(1)}})
+	assert.ErrorIs(t, err, mapper.ErrOverflow)
 }

@@ -11,8 +11,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // Decimal text is exact on both sides of the int64 range, where decoding
@@ -104,5 +106,31 @@ func TestADecimalScalePastTheBoundIsRefusedAndOnesPastThePrecisionRead(t *testin
 		_, err := read(scale)
 		require.ErrorIs(t, err, mapper.ErrInvalidData, "scale %d", scale)
 		require.ErrorContains(t, err, "a scale past ±152", "scale %d", scale)
+	}
+}
+
+type encDecimalText struct {
+	V string `arrow:"v,decimal(8,3)"`
+}
+
+func TestEncodeDecimalTextExactly(t *testing.T) {
+	cases := map[string]int64{
+		"1": 1000, "-1": -1000, "+2.5": 2500, "0.001": 1, "-0.000": 0, "12345.678": 12345678,
+		"1.500": 1500, ".5": 500, "5.": 5000, "1e3": 1000000, "1.5E-2": 15, "0e99": 0,
+	}
+	for text, want := range cases {
+		rec, err := mapper.Encode([]encDecimalText{{text}})
+		require.NoError(t, err, text)
+		got := rec.Column(0).(*array.Decimal128).Value(0)
+		assert.Equal(t, decimal128.FromI64(want), got, text)
+		rec.Release()
+	}
+	for _, text := range []string{"", "-", ".", "1,5", " 1", "1e", "e5", "0x10", "1..2", "١"} {
+		_, err := mapper.Encode([]encDecimalText{{text}})
+		assert.ErrorIs(t, err, mapper.ErrInvalidData, "%q", text)
+	}
+	for _, text := range []string{"123456", "0.0001", "1e5", "99999.9999"} {
+		_, err := mapper.Encode([]encDecimalText{{text}})
+		assert.ErrorIs(t, err, mapper.ErrOverflow, "%q", text)
 	}
 }
