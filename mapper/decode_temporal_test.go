@@ -303,6 +303,9 @@ type precisionRow struct {
 	W *decimal.Decimal256 `arrow:"w"`
 }
 
+// The zone of a timestamp column is read by tags.ParseZone, the parser of
+// the `tz=` option: these tests go through the mapper to show both ends use it.
+
 // fxTimestamps is a column of dt holding raw, null at row 1. It is built
 // value by value: array.FromJSON asks arrow-go's TimestampType.GetZone for
 // the zone, which reads only ±HH:MM offsets.

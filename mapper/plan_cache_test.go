@@ -366,3 +366,45 @@ func reflectRetains(n int) int64 {
 	}
 	return int64(heapInUse()) - int64(before)
 }
+
+func TestPlanCacheKeysPlansByTheColumnsPositionsPick(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	i64 := func(js string) arrow.Array { return fxJSON(t, mem, arrow.PrimitiveTypes.Int64, js) }
+	type row struct {
+		ByName int64 `arrow:"x"`
+		ByPos  int64 `arrow:"x,pos=0"`
+	}
+	first := fxRecord(t, fxCol{"x", i64(`[1]`)}, fxCol{"x", i64(`[2]`)})
+	defer first.Release()
+	second := fxRecord(t, fxCol{"x", i64(`[1]`)}, fxCol{"y", i64(`[2]`)}, fxCol{"x", i64(`[3]`)})
+	defer second.Release()
+	for range 2 { // the second time from the cache
+		rows, err := mapper.Decode[row](first)
+		require.NoError(t, err)
+		assert.Equal(t, []row{{2, 1}}, rows)
+		rows, err = mapper.Decode[row](second)
+		require.NoError(t, err)
+		assert.Equal(t, []row{{3, 1}}, rows)
+	}
+	type unnamed struct {
+		Second int64 `arrow:",pos=1"`
+	}
+	for range 2 {
+		rows, err := mapper.Decode[unnamed](first)
+		require.NoError(t, err)
+		assert.Equal(t, []unnamed{{2}}, rows)
+		rows, err = mapper.Decode[unnamed](second)
+		require.NoError(t, err)
+		assert.Equal(t, []unnamed{{2}}, rows)
+	}
+	// The plan of first must not serve a schema whose column at pos 1 has
+	// another name.
+	type named struct {
+		Second int64 `arrow:"x,pos=1"`
+	}
+	_, err := mapper.Decode[named](first)
+	require.NoError(t, err)
+	_, err = mapper.Decode[named](second)
+	fxRequireError(t, err, mapper.ErrTypeMismatch, "Second", "x", -1)
+}

@@ -5,8 +5,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // Strings are handed to arrow-go in chunks: nulls and empty values on both
