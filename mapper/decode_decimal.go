@@ -167,3 +167,14 @@ func decimalPrecisionPreparer(cd *codec, r *arrowtype.Row) preparer {
 	}
 	return nil
 }
+
+func (c *compiler) compileDecimal(l *level) (*codec, *views.Type, error) {
+	w, _ := decimalWidthOf(l.t)
+	accept := decimalAccept(w, c.opts.strict)
+	if !l.takes(accept) {
+		return l.mismatch("%s reads %s", l.t, accept)
+	}
+	l.cd.dec = w.decoder
+	l.cd.prep = decimalPrecisionPreparer(l.cd, l.row)
+	return c.done(l)
+}

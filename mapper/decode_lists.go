@@ -2,9 +2,12 @@ package mapper
 
 import (
 	"reflect"
-	"unsafe"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
+	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
 
@@ -142,122 +145,49 @@ func (d *arrayDecoder) prepareChildren(v views.View, c *call) error {
 	return d.elem.prepareView(listElements(v), c)
 }
 
-// mapDecoder decodes a map array into a Go map, one map per row.
-type mapDecoder struct {
-	key, value *codec
-	typ        reflect.Type
-}
-
-func (d *mapDecoder) decode(v views.View, dst strided, c *call) {
-	n := v.Node().(*views.Map)
-	w := v.Window()
-	keys := d.key.decodeBacking(n.Keys(w), c)
-	values := d.value.decodeBacking(n.Values(w), c)
-	offsets := n.Offsets()[w.Offset : w.End()+1]
-	nulls := v.Nulls()
-	for i := range w.Len {
-		if !nulls.IsValid(i) {
-			continue
+func (c *compiler) compileList(t reflect.Type, tag tags.Tag, dt, value arrow.DataType, vt *views.Type, cd *codec, at where) (*codec, *views.Type, error) {
+	id := value.ID()
+	accept := views.Lists | fixedLists
+	switch {
+	case t.Kind() == reflect.Array:
+		accept = fixedLists
+		vt.Size = t.Len()
+		if n, ok := arrowtype.ListSize(value); ok && int(n) != t.Len() {
+			return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: the sizes differ", t, dt)
 		}
-		a, b := int(offsets[i]-offsets[0]), int(offsets[i+1]-offsets[0])
-		m := reflect.MakeMapWithSize(d.typ, b-a)
-		for e := a; e < b; e++ {
-			// Go maps have no unsafe insert: one reflect call per entry.
-			m.SetMapIndex(reflect.NewAt(d.key.typ, keys.at(e)).Elem(), reflect.NewAt(d.value.typ, values.at(e)).Elem())
-		}
-		*(*unsafe.Pointer)(dst.at(i)) = m.UnsafePointer()
+	case entriesOf(t) && arrowtype.OfType(value).Map:
+		// A slice of two-field structs reads a map as its entries, in
+		// their order and with every duplicate key, which a Go map cannot.
+		accept = mapAccept
+	case c.opts.strict && !pinsEncoding(tag):
+		accept = plainLists
 	}
-}
-
-func (d *mapDecoder) prepareChildren(v views.View, c *call) error {
-	n := v.Node().(*views.Map)
-	whole := slice.Whole(n.Len())
-	if err := d.key.prepareView(n.Keys(whole), c); err != nil {
-		return err
+	if !accept.Has(id) {
+		return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: it reads %s", t, dt, accept)
 	}
-	return d.value.prepareView(n.Values(whole), c)
-}
-
-// uniqueKeys checks, when the record is viewed, that no map row has a key
-// twice: a Go map holds one entry per key, so decoding such a row would
-// drop all but the last silently. LastKeyWins turns the check off.
-type uniqueKeys struct {
-	cd *codec
-	m  *mapDecoder
-}
-
-func (u uniqueKeys) prepare(v views.View, c *call) (unsafe.Pointer, error) {
-	n := v.Node().(*views.Map)
-	w := v.Window()
-	keysView := n.Keys(w)
-	if u.m.key.needsPrep {
-		// The keys' own conversions run before they can be compared.
-		top := c.top
-		c.top = false
-		err := u.m.key.prepareView(keysView, c)
-		c.top = top
-		if err != nil {
-			return nil, err
-		}
+	vt.Accept |= accept
+	elemField := value.(arrow.ListLikeType).ElemField()
+	var etag tags.Tag
+	if tag.Elem != nil {
+		etag = *tag.Elem
 	}
-	// The keys are compared, not kept: they may alias the record.
-	zeroCopy := c.zeroCopy
-	c.zeroCopy = true
-	keys := u.m.key.decodeBacking(keysView, c)
-	c.zeroCopy = zeroCopy
-
-	offsets := n.Offsets()[w.Offset : w.End()+1]
-	nulls := v.Nulls()
-	var strs map[string]struct{}
-	var seen reflect.Value
-	if u.m.key.typ.Kind() == reflect.String {
-		strs = map[string]struct{}{}
+	elem, evt, err := c.compile(t.Elem(), etag, elemField.Type, at.elem(elemField.Name))
+	if err != nil {
+		return nil, nil, err
+	}
+	vt.Elem = evt
+	if t.Kind() == reflect.Array {
+		cd.dec = &arrayDecoder{elem: elem, n: t.Len()}
 	} else {
-		seen = reflect.MakeMap(reflect.MapOf(u.m.key.typ, reflect.TypeFor[struct{}]()))
+		cd.dec = &sliceDecoder{elem: elem}
 	}
-	present := reflect.ValueOf(struct{}{})
-	for i := range w.Len {
-		a, b := int(offsets[i]-offsets[0]), int(offsets[i+1]-offsets[0])
-		if b-a < 2 || !nulls.IsValid(i) {
-			continue
-		}
-		if strs != nil {
-			clear(strs)
-			for e := a; e < b; e++ {
-				k := *(*string)(keys.at(e))
-				if _, dup := strs[k]; dup {
-					return nil, u.cd.rowError(ErrDuplicateKey, c, i, "key %q twice (LastKeyWins keeps the last entry)", k)
-				}
-				strs[k] = struct{}{}
-			}
-			continue
-		}
-		seen.Clear()
-		for e := a; e < b; e++ {
-			k := reflect.NewAt(u.m.key.typ, keys.at(e)).Elem()
-			if seen.MapIndex(k).IsValid() {
-				return nil, u.cd.rowError(ErrDuplicateKey, c, i, "key %v twice (LastKeyWins keeps the last entry)", k)
-			}
-			seen.SetMapIndex(k, present)
-		}
-	}
-	return nil, nil
+	cd.needsPrep = elem.needsPrep
+	return c.finish(cd, at), vt, nil
 }
 
-// pointerDecoder decodes into *T: the values of all rows go into one array,
-// and each non-null row points to its element.
-type pointerDecoder struct{ elem *codec }
-
-func (d *pointerDecoder) decode(v views.View, dst strided, c *call) {
-	backing := d.elem.decodeBacking(v, c)
-	nulls := v.Nulls()
-	for i := range v.Len() {
-		if nulls.IsValid(i) {
-			*(*unsafe.Pointer)(dst.at(i)) = backing.at(i)
-		}
-	}
-}
-
-func (d *pointerDecoder) prepareChildren(v views.View, c *call) error {
-	return d.elem.prepareView(v, c)
-}
+// The plain list layout, which Strict reads where no tag pins another, and
+// the fixed-size lists.
+var (
+	plainLists = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Layout == arrowtype.List })
+	fixedLists = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.FixedList })
+)

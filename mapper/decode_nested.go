@@ -13,96 +13,6 @@ import (
 	"github.com/arrowmap/arrowmap/views"
 )
 
-func (c *compiler) compileList(t reflect.Type, tag tags.Tag, dt, value arrow.DataType, vt *views.Type, cd *codec, at where) (*codec, *views.Type, error) {
-	id := value.ID()
-	accept := views.Lists | fixedLists
-	switch {
-	case t.Kind() == reflect.Array:
-		accept = fixedLists
-		vt.Size = t.Len()
-		if n, ok := arrowtype.ListSize(value); ok && int(n) != t.Len() {
-			return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: the sizes differ", t, dt)
-		}
-	case entriesOf(t) && arrowtype.OfType(value).Map:
-		// A slice of two-field structs reads a map as its entries, in
-		// their order and with every duplicate key, which a Go map cannot.
-		accept = mapAccept
-	case c.opts.strict && !pinsEncoding(tag):
-		accept = plainLists
-	}
-	if !accept.Has(id) {
-		return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: it reads %s", t, dt, accept)
-	}
-	vt.Accept |= accept
-	elemField := value.(arrow.ListLikeType).ElemField()
-	var etag tags.Tag
-	if tag.Elem != nil {
-		etag = *tag.Elem
-	}
-	elem, evt, err := c.compile(t.Elem(), etag, elemField.Type, at.elem(elemField.Name))
-	if err != nil {
-		return nil, nil, err
-	}
-	vt.Elem = evt
-	if t.Kind() == reflect.Array {
-		cd.dec = &arrayDecoder{elem: elem, n: t.Len()}
-	} else {
-		cd.dec = &sliceDecoder{elem: elem}
-	}
-	cd.needsPrep = elem.needsPrep
-	return c.finish(cd, at), vt, nil
-}
-
-// entriesOf reports whether t, a slice, can hold a map's entries: its
-// elements are structs (or pointers to them) of two fields, the key and
-// the value.
-func entriesOf(t reflect.Type) bool {
-	if t.Kind() != reflect.Slice {
-		return false
-	}
-	e := t.Elem()
-	if e.Kind() == reflect.Pointer {
-		e = e.Elem()
-	}
-	return e.Kind() == reflect.Struct && e.NumField() == 2
-}
-
-func (c *compiler) compileMap(t reflect.Type, tag tags.Tag, value arrow.DataType, vt *views.Type, cd *codec, at where) (*codec, *views.Type, error) {
-	mt, ok := arrowtype.MapParts(value)
-	if !ok {
-		return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: a map reads map", t, value)
-	}
-	if !t.Key().Comparable() {
-		return nil, nil, newError(ErrUnsupported, at.path, at.column, -1, "map key %s is not comparable", t.Key())
-	}
-	vt.Accept |= mapAccept
-	var ktag, vtag tags.Tag
-	if tag.Key != nil {
-		ktag = *tag.Key
-	}
-	if tag.Value != nil {
-		vtag = *tag.Value
-	}
-	entries := joinPath(at.column, mt.Entries.Name)
-	key, kvt, err := c.compile(t.Key(), ktag, mt.Key.Type, where{path: at.path + "[key]", column: joinPath(entries, mt.Key.Name)})
-	if err != nil {
-		return nil, nil, err
-	}
-	val, vvt, err := c.compile(t.Elem(), vtag, mt.Item.Type, where{path: at.path + "[value]", column: joinPath(entries, mt.Item.Name)})
-	if err != nil {
-		return nil, nil, err
-	}
-	vt.Key, vt.Value = kvt, vvt
-	dec := &mapDecoder{key: key, value: val, typ: t}
-	cd.dec = dec
-	cd.needsPrep = key.needsPrep || val.needsPrep
-	if !c.opts.lastKeyWins {
-		cd.prep = uniqueKeys{cd: cd, m: dec}
-		cd.needsPrep = true
-	}
-	return c.finish(cd, at), vt, nil
-}
-
 func (c *compiler) compileStruct(t reflect.Type, value arrow.DataType, vt *views.Type, cd *codec, at where) (*codec, *views.Type, error) {
 	fields, ok := structChildren(value)
 	if !ok {
@@ -202,3 +112,37 @@ func (d *structDecoder) prepareChildren(v views.View, c *call) error {
 	}
 	return nil
 }
+
+// compilePointer plans *T as T, whose level may be null.
+func (c *compiler) compilePointer(t reflect.Type, tag tags.Tag, dt arrow.DataType, at where) (*codec, *views.Type, error) {
+	elem, vt, err := c.compile(t.Elem(), tag, dt, at)
+	if err != nil {
+		return nil, nil, err
+	}
+	vt.Nullable = true
+	cd := newCodec(t)
+	cd.dec = &pointerDecoder{elem: elem}
+	cd.needsPrep = elem.needsPrep
+	return c.finish(cd, at), vt, nil
+}
+
+// pointerDecoder decodes into *T: the values of all rows go into one array,
+// and each non-null row points to its element.
+type pointerDecoder struct{ elem *codec }
+
+func (d *pointerDecoder) decode(v views.View, dst strided, c *call) {
+	backing := d.elem.decodeBacking(v, c)
+	nulls := v.Nulls()
+	for i := range v.Len() {
+		if nulls.IsValid(i) {
+			*(*unsafe.Pointer)(dst.at(i)) = backing.at(i)
+		}
+	}
+}
+
+func (d *pointerDecoder) prepareChildren(v views.View, c *call) error {
+	return d.elem.prepareView(v, c)
+}
+
+// structAccept is the set of types a struct reads, from the table.
+var structAccept = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Struct })

@@ -5,10 +5,12 @@ import (
 	"reflect"
 	"unsafe"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
+	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
 )
 
@@ -67,6 +69,12 @@ func convertFloat16[D number](src []float16.Num, nulls slice.Bitmap, dst strided
 		}
 	}
 }
+
+// float16Type is float16.Num, which kindOf tells apart from the other
+// arrays of uint16. It is declared here, with float16's decoder and the
+// comparison and value both directions take from it, so that float16 is
+// spelled in two files beyond the table: this one and encode_numbers.go.
+var float16Type = reflect.TypeFor[float16.Num]()
 
 // float16Value is x as a float32, exactly. arrow-go's Num.Float32 (v18.8.0)
 // reads a subnormal's fraction bits as a float32 subnormal's: 2⁻¹⁴⁹ for
@@ -187,3 +195,85 @@ func (copyDecoder[T]) decode(v views.View, dst strided, _ *call) {
 		}
 	}
 }
+
+// compileNull plans a level whose every row is null: any field that can
+// hold a null takes it.
+func (c *compiler) compileNull(t reflect.Type, tag tags.Tag, dt arrow.DataType, at where) (*codec, *views.Type, error) {
+	if !nullableKind(t) && !tag.Nullable {
+		return nil, nil, mismatchOf(t, dt, at, "every row is null, and the field is neither a pointer, a slice, a map nor nullable")
+	}
+	cd := newCodec(t)
+	cd.dec = nullDecoder{}
+	return c.finish(cd, at), &views.Type{Accept: nullAccept, Nullable: true, Label: at.path}, nil
+}
+
+func (c *compiler) compileFloat16(l *level) (*codec, *views.Type, error) {
+	if !l.takes(float16Accept) {
+		return l.mismatch("a float16.Num reads float16")
+	}
+	l.cd.dec = float16Decoder{}
+	return c.done(l)
+}
+
+func (c *compiler) compileBool(l *level) (*codec, *views.Type, error) {
+	if l.ext == extBool8 {
+		// Its storage, one int8 a value, as Encode writes it: 0 is false,
+		// any other value true, as arrow-go's Bool8Array reads it.
+		if !l.takes(bool8Storage) {
+			return l.mismatch("a bool reads an arrow.bool8 of int8")
+		}
+		l.cd.dec = bool8Decoder{}
+		return c.done(l)
+	}
+	if !l.takes(boolAccept) {
+		return l.mismatch("a bool reads bool, and the extension arrow.bool8")
+	}
+	l.cd.dec = boolDecoder{}
+	return c.done(l)
+}
+
+func (c *compiler) compileInteger(l *level) (*codec, *views.Type, error) {
+	integers := integerAccept(l.t, c.opts.strict)
+	accept := integers
+	if !l.strictEncoding {
+		// A temporal column's raw storage integers, so that no valid value
+		// is unreadable (a duration[s] too long for a time.Duration).
+		accept |= temporalStorageAccept(integerWidthOf(l.t))
+	}
+	if !l.takes(accept) {
+		if temporal := accept &^ integers; temporal != 0 {
+			return l.mismatch("%s reads %s without loss, and the storage of %s", l.t.Kind(), integers, temporal)
+		}
+		return l.mismatch("%s reads %s without loss", l.t.Kind(), accept)
+	}
+	l.cd.dec = integerWidthOf(l.t).decoder
+	return c.done(l)
+}
+
+func (c *compiler) compileFloat(l *level) (*codec, *views.Type, error) {
+	single := l.t.Kind() == reflect.Float32
+	// A float reads the floats no wider than itself; Strict, its own width.
+	fits := func(r *arrowtype.Row) bool { return r.Float && r.Bytes <= int(l.t.Size()) }
+	if c.opts.strict {
+		fits = func(r *arrowtype.Row) bool { return r.Float && r.Bytes == int(l.t.Size()) }
+	}
+	accept := acceptRows(fits)
+	if !l.takes(accept) {
+		return l.mismatch("%s reads %s without loss", l.t.Kind(), accept)
+	}
+	if single {
+		l.cd.dec = numberDecoder[float32]{}
+	} else {
+		l.cd.dec = numberDecoder[float64]{}
+	}
+	return c.done(l)
+}
+
+// The sets of types the number kinds, bool and Null read, from the table.
+var (
+	nullAccept    = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Null })
+	boolAccept    = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Boolean })
+	float16Accept = acceptRows(func(r *arrowtype.Row) bool { return r.Value == arrowtype.Float16 })
+	// bool8Storage is the storage of an arrow.bool8: int8.
+	bool8Storage = acceptRows(func(r *arrowtype.Row) bool { return r.Integer && r.Value == arrowtype.Int8 })
+)

@@ -2,8 +2,11 @@ package mapper
 
 import (
 	"bytes"
+	"encoding"
+	"reflect"
 	"unsafe"
 
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 	"github.com/arrowmap/arrowmap/views"
 )
@@ -171,3 +174,83 @@ func eachBytes(v views.View, f func(i int, b []byte) error) error {
 	}
 	return nil
 }
+
+// compileText plans a type that reads a string column through its
+// UnmarshalText, when the level is viewed.
+func (c *compiler) compileText(l *level) (*codec, *views.Type, error) {
+	l.vt.Accept |= views.Strings
+	l.cd.dec = preparedDecoder{cd: l.cd}
+	l.cd.prep = textPreparer{cd: l.cd}
+	return c.done(l)
+}
+
+func (c *compiler) compileString(l *level) (*codec, *views.Type, error) {
+	accept := views.Strings | views.Decimals
+	if l.strictEncoding {
+		accept = plainStrings | views.Decimals
+	}
+	if !l.takes(accept) {
+		return l.mismatch("a string reads utf8, large_utf8, utf8_view or a decimal")
+	}
+	l.cd.dec = stringDecoder{}
+	l.cd.prep = decimalPrecisionPreparer(l.cd, l.row) // decimal text
+	return c.done(l)
+}
+
+func (c *compiler) compileBytes(l *level) (*codec, *views.Type, error) {
+	accept := views.Binaries | fixedBinaries
+	if l.strictEncoding {
+		accept = plainBinaries
+	}
+	if l.ext == extJSON {
+		// JSON text, as json.RawMessage holds it and Encode writes it.
+		accept = views.Strings
+		if l.strictEncoding {
+			accept = plainStrings
+		}
+	}
+	if !l.takes(accept) {
+		if l.ext == extJSON {
+			return l.mismatch("a []byte reads an arrow.json of utf8, large_utf8 or utf8_view")
+		}
+		return l.mismatch("a []byte reads binary, large_binary, binary_view or fixed_size_binary")
+	}
+	l.cd.dec = bytesDecoder{}
+	return c.done(l)
+}
+
+// compileByteArray plans [N]byte from fixed_size_binary(N); decodeKindOf
+// makes it a fixed_size_list from anything else.
+func (c *compiler) compileByteArray(l *level) (*codec, *views.Type, error) {
+	l.vt.Accept |= fixedBinaries
+	l.vt.Size = l.t.Len()
+	if w := arrowtype.ByteWidth(l.value); w != l.t.Len() {
+		return l.mismatch("fixed_size_binary(%d) into %d bytes", w, l.t.Len())
+	}
+	l.cd.dec = byteArrayDecoder{}
+	return c.done(l)
+}
+
+// textPreparer decodes utf8 into a type that implements
+// encoding.TextUnmarshaler.
+type textPreparer struct{ cd *codec }
+
+func (p textPreparer) prepare(v views.View, c *call) (unsafe.Pointer, error) {
+	results := p.cd.newBacking(v.Len())
+	err := eachBytes(v, func(i int, b []byte) error {
+		u := reflect.NewAt(p.cd.typ, results.at(i)).Interface().(encoding.TextUnmarshaler)
+		if err := u.UnmarshalText(b); err != nil {
+			return p.cd.rowError(ErrInvalidData, c, i, "%s.UnmarshalText(%q): %v", p.cd.typ, b, err)
+		}
+		return nil
+	})
+	return newPreparedValues(v, results), err
+}
+
+// The plain layouts of strings and binaries, which Strict reads where no
+// tag pins another, and the fixed-width binaries.
+var (
+	plainStrings  = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Text })
+	plainBinaries = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Layout == arrowtype.Binary && !r.Text })
+	fixedBinaries = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.FixedBinary })
+)

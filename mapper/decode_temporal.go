@@ -202,3 +202,67 @@ func (p durationPreparer) prepare(v views.View, c *call) (unsafe.Pointer, error)
 	}
 	return nil, nil
 }
+
+func (c *compiler) compileTime(l *level) (*codec, *views.Type, error) {
+	accept := timeAccept
+	if l.strictEncoding {
+		accept = timestampAccept
+	}
+	if !l.takes(accept) {
+		return l.mismatch("a time.Time reads timestamp, date32, date64, time32 or time64")
+	}
+	loc, err := locationOf(l.value)
+	if err != nil {
+		return nil, nil, newError(ErrTypeMismatch, l.at.path, l.at.column, -1, "%v", err)
+	}
+	l.cd.dec = &timeDecoder{loc: loc}
+	l.cd.prep = timeOfDayPreparer(l.cd, l.row)
+	if l.row.MillisecondDate() {
+		l.cd.prep = wholeDays{l.cd}
+	}
+	return c.done(l)
+}
+
+func (c *compiler) compileDuration(l *level) (*codec, *views.Type, error) {
+	accept := durationAccept
+	if l.strictEncoding {
+		accept = durationOnly
+	}
+	if !l.takes(accept) {
+		return l.mismatch("a time.Duration reads duration, time32 or time64")
+	}
+	l.cd.dec = durationDecoder{}
+	if unit, _ := arrowtype.Unit(l.value); l.row.Temporal == arrowtype.Duration && unit != arrow.Nanosecond {
+		l.cd.prep = durationPreparer{cd: l.cd}
+	}
+	if p := timeOfDayPreparer(l.cd, l.row); p != nil {
+		l.cd.prep = p
+	}
+	return c.done(l)
+}
+
+// compileInterval plans arrow-go's Go type of an interval type from that
+// type alone: the three intervals count different things, so none widens
+// into another.
+func (c *compiler) compileInterval(l *level) (*codec, *views.Type, error) {
+	it := intervalTypes[l.t]
+	if !l.takes(views.AcceptOf(it.dt.ID())) {
+		return l.mismatch("%s reads %s", l.t, it.dt)
+	}
+	l.cd.dec = it.decoder
+	return c.done(l)
+}
+
+// The sets of types time.Time and time.Duration read, from the table: a
+// time.Time reads instants, dates and times of day; a time.Duration
+// durations and times of day.
+var (
+	timeAccept = acceptRows(func(r *arrowtype.Row) bool {
+		return r.Temporal == arrowtype.Timestamp || r.Temporal == arrowtype.Date || r.Temporal == arrowtype.TimeOfDay
+	})
+	timestampAccept = acceptRows(func(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Timestamp })
+	durationAccept  = acceptRows(func(r *arrowtype.Row) bool {
+		return r.Temporal == arrowtype.Duration || r.Temporal == arrowtype.TimeOfDay
+	})
+	durationOnly = acceptRows(func(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Duration })
+)

@@ -18,10 +18,10 @@ import (
 // columnBuilder is where a writer's values go, whoever builds them: one of
 // the builders below, which own their buffers, for the plain layouts
 // (fixed-width values, bool, utf8 and binary, list, struct), or an adapter
-// over arrow-go's builders for the others (encode_arrowgo.go). Ours write
-// their buffers directly: arrow-go's binary builder appends each value
-// through an indirect call, which made strings the largest part of
-// encoding.
+// over arrow-go's builders for the others (encode_builders_arrowgo.go).
+// Ours write their buffers directly: arrow-go's binary builder appends
+// each value through an indirect call, which made strings the largest
+// part of encoding.
 //
 // Writers hand a level over a whole Append at a time, never a value per
 // call. What prepare computes goes past the end of what the builder holds

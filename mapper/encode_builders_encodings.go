@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/internal/dictindex"
 	"github.com/arrowmap/arrowmap/tags"
@@ -357,11 +358,3 @@ func (w *notNullWriter) prepare(s *goValues) error {
 }
 
 func (w *notNullWriter) write() { w.elem.write() }
-
-// bool8Of is a bool as arrow.bool8 stores it.
-func bool8Of(b *bool) (int8, error) {
-	if *b {
-		return 1, nil
-	}
-	return 0, nil
-}

@@ -3,14 +3,16 @@ package mapper_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/mapper"
-	"github.com/arrowmap/arrowmap/views"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/views"
 )
 
 // The unexported fields below are never read: the types are what the
@@ -178,4 +180,192 @@ func schemaNames(s *arrow.Schema) []string {
 		names[i] = f.Name
 	}
 	return names
+}
+
+// TestInlineOnAFieldThatIsNoStructIsRefused: inline flattens a struct's
+// fields into its parent; on anything else it was silently ignored.
+func TestInlineOnAFieldThatIsNoStructIsRefused(t *testing.T) {
+	type onString struct {
+		S string `arrow:"s,inline"`
+	}
+	type onTime struct {
+		At time.Time `arrow:"at,inline"` // a leaf struct: one column, not fields
+	}
+	type onPointer struct {
+		P *struct{ A int32 } `arrow:"p,inline"`
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String}}, nil)
+	for name, check := range map[string]func() error{
+		"a string, encoding": func() error { _, err := mapper.SchemaOf[onString](); return err },
+		"a string, decoding": func() error { _, err := mapper.New[onString](schema); return err },
+		"a time.Time":        func() error { _, err := mapper.SchemaOf[onTime](); return err },
+		"a pointer":          func() error { _, err := mapper.SchemaOf[onPointer](); return err },
+	} {
+		err := check()
+		require.ErrorIs(t, err, mapper.ErrTag, name)
+		assert.ErrorContains(t, err, "inline does not apply to", name)
+	}
+
+	type inner struct{ A, B int32 }
+	type flattened struct {
+		In inner `arrow:",inline"`
+	}
+	s, err := mapper.SchemaOf[flattened]()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"A", "B"}, []string{s.Field(0).Name, s.Field(1).Name}, "a struct's fields, flattened")
+}
+
+// The columns of generated_duplicate_fieldnames (Arrow's integration
+// files): two columns named ints, and a struct of two children named "".
+var (
+	dupInner  = arrow.StructOf(arrow.Field{Name: "", Type: arrow.PrimitiveTypes.Int32, Nullable: true}, arrow.Field{Name: "", Type: arrow.BinaryTypes.String, Nullable: true})
+	dupSchema = arrow.NewSchema([]arrow.Field{
+		{Name: "ints", Type: arrow.PrimitiveTypes.Int8, Nullable: true},
+		{Name: "ints", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "struct", Type: dupInner, Nullable: true},
+	}, nil)
+)
+
+func dupRecord(t *testing.T, mem memory.Allocator) arrow.RecordBatch {
+	t.Helper()
+	a := fxJSON(t, mem, arrow.PrimitiveTypes.Int8, `[1, 2, null, 4]`)
+	defer a.Release()
+	b := fxJSON(t, mem, arrow.PrimitiveTypes.Int32, `[10, 20, 30, null]`)
+	defer b.Release()
+	// FromJSON takes no key twice: the children are built one by one.
+	n := fxJSON(t, mem, arrow.PrimitiveTypes.Int32, `[7, null, null, 9]`)
+	defer n.Release()
+	str := fxJSON(t, mem, arrow.BinaryTypes.String, `["x", null, "z", null]`)
+	defer str.Release()
+	valid := memory.NewResizableBuffer(mem)
+	valid.Resize(1)
+	valid.Bytes()[0] = 0b1101
+	defer valid.Release()
+	data := array.NewData(dupInner, 4, []*memory.Buffer{valid}, []arrow.ArrayData{n.Data(), str.Data()}, 1, 0)
+	defer data.Release()
+	s := array.NewStructData(data)
+	defer s.Release()
+	return array.NewRecordBatch(dupSchema, []arrow.Array{a, b, s}, 4)
+}
+
+type dupPair struct {
+	N *int32  `arrow:"\"\",pos=0"`
+	S *string `arrow:"\"\",pos=1"`
+}
+
+type dupRow struct {
+	Small *int8    `arrow:"ints,pos=0"`
+	Big   *int32   `arrow:"ints,pos=1"`
+	Pair  *dupPair `arrow:"struct"`
+}
+
+func TestPositionsTellApartColumnsOfOneName(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	rec := dupRecord(t, mem)
+	defer rec.Release()
+
+	t.Run("pos reads each column of a name twice, at top level and inside a struct", func(t *testing.T) {
+		rows, err := mapper.Decode[dupRow](rec)
+		require.NoError(t, err)
+		want := []dupRow{
+			{fxPtr[int8](1), fxPtr[int32](10), &dupPair{fxPtr[int32](7), fxPtr("x")}},
+			{fxPtr[int8](2), fxPtr[int32](20), nil},
+			{nil, fxPtr[int32](30), &dupPair{nil, fxPtr("z")}},
+			{fxPtr[int8](4), nil, &dupPair{fxPtr[int32](9), nil}},
+		}
+		require.Equal(t, want, rows)
+	})
+	t.Run("a name without pos reads the one column of its name no pos field reads", func(t *testing.T) {
+		type row struct {
+			Big   *int32 `arrow:"ints"`
+			Small *int8  `arrow:"ints,pos=0"`
+		}
+		rows, err := mapper.Decode[row](rec)
+		require.NoError(t, err)
+		assert.Equal(t, fxPtr[int32](10), rows[0].Big)
+		assert.Equal(t, fxPtr[int8](1), rows[0].Small)
+	})
+	t.Run("pos without a name reads the column at that position whatever its name", func(t *testing.T) {
+		type row struct {
+			Second *int32 `arrow:",pos=1"`
+		}
+		rows, err := mapper.Decode[row](rec)
+		require.NoError(t, err)
+		assert.Equal(t, []row{{fxPtr[int32](10)}, {fxPtr[int32](20)}, {fxPtr[int32](30)}, {nil}}, rows)
+	})
+	t.Run("typed columns bind by position too", func(t *testing.T) {
+		type cols struct {
+			Small views.PrimitiveColumn[int8]  `arrow:"ints,pos=0,nullable"`
+			Big   views.PrimitiveColumn[int32] `arrow:"ints,pos=1,nullable"`
+			Pair  struct {
+				N views.PrimitiveColumn[int32] `arrow:"\"\",pos=0,nullable"`
+				S views.StringColumn           `arrow:"\"\",pos=1,nullable"`
+			} `arrow:"struct"`
+		}
+		tail := rec.NewSlice(2, 4) // rows where the struct is not null: a struct of columns cannot be
+		defer tail.Release()
+		c, err := mapper.Columns[cols](tail)
+		require.NoError(t, err)
+		assert.Equal(t, int8(4), c.Small.Value(1))
+		assert.Equal(t, int32(30), c.Big.Value(0))
+		assert.Equal(t, int32(9), c.Pair.N.Value(1))
+		assert.Equal(t, "z", c.Pair.S.Value(0))
+		assert.True(t, c.Pair.S.IsNull(1))
+	})
+}
+
+func TestColumnsOfOneNameWithoutPosAreAnError(t *testing.T) {
+	type byName struct {
+		Ints *int32 `arrow:"ints"`
+	}
+	type untagged struct {
+		Ints *int32
+	}
+	type inStruct struct {
+		Pair struct {
+			N *int32 `arrow:"\"\""`
+		} `arrow:"struct"`
+	}
+	type wrongName struct {
+		Ints *int32 `arrow:"longs,pos=1"`
+	}
+	type pastTheEnd struct {
+		Ints *int32 `arrow:",pos=3"`
+	}
+	tests := []struct {
+		name         string
+		err          error
+		kind         error
+		path, column string
+		message      string
+	}{
+		{"a tag name on two columns names both positions", fxNewErr[byName](dupSchema), mapper.ErrTypeMismatch, "Ints", "ints", `"ints" matches the columns at positions 0 and 1`},
+		{"with AllowMissing too: the column is there", fxNewErr[byName](dupSchema, mapper.AllowMissing()), mapper.ErrTypeMismatch, "Ints", "ints", "positions 0 and 1"},
+		{"an untagged field whose name folds to two columns", fxNewErr[untagged](dupSchema), mapper.ErrMissingColumn, "Ints", "Ints", "positions 0 and 1"},
+		{"an empty name on two struct children", fxNewErr[inStruct](dupSchema), mapper.ErrTypeMismatch, "Pair.N", "struct.", `"" matches the columns at positions 0 and 1`},
+		{"pos whose column has another name names both", fxNewErr[wrongName](dupSchema), mapper.ErrTypeMismatch, "Ints", "longs", `the column at position 1 is named "ints", the tag names "longs"`},
+		{"pos past the last column is a missing column", fxNewErr[pastTheEnd](dupSchema), mapper.ErrMissingColumn, "Ints", "Ints", "no column at position 3: there are 3"},
+		{"typed columns refuse it alike", func() error {
+			_, err := mapper.Columns[struct {
+				Ints views.PrimitiveColumn[int32] `arrow:"ints"`
+			}](array.NewRecordBatch(dupSchema, nil, 0))
+			return err
+		}(), mapper.ErrTypeMismatch, "Ints", "ints", "positions 0 and 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			me := fxRequireError(t, tt.err, tt.kind, tt.path, tt.column, -1)
+			assert.Contains(t, me.Error(), tt.message)
+		})
+	}
+	t.Run("pos past the last column with AllowMissing keeps the zero value", func(t *testing.T) {
+		mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+		defer mem.AssertSize(t, 0)
+		rec := dupRecord(t, mem)
+		defer rec.Release()
+		rows, err := mapper.Decode[pastTheEnd](rec, mapper.AllowMissing())
+		require.NoError(t, err)
+		assert.Equal(t, make([]pastTheEnd, 4), rows)
+	})
 }

@@ -347,8 +347,12 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 	return goLevel{typ: t, opts: opts}, err
 }
 
-// isInt32 reports whether dt is int32, a dictionary's index type and a
-// run-end encoding's run ends when no tag names them.
+// defaultIndex is a dictionary's index type and a run-end encoding's run
+// ends when no tag names them: what Encode writes, and what GoTypeOf
+// leaves untagged (isInt32).
+var defaultIndex arrow.DataType = arrow.PrimitiveTypes.Int32
+
+// isInt32 reports whether dt is int32, defaultIndex.
 func isInt32(dt arrow.DataType) bool {
 	r := arrowtype.OfType(dt)
 	return r.Integer && r.Value == arrowtype.Int32

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,11 +16,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/mapper"
-	"github.com/arrowmap/arrowmap/tags"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/internal/testsupport/arrowtest"
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/tags"
 )
 
 // gtField is a struct field as GoTypeOf writes it.
@@ -707,4 +711,279 @@ func gtHugeFields(n int) []arrow.Field {
 		fields[i] = arrow.Field{Name: fmt.Sprintf("c%d", i), Type: &arrow.FixedSizeBinaryType{ByteWidth: 1 << 30}}
 	}
 	return fields
+}
+
+// TestGoTypeOfEntriesKeepEveryMap: GoTypeOf's type for a map column is
+// its entries, so it decodes what a Go map cannot hold — entries out of
+// order, a key twice, binary and list keys, null values, sorted keys —
+// and Encode writes the record back exactly.
+func TestGoTypeOfEntriesKeepEveryMap(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	sortedBinary := arrow.MapOf(arrow.BinaryTypes.Binary, arrow.BinaryTypes.String)
+	sortedBinary.KeysSorted = true
+	schema := schemaOf(
+		arrow.Field{Name: "plain", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), Nullable: true},
+		arrow.Field{Name: "sorted_binary", Type: sortedBinary},
+		arrow.Field{Name: "list_keys", Type: arrow.MapOf(arrow.ListOf(arrow.PrimitiveTypes.Int32), arrow.PrimitiveTypes.Int32), Nullable: true},
+	)
+	rec, _, err := array.RecordFromJSON(mem, schema, strings.NewReader(`[
+		{"plain": [{"key": "b", "value": 1}, {"key": "a", "value": null}, {"key": "b", "value": 2}],
+		 "sorted_binary": [{"key": "", "value": "e"}, {"key": "YQ==", "value": null}, {"key": "YQ==", "value": "a"}],
+		 "list_keys": [{"key": [1, null], "value": 1}, {"key": [], "value": 2}, {"key": [1, null], "value": 3}]},
+		{"plain": null, "sorted_binary": [], "list_keys": null},
+		{"plain": [], "sorted_binary": [{"key": "eg==", "value": "z"}], "list_keys": []}]`))
+	require.NoError(t, err)
+	defer rec.Release()
+	typ, err := mapper.GoTypeOf(schema)
+	require.NoError(t, err)
+	back, err := mapper.SchemaOfType(typ)
+	require.NoError(t, err)
+	require.True(t, back.Equal(schema), "SchemaOf(GoTypeOf) is\n%s\nwant\n%s", back, schema)
+	rows, err := mapper.DecodeTo(typ, rec)
+	require.NoError(t, err)
+	again, err := mapper.EncodeTo(rows, mapper.Allocator(mem))
+	require.NoError(t, err)
+	defer again.Release()
+	assert.True(t, array.RecordEqual(rec, again), "re-encoded\n%v\nwant\n%v", again, rec)
+}
+
+// For a schema of each pin, GoTypeOf's type has exactly that schema again
+// (metadata included), and the rows it decodes encode to the record again.
+func TestGoTypeOfWritesBackEverySchemaPin(t *testing.T) {
+	md := func(kv ...string) arrow.Metadata {
+		var k, v []string
+		for i := 0; i < len(kv); i += 2 {
+			k, v = append(k, kv[i]), append(v, kv[i+1])
+		}
+		return arrow.NewMetadata(k, v)
+	}
+	dict := func(index, value arrow.DataType, ordered bool) arrow.DataType {
+		return &arrow.DictionaryType{IndexType: index, ValueType: value, Ordered: ordered}
+	}
+	ree := func(runEnds, values arrow.DataType) arrow.DataType {
+		return arrow.RunEndEncodedOf(runEnds, values)
+	}
+	jsonOf := func(storage arrow.DataType) arrow.DataType {
+		dt, err := extensions.NewJSONType(storage)
+		require.NoError(t, err)
+		return dt
+	}
+	opaque := extensions.NewOpaqueType(arrow.BinaryTypes.Binary, "geometry", "postgis")
+	cases := []struct {
+		name   string
+		fields []arrow.Field
+		schema arrow.Metadata
+		rows   string
+	}{
+		{"naive timestamps keep no zone, in every unit", []arrow.Field{
+			{Name: "ns", Type: &arrow.TimestampType{Unit: arrow.Nanosecond}},
+			{Name: "s", Type: &arrow.TimestampType{Unit: arrow.Second}, Nullable: true},
+		}, arrow.Metadata{}, `[{"ns": 1, "s": -5}, {"ns": 0, "s": null}]`},
+		{"binaries, lists and maps that are not nullable stay so", []arrow.Field{
+			{Name: "bin", Type: arrow.BinaryTypes.Binary},
+			{Name: "lbin", Type: arrow.BinaryTypes.LargeBinary},
+			{Name: "list", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32)},
+			{Name: "map", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64)},
+			{Name: "bytes", Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Uint8)},
+		}, arrow.Metadata{}, `[{"bin": "AAE=", "lbin": "", "list": [1, null], "map": [{"key": "k", "value": 1}], "bytes": [1, 2]},
+			{"bin": "", "lbin": "/w==", "list": [], "map": [], "bytes": []}]`},
+		{"dictionaries keep their index type and ordered", []arrow.Field{
+			{Name: "i8", Type: dict(arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.String, false)},
+			{Name: "u16", Type: dict(arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Int64, true), Nullable: true},
+			{Name: "i64", Type: dict(arrow.PrimitiveTypes.Int64, arrow.BinaryTypes.String, true)},
+		}, arrow.Metadata{}, `[{"i8": "a", "u16": 7, "i64": "x"}, {"i8": "b", "u16": null, "i64": "x"}, {"i8": "a", "u16": 7, "i64": "y"}]`},
+		{"run-end arrays keep their run-end type", []arrow.Field{
+			{Name: "r16", Type: ree(arrow.PrimitiveTypes.Int16, arrow.BinaryTypes.String), Nullable: true},
+			{Name: "r64", Type: ree(arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float64), Nullable: true},
+		}, arrow.Metadata{}, `[{"r16": "a", "r64": 1.5}, {"r16": "a", "r64": 1.5}, {"r16": null, "r64": 2}]`},
+		{"list elements keep their name and nullability", []arrow.Field{
+			{Name: "element", Type: arrow.ListOfField(arrow.Field{Name: "element", Type: arrow.PrimitiveTypes.Int32}), Nullable: true},
+			{Name: "quoted", Type: arrow.LargeListOfField(arrow.Field{Name: "a,b", Type: arrow.BinaryTypes.String, Nullable: true}), Nullable: true},
+			{Name: "fixed", Type: arrow.FixedSizeListOfField(2, arrow.Field{Name: "xy", Type: arrow.PrimitiveTypes.Float32})},
+		}, arrow.Metadata{}, `[{"element": [1, 2], "quoted": ["x", null], "fixed": [1, 2]}, {"element": null, "quoted": [], "fixed": [0, -1]}]`},
+		{"the canonical extensions stay, with their metadata", []arrow.Field{
+			{Name: "uuid", Type: extensions.NewUUIDType(), Nullable: true},
+			{Name: "flag", Type: extensions.NewBool8Type(), Nullable: true},
+			{Name: "doc", Type: jsonOf(arrow.BinaryTypes.String), Nullable: true},
+			{Name: "large_doc", Type: jsonOf(arrow.BinaryTypes.LargeString)},
+			{Name: "shape", Type: opaque, Nullable: true},
+		}, arrow.Metadata{}, `[{"uuid": "f81d4fae-7dec-11d0-a765-00a0c91e6bf6", "flag": true, "doc": "{\"a\":1}", "large_doc": "[]", "shape": "AAE="},
+			{"uuid": null, "flag": null, "doc": null, "large_doc": "null", "shape": null},
+			{"uuid": "00000000-0000-0000-0000-000000000001", "flag": false, "doc": "2", "large_doc": "{}", "shape": ""}]`},
+		{"an unregistered extension is its storage with its name in the field metadata", []arrow.Field{
+			{Name: "ext", Type: arrow.PrimitiveTypes.Int16, Nullable: true, Metadata: md(
+				"ARROW:extension:name", "example.unregistered", "ARROW:extension:metadata", `{"a,b": "="}`)},
+		}, arrow.Metadata{}, `[{"ext": 1}, {"ext": null}]`},
+		{"field, element and schema metadata", []arrow.Field{
+			{Name: "a", Type: arrow.PrimitiveTypes.Int64, Metadata: md("k", "v", "", "empty key", "quote\"d", " spaced ")},
+			{Name: "l", Type: arrow.ListOfField(arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Int8, Nullable: true, Metadata: md("elem", "{}")}), Nullable: true},
+		}, md("schema_custom_0", "{}", "pandas", `{"index_columns": []}`), `[{"a": 1, "l": [1, null]}, {"a": 2, "l": null}]`},
+		{"durations in seconds, milliseconds and microseconds are their int64 storage", []arrow.Field{
+			{Name: "s", Type: arrow.FixedWidthTypes.Duration_s},
+			{Name: "ms", Type: arrow.FixedWidthTypes.Duration_ms, Nullable: true},
+			{Name: "us", Type: arrow.FixedWidthTypes.Duration_us},
+		}, arrow.Metadata{}, `[{"s": -9223372036854775808, "ms": 9223372036854775807, "us": 1}, {"s": 0, "ms": null, "us": -1}]`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			defer mem.AssertSize(t, 0)
+			schema := arrow.NewSchema(c.fields, &c.schema)
+			rec, _, err := array.RecordFromJSON(mem, schema, strings.NewReader(c.rows))
+			require.NoError(t, err)
+			defer rec.Release()
+
+			typ, err := mapper.GoTypeOf(schema)
+			require.NoError(t, err)
+			back, err := mapper.SchemaOfType(typ, mapper.SchemaMetadata(c.schema))
+			require.NoError(t, err)
+			require.True(t, back.Equal(schema), "SchemaOf(GoTypeOf) is\n%s\nwant\n%s\ntype %s", back, schema, typ)
+			require.True(t, back.Metadata().Equal(schema.Metadata()))
+			for i, f := range back.Fields() {
+				require.True(t, f.Metadata.Equal(schema.Field(i).Metadata), "field %s metadata %v, want %v", f.Name, f.Metadata, schema.Field(i).Metadata)
+				require.True(t, arrow.TypeEqual(f.Type, schema.Field(i).Type, arrow.CheckMetadata()), "field %s: %s, want %s", f.Name, f.Type, schema.Field(i).Type)
+			}
+
+			rows, err := mapper.DecodeTo(typ, rec)
+			require.NoError(t, err)
+			again, err := mapper.EncodeTo(rows, mapper.Allocator(mem), mapper.SchemaMetadata(c.schema))
+			require.NoError(t, err)
+			defer again.Release()
+			require.True(t, again.Schema().Equal(schema) && again.Schema().Metadata().Equal(c.schema), "re-encoded schema\n%s", again.Schema())
+			for col := range rec.NumCols() {
+				want, got := rec.Column(int(col)), again.Column(int(col))
+				for row := range want.Len() {
+					require.True(t, arrowtest.SameValue(want, row, got, row), "column %s, row %d: re-encoded\n%v\nwant\n%v", rec.ColumnName(int(col)), row, got, want)
+				}
+			}
+		})
+	}
+}
+
+// A dictionary of lists or structs, which arrow-go's builders do not
+// build, has its exact schema again too, and its values.
+func TestGoTypeOfWritesBackADictionaryOfNestedValues(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	dictOf := func(index arrow.DataType, values string, valueType arrow.DataType, indexes string) arrow.Array {
+		d, _, err := array.FromJSON(mem, valueType, strings.NewReader(values))
+		require.NoError(t, err)
+		defer d.Release()
+		idx, _, err := array.FromJSON(mem, index, strings.NewReader(indexes))
+		require.NoError(t, err)
+		defer idx.Release()
+		return array.NewDictionaryArray(&arrow.DictionaryType{IndexType: index, ValueType: valueType}, idx, d)
+	}
+	lists := dictOf(arrow.PrimitiveTypes.Int16, `[[1, 2], [], null, [3, null]]`, arrow.ListOf(arrow.PrimitiveTypes.Int32), `[0, 1, null, 3, 0, 2]`)
+	defer lists.Release()
+	structs := dictOf(arrow.PrimitiveTypes.Uint8, `[{"a": "x", "b": 1}, {"a": "y", "b": null}]`,
+		arrow.StructOf(arrow.Field{Name: "a", Type: arrow.BinaryTypes.String}, arrow.Field{Name: "b", Type: arrow.PrimitiveTypes.Int64, Nullable: true}), `[1, 0, 0, 1, 1, 0]`)
+	defer structs.Release()
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "lists", Type: lists.DataType(), Nullable: true},
+		{Name: "structs", Type: structs.DataType()},
+	}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{lists, structs}, 6)
+	defer rec.Release()
+
+	typ, err := mapper.GoTypeOf(schema)
+	require.NoError(t, err)
+	back, err := mapper.SchemaOfType(typ)
+	require.NoError(t, err)
+	require.True(t, back.Equal(schema), "SchemaOf(GoTypeOf) is\n%s\nwant\n%s", back, schema)
+	rows, err := mapper.DecodeTo(typ, rec)
+	require.NoError(t, err)
+	again, err := mapper.EncodeTo(rows, mapper.Allocator(mem))
+	require.NoError(t, err)
+	defer again.Release()
+	require.True(t, again.Schema().Equal(schema))
+	for col := range rec.NumCols() {
+		for row := range int(rec.NumRows()) {
+			require.True(t, arrowtest.SameValue(rec.Column(int(col)), row, again.Column(int(col)), row), "column %s, row %d: re-encoded\n%v\nwant\n%v",
+				rec.ColumnName(int(col)), row, again.Column(int(col)), rec.Column(int(col)))
+		}
+	}
+}
+
+// GoTypeOf names what a plain tag cannot, and gen's types round-trip the
+// file: Decode, Encode, and the record and schema are the original.
+func TestGoTypeOfAddressesDuplicateEmptyAndUnwritableNames(t *testing.T) {
+	f, err := os.Open("../testdata/arrow-integration/1.0.0-littleendian/generated_duplicate_fieldnames.arrow_file")
+	require.NoError(t, err)
+	defer f.Close()
+	fr, err := ipc.NewFileReader(f)
+	require.NoError(t, err)
+	defer fr.Close()
+	require.True(t, fr.Schema().Equal(dupSchema), "the file's schema is\n%s", fr.Schema())
+	typ, err := mapper.GoTypeOf(fr.Schema())
+	require.NoError(t, err)
+	assert.Equal(t, `arrow:"ints,pos=0" json:"ints"`, string(typ.Field(0).Tag))
+	assert.Equal(t, `arrow:"ints,pos=1" json:"ints"`, string(typ.Field(1).Tag))
+	inner := typ.Field(2).Type.Elem()
+	assert.Equal(t, `arrow:"\"\",pos=0"`, string(inner.Field(0).Tag))
+	back, err := mapper.SchemaOfType(typ)
+	require.NoError(t, err)
+	require.True(t, back.Equal(fr.Schema()), "SchemaOf(GoTypeOf) is\n%s", back)
+	require.Positive(t, fr.NumRecords())
+	for i := range fr.NumRecords() {
+		rec, err := fr.RecordBatch(i)
+		require.NoError(t, err)
+		rows, err := mapper.DecodeTo(typ, rec)
+		require.NoError(t, err)
+		again, err := mapper.EncodeTo(rows)
+		require.NoError(t, err)
+		require.True(t, array.RecordEqual(rec, again), "record %d: got\n%v\nwant\n%v", i, again, rec)
+		again.Release()
+	}
+
+	for _, tt := range []struct {
+		name, column, tag string
+	}{
+		{"a name with a comma is quoted, with its position", "a,b", `arrow:"\"a,b\",pos=1"`},
+		{"a name with edge spaces is quoted", " a ", `arrow:"\" a \",pos=1" json:" a "`},
+		{"a name that starts with a quote is quoted", `"q`, `arrow:"\"\\\"q\",pos=1" json:"\"q"`},
+		{"an empty name is quoted", "", `arrow:"\"\",pos=1"`},
+		{"a dash keeps its comma", "-", `arrow:"-," json:"-,"`},
+		{"a plain name stays plain", "plain name", `arrow:"plain name" json:"plain name"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			schema := arrow.NewSchema([]arrow.Field{
+				{Name: "first", Type: arrow.PrimitiveTypes.Int64},
+				{Name: tt.column, Type: arrow.StructOf(arrow.Field{Name: tt.column, Type: arrow.PrimitiveTypes.Int64})},
+			}, nil)
+			typ, err := mapper.GoTypeOf(schema)
+			require.NoError(t, err)
+			assert.Equal(t, tt.tag, string(typ.Field(1).Tag))
+			back, err := mapper.SchemaOfType(typ)
+			require.NoError(t, err)
+			require.True(t, back.Equal(schema), "SchemaOf(GoTypeOf) is\n%s", back)
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			defer mem.AssertSize(t, 0)
+			first := fxJSON(t, mem, arrow.PrimitiveTypes.Int64, `[1, 2]`)
+			defer first.Release()
+			second := fxJSON(t, mem, schema.Field(1).Type, `[{"`+jsonEscape(tt.column)+`": 3}, {"`+jsonEscape(tt.column)+`": 4}]`)
+			defer second.Release()
+			rec := array.NewRecordBatch(schema, []arrow.Array{first, second}, 2)
+			defer rec.Release()
+			rows, err := mapper.DecodeTo(typ, rec)
+			require.NoError(t, err)
+			assert.Equal(t, int64(4), rows.Index(1).Field(1).Field(0).Int())
+			again, err := mapper.EncodeTo(rows, mapper.Allocator(mem))
+			require.NoError(t, err)
+			defer again.Release()
+			require.True(t, array.RecordEqual(rec, again), "got\n%v\nwant\n%v", again, rec)
+		})
+	}
+}
+
+func jsonEscape(s string) string {
+	out := ""
+	for _, r := range s {
+		if r == '"' || r == '\\' {
+			out += `\`
+		}
+		out += string(r)
+	}
+	return out
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
-	"github.com/apache/arrow-go/v18/arrow/float16"
+
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/tags"
 )
@@ -149,7 +149,6 @@ func (c *planner) encodeKindOf(t reflect.Type, tag tags.Tag) goKind {
 var (
 	timeType            = reflect.TypeFor[time.Time]()
 	durationType        = reflect.TypeFor[time.Duration]()
-	float16Type         = reflect.TypeFor[float16.Num]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 

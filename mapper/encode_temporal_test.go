@@ -1,0 +1,248 @@
+package mapper_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/views"
+)
+
+type (
+	date64Time struct {
+		ID  int64     `arrow:"id"`
+		Day time.Time `arrow:"day,date64"`
+	}
+	date64Days struct {
+		Days []*time.Time `arrow:"days" arrow-elem:"date64"`
+	}
+	date64Millis struct {
+		Ms int64 `arrow:"ms,date64"`
+	}
+)
+
+const dayMs = 86_400_000
+
+func TestEncodeRefusesADate64ThatIsNotAWholeDay(t *testing.T) {
+	midnight := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	paris := time.FixedZone("+01:00", 3600)
+	cases := []struct {
+		name         string
+		encode       func(mem memory.Allocator) error
+		path, column string
+		row          int
+	}{
+		{"noon", func(mem memory.Allocator) error {
+			return encodeErr([]date64Time{{1, midnight}, {2, midnight.Add(12 * time.Hour)}}, mem)
+		}, "Day", "day", 1},
+		{"a nanosecond past midnight", func(mem memory.Allocator) error {
+			return encodeErr([]date64Time{{1, midnight.Add(time.Nanosecond)}}, mem)
+		}, "Day", "day", 0},
+		{"midnight in another zone, not in UTC", func(mem memory.Allocator) error {
+			return encodeErr([]date64Time{{1, midnight}, {2, midnight}, {3, time.Date(2026, 3, 1, 0, 0, 0, 0, paris)}}, mem)
+		}, "Day", "day", 2},
+		{"noon before 1970", func(mem memory.Allocator) error {
+			return encodeErr([]date64Time{{1, time.Date(1969, 12, 31, 12, 0, 0, 0, time.UTC)}}, mem)
+		}, "Day", "day", 0},
+		{"a list element", func(mem memory.Allocator) error {
+			noon := midnight.Add(12 * time.Hour)
+			return encodeErr([]date64Days{{[]*time.Time{&midnight, nil}}, {nil}, {[]*time.Time{&noon}}}, mem)
+		}, "Days[]", "days.item", 2},
+		{"an int64 that is not a multiple of a day in ms", func(mem memory.Allocator) error {
+			return encodeErr([]date64Millis{{0}, {-dayMs}, {3*dayMs + 1}}, mem)
+		}, "Ms", "ms", 2},
+		{"a negative int64 between days", func(mem memory.Allocator) error {
+			return encodeErr([]date64Millis{{-dayMs / 2}}, mem)
+		}, "Ms", "ms", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			defer mem.AssertSize(t, 0)
+			err := c.encode(mem)
+			require.ErrorIs(t, err, mapper.ErrInvalidData)
+			var me *mapper.Error
+			require.ErrorAs(t, err, &me)
+			assert.Equal(t, c.path, me.Path)
+			assert.Equal(t, c.column, me.Column)
+			assert.Equal(t, c.row, me.Row)
+		})
+	}
+}
+
+func TestDate64OfWholeDaysRoundTrips(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	days := []time.Time{
+		time.Unix(0, 0).UTC(),
+		time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC),
+		time.Date(2026, 3, 1, 1, 0, 0, 0, time.FixedZone("+01:00", 3600)), // UTC midnight, in another zone
+		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+	}
+	rows := make([]date64Time, len(days))
+	for i, d := range days {
+		rows[i] = date64Time{int64(i), d}
+	}
+	rec, err := encodeOf(t, mem, rows)
+	require.NoError(t, err)
+	defer rec.Release()
+	col := rec.Column(1).(*array.Date64)
+	for i, d := range days {
+		assert.Equal(t, d.UnixMilli(), int64(col.Value(i)), "arrow-go reads row %d as the instant", i)
+		assert.Zero(t, int64(col.Value(i))%dayMs)
+	}
+	got, err := mapper.Decode[date64Time](rec)
+	require.NoError(t, err)
+	for i, d := range days {
+		assert.True(t, d.Equal(got[i].Day), "row %d: %v, then %v", i, d, got[i].Day)
+	}
+
+	ms := []date64Millis{{0}, {-dayMs}, {20_000 * dayMs}}
+	msRec, err := encodeOf(t, mem, ms)
+	require.NoError(t, err)
+	defer msRec.Release()
+	assert.Equal(t, arrow.FixedWidthTypes.Date64, msRec.Schema().Field(0).Type)
+	back, err := mapper.Decode[date64Millis](msRec)
+	require.NoError(t, err)
+	assert.Equal(t, ms, back)
+}
+
+func TestTagZoneWithoutColonEncodes(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+
+	schema, err := mapper.SchemaOf[fxPacificRow]()
+	require.NoError(t, err)
+	require.Equal(t, &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "-0800"}, schema.Field(0).Type)
+
+	rows := []fxPacificRow{
+		{time.Date(2024, 1, 15, 12, 0, 0, 0, time.UTC)},
+		{time.Date(1969, 12, 31, 23, 59, 59, 999e6, time.FixedZone("", 3600))},
+	}
+	rec, err := mapper.Encode(rows, mapper.Allocator(mem))
+	require.NoError(t, err)
+	defer rec.Release()
+	require.Equal(t, "-0800", rec.Schema().Field(0).Type.(*arrow.TimestampType).TimeZone)
+	col := rec.Column(0).(*array.Timestamp)
+	for i, r := range rows {
+		require.Equal(t, r.At.UnixMilli(), int64(col.Value(i)), "row %d is the instant", i)
+	}
+
+	got, err := mapper.Decode[fxPacificRow](rec)
+	require.NoError(t, err)
+	require.Len(t, got, len(rows))
+	for i, r := range got {
+		require.True(t, rows[i].At.Equal(r.At), "row %d: %v, want %v", i, r.At, rows[i].At)
+		name, offset := r.At.Zone()
+		require.Equal(t, "-0800", name, "row %d", i)
+		require.Equal(t, -8*3600, offset, "row %d", i)
+	}
+}
+
+type encTimes struct {
+	NS   time.Time
+	MS   time.Time     `arrow:"ms,timestamp,unit=ms"`
+	Day  time.Time     `arrow:"day,date32"`
+	Clk  time.Time     `arrow:"clk,time32,unit=s"`
+	Dur  time.Duration `arrow:"dur,duration,unit=ms"`
+	Clk2 time.Duration `arrow:"clk2,time64,unit=us"`
+}
+
+func TestEncodeTimesFloorToTheUnit(t *testing.T) {
+	before := time.Unix(0, -1).In(time.FixedZone("+01:00", 3600)) // 1970-01-01 00:59:59.999999999 there
+	rec, err := mapper.Encode([]encTimes{{NS: before, MS: before, Day: before, Clk: before, Dur: -1500 * time.Microsecond, Clk2: 90*time.Minute + 1}})
+	require.NoError(t, err)
+	defer rec.Release()
+	assert.Equal(t, arrow.Timestamp(-1), rec.Column(0).(*array.Timestamp).Value(0))
+	assert.Equal(t, arrow.Timestamp(-1), rec.Column(1).(*array.Timestamp).Value(0), "floored, as UnixMilli")
+	assert.Equal(t, arrow.Date32(-1), rec.Column(2).(*array.Date32).Value(0), "the day in UTC")
+	assert.Equal(t, arrow.Time32(86399), rec.Column(3).(*array.Time32).Value(0), "the time of day in UTC")
+	assert.Equal(t, arrow.Duration(-1), rec.Column(4).(*array.Duration).Value(0), "truncated, as Milliseconds")
+	assert.Equal(t, arrow.Time64(90*60*1e6), rec.Column(5).(*array.Time64).Value(0))
+
+	edge := time.Unix(0, -1<<63) // the first instant timestamp[ns] holds
+	rec2, err := mapper.Encode([]encTimes{{NS: edge, MS: edge}})
+	require.NoError(t, err)
+	assert.Equal(t, arrow.Timestamp(-1<<63), rec2.Column(0).(*array.Timestamp).Value(0))
+	rec2.Release()
+	_, err = mapper.Encode([]encTimes{{NS: edge.Add(-1)}})
+	assert.ErrorIs(t, err, mapper.ErrOverflow)
+	_, err = mapper.Encode([]encTimes{{NS: time.Unix(0, 1<<63-1).Add(1)}})
+	assert.ErrorIs(t, err, mapper.ErrOverflow)
+}
+
+type intervalRow struct {
+	M  arrow.MonthInterval                   `arrow:"m"`
+	D  *arrow.DayTimeInterval                `arrow:"d"`
+	N  arrow.MonthDayNanoInterval            `arrow:"n,nullable"`
+	L  []arrow.MonthDayNanoInterval          `arrow:"l"`
+	K  map[arrow.DayTimeInterval]string      `arrow:"k"`
+	NN *arrow.MonthDayNanoInterval           `arrow:"nn"`
+	_  struct{}                              `arrow:"-"`
+	X  map[string]arrow.MonthDayNanoInterval `arrow:"x"`
+}
+
+type intervalColumns struct {
+	N views.PrimitiveColumn[arrow.MonthDayNanoInterval] `arrow:"n,nullable"`
+	M views.PrimitiveColumn[arrow.MonthInterval]        `arrow:"m"`
+}
+
+func intervalRows() []intervalRow {
+	mdn := func(m, d int32, ns int64) arrow.MonthDayNanoInterval {
+		return arrow.MonthDayNanoInterval{Months: m, Days: d, Nanoseconds: ns}
+	}
+	dt := func(d, ms int32) arrow.DayTimeInterval { return arrow.DayTimeInterval{Days: d, Milliseconds: ms} }
+	return []intervalRow{
+		{M: 14, D: &arrow.DayTimeInterval{Days: 1, Milliseconds: 500}, N: mdn(1, 2, 3), L: []arrow.MonthDayNanoInterval{mdn(0, 0, -1), mdn(-5, 3, 1<<40)},
+			K: map[arrow.DayTimeInterval]string{dt(2, 0): "b", dt(1, 9): "a"}, NN: &arrow.MonthDayNanoInterval{Months: 7}, X: map[string]arrow.MonthDayNanoInterval{"q": mdn(1, 1, 1)}},
+		{M: -3},
+		{M: 0, D: &arrow.DayTimeInterval{Days: -2, Milliseconds: -1}, L: []arrow.MonthDayNanoInterval{}},
+		{M: 1 << 30, N: mdn(-1, -1, -1), L: []arrow.MonthDayNanoInterval{mdn(12, 31, 86_400_000_000_000)}},
+		{M: 5, N: mdn(2, 0, 0)},
+	}
+}
+
+func TestIntervals(t *testing.T) {
+	fxRun(t, []fxCase{
+		{"intervals encode to their Arrow types and decode back, nulls, lists and map keys included", func(t *testing.T, mem memory.Allocator) {
+			rows := intervalRows()
+			rec, err := mapper.Encode(rows, mapper.Allocator(mem))
+			require.NoError(t, err)
+			defer rec.Release()
+			require.True(t, arrow.TypeEqual(arrow.FixedWidthTypes.MonthInterval, rec.Column(0).DataType()))
+			require.True(t, arrow.TypeEqual(arrow.FixedWidthTypes.DayTimeInterval, rec.Column(1).DataType()))
+			require.True(t, arrow.TypeEqual(arrow.FixedWidthTypes.MonthDayNanoInterval, rec.Column(2).DataType()))
+			// Checked against arrow-go's own accessors.
+			require.Equal(t, arrow.MonthInterval(14), rec.Column(0).(*array.MonthInterval).Value(0))
+			require.True(t, rec.Column(1).IsNull(1))
+			require.Equal(t, arrow.DayTimeInterval{Days: -2, Milliseconds: -1}, rec.Column(1).(*array.DayTimeInterval).Value(2))
+			require.Equal(t, rows[3].N, rec.Column(2).(*array.MonthDayNanoInterval).Value(3))
+			require.True(t, rec.Column(5).IsNull(1), "a nil interval pointer is null")
+			require.Equal(t, rows, fxDecodeAll[intervalRow](t, rec))
+			cols, err := mapper.Columns[intervalColumns](rec)
+			require.NoError(t, err)
+			require.Equal(t, rows[3].N, cols.N.Value(3))
+			require.False(t, cols.N.IsNull(1), "a zero value is written as a value")
+			require.Equal(t, arrow.MonthInterval(1<<30), cols.M.Value(3))
+		}},
+		{"an interval reads its own interval type only", func(t *testing.T, mem memory.Allocator) {
+			for _, dt := range []arrow.DataType{arrow.FixedWidthTypes.DayTimeInterval, arrow.FixedWidthTypes.MonthDayNanoInterval, arrow.PrimitiveTypes.Int32, arrow.FixedWidthTypes.Duration_s} {
+				_, err := mapper.New[struct {
+					M arrow.MonthInterval `arrow:"m"`
+				}](fxSchema("m", dt))
+				fxRequireError(t, err, mapper.ErrTypeMismatch, "M", "m", -1)
+			}
+			_, err := mapper.New[struct {
+				M int32 `arrow:"m"`
+			}](fxSchema("m", arrow.FixedWidthTypes.MonthInterval))
+			fxRequireError(t, err, mapper.ErrTypeMismatch, "M", "m", -1)
+		}},
+	})
+}
