@@ -1,19 +1,21 @@
 package duckdb
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/arrowmap/arrowmap/duckdb/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // bindings is params as the arguments of one execution each: P's columns
 // as mapper.Encode makes them, in their order, each value the driver value
-// database/sql would give DuckDB's driver for the field (nil for a null). A column
-// of a type the driver binds no Go value as is refused, named, whether or
-// not params has rows.
+// database/sql would give DuckDB's driver for the field (nil for a null).
+// A column of a type database/sql has no driver value for is refused,
+// named, whether or not params has rows.
 func bindings[P any](params []P, opts []mapper.WriteOption) ([][]any, error) {
 	rec, err := mapper.Encode(params, opts...)
 	if err != nil {
@@ -21,93 +23,85 @@ func bindings[P any](params []P, opts []mapper.WriteOption) ([][]any, error) {
 	}
 	defer rec.Release()
 	rows, cols := int(rec.NumRows()), int(rec.NumCols())
-	values := make([]func(int) (any, error), cols)
-	for j, col := range rec.Columns() {
-		if values[j] = bindingOf(col); values[j] == nil {
-			f := rec.Schema().Field(j)
-			return nil, &mapper.Error{Column: f.Name, Row: -1, Err: fmt.Errorf(
-				"%w: DuckDB binds no parameter of Arrow type %s (integers, floats, strings, []byte, bool and time.Time it does)",
-				mapper.ErrUnsupported, f.Type)}
-		}
-	}
 	args := make([][]any, rows)
 	flat := make([]any, rows*cols)
 	for i := range args {
 		args[i] = flat[i*cols : (i+1)*cols : (i+1)*cols]
-		for j, col := range rec.Columns() {
-			if col.IsNull(i) {
-				continue // nil: NULL
+	}
+	for j, col := range rec.Columns() {
+		values, err := driverValues(col)
+		if err != nil {
+			var merr *mapper.Error
+			if errors.As(err, &merr) {
+				merr.Column, merr.Path = rec.Schema().Field(j).Name, ""
+				return nil, merr
 			}
-			v, err := values[j](i)
-			if err != nil {
-				return nil, &mapper.Error{Column: rec.Schema().Field(j).Name, Row: i, Err: err}
-			}
+			return nil, &mapper.Error{Column: rec.Schema().Field(j).Name, Row: -1, Err: err}
+		}
+		for i, v := range values {
 			args[i][j] = v
 		}
 	}
 	return args, nil
 }
 
-// bindingOf is the Go value of row i of col that database/sql gives
-// DuckDB's driver for the Go type mapper.Encode makes the column's type
-// of, nil for a type the driver binds none as.
-func bindingOf(col arrow.Array) func(i int) (any, error) {
-	switch a := col.(type) {
-	case *array.Null:
-		return func(int) (any, error) { return nil, nil }
-	case *array.Boolean:
-		return func(i int) (any, error) { return a.Value(i), nil }
-	// database/sql makes every integer an int64 and every float a float64
-	// before its driver binds it: so does QueryWith, so that a parameter
-	// is of the type database/sql gives it.
-	case *array.Int8:
-		return func(i int) (any, error) { return int64(a.Value(i)), nil }
-	case *array.Int16:
-		return func(i int) (any, error) { return int64(a.Value(i)), nil }
-	case *array.Int32:
-		return func(i int) (any, error) { return int64(a.Value(i)), nil }
-	case *array.Int64:
-		return func(i int) (any, error) { return a.Value(i), nil }
-	case *array.Uint8:
-		return func(i int) (any, error) { return int64(a.Value(i)), nil }
-	case *array.Uint16:
-		return func(i int) (any, error) { return int64(a.Value(i)), nil }
-	case *array.Uint32:
-		return func(i int) (any, error) { return int64(a.Value(i)), nil }
-	case *array.Uint64:
-		return func(i int) (any, error) {
-			if v := a.Value(i); v <= math.MaxInt64 {
-				return int64(v), nil
+// driverValues is col's values as the driver values database/sql makes of
+// the Go values mapper.Encode makes col's type of: every integer an int64,
+// every float a float64, a date or timestamp a time.Time, text a string,
+// bytes a []byte; nil for a null. The table says which a type is; mapper
+// decodes it.
+func driverValues(col arrow.Array) ([]any, error) {
+	row := arrowtype.OfType(col.DataType())
+	switch {
+	case row == nil:
+	case row.Layout == arrowtype.Null:
+		return make([]any, col.Len()), nil
+	case row.Layout == arrowtype.Boolean:
+		return decoded[bool](col, nil)
+	case row.Temporal == arrowtype.Date || row.Temporal == arrowtype.Timestamp:
+		return decoded[time.Time](col, nil)
+	case row.Temporal != arrowtype.NotTemporal:
+		// A time of day, a duration or an interval: database/sql has none.
+	case row.Layout == arrowtype.Fixed && row.Value.Integer() && row.Value.Signed():
+		return decoded[int64](col, nil)
+	case row.Layout == arrowtype.Fixed && row.Value.Integer():
+		return decoded(col, func(v uint64) (any, error) {
+			if v > math.MaxInt64 {
+				return nil, fmt.Errorf("%w: %d: database/sql binds no uint64 past the largest int64", mapper.ErrOverflow, v)
 			}
-			return nil, fmt.Errorf("%w: %d: database/sql binds no uint64 past the largest int64", mapper.ErrOverflow, a.Value(i))
-		}
-	case *array.Float32:
-		return func(i int) (any, error) { return float64(a.Value(i)), nil }
-	case *array.Float64:
-		return func(i int) (any, error) { return a.Value(i), nil }
-	case *array.String:
-		return func(i int) (any, error) { return a.Value(i), nil }
-	case *array.LargeString:
-		return func(i int) (any, error) { return a.Value(i), nil }
-	case *array.StringView:
-		return func(i int) (any, error) { return a.Value(i), nil }
-	// The bytes are copied: the record they are in is released before the
-	// query runs.
-	case *array.Binary:
-		return func(i int) (any, error) { return append([]byte{}, a.Value(i)...), nil }
-	case *array.LargeBinary:
-		return func(i int) (any, error) { return append([]byte{}, a.Value(i)...), nil }
-	case *array.BinaryView:
-		return func(i int) (any, error) { return append([]byte{}, a.Value(i)...), nil }
-	case *array.Timestamp:
-		unit := a.DataType().(*arrow.TimestampType).Unit
-		return func(i int) (any, error) { return a.Value(i).ToTime(unit), nil }
-	case *array.Date32:
-		return func(i int) (any, error) { return a.Value(i).ToTime(), nil }
-	case *array.Date64:
-		return func(i int) (any, error) { return a.Value(i).ToTime(), nil }
+			return int64(v), nil
+		})
+	case row.Layout == arrowtype.Fixed && row.Value.Float() && row.Value.Bytes() >= 4:
+		return decoded[float64](col, nil)
+	case (row.Layout == arrowtype.Binary || row.Layout == arrowtype.View) && row.Text:
+		return decoded[string](col, nil)
+	case row.Layout == arrowtype.Binary || row.Layout == arrowtype.View:
+		return decoded[[]byte](col, nil)
 	}
-	return nil
+	return nil, fmt.Errorf("%w: DuckDB binds no parameter of Arrow type %s as database/sql gives it (integers, floats, strings, []byte, bool, dates and timestamps it does)",
+		mapper.ErrUnsupported, col.DataType())
+}
+
+// decoded is col decoded into values of E, each made a driver value by as
+// (the value itself when as is nil); nil for a null.
+func decoded[E any](col arrow.Array, as func(E) (any, error)) ([]any, error) {
+	ptrs, err := mapper.DecodeArray[*E](col)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(ptrs))
+	for i, p := range ptrs {
+		switch {
+		case p == nil:
+		case as == nil:
+			out[i] = *p
+		default:
+			if out[i], err = as(*p); err != nil {
+				return nil, &mapper.Error{Row: i, Err: err}
+			}
+		}
+	}
+	return out, nil
 }
 
 // encodeOptions is what of a query's mapper options acts on its
