@@ -47,13 +47,17 @@ func Query[T any, D DB](ctx context.Context, db D, query string, opts ...ReadOpt
 // fields in mapper's order and naming), and reads the results of every
 // execution, one after the other in the order of params, as rows of T,
 // as Query reads one. Each execution's result must have the first's
-// schema.
+// schema, or the Reader stops there with an ErrTypeMismatch error: a
+// parameter whose type the query leaves open (SELECT ?) takes its value's,
+// DuckDB's NULL for a nil pointer, where a cast (?::BIGINT) fixes it.
 //
-// A field's values are bound as DuckDB's driver binds Go values: integers,
-// floats, strings, []byte, bool, time.Time (a timestamp or a date), and
-// NULL for a nil pointer. A field of any other kind (a list, a struct, a
-// decimal, a duration…) is refused before anything runs, an
-// ErrUnsupported *mapper.Error naming its column, rather than converted.
+// A field's values are bound as database/sql binds them with DuckDB's
+// driver: every integer as an int64 (a uint64 past the largest int64 is
+// refused, ErrOverflow), every float as a float64, strings, []byte, bool,
+// time.Time (a timestamp or a date), and NULL for a nil pointer. A field
+// of any other kind (a list, a struct, a decimal, a duration…) is refused
+// before anything runs, an ErrUnsupported *mapper.Error naming its column,
+// rather than converted.
 // An empty params runs nothing: the Reader is empty, and its schema is
 // T's own (mapper.SchemaOf[T]), since DuckDB describes a result only by
 // running the query.
