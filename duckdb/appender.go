@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/duckdb/duckdb-go/v2"
 
-	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/duckdb/internal/arrowtype"
 )
 
 // The Appender path: DuckDB's Appender, fed row by row with the Go values

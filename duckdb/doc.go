@@ -8,19 +8,20 @@
 //
 //	db, err := sql.Open("duckdb", "")
 //	n, err := duckdb.Insert(ctx, db, "orders", orders, duckdb.InsertConfig{Create: true})
-//	r, err := duckdb.Query[Summary](ctx, db, "SELECT region, count(*) AS orders FROM orders WHERE total > ? GROUP BY region", 9.0)
+//	r, err := duckdb.QueryWith[Summary](ctx, db, "SELECT region, count(*) AS orders FROM orders WHERE total > ? GROUP BY region", []Min{{9.0}})
 //	if err != nil { … }
 //	defer r.Release() // returns the connection
 //	summaries, err := r.ReadAll()
 //
-// Its entry points, by verb: Query (rows of T, a *mapper.Reader),
-// QueryColumns (typed columns, a *mapper.ColumnsReader), QueryRecords
+// Its entry points, by verb: Query (rows of T, a *mapper.Reader), QueryWith
+// (rows of T, the query run once for each element of a []P of
+// parameters), QueryColumns (typed columns, a *mapper.ColumnsReader), QueryRecords
 // (DuckDB's records themselves); Insert, InsertSeq and InsertPages (rows
 // into a table, from a slice, a sequence of rows, or pages). Each runs on
 // a DB: a *sql.DB of duckdb-go's driver, of whose pool it takes one
-// connection, or a *sql.Conn. Query's and QueryColumns' options come among
-// their arguments (as pgx takes its own); the inserts end with
-// ...WriteOption.
+// connection, or a *sql.Conn. The queries end with ...ReadOption, the
+// inserts with ...WriteOption: an option of the other direction does not
+// compile.
 //
 // A query's result is checked against T before any row is read, a
 // mismatch being mapper's *Error naming the field and the column. Its rows

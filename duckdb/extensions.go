@@ -3,7 +3,7 @@ package duckdb
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/internal/arrowtype"
+	"github.com/arrowmap/arrowmap/duckdb/internal/arrowtype"
 )
 
 // DuckDB's records come through arrow-go's C data import, which keeps an

@@ -112,12 +112,12 @@ func TestACancelledQueryDeliversEveryRowBeforeItAndLeaksNothing(t *testing.T) {
 	assert.LessOrEqual(t, settled(before), before)
 }
 
-func TestQueryTakesItsOptionsAmongItsArguments(t *testing.T) {
+func TestQueryTakesItsOptionsAfterTheQueryAndRefusesOnesItCannotUse(t *testing.T) {
 	db := openDB(t)
 	type snake struct {
 		OrderID int64 `arrow:""`
 	}
-	r, err := duckdb.Query[snake](context.Background(), db, "SELECT ?::BIGINT AS order_id", 42, mapper.SnakeCase())
+	r, err := duckdb.Query[snake](context.Background(), db, "SELECT 42::BIGINT AS order_id", mapper.SnakeCase())
 	require.NoError(t, err)
 	rows, err := r.ReadAll()
 	r.Release()
@@ -127,9 +127,13 @@ func TestQueryTakesItsOptionsAmongItsArguments(t *testing.T) {
 	_, err = duckdb.Query[snake](context.Background(), db, "SELECT 1 AS order_id", mapper.Allocator(nil))
 	assert.ErrorIs(t, err, mapper.ErrOption, "DuckDB allocates the records")
 	assert.ErrorContains(t, err, "duckdb.Query does not take Allocator")
-	_, err = duckdb.Query[snake](context.Background(), db, "SELECT 1 AS order_id", duckdb.InsertConfig{})
-	assert.ErrorIs(t, err, mapper.ErrOption, "an insert's config is no parameter")
-	assert.ErrorContains(t, err, "duckdb.Query does not take duckdb.InsertConfig")
+	_, err = duckdb.QueryWith[snake](context.Background(), db, "SELECT ? AS order_id", []struct{ X int64 }{{1}}, mapper.Allocator(nil))
+	assert.ErrorIs(t, err, mapper.ErrOption)
+	assert.ErrorContains(t, err, "duckdb.QueryWith does not take Allocator")
+	_, err = duckdb.QueryRecords(context.Background(), db, "SELECT 1 AS order_id", mapper.SnakeCase())
+	assert.ErrorIs(t, err, mapper.ErrOption, "QueryRecords decodes nothing")
+	_, err = duckdb.Query[snake](context.Background(), db, "SELECT 1 AS order_id", duckdb.QueryConfig{}, duckdb.QueryConfig{})
+	assert.ErrorIs(t, err, mapper.ErrOption, "two configs")
 }
 
 func TestTheExportSettingsActOnTheQueryAndArePutBack(t *testing.T) {
@@ -143,8 +147,8 @@ func TestTheExportSettingsActOnTheQueryAndArePutBack(t *testing.T) {
 		return
 	}
 	l0, v0 := settings()
-	schemaOf := func(args ...any) *arrow.Schema {
-		rr, err := duckdb.QueryRecords(ctx, conn, "SELECT uuid() AS u, 'x' AS s, 1::UHUGEINT AS h, [1] AS l", args...)
+	schemaOf := func(opts ...duckdb.ReadOption) *arrow.Schema {
+		rr, err := duckdb.QueryRecords(ctx, conn, "SELECT uuid() AS u, 'x' AS s, 1::UHUGEINT AS h, [1] AS l", opts...)
 		require.NoError(t, err)
 		defer rr.Release()
 		return rr.Schema()

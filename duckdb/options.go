@@ -6,13 +6,11 @@ import (
 )
 
 // ReadOption is an option of the queries: a mapper.ReadOption or a
-// QueryConfig. The queries take theirs among the query's arguments, as
-// pgx takes its query options: an argument that is a ReadOption is one,
-// and an argument that is a WriteOption (an InsertConfig,
-// mapper.SchemaMetadata) is refused rather than bound as a parameter. An
-// option a query does not take (mapper.Allocator: DuckDB allocates the
-// records) is refused at the call, an ErrOption *mapper.Error naming the
-// entry point and the option.
+// QueryConfig. A WriteOption (an InsertConfig, mapper.SchemaMetadata) is
+// no ReadOption: giving one to a query does not compile. An option a
+// query does not take (mapper.Allocator: DuckDB allocates the records) is
+// refused at the call, an ErrOption *mapper.Error naming the entry point
+// and the option.
 type ReadOption interface{ ReadOption() }
 
 // WriteOption is an option of the inserts: a mapper.WriteOption or an

@@ -349,7 +349,9 @@ func readerAt(t *testing.T, path string) (io.ReaderAt, int64) {
 func duckdbRows(ctx context.Context, db *sql.DB, path string) ([][][]token, error) {
 	// DuckDB's own export (Lossy): a BOOLEAN is a bool, not the arrow.bool8
 	// extension of int8.
-	rr, err := amduckdb.QueryRecords(ctx, db, "SELECT * FROM read_parquet(?)", path, amduckdb.QueryConfig{Lossy: true})
+	// QueryRecords takes no parameters: the path is a literal.
+	query := "SELECT * FROM read_parquet('" + strings.ReplaceAll(path, "'", "''") + "')"
+	rr, err := amduckdb.QueryRecords(ctx, db, query, amduckdb.QueryConfig{Lossy: true})
 	if err != nil {
 		return nil, err
 	}

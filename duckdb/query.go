@@ -12,103 +12,156 @@ import (
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
-// Query runs query on db with its arguments and reads its result as rows
-// of T: T is checked against the result's schema before any row is read
-// (a mismatch is mapper's *Error naming the field and the column). The
-// Reader holds one connection until it is released; its rows stream from
-// DuckDB one chunk (2,048 rows) at a time. ctx governs the query and the
-// reading of its rows: cancelled, the reader stops at the next chunk with
-// ctx's error, every row before it delivered.
+// Query runs query on db and reads its result as rows of T: T is checked
+// against the result's schema before any row is read (a mismatch is
+// mapper's *Error naming the field and the column). The Reader holds one
+// connection until it is released; its rows stream from DuckDB one chunk
+// (2,048 rows) at a time. ctx governs the query and the reading of its
+// rows: cancelled, the reader stops at the next chunk with ctx's error,
+// every row before it delivered.
 //
-// args are the query's parameters ($1, ?) and, among them, Query's
-// options: a QueryConfig (how DuckDB exports the result) and the options
-// of mapper.NewReader. DuckDB allocates the records, so mapper.Allocator
-// is refused.
+// Query takes a QueryConfig (how DuckDB exports the result) and the
+// options of mapper.NewReader. DuckDB allocates the records, so
+// mapper.Allocator is refused. A query with parameters is QueryWith's.
 //
-//	r, err := duckdb.Query[Order](ctx, db, "SELECT * FROM orders WHERE total > ?", 100)
+//	r, err := duckdb.Query[Order](ctx, db, "SELECT * FROM orders")
 //	if err != nil { … }
 //	defer r.Release()
 //	orders, err := r.ReadAll()
-func Query[T any, D DB](ctx context.Context, db D, query string, args ...any) (*mapper.Reader[T], error) {
+func Query[T any, D DB](ctx context.Context, db D, query string, opts ...ReadOption) (*mapper.Reader[T], error) {
 	const entry = "duckdb.Query"
-	cfg, opts, params, err := splitArgs(entry, notAllocator, args)
+	cfg, mopts, err := parseQuery(entry, opts, notAllocator)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := queryRecords(ctx, entry, db, query, params, cfg)
+	recs, err := queryRecords(ctx, entry, db, query, nil, cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer recs.Release() // the Reader holds its own reference
-	return mapper.NewReader[T](recs, opts...)
+	return mapper.NewReader[T](recs, mopts...)
+}
+
+// QueryWith runs query once for each element of params, its parameters
+// ($1, ?) bound positionally from P's columns (mapper.SchemaOf[P]: P's
+// fields in mapper's order and naming), and reads the results of every
+// execution, one after the other in the order of params, as rows of T,
+// as Query reads one. Each execution's result must have the first's
+// schema, or the Reader stops there with an ErrTypeMismatch error: a
+// parameter whose type the query leaves open (SELECT ?) takes its value's,
+// DuckDB's NULL for a nil pointer, where a cast (?::BIGINT) fixes it.
+//
+// A field's values are bound as database/sql binds them with DuckDB's
+// driver: every integer as an int64 (a uint64 past the largest int64 is
+// refused, ErrOverflow), every float as a float64, strings, []byte, bool,
+// time.Time (a timestamp or a date), and NULL for a nil pointer. A field
+// of any other kind (a list, a struct, a decimal, a duration…) is refused
+// before anything runs, an ErrUnsupported *mapper.Error naming its column,
+// rather than converted.
+// An empty params runs nothing: the Reader is empty, and its schema is
+// T's own (mapper.SchemaOf[T]), since DuckDB describes a result only by
+// running the query.
+//
+// QueryWith takes Query's options; SnakeCase and As name and convert P's
+// columns too.
+//
+//	r, err := duckdb.QueryWith[Order](ctx, db, "SELECT * FROM orders WHERE customer = ?", []struct{ Customer string }{{"ann"}, {"bob"}})
+func QueryWith[T, P any, D DB](ctx context.Context, db D, query string, params []P, opts ...ReadOption) (*mapper.Reader[T], error) {
+	const entry = "duckdb.QueryWith"
+	cfg, mopts, err := parseQuery(entry, opts, notAllocator)
+	if err != nil {
+		return nil, err
+	}
+	args, err := bindings(params, encodeOptions(mopts))
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/duckdb: %s: the parameters of %s: %w", entry, quoteSQL(query), err)
+	}
+	if len(args) == 0 {
+		schema, err := mapper.SchemaOf[T](encodeOptions(mopts)...)
+		if err != nil {
+			return nil, err
+		}
+		empty, err := array.NewRecordReader(schema, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer empty.Release()
+		return mapper.NewReader[T](empty, mopts...)
+	}
+	recs, err := queryRecords(ctx, entry, db, query, args, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer recs.Release()
+	return mapper.NewReader[T](recs, mopts...)
 }
 
 // QueryColumns runs query as Query does and reads its result as structs
 // of typed columns (mapper.NewColumnsReader), record by record, without
 // decoding rows. Its options are a QueryConfig and those of
 // mapper.NewColumnsReader.
-func QueryColumns[C any, D DB](ctx context.Context, db D, query string, args ...any) (*mapper.ColumnsReader[C], error) {
+func QueryColumns[C any, D DB](ctx context.Context, db D, query string, opts ...ReadOption) (*mapper.ColumnsReader[C], error) {
 	const entry = "duckdb.QueryColumns"
-	cfg, opts, params, err := splitArgs(entry, columnsOption, args)
+	cfg, mopts, err := parseQuery(entry, opts, columnsOption)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := queryRecords(ctx, entry, db, query, params, cfg)
+	recs, err := queryRecords(ctx, entry, db, query, nil, cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer recs.Release()
-	return mapper.NewColumnsReader[C](recs, opts...)
+	return mapper.NewColumnsReader[C](recs, mopts...)
 }
 
 // QueryRecords runs query as Query does and returns its result as DuckDB
 // exports it, the records themselves; releasing the reader returns its
 // connection. Its one option is a QueryConfig.
-func QueryRecords[D DB](ctx context.Context, db D, query string, args ...any) (array.RecordReader, error) {
+func QueryRecords[D DB](ctx context.Context, db D, query string, opts ...ReadOption) (array.RecordReader, error) {
 	const entry = "duckdb.QueryRecords"
-	cfg, _, params, err := splitArgs(entry, noMapperOption, args)
+	cfg, _, err := parseQuery(entry, opts, noMapperOption)
 	if err != nil {
 		return nil, err
 	}
-	return queryRecords(ctx, entry, db, query, params, cfg)
+	return queryRecords(ctx, entry, db, query, nil, cfg)
 }
 
-// splitArgs divides the arguments of a query between its parameters and
-// the entry point's options: a QueryConfig and the mapper options takes
-// reports true for. An argument that is a WriteOption is refused: it can
-// be no parameter DuckDB binds. Every query's first step, it is where a
-// build without DuckDB's Arrow interface stops.
-func splitArgs(entry string, takes func(mapper.ReadOption) bool, args []any) (QueryConfig, []mapper.ReadOption, []any, error) {
+// queryRecords runs query on a connection of db, exported as cfg says,
+// once for each element of args, its parameters (once without any when
+// args is nil). The reader owns the connection. Every query's first step,
+// it is where a build without DuckDB's Arrow interface stops.
+func queryRecords[D DB](ctx context.Context, entry string, db D, query string, args [][]any, cfg QueryConfig) (*records, error) {
 	if err := needsArrow(entry); err != nil {
-		return QueryConfig{}, nil, nil, err
+		return nil, err
 	}
-	var opts []ReadOption
-	params := make([]any, 0, len(args))
-	for _, a := range args {
-		switch o := a.(type) {
-		case ReadOption:
-			opts = append(opts, o)
-		case WriteOption:
-			return QueryConfig{}, nil, nil, mapper.OptionError(entry, o)
-		default:
-			params = append(params, a)
-		}
-	}
-	cfg, mopts, err := parseQuery(entry, opts, takes)
-	return cfg, mopts, params, err
-}
-
-// queryRecords runs query on a connection of db, exported as cfg says.
-// The reader owns the connection.
-func queryRecords[D DB](ctx context.Context, entry string, db D, query string, params []any, cfg QueryConfig) (*records, error) {
 	s, err := open(ctx, entry, db)
 	if err != nil {
 		return nil, err
 	}
-	restore, err := s.export(ctx, cfg)
+	var first []any
+	if len(args) > 0 {
+		first, args = args[0], args[1:]
+	}
+	rr, err := s.run(ctx, query, first, cfg)
 	if err != nil {
 		s.close()
-		return nil, fmt.Errorf("arrowmap/duckdb: %s: the export settings: %w", entry, err)
+		return nil, queryError(entry, query, err)
+	}
+	r := &records{
+		ctx: ctx, entry: entry, query: query, cfg: cfg, rest: args,
+		rr: rr, s: s, plain: rr.Schema(), schema: schemaWithExtensions(rr.Schema()),
+	}
+	r.executed = 1
+	r.refs.Store(1)
+	return r, nil
+}
+
+// run runs query once on the session's connection with params, exported
+// as cfg says.
+func (s *session) run(ctx context.Context, query string, params []any, cfg QueryConfig) (array.RecordReader, error) {
+	restore, err := s.export(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("the export settings: %w", err)
 	}
 	rr, err := s.arrow.QueryContext(ctx, query, params...)
 	// The result keeps the settings it was made with: they go back now.
@@ -117,12 +170,9 @@ func queryRecords[D DB](ctx context.Context, entry string, db D, query string, p
 		err = fmt.Errorf("the export settings put back: %w", rerr)
 	}
 	if err != nil {
-		s.close()
-		return nil, queryError(entry, query, err)
+		return nil, err
 	}
-	r := &records{entry: entry, query: query, rr: rr, s: s, schema: schemaWithExtensions(rr.Schema())}
-	r.refs.Store(1)
-	return r, nil
+	return rr, nil
 }
 
 func queryError(entry, query string, err error) error {
@@ -142,14 +192,21 @@ func quoteSQL(query string) string {
 // runs on: the last Release releases the result and returns the
 // connection. A goroutine of its own reads DuckDB's next record while the
 // caller decodes this one (DuckDB's export is a cgo call per chunk, as
-// long as decoding it). Its records have their extension types back
+// long as decoding it), and runs the query's next execution, if any, when
+// one result ends. Its records have their extension types back
 // (extensions.go); its errors name the query.
 type records struct {
+	ctx          context.Context // of the executions after the first
 	entry, query string
-	rr           array.RecordReader
-	s            *session
-	refs         atomic.Int64
-	// schema is rr's with its extensions, nil where it names none.
+	cfg          QueryConfig
+	rest         [][]any // the parameters of the executions still to run
+	executed     int     // the executions run, the current one included
+
+	rr    array.RecordReader // the current execution's, the fetching goroutine's
+	s     *session
+	refs  atomic.Int64
+	plain *arrow.Schema // the first execution's, as DuckDB exports it
+	// schema is plain with its extensions, nil where it names none.
 	schema *arrow.Schema
 
 	once  sync.Once // starts the reading ahead, at the first Next
@@ -170,7 +227,7 @@ func (r *records) Schema() *arrow.Schema {
 	if r.schema != nil {
 		return r.schema
 	}
-	return r.rr.Schema()
+	return r.plain
 }
 
 func (r *records) Next() bool {
@@ -213,24 +270,54 @@ func (r *records) fetch() {
 			return false
 		}
 	}
-	for r.rr.Next() {
-		rec := r.rr.RecordBatch()
-		if r.schema == nil {
-			rec.Retain()
-		} else {
-			var err error
-			if rec, err = retype(rec, r.schema); err != nil {
-				send(fetched{err: queryError(r.entry, r.query, err)})
+	for {
+		for r.rr.Next() {
+			rec := r.rr.RecordBatch()
+			if r.schema == nil {
+				rec.Retain()
+			} else {
+				var err error
+				if rec, err = retype(rec, r.schema); err != nil {
+					send(fetched{err: queryError(r.entry, r.query, err)})
+					return
+				}
+			}
+			if !send(fetched{rec: rec}) {
 				return
 			}
 		}
-		if !send(fetched{rec: rec}) {
+		if err := r.rr.Err(); err != nil {
+			send(fetched{err: queryError(r.entry, r.query, err)})
+			return
+		}
+		if len(r.rest) == 0 {
+			return
+		}
+		if err := r.next(); err != nil {
+			send(fetched{err: err})
 			return
 		}
 	}
-	if err := r.rr.Err(); err != nil {
-		send(fetched{err: queryError(r.entry, r.query, err)})
+}
+
+// next runs the query's next execution, once the current one's result is
+// released: DuckDB runs one query at a time on a connection.
+func (r *records) next() error {
+	params := r.rest[0]
+	r.rest = r.rest[1:]
+	r.rr.Release()
+	rr, err := r.s.run(r.ctx, r.query, params, r.cfg)
+	if err != nil {
+		r.rr = nil
+		return fmt.Errorf("arrowmap/duckdb: %s %s, the parameters of row %d: %w", r.entry, quoteSQL(r.query), r.executed, err)
 	}
+	r.rr = rr
+	r.executed++
+	if !rr.Schema().Equal(r.plain) {
+		return fmt.Errorf("arrowmap/duckdb: %s %s: the result of the parameters of row %d is %s, not the first's %s: %w",
+			r.entry, quoteSQL(r.query), r.executed-1, rr.Schema(), r.plain, mapper.ErrTypeMismatch)
+	}
+	return nil
 }
 
 func (r *records) RecordBatch() arrow.RecordBatch { return r.rec }
@@ -266,9 +353,11 @@ func (r *records) Release() {
 		}
 		r.wg.Wait()
 	}
-	r.rr.Release()
-	if err := r.rr.Err(); err != nil && r.err == nil {
-		r.err = queryError(r.entry, r.query, err)
+	if r.rr != nil {
+		r.rr.Release()
+		if err := r.rr.Err(); err != nil && r.err == nil {
+			r.err = queryError(r.entry, r.query, err)
+		}
 	}
 	r.s.close()
 }

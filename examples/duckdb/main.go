@@ -69,9 +69,9 @@ func run(ctx context.Context, out io.Writer, db *sql.DB) error {
 	// DuckDB sums integers into a HUGEINT: the cast makes it the int64 of
 	// Summary (a duckdb.HugeInt field would read it as it is).
 	const minTotal = 9.00
-	r, err := duckdb.Query[Summary](ctx, db, `
+	r, err := duckdb.QueryWith[Summary](ctx, db, `
 		SELECT region, count(*) AS orders, sum(total)::DECIMAL(38,2) AS total, sum(len(coalesce(items, [])))::BIGINT AS items
-		FROM orders WHERE total > ? GROUP BY region ORDER BY region`, minTotal)
+		FROM orders WHERE total > ? GROUP BY region ORDER BY region`, []struct{ Min float64 }{{minTotal}})
 	if err != nil {
 		return err
 	}

@@ -55,6 +55,34 @@ func TestEveryGeneratedFileHasItsTemplate(t *testing.T) {
 	}))
 }
 
+// TestTheDuckDBModulesCopyIsTheTableFileByFile finds in the duckdb
+// module's copy of the table every production file of the table, under
+// its generated header, and no other Go file (one left behind by a file of
+// the table removed or renamed).
+func TestTheDuckDBModulesCopyIsTheTableFileByFile(t *testing.T) {
+	copies, err := copyTable(root)
+	require.NoError(t, err)
+	assert.Contains(t, copies, copyDir+"/table.go")
+	assert.NotContains(t, copies, copyDir+"/arrowtype_test.go", "tests stay with the table")
+	for rel, b := range copies {
+		src, err := os.ReadFile(filepath.Join(root, tableDir, filepath.Base(rel)))
+		require.NoError(t, err)
+		header, body, ok := strings.Cut(string(b), "\n\n")
+		require.True(t, ok)
+		assert.Regexp(t, `^// Code generated .* DO NOT EDIT\.$`, header, rel)
+		assert.Equal(t, goGenerate.ReplaceAllString(string(src), ""), body, "%s is its file of the table", rel)
+	}
+	assert.Contains(t, string(copies[copyDir+"/arrowtype.go"]), "without its go:generate line")
+	assert.NotContains(t, string(copies[copyDir+"/arrowtype.go"]), "//go:generate", "the copy has no ./gen to run")
+	entries, err := os.ReadDir(filepath.Join(root, copyDir))
+	require.NoError(t, err)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".go") {
+			assert.Contains(t, copies, copyDir+"/"+e.Name(), "%s is no file of the table", e.Name())
+		}
+	}
+}
+
 // TestTemplatesSeeEachValueByTheClassesOfItsRows checks the classes a
 // template picks a generic function by against what Arrow says of the
 // types.

@@ -67,9 +67,12 @@ func (c Count) Beyond() []string { return c.Files[Production] }
 type name struct{ pkg, name string }
 
 const (
-	arrowPkg   = "github.com/apache/arrow-go/v18/arrow"
-	arrayPkg   = arrowPkg + "/array"
-	tablePkg   = "github.com/arrowmap/arrowmap/internal/arrowtype"
+	arrowPkg = "github.com/apache/arrow-go/v18/arrow"
+	arrayPkg = arrowPkg + "/array"
+	tablePkg = "github.com/arrowmap/arrowmap/internal/arrowtype"
+	// copyPkg is the duckdb module's generated copy of the table: a name of
+	// it is the table's.
+	copyPkg    = "github.com/arrowmap/arrowmap/duckdb/internal/arrowtype"
 	viewsPkg   = "github.com/arrowmap/arrowmap/views"
 	arrowGoMod = "github.com/apache/arrow-go/v18"
 )
@@ -138,6 +141,9 @@ func named(f *ast.File, names map[name][]int) []int {
 	imports := map[string]string{}
 	for _, is := range f.Imports {
 		p, _ := strconv.Unquote(is.Path.Value)
+		if p == copyPkg {
+			p = tablePkg
+		}
 		local := p[strings.LastIndex(p, "/")+1:]
 		if is.Name != nil {
 			local = is.Name.Name
