@@ -14,7 +14,8 @@
 //
 // Its entry points, by verb: Query and QueryWith (rows of T, with
 // parameters from a []P), Exec and ExecWith (a statement's affected rows),
-// Ingest and IngestSeq (rows into a table, at once or page by page). Each
+// Ingest, IngestSeq and IngestPages (rows into a Table: a slice, a
+// sequence of rows, a sequence of pages). Each
 // ends with ...ReadOption or ...WriteOption: mapper options, checked at
 // the call.
 //

@@ -53,7 +53,20 @@ func ExampleQueryWith() {
 func ExampleIngest() {
 	ctx := context.Background()
 	cnxn := open(ctx)
-	n, err := amadbc.Ingest(ctx, cnxn, "orders", amadbc.CreateAppend, []Order{{ID: 1, Total: 9.5}})
+	n, err := amadbc.Ingest(ctx, cnxn, amadbc.Table{Name: "orders", Mode: amadbc.CreateAppend}, []Order{{ID: 1, Total: 9.5}})
+	fmt.Println(n, err)
+}
+
+func ExampleIngestPages() {
+	// Copy a query's result page by page, each page a buffer reused.
+	ctx := context.Background()
+	from, to := open(ctx), open(ctx)
+	r, err := amadbc.Query[Order](ctx, from, "SELECT id, buyer, total FROM orders")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Release()
+	n, err := amadbc.IngestPages(ctx, to, amadbc.Table{Name: "orders_copy", Mode: amadbc.CreateAppend}, r.Pages(4096))
 	fmt.Println(n, err)
 }
 
@@ -74,6 +87,6 @@ func ExampleIngestSeq() {
 		log.Fatal(err)
 	}
 	defer r.Release()
-	n, err := amadbc.IngestSeq(ctx, to, "orders_copy", amadbc.Create, r.All())
+	n, err := amadbc.IngestSeq(ctx, to, amadbc.Table{Name: "orders_copy", Mode: amadbc.Create}, r.All())
 	fmt.Println(n, err)
 }

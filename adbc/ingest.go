@@ -9,21 +9,71 @@ import (
 
 	"github.com/apache/arrow-adbc/go/adbc"
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/arrowmap/arrowmap/internal/batches"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
-// IngestMode is ADBC's ingest mode option: create, append, replace or
-// create_append.
-type IngestMode string
+// Table names an ingest target and says what to do with it: ADBC's
+// ingest options. A field a driver does not take (a catalog, say) is the
+// driver's error at its option, naming it.
+type Table struct {
+	// Catalog and Schema, when empty, set no option: the driver's
+	// defaults.
+	Catalog, Schema, Name string
+	// Temporary asks the driver for a temporary table.
+	Temporary bool
+	// Mode is whether the table must exist, must not, or is replaced.
+	Mode IngestMode
+}
 
-// The ingest modes of ADBC. The empty mode sets no mode option, leaving
-// the driver's default (Create, in the ADBC specification).
+// IngestMode says what an ingest does with its table, whether it exists
+// or not: ADBC's ingest mode option. The same modes are flightsql's and
+// duckdb's.
+type IngestMode int
+
 const (
-	Create       IngestMode = IngestMode(adbc.OptionValueIngestModeCreate)
-	Append       IngestMode = IngestMode(adbc.OptionValueIngestModeAppend)
-	Replace      IngestMode = IngestMode(adbc.OptionValueIngestModeReplace)
-	CreateAppend IngestMode = IngestMode(adbc.OptionValueIngestModeCreateAppend)
+	// Append appends the rows to the table, which must exist.
+	Append IngestMode = iota
+	// Create creates the table, which must not exist, with the rows
+	// (mapper.SchemaOf[T] is its schema).
+	Create
+	// CreateAppend creates the table if it does not exist, and appends
+	// the rows to it.
+	CreateAppend
+	// Replace drops the table if it exists, and creates it anew with the
+	// rows.
+	Replace
 )
+
+// String is the mode's name.
+func (m IngestMode) String() string {
+	switch m {
+	case Append:
+		return "Append"
+	case Create:
+		return "Create"
+	case CreateAppend:
+		return "CreateAppend"
+	case Replace:
+		return "Replace"
+	}
+	return fmt.Sprintf("IngestMode(%d)", int(m))
+}
+
+// option is m as ADBC's ingest mode option's value.
+func (m IngestMode) option() (string, error) {
+	switch m {
+	case Append:
+		return adbc.OptionValueIngestModeAppend, nil
+	case Create:
+		return adbc.OptionValueIngestModeCreate, nil
+	case CreateAppend:
+		return adbc.OptionValueIngestModeCreateAppend, nil
+	case Replace:
+		return adbc.OptionValueIngestModeReplace, nil
+	}
+	return "", fmt.Errorf("no ingest mode %v", m)
+}
 
 // IngestBatchRows is the most rows Ingest and IngestSeq put in one record:
 // an input longer than that is encoded a record at a time, as the driver
@@ -34,9 +84,9 @@ const IngestBatchRows = 16 << 10
 var ingestBatchRows = IngestBatchRows
 
 // Ingest writes rows into table in bulk, through the statement's ingest
-// target and mode options, and returns the rows written as the driver
-// reports them (-1 when it does not know). The rows are encoded with
-// mapper.Encode (SchemaOf[T] is the table's schema in Create mode): up to
+// options, and returns the rows written as the driver reports them (-1
+// when it does not know). The rows are encoded with mapper.Encode
+// (SchemaOf[T] is the table's schema when it is created): up to
 // IngestBatchRows as one bound record, more as a bound stream of records
 // of that many rows.
 //
@@ -50,15 +100,10 @@ var ingestBatchRows = IngestBatchRows
 // there.
 //
 // Ingest takes the options of mapper.Encode.
-func Ingest[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows []T, opts ...WriteOption) (int64, error) {
+func Ingest[T any](ctx context.Context, cnxn adbc.Connection, table Table, rows []T, opts ...WriteOption) (int64, error) {
 	const entry = "adbc.Ingest"
 	if len(rows) > ingestBatchRows {
-		chunks := func() ([]T, error) {
-			chunk := rows[:min(len(rows), ingestBatchRows)]
-			rows = rows[len(chunk):]
-			return chunk, nil
-		}
-		return ingestStream(ctx, entry, cnxn, table, mode, chunks, nil, opts)
+		return ingestStream(ctx, entry, cnxn, table, batches.Cut(batches.One(rows), ingestBatchRows), opts)
 	}
 	rec, err := mapper.Encode(rows, opts...)
 	if err != nil {
@@ -67,49 +112,45 @@ func Ingest[T any](ctx context.Context, cnxn adbc.Connection, table string, mode
 	// The driver holds its own reference while bound; ours goes once the
 	// statement is closed, whatever the driver did with it.
 	defer rec.Release()
-	stmt, err := ingestStatement(entry, cnxn, table, mode)
+	stmt, err := ingestStatement(entry, cnxn, table)
 	if err != nil {
 		return 0, err
 	}
 	if err := stmt.Bind(ctx, rec); err != nil {
 		_ = stmt.Close()
-		return 0, ingestError(entry, table, "Bind", err)
+		return 0, ingestError(entry, table.Name, "Bind", err)
 	}
-	return ingestUpdate(ctx, entry, table, stmt, nil)
+	return ingestUpdate(ctx, entry, table.Name, stmt, nil)
 }
 
 // IngestSeq is Ingest of the rows of a sequence, read as the driver
 // reads the stream, IngestBatchRows at a time: the rows of another
 // engine's result go straight into a table, for example,
 //
-//	n, err := adbc.IngestSeq(ctx, cnxn, "orders", adbc.Append, r.All())
+//	n, err := adbc.IngestSeq(ctx, cnxn, adbc.Table{Name: "orders"}, r.All())
 //
 // An error of the sequence stops the stream where it is (as a value that
 // does not fit its column does: see Ingest) and is returned, wrapped.
 // Breaking out of the sequence early is IngestSeq's to do, once the driver
 // has finished with the stream.
-func IngestSeq[T any](ctx context.Context, cnxn adbc.Connection, table string, mode IngestMode, rows iter.Seq2[T, error], opts ...WriteOption) (int64, error) {
+func IngestSeq[T any](ctx context.Context, cnxn adbc.Connection, table Table, rows iter.Seq2[T, error], opts ...WriteOption) (int64, error) {
 	const entry = "adbc.IngestSeq"
 	if rows == nil {
-		return 0, fmt.Errorf("arrowmap/adbc: %s into %q: nil sequence", entry, table)
+		return 0, fmt.Errorf("arrowmap/adbc: %s into %q: nil sequence", entry, table.Name)
 	}
-	next, stop := iter.Pull2(rows)
-	var buf []T
-	chunks := func() ([]T, error) {
-		buf = buf[:0]
-		for len(buf) < ingestBatchRows {
-			row, err, ok := next()
-			if !ok {
-				break
-			}
-			if err != nil {
-				return nil, &sequenceError{err}
-			}
-			buf = append(buf, row)
-		}
-		return buf, nil
+	return ingestStream(ctx, entry, cnxn, table, batches.Gather(rows, ingestBatchRows), opts)
+}
+
+// IngestPages is IngestSeq of the pages of rows that pages yields, in
+// order, such as the pages of a mapper.Reader: each page is encoded as the
+// driver reads the stream, a record of at most IngestBatchRows rows at a
+// time. An error of the sequence stops the stream as IngestSeq's does.
+func IngestPages[T any](ctx context.Context, cnxn adbc.Connection, table Table, pages iter.Seq2[[]T, error], opts ...WriteOption) (int64, error) {
+	const entry = "adbc.IngestPages"
+	if pages == nil {
+		return 0, fmt.Errorf("arrowmap/adbc: %s into %q: nil sequence", entry, table.Name)
 	}
-	return ingestStream(ctx, entry, cnxn, table, mode, chunks, stop, opts)
+	return ingestStream(ctx, entry, cnxn, table, batches.Cut(pages, ingestBatchRows), opts)
 }
 
 // sequenceError is the error a sequence of rows yielded.
@@ -118,15 +159,22 @@ type sequenceError struct{ err error }
 func (e *sequenceError) Error() string { return "the sequence of rows: " + e.err.Error() }
 func (e *sequenceError) Unwrap() error { return e.err }
 
-// ingestStream ingests the rows of chunks (an empty chunk is the end) as
-// a bound stream of records; stop, if not nil, is called once the stream
-// is done with.
-func ingestStream[T any](ctx context.Context, entry string, cnxn adbc.Connection, table string, mode IngestMode, chunks func() ([]T, error), stop func(), opts []mapper.WriteOption) (int64, error) {
-	recs, err := newRowBatches(chunks, stop, opts)
-	if err != nil {
-		if stop != nil {
-			stop()
+// ingestStream ingests the rows of chunks, none of them empty, as a bound
+// stream of records.
+func ingestStream[T any](ctx context.Context, entry string, cnxn adbc.Connection, table Table, chunks iter.Seq2[[]T, error], opts []mapper.WriteOption) (int64, error) {
+	next, stop := iter.Pull2(chunks)
+	recs, err := newRowBatches(func() ([]T, error) {
+		rows, err, ok := next()
+		if !ok {
+			return nil, nil
 		}
+		if err != nil {
+			return nil, &sequenceError{err}
+		}
+		return rows, nil
+	}, stop, opts)
+	if err != nil {
+		stop()
 		return 0, err
 	}
 	// Whatever the driver retains, the rows are let go once it is done:
@@ -134,38 +182,56 @@ func ingestStream[T any](ctx context.Context, entry string, cnxn adbc.Connection
 	// reference goes after the statement is closed.
 	defer recs.Release()
 	defer recs.finish()
-	stmt, err := ingestStatement(entry, cnxn, table, mode)
+	stmt, err := ingestStatement(entry, cnxn, table)
 	if err != nil {
 		return 0, err
 	}
 	if err := stmt.BindStream(ctx, recs); err != nil {
 		_ = stmt.Close()
-		return 0, ingestError(entry, table, "BindStream", err)
+		return 0, ingestError(entry, table.Name, "BindStream", err)
 	}
-	return ingestUpdate(ctx, entry, table, stmt, recs.Err)
+	return ingestUpdate(ctx, entry, table.Name, stmt, recs.Err)
 }
 
-// ingestStatement opens a statement that ingests into table.
-func ingestStatement(entry string, cnxn adbc.Connection, table string, mode IngestMode) (adbc.Statement, error) {
-	if table == "" {
-		return nil, fmt.Errorf("arrowmap/adbc: %s: no table", entry)
+// ingestStatement opens a statement that ingests into table, with an
+// option for each of its fields that is set.
+func ingestStatement(entry string, cnxn adbc.Connection, table Table) (adbc.Statement, error) {
+	if table.Name == "" {
+		return nil, fmt.Errorf("arrowmap/adbc: %s: the Table has no Name", entry)
+	}
+	mode, err := table.Mode.option()
+	if err != nil {
+		return nil, fmt.Errorf("arrowmap/adbc: %s into %q: %w", entry, table.Name, err)
 	}
 	stmt, err := newStatement(entry, cnxn)
 	if err != nil {
 		return nil, err
 	}
-	if err := stmt.SetOption(adbc.OptionKeyIngestTargetTable, table); err != nil {
-		_ = stmt.Close()
-		return nil, ingestError(entry, table, "SetOption "+adbc.OptionKeyIngestTargetTable, err)
+	options := []ingestOption{
+		{"Name", adbc.OptionKeyIngestTargetTable, table.Name},
+		{"Mode", adbc.OptionKeyIngestMode, mode},
 	}
-	if mode != "" {
-		if err := stmt.SetOption(adbc.OptionKeyIngestMode, string(mode)); err != nil {
+	if table.Catalog != "" {
+		options = append(options, ingestOption{"Catalog", adbc.OptionValueIngestTargetCatalog, table.Catalog})
+	}
+	if table.Schema != "" {
+		options = append(options, ingestOption{"Schema", adbc.OptionValueIngestTargetDBSchema, table.Schema})
+	}
+	if table.Temporary {
+		options = append(options, ingestOption{"Temporary", adbc.OptionValueIngestTemporary, adbc.OptionValueEnabled})
+	}
+	for _, o := range options {
+		if err := stmt.SetOption(o.key, o.value); err != nil {
 			_ = stmt.Close()
-			return nil, ingestError(entry, table, "SetOption "+adbc.OptionKeyIngestMode+" "+string(mode), err)
+			return nil, ingestError(entry, table.Name, fmt.Sprintf("Table.%s: SetOption %s %s", o.field, o.key, o.value), err)
 		}
 	}
 	return stmt, nil
 }
+
+// ingestOption is an ADBC option of an ingest, and the Table's field it
+// comes from, which its error names.
+type ingestOption struct{ field, key, value string }
 
 // ingestUpdate executes stmt and closes it. An error of the bound stream,
 // streamErr's (encoding a value, the sequence's), is the error, rather

@@ -17,7 +17,7 @@ import (
 // The Appender path: DuckDB's Appender, fed row by row with the Go values
 // duckdb-go's Appender takes, read from the record (after carry, so that
 // what DuckDB cannot hold is refused as on the view's path). It carries
-// what the view cannot, a dense union, and what InsertConfig.Appender
+// what the view cannot, a dense union, and what IngestConfig.Appender
 // asks; it is slower (bench/RESULTS.md).
 
 // valueOf reads slot i of an array as the Go value duckdb-go's Appender

@@ -61,7 +61,7 @@ const ordersSQL = `CREATE TABLE orders AS SELECT
 FROM range(%d) t(i)`
 
 // ordersDDL is the table the insert benchmarks write, the one both
-// variants write and the one InsertConfig.Create would make of Order.
+// variants write and the one Create (Table.Mode) would make of Order.
 const ordersDDL = `CREATE TABLE %s (
 	id BIGINT NOT NULL,
 	customer INTEGER NOT NULL,
@@ -313,13 +313,13 @@ func (o Order) String() string {
 
 // insertMapper is arrowmap's insert of rows into the empty table.
 func insertMapper(ctx context.Context, db *sql.DB, table string, rows []Order) error {
-	_, err := duckdb.Insert(ctx, db, table, rows)
+	_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: table}, rows)
 	return err
 }
 
 // insertCreate is arrowmap's insert of rows into a table it creates.
 func insertCreate(ctx context.Context, db *sql.DB, table string, rows []Order) error {
-	_, err := duckdb.Insert(ctx, db, table, rows, duckdb.InsertConfig{Create: true})
+	_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: table, Mode: duckdb.Create}, rows)
 	return err
 }
 

@@ -41,16 +41,16 @@ func TestEveryEntryPointOfABuildWithoutTheTagSaysToBuildWithIt(t *testing.T) {
 			_, err := duckdb.QueryRecords(ctx, db, "SELECT 1::BIGINT AS id")
 			return err
 		},
-		"duckdb.Insert": func() error {
-			_, err := duckdb.Insert(ctx, db, "t", rows, duckdb.InsertConfig{Appender: true})
+		"duckdb.Ingest": func() error {
+			_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "t"}, rows, duckdb.IngestConfig{Appender: true})
 			return err
 		},
-		"duckdb.InsertSeq": func() error {
-			_, err := duckdb.InsertSeq(ctx, db, "t", iter.Seq2[row, error](func(yield func(row, error) bool) { yield(rows[0], nil) }))
+		"duckdb.IngestSeq": func() error {
+			_, err := duckdb.IngestSeq(ctx, db, duckdb.Table{Name: "t"}, iter.Seq2[row, error](func(yield func(row, error) bool) { yield(rows[0], nil) }))
 			return err
 		},
-		"duckdb.InsertPages": func() error {
-			_, err := duckdb.InsertPages(ctx, db, "t", iter.Seq2[[]row, error](func(yield func([]row, error) bool) { yield(rows, nil) }))
+		"duckdb.IngestPages": func() error {
+			_, err := duckdb.IngestPages(ctx, db, duckdb.Table{Name: "t"}, iter.Seq2[[]row, error](func(yield func([]row, error) bool) { yield(rows, nil) }))
 			return err
 		},
 	}

@@ -7,7 +7,7 @@
 // of arrowmap never download DuckDB or need cgo.
 //
 //	db, err := sql.Open("duckdb", "")
-//	n, err := duckdb.Insert(ctx, db, "orders", orders, duckdb.InsertConfig{Create: true})
+//	n, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders", Mode: duckdb.Create}, orders)
 //	r, err := duckdb.QueryWith[Summary](ctx, db, "SELECT region, count(*) AS orders FROM orders WHERE total > ? GROUP BY region", []Min{{9.0}})
 //	if err != nil { … }
 //	defer r.Release() // returns the connection
@@ -16,11 +16,11 @@
 // Its entry points, by verb: Query (rows of T, a *mapper.Reader), QueryWith
 // (rows of T, the query run once for each element of a []P of
 // parameters), QueryColumns (typed columns, a *mapper.ColumnsReader), QueryRecords
-// (DuckDB's records themselves); Insert, InsertSeq and InsertPages (rows
-// into a table, from a slice, a sequence of rows, or pages). Each runs on
+// (DuckDB's records themselves); Ingest, IngestSeq and IngestPages (rows
+// into a Table, from a slice, a sequence of rows, or pages). Each runs on
 // a DB: a *sql.DB of duckdb-go's driver, of whose pool it takes one
 // connection, or a *sql.Conn. The queries end with ...ReadOption, the
-// inserts with ...WriteOption: an option of the other direction does not
+// ingests with ...WriteOption: an option of the other direction does not
 // compile.
 //
 // A query's result is checked against T before any row is read, a
@@ -45,28 +45,29 @@
 //
 // # Ingest
 //
-// Insert encodes the rows with mapper's rules, a batch at a time, and
+// Ingest encodes the rows with mapper's rules, a batch at a time, and
 // writes them all through one INSERT … BY NAME SELECT * from an Arrow view
 // of a stream of the batches, the next encoded by a goroutine while DuckDB
 // writes this one (duckdb-go's views ignore the projection DuckDB pushes
 // into them — duckdb/duckdb-go issue 24 — so the view is read by that one
 // statement and dropped at once; users never see it). An error of any
 // batch fails DuckDB's read of the stream, so that the INSERT writes
-// nothing. Rows none, it runs no INSERT. InsertConfig.Create creates the
-// table from mapper.SchemaOf[T] (CREATE TABLE … AS … WITH NO DATA of the
-// view), each column of the DuckDB type of its Arrow type (docs/engines.md,
+// nothing. Rows none, it runs no INSERT. Table.Mode Create, CreateAppend
+// and Replace create the table from mapper.SchemaOf[T] (CREATE TABLE … AS
+// … WITH NO DATA of the view; Replace drops the old table first, in the
+// ingest's transaction), each column of the DuckDB type of its Arrow type (docs/engines.md,
 // DuckDB's table). What DuckDB's Arrow import refuses (float16, decimal256) or
 // misreads (a day_time_interval's milliseconds, read as microseconds) is
 // converted losslessly before the view, and what it would truncate
 // (nanoseconds past whole microseconds in a TIMESTAMPTZ or an INTERVAL)
 // refused, naming the row. A dense union, which the view cannot carry,
 // goes through DuckDB's Appender, as every column does with
-// InsertConfig.Appender; a decimal of more than 38 digits, which DuckDB
+// IngestConfig.Appender; a decimal of more than 38 digits, which DuckDB
 // has no type for, is refused before any row, naming the column.
 //
 // # Transactions
 //
-// An insert on a connection in autocommit runs in a transaction of its
+// An ingest on a connection in autocommit runs in a transaction of its
 // own. It counts the table's rows before and after (DuckDB 1.5.6 loses
 // sight of the rows of a large INSERT that follows one of no rows in a
 // transaction: they do not show until a CHECKPOINT), and commits only
@@ -74,11 +75,11 @@
 // the table is as it was.
 //
 // On a connection in a transaction of the caller's (a *sql.Conn after
-// BEGIN) the insert is part of it, and the caller's COMMIT or ROLLBACK
+// BEGIN) the ingest is part of it, and the caller's COMMIT or ROLLBACK
 // decides. DuckDB has no SAVEPOINT, and aborts a transaction at the error
 // of a statement that writes, after which its COMMIT ends the transaction
 // as a ROLLBACK and returns nil: the caller's own changes would be lost
-// without a word. So an insert failing there
+// without a word. So an ingest failing there
 //
 //   - before DuckDB saw a row of it (an option, T, the table's columns, a
 //     table to create that exists, a value refused in the first batch, an
@@ -88,11 +89,11 @@
 //   - after (a value refused in a later batch, an error of the caller's
 //     sequence, a cancelled ctx, a constraint DuckDB enforces, rows that
 //     DuckDB does not show), where DuckDB aborted the transaction or holds
-//     rows of the insert, rolls the whole transaction back, and its error
-//     wraps ErrTransactionRolledBack and says why: the caller's changes in
-//     it are gone, and the connection is in no transaction, so that the
-//     caller's COMMIT fails ("no transaction is active") rather than
-//     return nil.
+//     rows of the ingest, or Replace dropped the old table, rolls the
+//     whole transaction back, and its error wraps ErrTransactionRolledBack
+//     and says why: the caller's changes in it are gone, and the
+//     connection is in no transaction, so that the caller's COMMIT fails
+//     ("no transaction is active") rather than return nil.
 //
 // A statement the caller runs after that error, before its COMMIT, runs
 // in autocommit.

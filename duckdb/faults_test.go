@@ -178,29 +178,29 @@ func TestTheExportSettingsActOnTheQueryAndArePutBack(t *testing.T) {
 	assert.Len(t, rows, 5000)
 }
 
-func TestAnInsertIntoATableOfOtherColumnsIsRefusedNamingThem(t *testing.T) {
+func TestAnIngestIntoATableOfOtherColumnsIsRefusedNamingThem(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
 	_, err := db.Exec("CREATE TABLE orders (id BIGINT, amount DOUBLE, note VARCHAR)")
 	require.NoError(t, err)
-	_, err = duckdb.Insert(ctx, db, "orders", orders(10))
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders"}, orders(10))
 	assert.ErrorIs(t, err, mapper.ErrMissingColumn)
 	assert.Contains(t, err.Error(), `no column "total"`)
 	assert.Contains(t, err.Error(), `columns "amount"`)
 	assert.Equal(t, 0, count(t, db, "orders"))
-	_, err = duckdb.Insert(ctx, db, "missing", orders(10))
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "missing"}, orders(10))
 	assert.ErrorContains(t, err, "missing")
-	_, err = duckdb.Insert(ctx, db, "orders", orders(1), duckdb.InsertConfig{Create: true})
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders", Mode: duckdb.Create}, orders(1))
 	assert.ErrorContains(t, err, "already exists")
 }
 
-func TestInsertAppendsByNameAndCreatesWhenAsked(t *testing.T) {
+func TestIngestAppendsByNameAndCreatesWhenAsked(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
 	_, err := db.Exec("CREATE TABLE orders (NOTE VARCHAR, total DOUBLE, Id BIGINT)")
 	require.NoError(t, err)
 	rows := orders(1000)
-	n, err := duckdb.Insert(ctx, db, "orders", rows, duckdb.InsertConfig{BatchRows: 64})
+	n, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders"}, rows, duckdb.IngestConfig{BatchRows: 64})
 	require.NoError(t, err)
 	assert.EqualValues(t, 1000, n)
 	// DuckDB names a column as the table does: Id, NOTE.
@@ -211,10 +211,10 @@ func TestInsertAppendsByNameAndCreatesWhenAsked(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, rows, back)
 
-	n, err = duckdb.Insert(ctx, db, "main.created", rows[:5], duckdb.InsertConfig{Create: true, IfNotExists: true})
+	n, err = duckdb.Ingest(ctx, db, duckdb.Table{Schema: "main", Name: "created", Mode: duckdb.CreateAppend}, rows[:5])
 	require.NoError(t, err)
 	assert.EqualValues(t, 5, n)
-	n, err = duckdb.Insert(ctx, db, "main.created", rows[5:7], duckdb.InsertConfig{Create: true, IfNotExists: true})
+	n, err = duckdb.Ingest(ctx, db, duckdb.Table{Schema: "main", Name: "created", Mode: duckdb.CreateAppend}, rows[5:7])
 	require.NoError(t, err)
 	assert.EqualValues(t, 2, n)
 	assert.Equal(t, 7, count(t, db, "created"))
@@ -224,16 +224,16 @@ func TestInsertAppendsByNameAndCreatesWhenAsked(t *testing.T) {
 }
 
 func TestAFailedBatchLeavesTheTableAsItWas(t *testing.T) {
-	t.Run("view", func(t *testing.T) { failBatches(t, duckdb.InsertConfig{}) })
-	t.Run("appender", func(t *testing.T) { failBatches(t, duckdb.InsertConfig{Appender: true}) })
+	t.Run("view", func(t *testing.T) { failBatches(t, duckdb.IngestConfig{}) })
+	t.Run("appender", func(t *testing.T) { failBatches(t, duckdb.IngestConfig{Appender: true}) })
 }
 
-func failBatches(t *testing.T, cfg duckdb.InsertConfig) {
+func failBatches(t *testing.T, cfg duckdb.IngestConfig) {
 	db := openDB(t)
 	ctx := context.Background()
 	_, err := db.Exec("CREATE TABLE orders (id BIGINT PRIMARY KEY, total DOUBLE, note VARCHAR)")
 	require.NoError(t, err)
-	_, err = duckdb.Insert(ctx, db, "orders", orders(10))
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders"}, orders(10))
 	require.NoError(t, err)
 	// The third batch repeats a key: DuckDB refuses it, and the two before
 	// it go too.
@@ -242,7 +242,7 @@ func failBatches(t *testing.T, cfg duckdb.InsertConfig) {
 		rows[i].ID += 100
 	}
 	rows[250].ID = 5
-	_, err = duckdb.Insert(ctx, db, "orders", rows, withBatch(cfg, 100))
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders"}, rows, withBatch(cfg, 100))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "Duplicate key")
 	assert.Equal(t, 10, count(t, db, "orders"))
@@ -260,7 +260,7 @@ func failBatches(t *testing.T, cfg duckdb.InsertConfig) {
 			}
 		}
 	}
-	_, err = duckdb.InsertSeq(ctx, db, "orders", iter.Seq2[order, error](seq), withBatch(cfg, 100))
+	_, err = duckdb.IngestSeq(ctx, db, duckdb.Table{Name: "orders"}, iter.Seq2[order, error](seq), withBatch(cfg, 100))
 	assert.ErrorContains(t, err, "the source broke")
 	assert.Equal(t, 10, count(t, db, "orders"))
 
@@ -277,21 +277,21 @@ func failBatches(t *testing.T, cfg duckdb.InsertConfig) {
 	}
 	bad[120].Note = "\xff"
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	_, err = duckdb.Insert(ctx, db, "orders", bad, withBatch(cfg, 100), mapper.Allocator(mem))
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders"}, bad, withBatch(cfg, 100), mapper.Allocator(mem))
 	var me *mapper.Error
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, 120, me.Row)
 	assert.Equal(t, 10, count(t, db, "orders"))
 	mem.AssertSize(t, 0)
 	bad[120].Note = "fixed"
-	n, err := duckdb.Insert(ctx, db, "orders", bad, withBatch(cfg, 100), mapper.Allocator(mem))
+	n, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders"}, bad, withBatch(cfg, 100), mapper.Allocator(mem))
 	require.NoError(t, err)
 	assert.EqualValues(t, 150, n)
 	mem.AssertSize(t, 0)
 	assert.Equal(t, 0, db.Stats().InUse)
 }
 
-func TestInsertInTheCallersTransactionLeavesItToTheCaller(t *testing.T) {
+func TestIngestInTheCallersTransactionLeavesItToTheCaller(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
@@ -299,7 +299,7 @@ func TestInsertInTheCallersTransactionLeavesItToTheCaller(t *testing.T) {
 	defer conn.Close()
 	_, err = conn.ExecContext(ctx, "BEGIN TRANSACTION")
 	require.NoError(t, err)
-	_, err = duckdb.Insert(ctx, conn, "t", orders(20), duckdb.InsertConfig{Create: true})
+	_, err = duckdb.Ingest(ctx, conn, duckdb.Table{Name: "t", Mode: duckdb.Create}, orders(20))
 	require.NoError(t, err)
 	_, err = conn.ExecContext(ctx, "ROLLBACK")
 	require.NoError(t, err)
@@ -307,15 +307,15 @@ func TestInsertInTheCallersTransactionLeavesItToTheCaller(t *testing.T) {
 	require.Error(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM t").Scan(&n), "the caller's ROLLBACK took the table too")
 }
 
-func TestInsertPagesWritesAReadersPagesIntoAnotherTable(t *testing.T) {
+func TestIngestPagesWritesAReadersPagesIntoAnotherTable(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
-	_, err := duckdb.Insert(ctx, db, "src", orders(5000), duckdb.InsertConfig{Create: true})
+	_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "src", Mode: duckdb.Create}, orders(5000))
 	require.NoError(t, err)
 	r, err := duckdb.Query[order](ctx, db, "SELECT * FROM src ORDER BY id")
 	require.NoError(t, err)
 	defer r.Release()
-	n, err := duckdb.InsertPages(ctx, db, "dst", r.Pages(700), duckdb.InsertConfig{Create: true, BatchRows: 1000})
+	n, err := duckdb.IngestPages(ctx, db, duckdb.Table{Name: "dst", Mode: duckdb.Create}, r.Pages(700), duckdb.IngestConfig{BatchRows: 1000})
 	require.NoError(t, err)
 	assert.EqualValues(t, 5000, n)
 	var same bool
@@ -335,7 +335,7 @@ func TestWhatDuckDBsArrowImportCannotReadIsConvertedOrRefused(t *testing.T) {
 	rows := []odd{{Half: float16.New(1.5), Halves: []float16.Num{float16.New(-2), float16.New(0.25)},
 		DayTime: arrow.DayTimeInterval{Days: 3, Milliseconds: 1500}, Wide: decimal256.FromI64(-12345)}}
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	_, err := duckdb.Insert(ctx, db, "odd", rows, duckdb.InsertConfig{Create: true}, mapper.Allocator(mem))
+	_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "odd", Mode: duckdb.Create}, rows, mapper.Allocator(mem))
 	require.NoError(t, err)
 	mem.AssertSize(t, 0)
 	var half, halves, dayTime, wide string
@@ -356,7 +356,7 @@ func TestWhatDuckDBsArrowImportCannotReadIsConvertedOrRefused(t *testing.T) {
 	seven, eight, word := int32(7), int32(8), "seven"
 	unions := make([]dense, 3)
 	unions[0].V.I, unions[1].V.S, unions[2].V.I = &seven, &word, &eight
-	_, err = duckdb.Insert(ctx, db, "dense", unions, duckdb.InsertConfig{Create: true})
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "dense", Mode: duckdb.Create}, unions)
 	require.NoError(t, err)
 	var typ string
 	require.NoError(t, db.QueryRow("SELECT data_type FROM information_schema.columns WHERE table_name = 'dense'").Scan(&typ))
@@ -381,7 +381,7 @@ func TestWhatDuckDBsArrowImportCannotReadIsConvertedOrRefused(t *testing.T) {
 	type wider struct {
 		W decimal.Decimal256 `arrow:"w,decimal(50,2)"`
 	}
-	_, err = duckdb.Insert(ctx, db, "wider", []wider{{}}, duckdb.InsertConfig{Create: true})
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "wider", Mode: duckdb.Create}, []wider{{}})
 	var me *mapper.Error
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, "w", me.Column)
@@ -402,7 +402,7 @@ func TestAZonedTimestampsNanosecondsAreRefusedNotTruncated(t *testing.T) {
 	for i := range rows {
 		rows[i].At = time.Unix(int64(i), int64(i)*1000).UTC()
 	}
-	n, err := duckdb.Insert(ctx, db, "stamps", rows, duckdb.InsertConfig{Create: true, BatchRows: 100})
+	n, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "stamps", Mode: duckdb.Create}, rows, duckdb.IngestConfig{BatchRows: 100})
 	require.NoError(t, err, "whole microseconds go in")
 	assert.EqualValues(t, 250, n)
 	r, err := duckdb.Query[stamped](ctx, db, `SELECT "at" FROM stamps ORDER BY "at"`)
@@ -415,7 +415,7 @@ func TestAZonedTimestampsNanosecondsAreRefusedNotTruncated(t *testing.T) {
 	}
 
 	rows[217].At = rows[217].At.Add(5)
-	_, err = duckdb.Insert(ctx, db, "stamps", rows, duckdb.InsertConfig{BatchRows: 100})
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "stamps"}, rows, duckdb.IngestConfig{BatchRows: 100})
 	var me *mapper.Error
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, 217, me.Row)
@@ -426,7 +426,7 @@ func TestAZonedTimestampsNanosecondsAreRefusedNotTruncated(t *testing.T) {
 	type truncated struct {
 		At time.Time `arrow:"at,timestamp,unit=us,tz=UTC"`
 	}
-	_, err = duckdb.Insert(ctx, db, "stamps", []truncated{{At: rows[217].At}})
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "stamps"}, []truncated{{At: rows[217].At}})
 	require.NoError(t, err, "unit=us: the caller's truncation")
 }
 
@@ -441,7 +441,7 @@ func TestNanosecondsDuckDBsIntervalCannotHoldAreRefusedNotTruncated(t *testing.T
 		N time.Time                  `arrow:"n,timestamp,naive,unit=ns"` // TIMESTAMP_NS: exact
 	}
 	ok := []spans{{D: 1500 * time.Microsecond, M: arrow.MonthDayNanoInterval{Months: 1, Nanoseconds: 2000}, L: []time.Duration{time.Second}, T: 1500, N: time.Unix(0, 1500).UTC()}}
-	_, err := duckdb.Insert(ctx, db, "spans", ok, duckdb.InsertConfig{Create: true})
+	_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "spans", Mode: duckdb.Create}, ok)
 	require.NoError(t, err)
 	_, err = duckdb.Query[spans](ctx, db, "SELECT * FROM spans")
 	assert.ErrorIs(t, err, mapper.ErrTypeMismatch, "an INTERVAL comes back as month_day_nano, not a duration")
@@ -459,7 +459,7 @@ func TestNanosecondsDuckDBsIntervalCannotHoldAreRefusedNotTruncated(t *testing.T
 		for i := range rows {
 			rows[i].N = time.Unix(0, 0)
 		}
-		_, err := duckdb.Insert(ctx, db, "spans", rows)
+		_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "spans"}, rows)
 		var me *mapper.Error
 		require.ErrorAs(t, err, &me, name)
 		assert.Equal(t, name, me.Column)
@@ -471,32 +471,32 @@ func TestNanosecondsDuckDBsIntervalCannotHoldAreRefusedNotTruncated(t *testing.T
 	assert.Equal(t, 1, count(t, db, "spans"))
 }
 
-func withBatch(cfg duckdb.InsertConfig, rows int) duckdb.InsertConfig {
+func withBatch(cfg duckdb.IngestConfig, rows int) duckdb.IngestConfig {
 	cfg.BatchRows = rows
 	return cfg
 }
 
-func TestACancelledInsertWritesNothingOnEitherPath(t *testing.T) {
+func TestACancelledIngestWritesNothingOnEitherPath(t *testing.T) {
 	for _, appender := range []bool{false, true} {
 		for _, callers := range []bool{false, true} {
 			name := map[bool]string{false: "through the view", true: "through the Appender"}[appender] +
 				map[bool]string{false: " in its own transaction", true: " in the caller's transaction"}[callers]
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				cancelledInsert(t, appender, callers)
+				cancelledIngest(t, appender, callers)
 			})
 		}
 	}
 }
 
-// cancelledInsert cancels an InsertSeq from its sequence after 300,000
+// cancelledIngest cancels an IngestSeq from its sequence after 300,000
 // rows, past DuckDB's row group and the Appender's first flush (204,800
 // rows), and then goes on, as a source a caller stops waiting for does.
-func cancelledInsert(t *testing.T, appender, callers bool) {
+func cancelledIngest(t *testing.T, appender, callers bool) {
 	db := openDB(t)
 	_, err := db.Exec(fmt.Sprintf(narrowDDL, "narrow"))
 	require.NoError(t, err)
-	_, err = duckdb.Insert(context.Background(), db, "narrow", narrowRows(10))
+	_, err = duckdb.Ingest(context.Background(), db, duckdb.Table{Name: "narrow"}, narrowRows(10))
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -519,7 +519,7 @@ func cancelledInsert(t *testing.T, appender, callers bool) {
 		_, err = conn.ExecContext(context.Background(), "BEGIN TRANSACTION")
 		require.NoError(t, err)
 	}
-	n, err := duckdb.InsertSeq(ctx, conn, "narrow", iter.Seq2[narrow, error](seq), duckdb.InsertConfig{Appender: appender})
+	n, err := duckdb.IngestSeq(ctx, conn, duckdb.Table{Name: "narrow"}, iter.Seq2[narrow, error](seq), duckdb.IngestConfig{Appender: appender})
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Zero(t, n)
 	if callers {
@@ -533,15 +533,15 @@ func cancelledInsert(t *testing.T, appender, callers bool) {
 	requireNarrow(t, db, "narrow", 10)
 }
 
-// TestAFailedInsertInTheCallersTransactionKeepsTheCallersRowsOrSaysItDidNot
+// TestAFailedIngestInTheCallersTransactionKeepsTheCallersRowsOrSaysItDidNot
 // begins a transaction, inserts a row of the caller's own, and fails an
 // insert in it. DuckDB has no SAVEPOINT, and aborts a transaction at the
 // error of a statement that writes (its COMMIT then ends it as a ROLLBACK
 // and returns nil): where that happened, or where DuckDB holds rows of
-// the failed insert, Insert rolls the transaction back and says so, and
+// the failed ingest, Ingest rolls the transaction back and says so, and
 // the caller's COMMIT fails; where DuckDB saw no row of it, the
 // transaction is as it was, and the caller's COMMIT commits its row.
-func TestAFailedInsertInTheCallersTransactionKeepsTheCallersRowsOrSaysItDidNot(t *testing.T) {
+func TestAFailedIngestInTheCallersTransactionKeepsTheCallersRowsOrSaysItDidNot(t *testing.T) {
 	type wide struct {
 		ID    int64   `arrow:"id"`
 		Total float64 `arrow:"total"`
@@ -563,13 +563,16 @@ func TestAFailedInsertInTheCallersTransactionKeepsTheCallersRowsOrSaysItDidNot(t
 		rows[250].ID = 5
 		return rows
 	}
-	insert := func(rows []wide, cfg duckdb.InsertConfig) func(context.Context, *sql.Conn, string) error {
+	ingestAs := func(mode duckdb.IngestMode, rows []wide, cfg duckdb.IngestConfig) func(context.Context, *sql.Conn, string) error {
 		return func(ctx context.Context, conn *sql.Conn, table string) error {
-			_, err := duckdb.Insert(ctx, conn, table, rows, withBatch(cfg, 100))
+			_, err := duckdb.Ingest(ctx, conn, duckdb.Table{Name: table, Mode: mode}, rows, withBatch(cfg, 100))
 			return err
 		}
 	}
-	view, appender := duckdb.InsertConfig{}, duckdb.InsertConfig{Appender: true}
+	insert := func(rows []wide, cfg duckdb.IngestConfig) func(context.Context, *sql.Conn, string) error {
+		return ingestAs(duckdb.Append, rows, cfg)
+	}
+	view, appender := duckdb.IngestConfig{}, duckdb.IngestConfig{Appender: true}
 	for _, c := range []struct {
 		name       string
 		insert     func(context.Context, *sql.Conn, string) error
@@ -582,11 +585,11 @@ func TestAFailedInsertInTheCallersTransactionKeepsTheCallersRowsOrSaysItDidNot(t
 		{"a value refused in the second batch, through the Appender, which had given DuckDB no row: kept", insert(badAt(120), appender), false},
 		{"a created table, and a value refused in its second batch through the view: rolled back",
 			func(ctx context.Context, conn *sql.Conn, _ string) error {
-				return insert(badAt(120), duckdb.InsertConfig{Create: true})(ctx, conn, "created")
+				return ingestAs(duckdb.Create, badAt(120), view)(ctx, conn, "created")
 			}, true},
 		{"a created table, and a value refused in its second batch through the Appender: the table dropped, kept",
 			func(ctx context.Context, conn *sql.Conn, _ string) error {
-				return insert(badAt(120), duckdb.InsertConfig{Create: true, Appender: true})(ctx, conn, "created")
+				return ingestAs(duckdb.Create, badAt(120), appender)(ctx, conn, "created")
 			}, false},
 		{"a sequence that fails past the Appender's first flush, which DuckDB holds: rolled back",
 			func(ctx context.Context, conn *sql.Conn, table string) error {
@@ -598,7 +601,7 @@ func TestAFailedInsertInTheCallersTransactionKeepsTheCallersRowsOrSaysItDidNot(t
 					}
 					yield(wide{}, errors.New("the source broke"))
 				}
-				_, err := duckdb.InsertSeq(ctx, conn, table, iter.Seq2[wide, error](seq), appender)
+				_, err := duckdb.IngestSeq(ctx, conn, duckdb.Table{Name: table}, iter.Seq2[wide, error](seq), appender)
 				return err
 			}, true},
 		{"a table of other columns: kept",
@@ -610,8 +613,16 @@ func TestAFailedInsertInTheCallersTransactionKeepsTheCallersRowsOrSaysItDidNot(t
 			}, false},
 		{"Create of a table that exists: kept",
 			func(ctx context.Context, conn *sql.Conn, table string) error {
-				return insert(badAt(0), duckdb.InsertConfig{Create: true})(ctx, conn, table)
+				return ingestAs(duckdb.Create, badAt(0), view)(ctx, conn, table)
 			}, false},
+		{"Replace of the table, and a value refused in its first batch: the table it dropped back, rolled back",
+			func(ctx context.Context, conn *sql.Conn, table string) error {
+				return ingestAs(duckdb.Replace, badAt(20), view)(ctx, conn, table)
+			}, true},
+		{"Replace of the table, and a value refused in its second batch through the Appender: rolled back",
+			func(ctx context.Context, conn *sql.Conn, table string) error {
+				return ingestAs(duckdb.Replace, badAt(120), appender)(ctx, conn, table)
+			}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -619,7 +630,7 @@ func TestAFailedInsertInTheCallersTransactionKeepsTheCallersRowsOrSaysItDidNot(t
 			ctx := context.Background()
 			_, err := db.Exec("CREATE TABLE orders (id BIGINT PRIMARY KEY, total DOUBLE, note VARCHAR)")
 			require.NoError(t, err)
-			_, err = duckdb.Insert(ctx, db, "orders", orders(10))
+			_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders"}, orders(10))
 			require.NoError(t, err)
 			conn, err := db.Conn(ctx)
 			require.NoError(t, err)
@@ -652,7 +663,7 @@ func TestAFailedInsertInTheCallersTransactionKeepsTheCallersRowsOrSaysItDidNot(t
 	}
 }
 
-func TestAnEmptyInsertInTheCallersTransactionHidesNoRowOfTheNext(t *testing.T) {
+func TestAnEmptyIngestInTheCallersTransactionHidesNoRowOfTheNext(t *testing.T) {
 	for _, create := range []bool{false, true} {
 		t.Run(map[bool]string{false: "a table made by SQL", true: "a table the first creates"}[create], func(t *testing.T) {
 			t.Parallel()
@@ -667,11 +678,12 @@ func TestAnEmptyInsertInTheCallersTransactionHidesNoRowOfTheNext(t *testing.T) {
 			defer conn.Close()
 			_, err = conn.ExecContext(ctx, "BEGIN TRANSACTION")
 			require.NoError(t, err)
-			n, err := duckdb.Insert(ctx, conn, "narrow", []narrow{}, duckdb.InsertConfig{Create: create})
+			mode := map[bool]duckdb.IngestMode{false: duckdb.Append, true: duckdb.Create}[create]
+			n, err := duckdb.Ingest(ctx, conn, duckdb.Table{Name: "narrow", Mode: mode}, []narrow{})
 			require.NoError(t, err)
 			assert.Zero(t, n)
 			rows := narrowRows(122_880)
-			n, err = duckdb.Insert(ctx, conn, "narrow", rows)
+			n, err = duckdb.Ingest(ctx, conn, duckdb.Table{Name: "narrow"}, rows)
 			require.NoError(t, err)
 			assert.EqualValues(t, len(rows), n)
 			_, err = conn.ExecContext(ctx, "COMMIT")
@@ -681,11 +693,11 @@ func TestAnEmptyInsertInTheCallersTransactionHidesNoRowOfTheNext(t *testing.T) {
 	}
 }
 
-// TestRowsDuckDBLosesSightOfFailTheInsert has the caller's transaction run
+// TestRowsDuckDBLosesSightOfFailTheIngest has the caller's transaction run
 // an INSERT of no rows from a table, after which DuckDB (1.5.6) loses
-// sight of the rows of a large insert: Insert counts them, and refuses
+// sight of the rows of a large insert: Ingest counts them, and refuses
 // what the table does not show, rather than return their number.
-func TestRowsDuckDBLosesSightOfFailTheInsert(t *testing.T) {
+func TestRowsDuckDBLosesSightOfFailTheIngest(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
 	_, err := db.Exec(fmt.Sprintf(narrowDDL, "narrow") + "; " + fmt.Sprintf(narrowDDL, "empty"))
@@ -697,7 +709,7 @@ func TestRowsDuckDBLosesSightOfFailTheInsert(t *testing.T) {
 	require.NoError(t, err)
 	_, err = conn.ExecContext(ctx, "INSERT INTO narrow SELECT * FROM empty")
 	require.NoError(t, err)
-	_, err = duckdb.Insert(ctx, conn, "narrow", narrowRows(122_880))
+	_, err = duckdb.Ingest(ctx, conn, duckdb.Table{Name: "narrow"}, narrowRows(122_880))
 	require.ErrorIs(t, err, duckdb.ErrTransactionRolledBack)
 	assert.ErrorContains(t, err, "lost sight of rows")
 	_, err = conn.ExecContext(ctx, "COMMIT")

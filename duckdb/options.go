@@ -6,16 +6,16 @@ import (
 )
 
 // ReadOption is an option of the queries: a mapper.ReadOption or a
-// QueryConfig. A WriteOption (an InsertConfig, mapper.SchemaMetadata) is
+// QueryConfig. A WriteOption (an IngestConfig, mapper.SchemaMetadata) is
 // no ReadOption: giving one to a query does not compile. An option a
 // query does not take (mapper.Allocator: DuckDB allocates the records) is
 // refused at the call, an ErrOption *mapper.Error naming the entry point
 // and the option.
 type ReadOption interface{ ReadOption() }
 
-// WriteOption is an option of the inserts: a mapper.WriteOption or an
-// InsertConfig. A QueryConfig or a mapper.ReadOption is no WriteOption:
-// giving one to an insert does not compile.
+// WriteOption is an option of the ingests: a mapper.WriteOption or an
+// IngestConfig. A QueryConfig or a mapper.ReadOption is no WriteOption:
+// giving one to an ingest does not compile.
 type WriteOption interface{ WriteOption() }
 
 // QueryConfig is how DuckDB exports the result of one query to Arrow: the
@@ -55,31 +55,24 @@ type QueryConfig struct {
 // nothing.
 func (QueryConfig) ReadOption() {}
 
-// InsertConfig is how Insert, InsertSeq and InsertPages write.
-type InsertConfig struct {
-	// Create creates the table first, from mapper.SchemaOf[T] (the DuckDB
-	// type of each column is in the package doc); it is an error when the
-	// table exists. Without it, the table must exist, with T's columns by
-	// name (in any order), and the rows are appended.
-	Create bool
-	// IfNotExists, with Create, creates the table only when it does not
-	// exist, and appends to it otherwise.
-	IfNotExists bool
+// IngestConfig is how Ingest, IngestSeq and IngestPages write (what they
+// do with the table is its Table.Mode).
+type IngestConfig struct {
 	// BatchRows is the most rows of one record of those DuckDB reads (all
 	// through one INSERT): 0 is DefaultBatchRows.
 	BatchRows int
 	// Appender writes through DuckDB's Appender, row by row, rather than
 	// through an Arrow view: slower (see bench/RESULTS.md), the same
-	// values and the same refusals. Insert takes it on its own for what
+	// values and the same refusals. Ingest takes it on its own for what
 	// the view cannot carry: a dense union, at any depth.
 	Appender bool
 }
 
-// WriteOption marks InsertConfig as an option of the inserts. It does
+// WriteOption marks IngestConfig as an option of the ingests. It does
 // nothing.
-func (InsertConfig) WriteOption() {}
+func (IngestConfig) WriteOption() {}
 
-// DefaultBatchRows is the rows of one record when InsertConfig.BatchRows
+// DefaultBatchRows is the rows of one record when IngestConfig.BatchRows
 // is 0: DuckDB's row group.
 const DefaultBatchRows = 122_880
 
@@ -111,12 +104,12 @@ func parseQuery(entry string, opts []ReadOption, takes func(mapper.ReadOption) b
 	return cfg, mopts, nil
 }
 
-// parseInsert sorts opts, the options of the insert entry: the
-// InsertConfig, the mapper options (mapper.Allocator's given to the
+// parseIngest sorts opts, the options of the ingest entry: the
+// IngestConfig, the mapper options (mapper.Allocator's given to the
 // Builder too), and the allocator of what is written.
-func parseInsert(entry string, opts []WriteOption) (InsertConfig, []mapper.WriteOption, memory.Allocator, error) {
+func parseIngest(entry string, opts []WriteOption) (IngestConfig, []mapper.WriteOption, memory.Allocator, error) {
 	var (
-		cfg       InsertConfig
+		cfg       IngestConfig
 		hasConfig bool
 		mopts     []mapper.WriteOption
 		mem       memory.Allocator = memory.DefaultAllocator
@@ -124,9 +117,9 @@ func parseInsert(entry string, opts []WriteOption) (InsertConfig, []mapper.Write
 	for _, opt := range opts {
 		switch o := opt.(type) {
 		case nil:
-		case InsertConfig:
+		case IngestConfig:
 			if hasConfig {
-				return cfg, nil, nil, mapper.OptionError(entry, "two duckdb.InsertConfig values")
+				return cfg, nil, nil, mapper.OptionError(entry, "two duckdb.IngestConfig values")
 			}
 			cfg, hasConfig = o, true
 		case mapper.WriteOption:

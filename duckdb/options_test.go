@@ -16,8 +16,8 @@ import (
 // queryDirectionCalls are calls of the queries given an option of the
 // inserts (wrong) and the same calls given one of their own (right).
 var queryDirectionCalls = []struct{ wrong, right string }{
-	{`duckdb.Query[Row](ctx, db, "q", duckdb.InsertConfig{})`, `duckdb.Query[Row](ctx, db, "q", duckdb.QueryConfig{})`},
-	{`duckdb.QueryWith[Row](ctx, db, "q", rows, duckdb.InsertConfig{})`, `duckdb.QueryWith[Row](ctx, db, "q", rows, mapper.Strict())`},
+	{`duckdb.Query[Row](ctx, db, "q", duckdb.IngestConfig{})`, `duckdb.Query[Row](ctx, db, "q", duckdb.QueryConfig{})`},
+	{`duckdb.QueryWith[Row](ctx, db, "q", rows, duckdb.IngestConfig{})`, `duckdb.QueryWith[Row](ctx, db, "q", rows, mapper.Strict())`},
 	{`duckdb.QueryColumns[Row](ctx, db, "q", mapper.SchemaMetadata(md))`, `duckdb.QueryColumns[Row](ctx, db, "q", mapper.SnakeCase())`},
 	{`duckdb.QueryRecords(ctx, db, "q", mapper.SchemaMetadata(md))`, `duckdb.QueryRecords(ctx, db, "q", duckdb.QueryConfig{Lossy: true})`},
 }

@@ -139,17 +139,17 @@ func everyRows(t *testing.T) []everyType {
 // less: an empty list or map in a nullable column reads back as what was
 // written, nil as nil.
 func TestEveryDuckDBTypeRoundTripsThroughATable(t *testing.T) {
-	t.Run("view", func(t *testing.T) { roundTripEveryType(t, duckdb.InsertConfig{Create: true, BatchRows: 100}) })
+	t.Run("view", func(t *testing.T) { roundTripEveryType(t, duckdb.IngestConfig{BatchRows: 100}) })
 	t.Run("appender", func(t *testing.T) {
-		roundTripEveryType(t, duckdb.InsertConfig{Create: true, BatchRows: 100, Appender: true})
+		roundTripEveryType(t, duckdb.IngestConfig{BatchRows: 100, Appender: true})
 	})
 }
 
-func roundTripEveryType(t *testing.T, cfg duckdb.InsertConfig) {
+func roundTripEveryType(t *testing.T, cfg duckdb.IngestConfig) {
 	db := openDB(t)
 	ctx := context.Background()
 	rows := everyRows(t)
-	n, err := duckdb.Insert(ctx, db, "every", rows, cfg)
+	n, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "every", Mode: duckdb.Create}, rows, cfg)
 	require.NoError(t, err)
 	assert.EqualValues(t, len(rows), n)
 
@@ -210,7 +210,7 @@ func TestAnEnumColumnTakesDictionaryStringsAndGivesThemBack(t *testing.T) {
 			rows[i].Status = &statuses[i%3]
 		}
 	}
-	_, err = duckdb.Insert(ctx, db, "orders", rows)
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders"}, rows)
 	require.NoError(t, err)
 	var typ string
 	require.NoError(t, db.QueryRow("SELECT data_type FROM information_schema.columns WHERE table_name = 'orders' AND column_name = 'status'").Scan(&typ))
@@ -227,7 +227,7 @@ func TestAnEnumColumnTakesDictionaryStringsAndGivesThemBack(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, rows, back)
 
-	_, err = duckdb.Insert(ctx, db, "orders", []row{{ID: 1, Status: new(string)}})
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders"}, []row{{ID: 1, Status: new(string)}})
 	assert.ErrorContains(t, err, "Conversion Error", "a value the ENUM has not is DuckDB's error")
 }
 

@@ -15,8 +15,8 @@
 //	summaries, err := r.ReadAll()
 //
 // Its entry points, by verb: Query and QueryWith (rows of T, with
-// parameters from a []P), Ingest and IngestSeq (rows into a table, at once
-// or page by page). The queries end with ...ReadOption, the ingests with
+// parameters from a []P), Ingest, IngestSeq and IngestPages (rows into a
+// Table: a slice, a sequence of rows, a sequence of pages). The queries end with ...ReadOption, the ingests with
 // ...WriteOption: mapper options, checked at the call (mapper.Allocator
 // for the records read).
 //

@@ -9,31 +9,87 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/arrowmap/arrowmap/internal/batches"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
-// Table names an ingest target and the table options of the protocol.
+// Table names an ingest target and says what to do with it.
 type Table struct {
-	Name, Schema, Catalog string
-	Temporary             bool
-	// IfNotExist and IfExists are the protocol's table definition options.
-	// Their zero values are the protocol's UNSPECIFIED, which each server
-	// reads as it likes: say what is meant, e.g.
-	// TableDefinitionOptionsTableNotExistOptionCreate and
-	// TableDefinitionOptionsTableExistsOptionAppend.
-	IfNotExist flightsql.TableDefinitionOptionsTableNotExistOption
-	IfExists   flightsql.TableDefinitionOptionsTableExistsOption
+	// Catalog and Schema, when empty, are left unset: the server's
+	// defaults.
+	Catalog, Schema, Name string
+	// Temporary asks the server for a temporary table.
+	Temporary bool
+	// Mode is whether the table must exist, must not, or is replaced:
+	// the protocol's table definition options (its UNSPECIFIED, which each
+	// server reads as it likes, is never sent).
+	Mode IngestMode
 	// Transaction, when set, ingests within it.
 	Transaction []byte
 	// Options are the protocol's free-form ingest options.
 	Options map[string]string
 }
 
+// IngestMode says what an ingest does with its table, whether it exists
+// or not. The same modes are adbc's and duckdb's.
+type IngestMode int
+
+const (
+	// Append appends the rows to the table, which must exist.
+	Append IngestMode = iota
+	// Create creates the table, which must not exist, with the rows.
+	Create
+	// CreateAppend creates the table if it does not exist, and appends
+	// the rows to it.
+	CreateAppend
+	// Replace drops the table if it exists, and creates it anew with the
+	// rows.
+	Replace
+)
+
+// String is the mode's name.
+func (m IngestMode) String() string {
+	switch m {
+	case Append:
+		return "Append"
+	case Create:
+		return "Create"
+	case CreateAppend:
+		return "CreateAppend"
+	case Replace:
+		return "Replace"
+	}
+	return fmt.Sprintf("IngestMode(%d)", int(m))
+}
+
+// definition is m as the protocol's table definition options.
+func (m IngestMode) definition() (*flightsql.TableDefinitionOptions, error) {
+	const (
+		create = flightsql.TableDefinitionOptionsTableNotExistOptionCreate
+		fail   = flightsql.TableDefinitionOptionsTableNotExistOptionFail
+	)
+	switch m {
+	case Append:
+		return &flightsql.TableDefinitionOptions{IfNotExist: fail, IfExists: flightsql.TableDefinitionOptionsTableExistsOptionAppend}, nil
+	case Create:
+		return &flightsql.TableDefinitionOptions{IfNotExist: create, IfExists: flightsql.TableDefinitionOptionsTableExistsOptionFail}, nil
+	case CreateAppend:
+		return &flightsql.TableDefinitionOptions{IfNotExist: create, IfExists: flightsql.TableDefinitionOptionsTableExistsOptionAppend}, nil
+	case Replace:
+		return &flightsql.TableDefinitionOptions{IfNotExist: create, IfExists: flightsql.TableDefinitionOptionsTableExistsOptionReplace}, nil
+	}
+	return nil, fmt.Errorf("no ingest mode %v", m)
+}
+
 // command is t as the protocol's ingest command; an empty Schema or
 // Catalog is left unset, for the server's default.
-func (t Table) command() *flightsql.ExecuteIngestOpts {
+func (t Table) command() (*flightsql.ExecuteIngestOpts, error) {
+	def, err := t.Mode.definition()
+	if err != nil {
+		return nil, err
+	}
 	cmd := &flightsql.ExecuteIngestOpts{
-		TableDefinitionOptions: &flightsql.TableDefinitionOptions{IfNotExist: t.IfNotExist, IfExists: t.IfExists},
+		TableDefinitionOptions: def,
 		Table:                  t.Name,
 		Temporary:              t.Temporary,
 		TransactionId:          t.Transaction,
@@ -45,7 +101,7 @@ func (t Table) command() *flightsql.ExecuteIngestOpts {
 	if t.Catalog != "" {
 		cmd.Catalog = &t.Catalog
 	}
-	return cmd
+	return cmd, nil
 }
 
 // IngestBatchRows is the most rows an ingest encodes into one record
@@ -72,12 +128,21 @@ const IngestBatchRows = 64 << 10
 // its gRPC status (status.Code works on it), along with the count of rows
 // the server reports it wrote anyway.
 func Ingest[T any](ctx context.Context, c Conn, table Table, rows []T, opts ...WriteOption) (int64, error) {
-	return ingest("flightsql.Ingest", ctx, c, table, func(yield func([]T, error) bool) {
-		yield(rows, nil)
-	}, opts)
+	return ingest("flightsql.Ingest", ctx, c, table, batches.One(rows), opts)
 }
 
-// IngestSeq is Ingest of the pages of rows that pages yields, in order:
+// IngestSeq is Ingest of the rows of a sequence, gathered IngestBatchRows
+// at a time: the rows of another engine's result go straight into a table.
+// An error of the sequence ends the ingest, as a row that does not fit
+// does: it is returned wrapped, and the stream is cancelled.
+func IngestSeq[T any](ctx context.Context, c Conn, table Table, rows iter.Seq2[T, error], opts ...WriteOption) (int64, error) {
+	if rows == nil {
+		return 0, fmt.Errorf("arrowmap/flightsql: flightsql.IngestSeq into %q: nil sequence", table.Name)
+	}
+	return ingest("flightsql.IngestSeq", ctx, c, table, batches.Gather(rows, IngestBatchRows), opts)
+}
+
+// IngestPages is Ingest of the pages of rows that pages yields, in order:
 // for rows that are not in memory all at once, such as the pages of a
 // mapper.Reader. Each page is encoded before the next is asked for, so a
 // page may be a buffer that the sequence reuses. Small pages are gathered
@@ -86,8 +151,11 @@ func Ingest[T any](ctx context.Context, c Conn, table Table, rows []T, opts ...W
 // An error that pages yields ends the ingest, as a row that does not fit
 // does: it is returned wrapped, and the stream is cancelled. A row's
 // *mapper.Error counts rows from the first page's first.
-func IngestSeq[T any](ctx context.Context, c Conn, table Table, pages iter.Seq2[[]T, error], opts ...WriteOption) (int64, error) {
-	return ingest("flightsql.IngestSeq", ctx, c, table, pages, opts)
+func IngestPages[T any](ctx context.Context, c Conn, table Table, pages iter.Seq2[[]T, error], opts ...WriteOption) (int64, error) {
+	if pages == nil {
+		return 0, fmt.Errorf("arrowmap/flightsql: flightsql.IngestPages into %q: nil sequence", table.Name)
+	}
+	return ingest("flightsql.IngestPages", ctx, c, table, pages, opts)
 }
 
 func ingest[T any](entry string, ctx context.Context, c Conn, table Table, pages iter.Seq2[[]T, error], opts []WriteOption) (int64, error) {
@@ -96,6 +164,10 @@ func ingest[T any](entry string, ctx context.Context, c Conn, table Table, pages
 	}
 	if table.Name == "" {
 		return 0, fmt.Errorf("arrowmap/flightsql: %s: the Table has no Name", entry)
+	}
+	cmd, err := table.command()
+	if err != nil {
+		return 0, fmt.Errorf("arrowmap/flightsql: %s into %q: %w", entry, table.Name, err)
 	}
 	// c's allocator first, which mapper.Allocator, when given, replaces.
 	b, err := mapper.NewBuilder[T](append([]WriteOption{mapper.Allocator(c.alloc())}, opts...)...)
@@ -116,7 +188,7 @@ func ingest[T any](entry string, ctx context.Context, c Conn, table Table, pages
 	if rr.err != nil {
 		return 0, rr.failure(table)
 	}
-	n, err := c.Client.ExecuteIngest(ctx, rr, table.command())
+	n, err := c.Client.ExecuteIngest(ctx, rr, cmd)
 	if rr.err != nil {
 		return n, rr.failure(table)
 	}

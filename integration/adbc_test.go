@@ -473,7 +473,7 @@ func TestADBCIngest(t *testing.T) {
 
 	t.Run("rows up to a batch go as one record, stored as they were", func(t *testing.T) {
 		rows := orders(100)
-		n, err := amadbc.Ingest(ctx, cnxn, "orders", amadbc.Create, rows, mapper.Allocator(mem))
+		n, err := amadbc.Ingest(ctx, cnxn, amadbc.Table{Name: "orders", Mode: amadbc.Create}, rows, mapper.Allocator(mem))
 		require.NoError(t, err)
 		assert.Equal(t, int64(len(rows)), n)
 		call := last(t)
@@ -485,7 +485,7 @@ func TestADBCIngest(t *testing.T) {
 	})
 	t.Run("more rows than a batch are streamed in records of IngestBatchRows", func(t *testing.T) {
 		rows := orders(2*amadbc.IngestBatchRows + 5)
-		n, err := amadbc.Ingest(ctx, cnxn, "big", amadbc.Append, rows, mapper.Allocator(mem))
+		n, err := amadbc.Ingest(ctx, cnxn, amadbc.Table{Name: "big", Mode: amadbc.Append}, rows, mapper.Allocator(mem))
 		require.NoError(t, err)
 		assert.Equal(t, int64(len(rows)), n)
 		got, sizes := stored[order](t, last(t))
@@ -493,25 +493,39 @@ func TestADBCIngest(t *testing.T) {
 		assert.Equal(t, []int{amadbc.IngestBatchRows, amadbc.IngestBatchRows, 5}, sizes)
 	})
 	t.Run("each mode goes to the driver as its ingest mode option", func(t *testing.T) {
-		for _, mode := range []amadbc.IngestMode{amadbc.Create, amadbc.Append, amadbc.Replace, amadbc.CreateAppend, ""} {
-			_, err := amadbc.Ingest(ctx, cnxn, "modes", mode, orders(1))
+		for mode, option := range map[amadbc.IngestMode]string{
+			amadbc.Append:       adbc.OptionValueIngestModeAppend,
+			amadbc.Create:       adbc.OptionValueIngestModeCreate,
+			amadbc.CreateAppend: adbc.OptionValueIngestModeCreateAppend,
+			amadbc.Replace:      adbc.OptionValueIngestModeReplace,
+		} {
+			_, err := amadbc.Ingest(ctx, cnxn, amadbc.Table{Name: "modes", Mode: mode}, orders(1))
 			require.NoError(t, err, mode)
-			want := ingestModes[string(mode)]
-			if mode == "" {
-				want = ingestModes[adbc.OptionValueIngestModeCreate] // the driver's default
-			}
-			got := last(t).options
+			want, got := ingestModes[option], last(t).options
 			assert.Equal(t, want.GetIfExists(), got.GetIfExists(), mode)
 			assert.Equal(t, want.GetIfNotExist(), got.GetIfNotExist(), mode)
 		}
-		_, err := amadbc.Ingest(ctx, cnxn, "modes", amadbc.IngestMode("upsert"), orders(1))
-		var ae adbc.Error
-		require.ErrorAs(t, err, &ae)
-		assert.Equal(t, adbc.StatusInvalidArgument, ae.Code)
-		assert.Contains(t, err.Error(), `adbc.Ingest into "modes": SetOption adbc.ingest.mode upsert`)
+	})
+	t.Run("a mode that is none of the four is refused before the driver sees it", func(t *testing.T) {
+		before := len(srv.ingested())
+		_, err := amadbc.Ingest(ctx, cnxn, amadbc.Table{Name: "modes", Mode: amadbc.IngestMode(9)}, orders(1))
+		assert.EqualError(t, err, `arrowmap/adbc: adbc.Ingest into "modes": no ingest mode IngestMode(9)`)
+		assert.Len(t, srv.ingested(), before)
+	})
+	t.Run("a Table field the driver does not take is the driver's error naming the field", func(t *testing.T) {
+		for field, table := range map[string]amadbc.Table{
+			"Catalog":   {Name: "t", Catalog: "c"},
+			"Schema":    {Name: "t", Schema: "s"},
+			"Temporary": {Name: "t", Temporary: true},
+		} {
+			_, err := amadbc.Ingest(ctx, cnxn, table, orders(1))
+			var ae adbc.Error
+			require.ErrorAs(t, err, &ae, field)
+			assert.Contains(t, err.Error(), `adbc.Ingest into "t": Table.`+field+": SetOption adbc.ingest.", field)
+		}
 	})
 	t.Run("no rows make a record of none, with the table's schema", func(t *testing.T) {
-		n, err := amadbc.Ingest[order](ctx, cnxn, "empty", amadbc.Create, nil)
+		n, err := amadbc.Ingest[order](ctx, cnxn, amadbc.Table{Name: "empty", Mode: amadbc.Create}, nil)
 		require.NoError(t, err)
 		assert.Zero(t, n)
 		call := last(t)
@@ -524,7 +538,7 @@ func TestADBCIngest(t *testing.T) {
 		rows := orders(amadbc.IngestBatchRows + 10)
 		bad := amadbc.IngestBatchRows + 3
 		rows[bad].At = time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC) // past timestamp[ns]
-		_, err := amadbc.Ingest(ctx, cnxn, "bad", amadbc.Create, rows, mapper.Allocator(mem))
+		_, err := amadbc.Ingest(ctx, cnxn, amadbc.Table{Name: "bad", Mode: amadbc.Create}, rows, mapper.Allocator(mem))
 		var me *mapper.Error
 		require.ErrorAs(t, err, &me)
 		assert.ErrorIs(t, err, mapper.ErrOverflow)
@@ -535,15 +549,15 @@ func TestADBCIngest(t *testing.T) {
 		before := len(srv.ingested())
 		rows := orders(10)
 		rows[7].At = time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)
-		_, err := amadbc.Ingest(ctx, cnxn, "bad", amadbc.Create, rows)
+		_, err := amadbc.Ingest(ctx, cnxn, amadbc.Table{Name: "bad", Mode: amadbc.Create}, rows)
 		var me *mapper.Error
 		require.ErrorAs(t, err, &me)
 		assert.Equal(t, 7, me.Row)
 		assert.Len(t, srv.ingested(), before)
 	})
 	t.Run("a table without a name is refused", func(t *testing.T) {
-		_, err := amadbc.Ingest(ctx, cnxn, "", amadbc.Create, orders(1))
-		assert.ErrorContains(t, err, "no table")
+		_, err := amadbc.Ingest(ctx, cnxn, amadbc.Table{Mode: amadbc.Create}, orders(1))
+		assert.ErrorContains(t, err, "the Table has no Name")
 	})
 	t.Run("IngestSeq streams a sequence in records of IngestBatchRows", func(t *testing.T) {
 		rows := orders(amadbc.IngestBatchRows + 1)
@@ -554,12 +568,33 @@ func TestADBCIngest(t *testing.T) {
 				}
 			}
 		}
-		n, err := amadbc.IngestSeq(ctx, cnxn, "seq", amadbc.Create, seq, mapper.Allocator(mem))
+		n, err := amadbc.IngestSeq(ctx, cnxn, amadbc.Table{Name: "seq", Mode: amadbc.Create}, seq, mapper.Allocator(mem))
 		require.NoError(t, err)
 		assert.Equal(t, int64(len(rows)), n)
 		got, sizes := stored[order](t, last(t))
 		assert.Equal(t, rows, got)
 		assert.Equal(t, []int{amadbc.IngestBatchRows, 1}, sizes)
+	})
+	t.Run("IngestPages cuts a page larger than a batch into records of IngestBatchRows", func(t *testing.T) {
+		rows := orders(amadbc.IngestBatchRows + 7)
+		pages := func(yield func([]order, error) bool) {
+			_ = yield(rows[:3], nil) && yield(nil, nil) && yield(rows[3:], nil)
+		}
+		n, err := amadbc.IngestPages(ctx, cnxn, amadbc.Table{Name: "pages", Mode: amadbc.Create}, pages, mapper.Allocator(mem))
+		require.NoError(t, err)
+		assert.Equal(t, int64(len(rows)), n)
+		got, sizes := stored[order](t, last(t))
+		assert.Equal(t, rows, got)
+		assert.Equal(t, []int{3, amadbc.IngestBatchRows, 4}, sizes)
+	})
+	t.Run("an error of the pages stops the ingest, wrapped with the entry point", func(t *testing.T) {
+		boom := errors.New("boom")
+		pages := func(yield func([]order, error) bool) {
+			_ = yield(orders(2), nil) && yield(nil, boom)
+		}
+		_, err := amadbc.IngestPages(ctx, cnxn, amadbc.Table{Name: "pages", Mode: amadbc.Create}, pages)
+		require.ErrorIs(t, err, boom)
+		assert.Contains(t, err.Error(), `adbc.IngestPages into "pages"`)
 	})
 	t.Run("an error of the sequence stops the ingest, is returned, and the sequence is stopped", func(t *testing.T) {
 		boom := errors.New("boom")
@@ -578,7 +613,7 @@ func TestADBCIngest(t *testing.T) {
 				}
 			}
 		}
-		_, err := amadbc.IngestSeq(ctx, cnxn, "seq", amadbc.Create, iter.Seq2[order, error](seq))
+		_, err := amadbc.IngestSeq(ctx, cnxn, amadbc.Table{Name: "seq", Mode: amadbc.Create}, iter.Seq2[order, error](seq))
 		require.ErrorIs(t, err, boom)
 		assert.Contains(t, err.Error(), `adbc.IngestSeq into "seq"`)
 		assert.True(t, stopped, "the sequence was stopped")
@@ -590,7 +625,7 @@ func TestADBCIngest(t *testing.T) {
 		r, err := amadbc.Query[sqliteRow](ctx, source, "SELECT user_id, user_name FROM people ORDER BY user_id", mapper.SnakeCase())
 		require.NoError(t, err)
 		defer r.Release()
-		n, err := amadbc.IngestSeq(ctx, cnxn, "people", amadbc.Create, r.All(), mapper.SnakeCase())
+		n, err := amadbc.IngestSeq(ctx, cnxn, amadbc.Table{Name: "people", Mode: amadbc.Create}, r.All(), mapper.SnakeCase())
 		require.NoError(t, err)
 		assert.Equal(t, int64(len(rows)), n)
 		got, _ := stored[sqliteRow](t, last(t), mapper.SnakeCase())
@@ -610,10 +645,10 @@ func TestADBCIngestWithoutDriverSupportIsItsNotImplementedError(t *testing.T) {
 		ingest func() (int64, error)
 	}{
 		{"Ingest of a slice", func() (int64, error) {
-			return amadbc.Ingest(ctx, cnxn, "orders", amadbc.Create, orders(3), mapper.Allocator(mem))
+			return amadbc.Ingest(ctx, cnxn, amadbc.Table{Name: "orders", Mode: amadbc.Create}, orders(3), mapper.Allocator(mem))
 		}},
 		{"Ingest of more than a batch", func() (int64, error) {
-			return amadbc.Ingest(ctx, cnxn, "orders", amadbc.Create, orders(amadbc.IngestBatchRows+1), mapper.Allocator(mem))
+			return amadbc.Ingest(ctx, cnxn, amadbc.Table{Name: "orders", Mode: amadbc.Create}, orders(amadbc.IngestBatchRows+1), mapper.Allocator(mem))
 		}},
 		{"IngestSeq", func() (int64, error) {
 			seq := func(yield func(order, error) bool) {
@@ -623,7 +658,7 @@ func TestADBCIngestWithoutDriverSupportIsItsNotImplementedError(t *testing.T) {
 					}
 				}
 			}
-			return amadbc.IngestSeq(ctx, cnxn, "orders", amadbc.Create, seq, mapper.Allocator(mem))
+			return amadbc.IngestSeq(ctx, cnxn, amadbc.Table{Name: "orders", Mode: amadbc.Create}, seq, mapper.Allocator(mem))
 		}},
 	} {
 		t.Run(tc.name+" through ADBC's Flight SQL driver fails at the target option", func(t *testing.T) {
@@ -631,7 +666,7 @@ func TestADBCIngestWithoutDriverSupportIsItsNotImplementedError(t *testing.T) {
 			var ae adbc.Error
 			require.ErrorAs(t, err, &ae)
 			assert.Equal(t, adbc.StatusNotImplemented, ae.Code)
-			assert.Contains(t, err.Error(), `into "orders": SetOption adbc.ingest.target_table`)
+			assert.Contains(t, err.Error(), `into "orders": Table.Name: SetOption adbc.ingest.target_table`)
 		})
 	}
 }

@@ -38,6 +38,7 @@ const (
 	ifNotExistFail   = arrowflightsql.TableDefinitionOptionsTableNotExistOptionFail
 	ifExistsAppend   = arrowflightsql.TableDefinitionOptionsTableExistsOptionAppend
 	ifExistsReplace  = arrowflightsql.TableDefinitionOptionsTableExistsOptionReplace
+	ifExistsFail     = arrowflightsql.TableDefinitionOptionsTableExistsOptionFail
 )
 
 // queryRows runs query through Query and reads every row.
@@ -669,8 +670,7 @@ func TestFlightSQLIngest(t *testing.T) {
 		return rows
 	}
 	table := func(name string) amflightsql.Table {
-		return amflightsql.Table{Name: name,
-			IfNotExist: ifNotExistCreate, IfExists: ifExistsAppend}
+		return amflightsql.Table{Name: name, Mode: amflightsql.CreateAppend}
 	}
 	lastCall := func() *ingestCall {
 		srv.mu.Lock()
@@ -714,8 +714,7 @@ func TestFlightSQLIngest(t *testing.T) {
 		require.Equal(t, in, queryRows[reading](t, c, "SELECT * FROM readings"))
 	})
 	t.Run("the table's name and options reach the server as given", func(t *testing.T) {
-		tbl := amflightsql.Table{Name: "t", Schema: "s", Catalog: "cat", Temporary: true,
-			IfNotExist: ifNotExistFail, IfExists: ifExistsReplace,
+		tbl := amflightsql.Table{Name: "t", Schema: "s", Catalog: "cat", Temporary: true, Mode: amflightsql.Append,
 			Transaction: []byte("txn-1"), Options: map[string]string{"k": "v"}}
 		_, err := amflightsql.Ingest(testContext(t), c, tbl, readings(3))
 		require.NoError(t, err)
@@ -728,7 +727,31 @@ func TestFlightSQLIngest(t *testing.T) {
 		assert.Equal(t, []byte("txn-1"), call.Transaction)
 		assert.Equal(t, map[string]string{"k": "v"}, call.Options)
 		assert.Equal(t, ifNotExistFail, call.IfNotExist)
-		assert.Equal(t, ifExistsReplace, call.IfExists)
+		assert.Equal(t, ifExistsAppend, call.IfExists)
+	})
+	t.Run("each mode reaches the server as the table definition options it means, never UNSPECIFIED", func(t *testing.T) {
+		for _, tc := range []struct {
+			mode       amflightsql.IngestMode
+			ifNotExist arrowflightsql.TableDefinitionOptionsTableNotExistOption
+			ifExists   arrowflightsql.TableDefinitionOptionsTableExistsOption
+		}{
+			{amflightsql.Append, ifNotExistFail, ifExistsAppend},
+			{amflightsql.Create, ifNotExistCreate, ifExistsFail},
+			{amflightsql.CreateAppend, ifNotExistCreate, ifExistsAppend},
+			{amflightsql.Replace, ifNotExistCreate, ifExistsReplace},
+		} {
+			_, err := amflightsql.Ingest(testContext(t), c, amflightsql.Table{Name: "mode_" + tc.mode.String(), Mode: tc.mode}, readings(1))
+			require.NoError(t, err, tc.mode)
+			call := lastCall()
+			assert.Equal(t, tc.ifNotExist, call.IfNotExist, tc.mode)
+			assert.Equal(t, tc.ifExists, call.IfExists, tc.mode)
+		}
+	})
+	t.Run("a mode that is none of the four is an error before anything is sent", func(t *testing.T) {
+		before := lastCall()
+		_, err := amflightsql.Ingest(testContext(t), c, amflightsql.Table{Name: "t", Mode: amflightsql.IngestMode(9)}, readings(1))
+		assert.EqualError(t, err, `arrowmap/flightsql: flightsql.Ingest into "t": no ingest mode IngestMode(9)`)
+		assert.Same(t, before, lastCall(), "no ingest reached the server")
 	})
 	t.Run("an empty Schema and Catalog are left unset, for the server's default", func(t *testing.T) {
 		_, err := amflightsql.Ingest(testContext(t), c, table("plain"), readings(1))
@@ -750,7 +773,7 @@ func TestFlightSQLIngest(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, want.Equal(call.Records[0].Schema()))
 	})
-	t.Run("IngestSeq gathers small pages of a reused buffer into full batches", func(t *testing.T) {
+	t.Run("IngestPages gathers small pages of a reused buffer into full batches", func(t *testing.T) {
 		in := readings(amflightsql.IngestBatchRows + 5000)
 		pages := func(yield func([]reading, error) bool) {
 			buf := make([]reading, 1000)
@@ -762,20 +785,32 @@ func TestFlightSQLIngest(t *testing.T) {
 				clear(buf) // the page is not kept past its encoding
 			}
 		}
-		n, err := amflightsql.IngestSeq(testContext(t), c, table("paged"), pages)
+		n, err := amflightsql.IngestPages(testContext(t), c, table("paged"), pages)
 		require.NoError(t, err)
 		require.Equal(t, int64(len(in)), n)
 		stored, sizes := storedRows(t, lastCall())
 		require.Equal(t, []int64{amflightsql.IngestBatchRows, 5000}, sizes)
 		require.Equal(t, in, stored)
 	})
-	t.Run("IngestSeq ingests the pages of a Query's Reader", func(t *testing.T) {
+	t.Run("IngestPages ingests the pages of a Query's Reader", func(t *testing.T) {
 		r, err := amflightsql.Query[reading](testContext(t), c, "SELECT * FROM paged")
 		require.NoError(t, err)
 		defer r.Release()
-		_, err = amflightsql.IngestSeq(testContext(t), c, table("copied"), r.Pages(777))
+		_, err = amflightsql.IngestPages(testContext(t), c, table("copied"), r.Pages(777))
 		require.NoError(t, err)
 		require.Equal(t, queryRows[reading](t, c, "SELECT * FROM paged"), queryRows[reading](t, c, "SELECT * FROM copied"))
+	})
+	t.Run("IngestSeq ingests the rows of a Query's Reader, in full batches", func(t *testing.T) {
+		r, err := amflightsql.Query[reading](testContext(t), c, "SELECT * FROM paged")
+		require.NoError(t, err)
+		defer r.Release()
+		n, err := amflightsql.IngestSeq(testContext(t), c, table("copied_rows"), r.All())
+		require.NoError(t, err)
+		want := queryRows[reading](t, c, "SELECT * FROM paged")
+		assert.Equal(t, int64(len(want)), n)
+		_, sizes := storedRows(t, lastCall())
+		assert.Equal(t, []int64{amflightsql.IngestBatchRows, 5000}, sizes)
+		require.Equal(t, want, queryRows[reading](t, c, "SELECT * FROM copied_rows"))
 	})
 
 	type event struct {
@@ -830,7 +865,7 @@ func TestFlightSQLIngest(t *testing.T) {
 				yield(nil, broken)
 			}
 		}
-		_, err := amflightsql.IngestSeq(testContext(t), c, table("events"), pages)
+		_, err := amflightsql.IngestPages(testContext(t), c, table("events"), pages)
 		require.ErrorIs(t, err, broken)
 		assert.Contains(t, err.Error(), fmt.Sprintf("after %d rows", amflightsql.IngestBatchRows+9))
 		assert.Never(t, func() bool { n, a := calls(); return n-a > before-aborted }, time.Second, 10*time.Millisecond,
@@ -861,7 +896,7 @@ func TestFlightSQLIngestIntoTheSQLiteServer(t *testing.T) {
 	}
 	// arrow-go's SQLite example server does not implement
 	// DoPutCommandStatementIngest: the server's Unimplemented comes back.
-	_, err := amflightsql.Ingest(testContext(t), c, amflightsql.Table{Name: "t", IfNotExist: ifNotExistCreate}, []row{{1}})
+	_, err := amflightsql.Ingest(testContext(t), c, amflightsql.Table{Name: "t", Mode: amflightsql.Create}, []row{{1}})
 	require.Error(t, err)
 	assert.Equal(t, codes.Unimplemented, status.Code(err))
 	assert.True(t, strings.HasPrefix(err.Error(), `arrowmap/flightsql: ingest into "t": `), err.Error())

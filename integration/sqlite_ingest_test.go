@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -33,7 +34,6 @@ import (
 
 // ifExistsFail is the protocol's TableExistsOption that refuses a table
 // that exists.
-const ifExistsFail = arrowflightsql.TableDefinitionOptionsTableExistsOptionFail
 
 // DoPutCommandStatementIngest writes the rows of the incoming records into
 // the table the command names, in one transaction: a stream that fails
@@ -264,9 +264,8 @@ func startBatchCounter(t *testing.T) (*batchCounter, string) {
 // ADBC's, both with our entry points.
 type ingestPath struct {
 	name string
-	// ingest writes rows into table in an ADBC mode, which Flight SQL
-	// sends as the table definition options ADBC's C++ driver does
-	// (ingestModes).
+	// ingest writes rows into table in a mode, adbc's, which is
+	// flightsql's of the same name.
 	ingest func(t *testing.T, table string, mode amadbc.IngestMode, rows any) (int64, error)
 	// query reads the rows of query into a slice of want's type, or is
 	// its error.
@@ -283,8 +282,7 @@ func ingestPaths(t *testing.T, addr string, mem memory.Allocator) []ingestPath {
 	return []ingestPath{
 		{name: "through Flight SQL", batchRows: amflightsql.IngestBatchRows,
 			ingest: func(t *testing.T, table string, mode amadbc.IngestMode, rows any) (int64, error) {
-				opts := ingestModes[string(mode)]
-				tbl := amflightsql.Table{Name: table, IfNotExist: opts.IfNotExist, IfExists: opts.IfExists}
+				tbl := amflightsql.Table{Name: table, Mode: amflightsql.IngestMode(mode)}
 				return ingestAny(rows, func(ingest ingester) (int64, error) { return ingest.flightSQL(testContext(t), c, tbl) })
 			},
 			query: func(t *testing.T, query string, want any) any {
@@ -293,7 +291,7 @@ func ingestPaths(t *testing.T, addr string, mem memory.Allocator) []ingestPath {
 		{name: "through ADBC", batchRows: amadbc.IngestBatchRows,
 			ingest: func(t *testing.T, table string, mode amadbc.IngestMode, rows any) (int64, error) {
 				return ingestAny(rows, func(ingest ingester) (int64, error) {
-					return ingest.adbc(testContext(t), cnxn, table, mode, mapper.Allocator(mem))
+					return ingest.adbc(testContext(t), cnxn, amadbc.Table{Name: table, Mode: mode}, mapper.Allocator(mem))
 				})
 			},
 			query: func(t *testing.T, query string, want any) any {
@@ -306,7 +304,7 @@ func ingestPaths(t *testing.T, addr string, mem memory.Allocator) []ingestPath {
 // the tests, which a path takes as any.
 type ingester interface {
 	flightSQL(ctx context.Context, c amflightsql.Conn, table amflightsql.Table) (int64, error)
-	adbc(ctx context.Context, cnxn adbc.Connection, table string, mode amadbc.IngestMode, opts ...amadbc.WriteOption) (int64, error)
+	adbc(ctx context.Context, cnxn adbc.Connection, table amadbc.Table, opts ...amadbc.WriteOption) (int64, error)
 }
 
 type querier interface {
@@ -320,8 +318,8 @@ func (r rowsOf[T]) flightSQL(ctx context.Context, c amflightsql.Conn, table amfl
 	return amflightsql.Ingest(ctx, c, table, []T(r))
 }
 
-func (r rowsOf[T]) adbc(ctx context.Context, cnxn adbc.Connection, table string, mode amadbc.IngestMode, opts ...amadbc.WriteOption) (int64, error) {
-	return amadbc.Ingest(ctx, cnxn, table, mode, []T(r), opts...)
+func (r rowsOf[T]) adbc(ctx context.Context, cnxn adbc.Connection, table amadbc.Table, opts ...amadbc.WriteOption) (int64, error) {
+	return amadbc.Ingest(ctx, cnxn, table, []T(r), opts...)
 }
 
 type queryOf[T any] struct{}
@@ -383,6 +381,8 @@ func queryAny(want any, f func(querier) (any, error)) any {
 		got, err = f(queryOf[typedRow[[]byte]]{})
 	case []wideRow:
 		got, err = f(queryOf[wideRow]{})
+	case []countRow:
+		got, err = f(queryOf[countRow]{})
 	default:
 		panic(fmt.Sprintf("queryAny: %T", want))
 	}
@@ -612,6 +612,58 @@ func TestSQLiteIngestIntoATableThatExists(t *testing.T) {
 	}
 }
 
+// countRow is the row of a SELECT count(*) AS n.
+type countRow struct {
+	N int64 `arrow:"n"`
+}
+
+func TestSQLiteIngestInEachModeIntoATableThatExistsAndOneThatDoesNot(t *testing.T) {
+	mem := noLeaks(t)
+	_, addr := startSQLiteServer(t)
+	old, fresh := wideRows(5), wideRows(8)[5:]
+	for _, tc := range []struct {
+		mode   amadbc.IngestMode
+		exists bool
+		fails  bool
+		want   []wideRow // nil: no table
+	}{
+		{amadbc.Append, true, false, append(slices.Clone(old), fresh...)},
+		{amadbc.Append, false, true, nil},
+		{amadbc.Create, true, true, old},
+		{amadbc.Create, false, false, fresh},
+		{amadbc.CreateAppend, true, false, append(slices.Clone(old), fresh...)},
+		{amadbc.CreateAppend, false, false, fresh},
+		{amadbc.Replace, true, false, fresh},
+		{amadbc.Replace, false, false, fresh},
+	} {
+		for _, path := range ingestPaths(t, addr, mem) {
+			existing := map[bool]string{true: "a table that exists", false: "a table that does not"}[tc.exists]
+			t.Run(fmt.Sprintf("%s: %v into %s", path.name, tc.mode, existing), func(t *testing.T) {
+				table := fmt.Sprintf("mode_%v_%t_%s", tc.mode, tc.exists, strings.ReplaceAll(path.name, " ", "_"))
+				if tc.exists {
+					_, err := path.ingest(t, table, amadbc.Create, old)
+					require.NoError(t, err)
+				}
+				_, err := path.ingest(t, table, tc.mode, fresh)
+				if tc.fails {
+					require.Error(t, err)
+				} else {
+					require.NoError(t, err)
+				}
+				count := path.query(t, "SELECT count(*) AS n FROM "+table, []countRow{})
+				rows := path.query(t, "SELECT * FROM "+table+" ORDER BY rowid", []wideRow{})
+				if tc.want == nil {
+					require.Implements(t, (*error)(nil), count, "no table was made")
+					assert.ErrorContains(t, count.(error), "no such table")
+					return
+				}
+				assert.Equal(t, []countRow{{N: int64(len(tc.want))}}, count)
+				assert.Equal(t, tc.want, rows)
+			})
+		}
+	}
+}
+
 func TestSQLiteIngestOfAnArrowTypeWithoutSQLiteTypeIsInvalidArgument(t *testing.T) {
 	mem := noLeaks(t)
 	_, addr := startSQLiteServer(t)
@@ -644,13 +696,13 @@ func TestSQLiteIngestThatFailsMidwayLeavesNoTable(t *testing.T) {
 		name   string
 		ingest func(table string) (int64, error)
 	}{
-		{"through Flight SQL's IngestSeq, past its first batch", func(table string) (int64, error) {
+		{"through Flight SQL's IngestPages, past its first batch", func(table string) (int64, error) {
 			pages := func(yield func([]wideRow, error) bool) {
 				if yield(rows, nil) {
 					yield(nil, broken)
 				}
 			}
-			return amflightsql.IngestSeq(testContext(t), c, amflightsql.Table{Name: table, IfNotExist: ifNotExistCreate, IfExists: ifExistsFail}, pages)
+			return amflightsql.IngestPages(testContext(t), c, amflightsql.Table{Name: table, Mode: amflightsql.Create}, pages)
 		}},
 		{"through ADBC's IngestSeq, past its first batch", func(table string) (int64, error) {
 			seq := func(yield func(wideRow, error) bool) {
@@ -661,7 +713,7 @@ func TestSQLiteIngestThatFailsMidwayLeavesNoTable(t *testing.T) {
 				}
 				yield(wideRow{}, broken)
 			}
-			return amadbc.IngestSeq(testContext(t), cnxn, table, amadbc.Create, seq, mapper.Allocator(mem))
+			return amadbc.IngestSeq(testContext(t), cnxn, amadbc.Table{Name: table, Mode: amadbc.Create}, seq, mapper.Allocator(mem))
 		}},
 	}
 	for i, tc := range ingests {

@@ -432,7 +432,7 @@ var directionCalls = []struct{ wrong, right string }{
 	{`flightsql.Query[Row](ctx, flightsql.Conn{}, "q", mapper.SchemaMetadata(md))`, `flightsql.Query[Row](ctx, flightsql.Conn{}, "q", mapper.ZeroCopy())`},
 	{`flightsql.Ingest(ctx, flightsql.Conn{}, flightsql.Table{}, rows, mapper.Strict())`, `flightsql.Ingest(ctx, flightsql.Conn{}, flightsql.Table{}, rows, mapper.SchemaMetadata(md))`},
 	{`adbc.Query[Row](ctx, nil, "q", mapper.SchemaMetadata(md))`, `adbc.Query[Row](ctx, nil, "q", mapper.LastKeyWins())`},
-	{`adbc.Ingest(ctx, nil, "t", adbc.Create, rows, mapper.ZeroCopy())`, `adbc.Ingest(ctx, nil, "t", adbc.Create, rows, mapper.SnakeCase())`},
+	{`adbc.Ingest(ctx, nil, adbc.Table{Name: "t"}, rows, mapper.ZeroCopy())`, `adbc.Ingest(ctx, nil, adbc.Table{Name: "t"}, rows, mapper.SnakeCase())`},
 	{`mapper.Decode[Row](nil, mapper.SchemaMetadata(md))`, `mapper.Decode[Row](nil, mapper.SnakeCase())`},
 	{`mapper.Encode(rows, mapper.Strict())`, `mapper.Encode(rows, mapper.Allocator(nil))`},
 }

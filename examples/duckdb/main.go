@@ -24,7 +24,7 @@ import (
 	"github.com/arrowmap/arrowmap/duckdb"
 )
 
-// Order is a row of the orders table, which Insert creates from it.
+// Order is a row of the orders table, which Ingest creates from it.
 type Order struct {
 	ID     int64          `arrow:"id"`
 	Region string         `arrow:"region"`
@@ -61,7 +61,7 @@ func orders() []Order {
 
 // run writes the orders and prints the summary of those over minTotal.
 func run(ctx context.Context, out io.Writer, db *sql.DB) error {
-	n, err := duckdb.Insert(ctx, db, "orders", orders(), duckdb.InsertConfig{Create: true})
+	n, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders", Mode: duckdb.Create}, orders())
 	if err != nil {
 		return err
 	}

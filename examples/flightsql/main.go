@@ -92,10 +92,7 @@ func run(ctx context.Context, w io.Writer, mem memory.Allocator) (err error) {
 	if _, err := client.ExecuteUpdate(ctx, "CREATE TABLE orders (id INTEGER, region TEXT, amount REAL)"); err != nil {
 		return err
 	}
-	n, err := amflightsql.Ingest(ctx, c, amflightsql.Table{Name: "orders",
-		IfNotExist: flightsql.TableDefinitionOptionsTableNotExistOptionFail,
-		IfExists:   flightsql.TableDefinitionOptionsTableExistsOptionAppend,
-	}, orders, mapper.Allocator(mem))
+	n, err := amflightsql.Ingest(ctx, c, amflightsql.Table{Name: "orders", Mode: amflightsql.Append}, orders, mapper.Allocator(mem))
 	if status.Code(err) == codes.Unimplemented {
 		fmt.Fprintln(w, "the server has no bulk ingest; inserting through a prepared statement")
 		n, err = insert(ctx, client, mem, orders)

@@ -17,35 +17,126 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 )
 
-// Insert writes rows into table and returns the number of rows written.
-// The rows are encoded with mapper.Encode's rules, InsertConfig.BatchRows
+// Table names the table of an ingest and says what to do with it.
+type Table struct {
+	// Catalog is the database the table is in (an attached one's name),
+	// and Schema its schema; empty, DuckDB's defaults. Each is quoted as
+	// an identifier, as Name is: a name with a dot or a quote in it is
+	// one identifier.
+	Catalog, Schema, Name string
+	// Temporary creates the table as a temporary one (CREATE TEMPORARY
+	// TABLE), in DuckDB's temp catalog: a Catalog or a Schema beside it is
+	// an error, naming it.
+	Temporary bool
+	// Mode is whether the table must exist, must not, or is replaced.
+	Mode IngestMode
+}
+
+// IngestMode says what an ingest does with its table, whether it exists
+// or not. The same modes are flightsql's and adbc's.
+type IngestMode int
+
+const (
+	// Append appends the rows to the table, which must exist, with T's
+	// columns, by name in any order, and no other.
+	Append IngestMode = iota
+	// Create creates the table, which must not exist, from
+	// mapper.SchemaOf[T], and writes the rows into it.
+	Create
+	// CreateAppend creates the table if it does not exist, as Create
+	// does, and appends the rows to it.
+	CreateAppend
+	// Replace drops the table if it exists and creates it anew, as Create
+	// does, in the transaction of the ingest: when the ingest fails, the
+	// old table is kept (or, in the caller's transaction, the transaction
+	// is rolled back: ErrTransactionRolledBack).
+	Replace
+)
+
+// String is the mode's name.
+func (m IngestMode) String() string {
+	switch m {
+	case Append:
+		return "Append"
+	case Create:
+		return "Create"
+	case CreateAppend:
+		return "CreateAppend"
+	case Replace:
+		return "Replace"
+	}
+	return fmt.Sprintf("IngestMode(%d)", int(m))
+}
+
+// qualified is t's name as SQL, each part quoted, and as the Appender
+// takes it; or why t names no table.
+func (t Table) qualified() (sql, catalog, schema string, err error) {
+	switch {
+	case t.Name == "":
+		return "", "", "", errors.New("the Table has no Name")
+	case t.Temporary && t.Catalog != "":
+		return "", "", "", errors.New("Table.Catalog with Temporary: a temporary table is in DuckDB's temp catalog")
+	case t.Temporary && t.Schema != "":
+		return "", "", "", errors.New("Table.Schema with Temporary: a temporary table is in DuckDB's temp catalog's main schema")
+	case t.Mode < Append || t.Mode > Replace:
+		return "", "", "", fmt.Errorf("no ingest mode %v", t.Mode)
+	}
+	catalog, schema = t.Catalog, t.Schema
+	if t.Temporary {
+		catalog, schema = "temp", "main"
+	}
+	if catalog != "" && schema == "" {
+		schema = "main" // catalog.name would be read as schema.name
+	}
+	var parts []string
+	for _, p := range []string{catalog, schema, t.Name} {
+		if p != "" {
+			parts = append(parts, quoteIdent(p))
+		}
+	}
+	return strings.Join(parts, "."), catalog, schema, nil
+}
+
+// String is t's name as the errors of an ingest give it.
+func (t Table) String() string {
+	var parts []string
+	for _, p := range []string{t.Catalog, t.Schema, t.Name} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+// Ingest writes rows into table and returns the number of rows written.
+// The rows are encoded with mapper.Encode's rules, IngestConfig.BatchRows
 // at a time, and go into the table through one INSERT … BY NAME SELECT *
 // from an Arrow view of the stream of those records (or through DuckDB's
-// Appender, InsertConfig.Appender). When Insert returns nil the table
+// Appender, IngestConfig.Appender). When Ingest returns nil the table
 // holds every row written, as DuckDB counts them after the insert; when
-// it returns an error, the table holds what it held before.
+// it returns an error, the table holds what it held before (the table
+// Replace dropped included).
 //
-// The insert is one transaction of its own, or, on a connection in a
+// The ingest is one transaction of its own, or, on a connection in a
 // transaction of the caller's, part of that one, which the caller's
 // COMMIT or ROLLBACK decides. There, a failure after DuckDB took rows of
-// the insert rolls back the caller's transaction, which DuckDB has
-// aborted or which holds rows no statement can take back, and its error
-// wraps ErrTransactionRolledBack (the package doc's Transactions). ctx
-// governs the whole insert: cancelled, the insert stops at the next chunk
-// of rows and fails with ctx's error.
+// the ingest, or after Replace dropped the table, rolls back the caller's
+// transaction, which DuckDB has aborted or which holds what no statement
+// can take back, and its error wraps ErrTransactionRolledBack (the
+// package doc's Transactions). ctx governs the whole ingest: cancelled,
+// it stops at the next chunk of rows and fails with ctx's error.
 //
-// table is the table's name, which may be qualified (schema.table); each
-// part is quoted as an identifier. With InsertConfig.Create the table is
-// created from mapper.SchemaOf[T] first, DuckDB choosing each column's
-// type from its Arrow type (the table in the package doc), with NOT NULL
-// on the columns T cannot hold a null in. Otherwise the table must have
-// T's columns, by name in any order, and no other: a mismatch is an error
-// naming the columns, before any row is written.
+// table.Mode says whether the table is created first (Create,
+// CreateAppend, Replace), from mapper.SchemaOf[T], DuckDB choosing each
+// column's type from its Arrow type (the table in the package doc), with
+// NOT NULL on the columns T cannot hold a null in. A table that exists
+// must have T's columns, by name in any order, and no other: a mismatch
+// is an error naming the columns, before any row is written.
 //
-// Insert takes an InsertConfig and the options of mapper.Encode.
-func Insert[T any, D DB](ctx context.Context, db D, table string, rows []T, opts ...WriteOption) (int64, error) {
-	const entry = "duckdb.Insert"
-	return insert[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
+// Ingest takes an IngestConfig and the options of mapper.Encode.
+func Ingest[T any, D DB](ctx context.Context, db D, table Table, rows []T, opts ...WriteOption) (int64, error) {
+	const entry = "duckdb.Ingest"
+	return ingest[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
 		return func(yield func([]T, error) bool) {
 			for len(rows) > 0 {
 				page := rows[:min(n, len(rows))]
@@ -58,19 +149,19 @@ func Insert[T any, D DB](ctx context.Context, db D, table string, rows []T, opts
 	})
 }
 
-// InsertSeq is Insert of the rows of a sequence, read a batch at a time:
+// IngestSeq is Ingest of the rows of a sequence, read a batch at a time:
 // the rows of a query go straight into a table, for example,
 //
-//	n, err := duckdb.InsertSeq(ctx, db, "orders", r.All())
+//	n, err := duckdb.IngestSeq(ctx, db, duckdb.Table{Name: "orders"}, r.All())
 //
-// An error of the sequence stops the insert, which fails as Insert does,
+// An error of the sequence stops the ingest, which fails as Ingest does,
 // leaving the table as it was, and is returned, wrapped.
-func InsertSeq[T any, D DB](ctx context.Context, db D, table string, rows iter.Seq2[T, error], opts ...WriteOption) (int64, error) {
-	const entry = "duckdb.InsertSeq"
+func IngestSeq[T any, D DB](ctx context.Context, db D, table Table, rows iter.Seq2[T, error], opts ...WriteOption) (int64, error) {
+	const entry = "duckdb.IngestSeq"
 	if rows == nil {
 		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: nil sequence", entry, table)
 	}
-	return insert[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
+	return ingest[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
 		return func(yield func([]T, error) bool) {
 			buf := make([]T, 0, min(n, 4096))
 			for row, err := range rows {
@@ -92,17 +183,17 @@ func InsertSeq[T any, D DB](ctx context.Context, db D, table string, rows iter.S
 	})
 }
 
-// InsertPages is Insert of pages of rows, as a Reader's Pages gives them:
+// IngestPages is Ingest of pages of rows, as a Reader's Pages gives them:
 // each page is encoded as it comes, a record of at most
-// InsertConfig.BatchRows rows at a time. An error of the sequence stops
-// the insert, which fails as Insert does, leaving the table as it was, and
+// IngestConfig.BatchRows rows at a time. An error of the sequence stops
+// the ingest, which fails as Ingest does, leaving the table as it was, and
 // is returned, wrapped.
-func InsertPages[T any, D DB](ctx context.Context, db D, table string, pages iter.Seq2[[]T, error], opts ...WriteOption) (int64, error) {
-	const entry = "duckdb.InsertPages"
+func IngestPages[T any, D DB](ctx context.Context, db D, table Table, pages iter.Seq2[[]T, error], opts ...WriteOption) (int64, error) {
+	const entry = "duckdb.IngestPages"
 	if pages == nil {
 		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: nil sequence", entry, table)
 	}
-	return insert[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
+	return ingest[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
 		return func(yield func([]T, error) bool) {
 			for page, err := range pages {
 				if err != nil {
@@ -136,21 +227,21 @@ type sequenceError struct{ err error }
 func (e *sequenceError) Error() string { return "the sequence of rows: " + e.err.Error() }
 func (e *sequenceError) Unwrap() error { return e.err }
 
-// insert writes the batches of rows into table, in one transaction.
-func insert[T any, D DB](ctx context.Context, entry string, db D, table string, options []WriteOption, batches func(n int) iter.Seq2[[]T, error]) (n int64, err error) {
+// ingest writes the batches of rows into table, in one transaction.
+func ingest[T any, D DB](ctx context.Context, entry string, db D, table Table, options []WriteOption, batches func(n int) iter.Seq2[[]T, error]) (n int64, err error) {
 	if err := needsArrow(entry); err != nil {
 		return 0, err
 	}
-	cfg, opts, mem, err := parseInsert(entry, options)
+	cfg, opts, mem, err := parseIngest(entry, options)
 	if err != nil {
 		return 0, err
 	}
 	if cfg.BatchRows < 0 {
-		return 0, fmt.Errorf("arrowmap/duckdb: %s: InsertConfig.BatchRows %d is negative", entry, cfg.BatchRows)
+		return 0, fmt.Errorf("arrowmap/duckdb: %s: IngestConfig.BatchRows %d is negative", entry, cfg.BatchRows)
 	}
-	name, err := tableName(table)
+	name, catalog, schemaName, err := table.qualified()
 	if err != nil {
-		return 0, fmt.Errorf("arrowmap/duckdb: %s: %w", entry, err)
+		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: %w", entry, table, err)
 	}
 	schema, err := mapper.SchemaOf[T](schemaOptions(opts)...)
 	if err != nil {
@@ -161,7 +252,7 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 		through = appenderPath
 	}
 	carried, err := carriedSchema(schema, through)
-	if err == nil && cfg.Create {
+	if err == nil && table.Mode != Append {
 		_, err = carriedSchema(schema, createPath)
 	}
 	if err != nil {
@@ -177,7 +268,12 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 		return 0, err
 	}
 	defer s.close()
-	w := &inserter{s: s, mem: mem, entry: entry, table: table, name: name, schema: schema, carried: carried, appender: through == appenderPath}
+	w := &inserter{s: s, mem: mem, entry: entry, table: table.String(), name: name,
+		catalog: catalog, schemaName: schemaName, bare: table.Name, temporary: table.Temporary,
+		schema: schema, carried: carried, appender: through == appenderPath}
+	if err := w.checkCatalog(ctx); err != nil {
+		return 0, err
+	}
 	if err := w.begin(ctx); err != nil {
 		return 0, err
 	}
@@ -186,10 +282,16 @@ func insert[T any, D DB](ctx context.Context, entry string, db D, table string, 
 			n, err = 0, w.undo(err)
 		}
 	}()
-	if cfg.Create {
-		if err := w.create(ctx, cfg.IfNotExists); err != nil {
-			return 0, err
-		}
+	switch table.Mode {
+	case Create:
+		err = w.create(ctx, false)
+	case CreateAppend:
+		err = w.create(ctx, true)
+	case Replace:
+		err = w.replace(ctx)
+	}
+	if err != nil {
+		return 0, err
 	}
 	if err := w.checkColumns(ctx); err != nil {
 		return 0, err
@@ -266,12 +368,16 @@ func schemaOptions(opts []mapper.WriteOption) []mapper.WriteOption {
 
 // inserter writes records into one table on one connection.
 type inserter struct {
-	s      *session
-	mem    memory.Allocator // of the values carry converts
-	entry  string
-	table  string // as the caller gave it, for errors
-	name   string // quoted
-	schema *arrow.Schema
+	s     *session
+	mem   memory.Allocator // of the values carry converts
+	entry string
+	table string // as the caller gave it, for errors
+	name  string // quoted, qualified
+	// catalog, schemaName and bare are the parts of the name, unquoted,
+	// as the Appender takes them.
+	catalog, schemaName, bare string
+	temporary                 bool
+	schema                    *arrow.Schema
 	// carried is the schema the view gives DuckDB where it is not schema
 	// (carry.go), nil where it is.
 	carried *arrow.Schema
@@ -282,6 +388,9 @@ type inserter struct {
 	done     bool
 	// created is whether the table is ours, created in this transaction.
 	created bool
+	// dropped is whether Replace dropped a table in this transaction,
+	// which only its rollback brings back.
+	dropped bool
 	// before is the table's rows before the insert, as the transaction
 	// sees them; -1 until they are counted.
 	before int64
@@ -294,6 +403,25 @@ type inserter struct {
 
 func (w *inserter) fail(step string, err error) error {
 	return fmt.Errorf("arrowmap/duckdb: %s into %q: %s: %w", w.entry, w.table, step, err)
+}
+
+// checkCatalog refuses a Catalog other than the connection's database:
+// DuckDB writes one attached database a transaction, and the Arrow view
+// the rows go through is the connection's database's, so that the
+// ingest would fail at its first write, having done nothing.
+func (w *inserter) checkCatalog(ctx context.Context) error {
+	if w.catalog == "" || w.temporary {
+		return nil
+	}
+	var current string
+	if err := w.s.conn.QueryRowContext(ctx, "SELECT current_database()").Scan(&current); err != nil {
+		return w.fail("its catalog", err)
+	}
+	if !strings.EqualFold(current, w.catalog) {
+		return w.fail("Table.Catalog", fmt.Errorf("%q is not the connection's database, %q: DuckDB writes one database a transaction, and the Arrow view of the rows is in %q (USE %s first)",
+			w.catalog, current, current, quoteIdent(w.catalog)))
+	}
+	return nil
 }
 
 // begin starts the transaction of the insert, unless the connection is in
@@ -341,7 +469,8 @@ func (w *inserter) rollback() error {
 // undo takes back what the failed insert did, and returns cause with what
 // it could not take back. Its own transaction it rolls back. The caller's
 // it leaves as it was where it can: a table the insert created is dropped,
-// and a transaction DuckDB holds no row of the insert in is left alone.
+// and a transaction DuckDB holds no row of the insert in is left alone. A
+// table Replace dropped only a ROLLBACK brings back.
 // Where DuckDB aborted the transaction at the error of a statement (which
 // its COMMIT would then end as a ROLLBACK and return nil), or holds rows
 // of the insert that no statement can take back (DuckDB has no
@@ -359,6 +488,8 @@ func (w *inserter) undo(cause error) error {
 	ctx := context.Background()
 	var why string
 	switch {
+	case w.dropped:
+		why = "the table it replaced was dropped in it, which only a ROLLBACK brings back"
 	case w.created:
 		_, err := w.s.conn.ExecContext(ctx, "DROP TABLE "+w.name)
 		if err == nil {
@@ -418,7 +549,7 @@ func (w *inserter) countBefore(ctx context.Context) error {
 // TABLE AS of no rows from a source it reads in batches (a table, an
 // Arrow view): that one leaves an empty row group, behind which the rows
 // are merged and at which scans stop, count(*) included, until a
-// CHECKPOINT rewrites the row groups. Insert itself runs no such
+// CHECKPOINT rewrites the row groups. Ingest itself runs no such
 // statement (create, insertStream); the caller's transaction may have.
 func (w *inserter) checkCount(ctx context.Context, n int64) error {
 	if n == 0 {
@@ -465,6 +596,9 @@ func (w *inserter) withView(ctx context.Context, recs array.RecordReader, stmt s
 // which DuckDB loses sight of the rows of the insert that follows
 // (checkCount says how).
 func (w *inserter) create(ctx context.Context, ifNotExists bool) error {
+	if ifNotExists && w.exists(ctx) {
+		return nil
+	}
 	schema, err := carriedSchema(w.schema, createPath)
 	if err != nil {
 		return w.fail("CREATE TABLE", err)
@@ -472,20 +606,16 @@ func (w *inserter) create(ctx context.Context, ifNotExists bool) error {
 	if schema == nil {
 		schema = w.schema
 	}
-	if ifNotExists {
-		// Whether it exists decides whether the insert created it, to
-		// drop at a failure. A table DuckDB cannot find is a binder's
-		// error, which leaves a transaction as it was.
-		if _, err := w.s.conn.ExecContext(ctx, "SELECT * FROM "+w.name+" LIMIT 0"); err == nil {
-			return nil
-		}
-	}
 	empty, err := array.NewRecordReader(schema, nil)
 	if err != nil {
 		return w.fail("CREATE TABLE", err)
 	}
 	defer empty.Release()
-	if _, err := w.withView(ctx, empty, "CREATE TABLE "+w.name+" AS SELECT * FROM %s WITH NO DATA"); err != nil {
+	create := "CREATE TABLE "
+	if w.temporary {
+		create = "CREATE TEMPORARY TABLE "
+	}
+	if _, err := w.withView(ctx, empty, create+w.name+" AS SELECT * FROM %s WITH NO DATA"); err != nil {
 		return w.fail("CREATE TABLE", err)
 	}
 	w.created = true
@@ -498,6 +628,26 @@ func (w *inserter) create(ctx context.Context, ifNotExists bool) error {
 		}
 	}
 	return nil
+}
+
+// exists reports whether the table exists. It decides whether the ingest
+// created the table, to drop at a failure; a table DuckDB cannot find is a
+// binder's error, which leaves a transaction as it was.
+func (w *inserter) exists(ctx context.Context) bool {
+	_, err := w.s.conn.ExecContext(ctx, "SELECT * FROM "+w.name+" LIMIT 0")
+	return err == nil
+}
+
+// replace drops the table if it exists, and creates it: both in the
+// transaction, whose rollback at a failure brings the old table back.
+func (w *inserter) replace(ctx context.Context) error {
+	if w.exists(ctx) {
+		w.dropped = true
+		if _, err := w.s.conn.ExecContext(ctx, "DROP TABLE "+w.name); err != nil {
+			return w.fail("DROP TABLE", err)
+		}
+	}
+	return w.create(ctx, false)
 }
 
 // checkColumns refuses a table whose columns are not the schema's, by
@@ -570,21 +720,6 @@ func (w *inserter) insertStream(ctx context.Context, recs iter.Seq2[arrow.Record
 	return n, nil
 }
 
-// tableName is table quoted, each part of a qualified name on its own.
-func tableName(table string) (string, error) {
-	if table == "" {
-		return "", errors.New("no table")
-	}
-	parts := strings.Split(table, ".")
-	for i, p := range parts {
-		if p == "" {
-			return "", fmt.Errorf("the table name %q has an empty part", table)
-		}
-		parts[i] = quoteIdent(p)
-	}
-	return strings.Join(parts, "."), nil
-}
-
 // quoteIdent is name as a quoted SQL identifier.
 func quoteIdent(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
@@ -622,14 +757,10 @@ func needsAppender(schema *arrow.Schema) bool {
 // drops what the Appender holds first, which its Close would write.
 // ctx is checked at each record and each chunk of rows.
 func (w *inserter) appendAll(ctx context.Context, recs iter.Seq2[arrow.RecordBatch, error]) (n int64, err error) {
-	schemaName, table := "", w.table
-	if i := strings.LastIndex(w.table, "."); i >= 0 {
-		schemaName, table = w.table[:i], w.table[i+1:]
-	}
 	var app *duckdb.Appender
 	err = w.s.conn.Raw(func(dc any) error {
 		var err error
-		app, err = duckdb.NewAppenderWithColumns(dc.(driver.Conn), "", schemaName, table, fieldNames(w.schema))
+		app, err = duckdb.NewAppenderWithColumns(dc.(driver.Conn), w.catalog, w.schemaName, w.bare, fieldNames(w.schema))
 		return err
 	})
 	if err != nil {
