@@ -65,7 +65,9 @@ func Query[T any](ctx context.Context, cnxn adbc.Connection, query string, opts 
 // element, in the order of P's columns) and reads the result as rows of
 // T, as Query does. How a driver runs a query over several rows of
 // parameters is the driver's: Flight SQL servers commonly run it once per
-// row and concatenate the results; an empty params binds zero rows.
+// row and concatenate the results. An empty params runs nothing, as in
+// flightsql and duckdb: the Reader is empty, its schema T's own
+// (mapper.SchemaOf[T]).
 //
 // When the driver reports the statement's parameter schema, P's schema
 // (mapper.SchemaOf) must match it, parameter by parameter in position,
@@ -82,6 +84,10 @@ func QueryWith[T, P any](ctx context.Context, cnxn adbc.Connection, query string
 	rec, err := mapper.Encode(params, encodeOpts...)
 	if err != nil {
 		return nil, err
+	}
+	if rec.NumRows() == 0 {
+		rec.Release()
+		return mapper.EmptyReader[T](decodeOpts...)
 	}
 	stmt, err := prepare(ctx, entry, query, cnxn, rec)
 	if err != nil {
@@ -110,7 +116,8 @@ func Exec(ctx context.Context, cnxn adbc.Connection, query string) (int64, error
 // ExecWith prepares query, binds params as QueryWith does, and runs it as
 // an update, returning the number of rows affected as the driver reports
 // it (-1 when it does not know). An INSERT with one row of parameters per
-// element of params is the bulk insert of drivers that have no ingest.
+// element of params is the bulk insert of drivers that have no ingest. An
+// empty params runs nothing and affects no row.
 //
 // ExecWith takes the options of mapper.Encode.
 func ExecWith[P any](ctx context.Context, cnxn adbc.Connection, query string, params []P, opts ...WriteOption) (int64, error) {
@@ -125,6 +132,9 @@ func ExecWith[P any](ctx context.Context, cnxn adbc.Connection, query string, pa
 	// The driver holds its own reference while bound; ours goes once the
 	// statement is closed, whatever the driver did with it.
 	defer rec.Release()
+	if rec.NumRows() == 0 {
+		return 0, nil // no execution, as QueryWith
+	}
 	stmt, err := prepare(ctx, entry, query, cnxn, rec)
 	if err != nil {
 		return 0, err

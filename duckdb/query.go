@@ -77,16 +77,7 @@ func QueryWith[T, P any, D DB](ctx context.Context, db D, query string, params [
 		return nil, fmt.Errorf("arrowmap/duckdb: %s: the parameters of %s: %w", entry, quoteSQL(query), err)
 	}
 	if len(args) == 0 {
-		schema, err := mapper.SchemaOf[T](encodeOptions(mopts)...)
-		if err != nil {
-			return nil, err
-		}
-		empty, err := array.NewRecordReader(schema, nil)
-		if err != nil {
-			return nil, err
-		}
-		defer empty.Release()
-		return mapper.NewReader[T](empty, mopts...)
+		return mapper.EmptyReader[T](mopts...)
 	}
 	recs, err := queryRecords(ctx, entry, db, query, args, cfg)
 	if err != nil {

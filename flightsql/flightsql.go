@@ -159,8 +159,9 @@ func Query[T any](ctx context.Context, c Conn, query string, opts ...ReadOption)
 // mapper.Allocator; without it, with the allocator of c.Client
 // (memory.DefaultAllocator when it has none). Each row of params
 // runs the statement once; servers return the results
-// one after the other, as one result. An empty params binds nothing: the
-// statement runs once, without parameters.
+// one after the other, as one result. An empty params runs nothing, as in
+// adbc and duckdb: the Reader is empty, its schema T's own
+// (mapper.SchemaOf[T]).
 //
 // The prepared statement is closed when the result has been read to its
 // end (a failure to close it is then the Reader's error), when the Reader
@@ -177,6 +178,9 @@ func QueryWith[T, P any](ctx context.Context, c Conn, query string, params []P, 
 		return nil, fmt.Errorf("arrowmap/flightsql: the parameters of %s: %w", quoted(query), err)
 	}
 	defer rec.Release() // the statement retains what it binds
+	if rec.NumRows() == 0 {
+		return mapper.EmptyReader[T](call.decode...)
+	}
 
 	stmt, err := c.Client.Prepare(ctx, query)
 	if err != nil {

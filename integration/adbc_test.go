@@ -206,6 +206,26 @@ func TestADBCQueryReadsResults(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []sqliteRow{rows[2], rows[0], rows[1]}, got)
 	})
+	t.Run("an empty params runs nothing, through QueryWith and ExecWith", func(t *testing.T) {
+		type byID struct{ UserID int64 }
+		r, err := amadbc.QueryWith[sqliteRow](ctx, cnxn, "DELETE FROM people WHERE user_id = ? RETURNING user_id, user_name",
+			[]byID{}, mapper.SnakeCase(), mapper.Allocator(mem))
+		require.NoError(t, err)
+		defer r.Release()
+		assert.Equal(t, "user_id", r.Schema().Field(0).Name, "the schema is T's own")
+		got, err := r.ReadAll()
+		require.NoError(t, err)
+		assert.Empty(t, got)
+		n, err := amadbc.ExecWith(ctx, cnxn, "DELETE FROM people WHERE user_id = ?", []byID{}, mapper.SnakeCase())
+		require.NoError(t, err)
+		assert.Zero(t, n)
+		r2, err := amadbc.Query[sqliteRow](ctx, cnxn, "SELECT user_id, user_name FROM people ORDER BY user_id", mapper.SnakeCase())
+		require.NoError(t, err)
+		defer r2.Release()
+		all, err := r2.ReadAll()
+		require.NoError(t, err)
+		assert.Equal(t, rows, all, "no row was deleted")
+	})
 	t.Run("releasing a Reader before the end closes its statement and lets go of every record", func(t *testing.T) {
 		skipIfTheDriverRaces(t)
 		r, err := amadbc.QueryWith[sqliteRow](ctx, cnxn, "SELECT user_id, user_name FROM people WHERE user_id > ? ORDER BY user_id",

@@ -385,6 +385,27 @@ func TestFlightSQLQueryWith(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, []idRegion{{3, "north"}, {1, "north"}, {3, "north"}}, got)
 	})
+	t.Run("an empty params runs nothing: the insert it would make is not made, and the Reader is T's empty schema", func(t *testing.T) {
+		type newOrder struct {
+			ID     int64   `arrow:"id"`
+			Region string  `arrow:"region"`
+			Amount float64 `arrow:"amount"`
+		}
+		type inserted struct {
+			ID int64 `arrow:"inserted_id"`
+		}
+		before := queryRows[order](t, c, "SELECT id, region, amount, note FROM orders ORDER BY id")
+		r, err := amflightsql.QueryWith[inserted](testContext(t), c,
+			"INSERT INTO orders (id, region, amount) VALUES (?, ?, ?) RETURNING id AS inserted_id", []newOrder{})
+		require.NoError(t, err)
+		defer r.Release()
+		assert.Equal(t, "inserted_id", r.Schema().Field(0).Name)
+		got, err := r.ReadAll()
+		require.NoError(t, err)
+		assert.Empty(t, got)
+		assert.Equal(t, before, queryRows[order](t, c, "SELECT id, region, amount, note FROM orders ORDER BY id"))
+		assert.Zero(t, srv.openStatements(), "nothing was prepared")
+	})
 	t.Run("parameters select rows", func(t *testing.T) {
 		type minAmount struct {
 			Amount float64 `arrow:"amount"`
@@ -423,11 +444,11 @@ func TestFlightSQLQueryWith(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, []order{{2, cents{2550}}, {4, cents{10000}}}, got)
 	})
-	t.Run("no parameters: the statement runs once, unbound", func(t *testing.T) {
+	t.Run("one row of no parameters: the statement runs once, unbound", func(t *testing.T) {
 		type count struct {
 			N int64 `arrow:"n"`
 		}
-		r, err := amflightsql.QueryWith[count, struct{}](testContext(t), c, "SELECT COUNT(*) AS n FROM orders", nil)
+		r, err := amflightsql.QueryWith[count](testContext(t), c, "SELECT COUNT(*) AS n FROM orders", []struct{}{{}})
 		require.NoError(t, err)
 		defer r.Release()
 		got, err := r.ReadAll()

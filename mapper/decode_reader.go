@@ -71,6 +71,28 @@ func NewReader[T any](rr array.RecordReader, opts ...ReadOption) (*Reader[T], er
 	return &Reader[T]{rr: rr, m: m}, nil
 }
 
+// EmptyReader is a Reader of no rows whose schema is T's own (SchemaOf[T],
+// with the options that are WriteOptions too: SnakeCase, As): what a query
+// run no time reads, e.g. a QueryWith of no parameters.
+func EmptyReader[T any](opts ...ReadOption) (*Reader[T], error) {
+	var encode []WriteOption
+	for _, o := range opts {
+		if w, ok := o.(WriteOption); ok {
+			encode = append(encode, w)
+		}
+	}
+	schema, err := SchemaOf[T](encode...)
+	if err != nil {
+		return nil, err
+	}
+	empty, err := array.NewRecordReader(schema, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer empty.Release() // the Reader retains its own reference
+	return NewReader[T](empty, opts...)
+}
+
 // Schema is the schema of the records read.
 func (r *Reader[T]) Schema() *arrow.Schema { return r.m.Schema() }
 

@@ -2070,3 +2070,26 @@ func bindingReader(t *testing.T, mem memory.Allocator, unused string) array.Reco
 	require.NoError(t, err)
 	return rr
 }
+
+func TestEmptyReaderReadsNoRowAndHasTsSchemaWithItsNamingOptions(t *testing.T) {
+	type row struct {
+		OrderID int64
+		Note    *string
+	}
+	r, err := mapper.EmptyReader[row](mapper.SnakeCase(), mapper.Strict())
+	require.NoError(t, err)
+	defer r.Release()
+	want, err := mapper.SchemaOf[row](mapper.SnakeCase())
+	require.NoError(t, err)
+	assert.True(t, want.Equal(r.Schema()), "got %s", r.Schema())
+	assert.Equal(t, "order_id", r.Schema().Field(0).Name)
+	got, err := r.ReadAll()
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	n, err := r.Read(make([]row, 4))
+	assert.Zero(t, n)
+	assert.Equal(t, io.EOF, err)
+
+	_, err = mapper.EmptyReader[struct{ C chan int }]()
+	assert.ErrorIs(t, err, mapper.ErrUnsupported, "a T no schema describes")
+}
