@@ -32,6 +32,7 @@
 //     [RowsHinter] lets ReadAll size its result once (at once when it is
 //     a [BackedRowsHinter], whose bytes back its hint), and one that is a
 //     [RecordSizer] reads records of the page Read and Pages ask for.
+//   - [EmptyReader]: a Reader of no rows, of T's own schema.
 //
 // Typed columns, without decoding rows (over the views package's columns):
 //   - [Columns]: a struct of columns bound to one record.
