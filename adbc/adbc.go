@@ -87,6 +87,9 @@ func QueryWith[T, P any](ctx context.Context, cnxn adbc.Connection, query string
 	}
 	if rec.NumRows() == 0 {
 		rec.Release()
+		if err := checkConnection(entry, cnxn); err != nil {
+			return nil, err
+		}
 		return mapper.EmptyReader[T](decodeOpts...)
 	}
 	stmt, err := prepare(ctx, entry, query, cnxn, rec)
@@ -133,7 +136,7 @@ func ExecWith[P any](ctx context.Context, cnxn adbc.Connection, query string, pa
 	// statement is closed, whatever the driver did with it.
 	defer rec.Release()
 	if rec.NumRows() == 0 {
-		return 0, nil // no execution, as QueryWith
+		return 0, checkConnection(entry, cnxn) // no execution, as QueryWith
 	}
 	stmt, err := prepare(ctx, entry, query, cnxn, rec)
 	if err != nil {
@@ -142,10 +145,19 @@ func ExecWith[P any](ctx context.Context, cnxn adbc.Connection, query string, pa
 	return update(ctx, entry, query, stmt)
 }
 
+// checkConnection refuses a nil cnxn, before an entry point's work, even
+// the work that needs no statement (an empty params).
+func checkConnection(entry string, cnxn adbc.Connection) error {
+	if cnxn == nil {
+		return fmt.Errorf("arrowmap/adbc: %s: nil connection", entry)
+	}
+	return nil
+}
+
 // newStatement opens a statement on cnxn.
 func newStatement(entry string, cnxn adbc.Connection) (adbc.Statement, error) {
-	if cnxn == nil {
-		return nil, fmt.Errorf("arrowmap/adbc: %s: nil connection", entry)
+	if err := checkConnection(entry, cnxn); err != nil {
+		return nil, err
 	}
 	stmt, err := cnxn.NewStatement()
 	if err != nil {
