@@ -13,7 +13,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/decimal"
+
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/arrowmap/arrowmap/tags"
 )
@@ -182,12 +183,10 @@ func (g *generator) fieldSource(t reflect.Type, tag tags.Tag, path, name string)
 // types, the first named after name.
 func (g *generator) source(t reflect.Type, path, name string) string {
 	switch {
-	case decimalNames[t] != "":
-		g.imports["github.com/apache/arrow-go/v18/arrow/decimal"] = true
-		return decimalNames[t]
-	case t.PkgPath() != "": // time.Time, decimal.Decimal32, float16.Num, …
-		g.imports[t.PkgPath()] = true
-		return t.String()
+	case t.PkgPath() != "": // time.Time, decimal.Decimal128, float16.Num, …
+		name, pkg := arrowtype.GoSource(t)
+		g.imports[pkg] = true
+		return name
 	case t.Kind() == reflect.Pointer:
 		return "*" + g.source(t.Elem(), path, name)
 	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && t.Elem() == byteType:
@@ -208,16 +207,7 @@ func (g *generator) source(t reflect.Type, path, name string) string {
 	return t.String() // int64, string, struct{}, …
 }
 
-var (
-	byteType = reflect.TypeFor[byte]()
-	// decimalNames spell the wide decimals by their aliases in package
-	// decimal, as users write them, not as reflect names them
-	// (decimal128.Num).
-	decimalNames = map[reflect.Type]string{
-		reflect.TypeFor[decimal.Decimal128](): "decimal.Decimal128",
-		reflect.TypeFor[decimal.Decimal256](): "decimal.Decimal256",
-	}
-)
+var byteType = reflect.TypeFor[byte]()
 
 // listPrefix is "[]" for a slice type, "[N]" for an array type.
 func listPrefix(t reflect.Type) string {

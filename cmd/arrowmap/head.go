@@ -56,8 +56,9 @@ func head(in *input, n int, stdout io.Writer) error {
 // jsonSchema is schema as head reads it: the columns whose Go type has no
 // JSON form worth printing retyped as one the decoder reads them into.
 // Decimals are utf8, their exact text (a decimal.Decimal128 marshals as
-// {}), float16 is float32 (so is a float16.Num), and fixed_size_binary is
-// binary, base64 as a []byte (a [N]byte is an array of numbers). Temporal
+// {}), a float whose Go type is no Go number (float16's, a struct) is
+// float32, which holds every one, and fixed_size_binary is binary, base64
+// as a []byte (a [N]byte is an array of numbers). Temporal
 // columns are their storage integers, which appendJSON writes: a
 // time.Time or time.Duration holds not every value they can, and
 // encoding/json no year past 9999. The records keep their own types: only
@@ -83,7 +84,7 @@ func jsonType(dt arrow.DataType) arrow.DataType {
 	switch r := arrowtype.OfType(dt); {
 	case r.Decimal:
 		return arrow.BinaryTypes.String
-	case r.Float && r.Value == arrowtype.Float16:
+	case r.Float && !r.Value.Ordered():
 		return arrow.PrimitiveTypes.Float32
 	case r.Temporal != arrowtype.NotTemporal && r.Temporal != arrowtype.Interval:
 		if integer, ok := arrowtype.IntegerOf(r.Value); ok {

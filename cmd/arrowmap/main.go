@@ -29,8 +29,6 @@
 // file.
 package main
 
-//go:generate go run gen_sample.go
-
 import (
 	"errors"
 	"flag"

@@ -1,7 +1,11 @@
 package arrowtype_test
 
 import (
+	"path"
+	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -142,4 +146,37 @@ func TestValuesAreWhatArrowGosTypedArraysGive(t *testing.T) {
 	short := array.NewData(s.DataType(), 5, s.Data().Buffers(), nil, 0, 0)
 	defer short.Release()
 	assert.Nil(t, arrowtype.Values[int64](short), "past the end of its buffer")
+}
+
+// GoSource spells a Value's Go type as code that imports its package
+// writes it: the wide decimals by their aliases in package decimal, which
+// reflect names by the types they stand for (decimal128.Num).
+func TestGoSourceSpellsEveryValuesTypeFromThePackageItImports(t *testing.T) {
+	const decimalPkg = "github.com/apache/arrow-go/v18/arrow/decimal"
+	for _, c := range []struct {
+		v         arrowtype.Value
+		name, pkg string
+	}{
+		{arrowtype.Decimal128, "decimal.Decimal128", decimalPkg},
+		{arrowtype.Decimal256, "decimal.Decimal256", decimalPkg},
+		{arrowtype.Decimal32, "decimal.Decimal32", decimalPkg},
+		{arrowtype.Float16, "float16.Num", "github.com/apache/arrow-go/v18/arrow/float16"},
+		{arrowtype.MonthInterval, "arrow.MonthInterval", "github.com/apache/arrow-go/v18/arrow"},
+		{arrowtype.Int64, "int64", ""},
+	} {
+		name, pkg := arrowtype.GoSource(c.v.GoType())
+		assert.Equal(t, c.name, name)
+		assert.Equal(t, c.pkg, pkg, c.name)
+	}
+	for _, v := range arrowtype.EveryValue() {
+		name, pkg := arrowtype.GoSource(v.GoType())
+		if qualifier, _, ok := strings.Cut(name, "."); ok {
+			assert.Equal(t, path.Base(pkg), qualifier, "%s is named from the package it imports", name)
+		} else {
+			assert.Empty(t, pkg, "%s is predeclared", name)
+		}
+	}
+	name, pkg := arrowtype.GoSource(reflect.TypeFor[time.Time]())
+	assert.Equal(t, "time.Time", name, "a type of no Value is as reflect names it")
+	assert.Equal(t, "time", pkg)
 }

@@ -128,6 +128,23 @@ func (v Value) String() string {
 	return "no value"
 }
 
+// valueAliases spell the Go types of the wide decimals as users write them,
+// by their aliases in package decimal, as the narrow ones are named.
+var valueAliases = [numValues]string{Decimal128: "decimal.Decimal128", Decimal256: "decimal.Decimal256"}
+
+// GoSource is how Go code spells t and the path of the package it imports
+// for it ("" for a predeclared type): reflect names an alias by the type it
+// stands for, a decimal.Decimal128 decimal128.Num, which GoSource spells by
+// the alias.
+func GoSource(t reflect.Type) (name, pkgPath string) {
+	for v, alias := range valueAliases {
+		if alias != "" && valueTypes[v] == t {
+			return alias, reflect.TypeFor[decimal.Decimal32]().PkgPath()
+		}
+	}
+	return t.String(), t.PkgPath()
+}
+
 // ValueOf is the Value whose Go type is T.
 func ValueOf[T FixedValue]() Value {
 	t := reflect.TypeFor[T]()
