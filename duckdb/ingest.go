@@ -162,21 +162,28 @@ func IngestSeq[T any, D DB](ctx context.Context, db D, table Table, rows iter.Se
 		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: nil sequence", entry, table)
 	}
 	return ingest[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
+		// rows is called, not ranged over: a caller's sequence that goes
+		// on yielding after it was told to stop is then ignored, where a
+		// range statement panics (in the goroutine that feeds DuckDB,
+		// taking the program down).
 		return func(yield func([]T, error) bool) {
 			buf := make([]T, 0, min(n, 4096))
-			for row, err := range rows {
-				if err != nil {
+			done := false
+			rows(func(row T, err error) bool {
+				switch {
+				case done:
+				case err != nil:
 					yield(nil, err)
-					return
-				}
-				if buf = append(buf, row); len(buf) == n {
-					if !yield(buf, nil) {
-						return
+					done = true
+				default:
+					if buf = append(buf, row); len(buf) == n {
+						done = !yield(buf, nil)
+						buf = buf[:0]
 					}
-					buf = buf[:0]
 				}
-			}
-			if len(buf) > 0 {
+				return !done
+			})
+			if !done && len(buf) > 0 {
 				yield(buf, nil)
 			}
 		}
@@ -194,20 +201,24 @@ func IngestPages[T any, D DB](ctx context.Context, db D, table Table, pages iter
 		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: nil sequence", entry, table)
 	}
 	return ingest[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
+		// pages is called, not ranged over, as IngestSeq's rows are.
 		return func(yield func([]T, error) bool) {
-			for page, err := range pages {
-				if err != nil {
+			done := false
+			pages(func(page []T, err error) bool {
+				switch {
+				case done:
+				case err != nil:
 					yield(nil, err)
-					return
-				}
-				for len(page) > 0 {
-					part := page[:min(n, len(page))]
-					page = page[len(part):]
-					if !yield(part, nil) {
-						return
+					done = true
+				default:
+					for len(page) > 0 && !done {
+						part := page[:min(n, len(page))]
+						page = page[len(part):]
+						done = !yield(part, nil)
 					}
 				}
-			}
+				return !done
+			})
 		}
 	})
 }

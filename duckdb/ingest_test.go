@@ -364,6 +364,54 @@ func TestReplaceKeepsTheOldTableWhenARowFails(t *testing.T) {
 	})
 }
 
+func TestASequenceThatGoesOnYieldingAfterItWasStoppedFailsTheIngestWithoutAPanic(t *testing.T) {
+	broken := errors.New("the source broke")
+	// Each sequence ignores what yield returns, as a careless one does.
+	rows := func(failAt int) iter.Seq2[narrow, error] {
+		return func(yield func(narrow, error) bool) {
+			for i, r := range narrowRows(300) {
+				if i == failAt {
+					yield(narrow{}, broken)
+					continue
+				}
+				yield(r, nil)
+			}
+		}
+	}
+	pages := func(failAt int) iter.Seq2[[]narrow, error] {
+		return func(yield func([]narrow, error) bool) {
+			for i := range 3 {
+				if i == failAt {
+					yield(nil, broken)
+					continue
+				}
+				yield(narrowRows(300)[i*100:(i+1)*100], nil)
+			}
+		}
+	}
+	for _, appender := range []bool{false, true} {
+		for _, failAt := range []int{0, 1, 150} {
+			t.Run(fmt.Sprintf("failing at %d, through the %s", failAt, map[bool]string{false: "view", true: "Appender"}[appender]), func(t *testing.T) {
+				db := openDB(t)
+				ctx := context.Background()
+				_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "narrow", Mode: duckdb.Create}, narrowRows(7))
+				require.NoError(t, err)
+				cfg := duckdb.IngestConfig{Appender: appender, BatchRows: 100}
+				require.NotPanics(t, func() {
+					_, err = duckdb.IngestSeq(ctx, db, duckdb.Table{Name: "narrow", Mode: duckdb.Replace}, rows(failAt), cfg)
+				})
+				require.ErrorIs(t, err, broken)
+				requireNarrow(t, db, "narrow", 7)
+				require.NotPanics(t, func() {
+					_, err = duckdb.IngestPages(ctx, db, duckdb.Table{Name: "narrow", Mode: duckdb.Replace}, pages(min(failAt, 1)), cfg)
+				})
+				require.ErrorIs(t, err, broken)
+				requireNarrow(t, db, "narrow", 7)
+			})
+		}
+	}
+}
+
 func TestATableNameWithAQuoteAndADotIsOneIdentifier(t *testing.T) {
 	const name = `we"ird.name`
 	for _, appender := range []bool{false, true} {
