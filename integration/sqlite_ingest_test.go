@@ -520,6 +520,42 @@ func TestSQLiteIngestOfNoRowsCreatesAnEmptyTable(t *testing.T) {
 	}
 }
 
+func TestSQLiteIngestOfAnEmptySequenceCreatesAnEmptyTableAsAnEmptySliceDoes(t *testing.T) {
+	mem := noLeaks(t)
+	srv, addr := startSQLiteServer(t)
+	c := connect(t, addr, mem)
+	cnxn := openIngesting(t, testContext(t), addr, mem)
+	noRows := func(func(wideRow, error) bool) {}
+	noPages := func(func([]wideRow, error) bool) {}
+	emptyPages := func(yield func([]wideRow, error) bool) { yield(nil, nil) }
+	for name, ingest := range map[string]func(table string) (int64, error){
+		"flightsql.IngestSeq": func(table string) (int64, error) {
+			return amflightsql.IngestSeq(testContext(t), c, amflightsql.Table{Name: table, Mode: amflightsql.Create}, noRows)
+		},
+		"flightsql.IngestPages": func(table string) (int64, error) {
+			return amflightsql.IngestPages(testContext(t), c, amflightsql.Table{Name: table, Mode: amflightsql.Create}, noPages)
+		},
+		"adbc.IngestSeq": func(table string) (int64, error) {
+			return amadbc.IngestSeq(testContext(t), cnxn, amadbc.Table{Name: table, Mode: amadbc.Create}, noRows, mapper.Allocator(mem))
+		},
+		"adbc.IngestPages": func(table string) (int64, error) {
+			return amadbc.IngestPages(testContext(t), cnxn, amadbc.Table{Name: table, Mode: amadbc.Create}, noPages, mapper.Allocator(mem))
+		},
+		"adbc.IngestPages of an empty page": func(table string) (int64, error) {
+			return amadbc.IngestPages(testContext(t), cnxn, amadbc.Table{Name: table, Mode: amadbc.Create}, emptyPages, mapper.Allocator(mem))
+		},
+	} {
+		t.Run(name+": the table is made from the schema, with no row", func(t *testing.T) {
+			table := "empty_" + strings.NewReplacer(".", "_", " ", "_").Replace(name)
+			_, err := ingest(table)
+			require.NoError(t, err)
+			var rows int
+			require.NoError(t, srv.db.QueryRow("SELECT count(*) FROM "+quoteIdent(table)).Scan(&rows))
+			assert.Zero(t, rows)
+		})
+	}
+}
+
 // batchesOf is the sizes of the records n rows are sent in, batch rows
 // at most in one.
 func batchesOf(n, batch int) []int64 {
