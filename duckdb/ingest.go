@@ -49,7 +49,9 @@ const (
 	// Replace drops the table if it exists and creates it anew, as Create
 	// does, in the transaction of the ingest: when the ingest fails, the
 	// old table is kept (or, in the caller's transaction, the transaction
-	// is rolled back: ErrTransactionRolledBack).
+	// is rolled back: ErrTransactionRolledBack). A table that is not
+	// Temporary, named without a Catalog, is refused where a temporary
+	// table has its name, which DuckDB's DROP would take instead.
 	Replace
 )
 
@@ -652,6 +654,16 @@ func (w *inserter) exists(ctx context.Context) bool {
 // replace drops the table if it exists, and creates it: both in the
 // transaction, whose rollback at a failure brings the old table back.
 func (w *inserter) replace(ctx context.Context) error {
+	if !w.temporary && w.catalog == "" && (w.schemaName == "" || strings.EqualFold(w.schemaName, "main")) {
+		// A name without a Catalog is a temporary table's first (temp
+		// is first in DuckDB's search path, and its schema is main):
+		// DROP would take the caller's temporary table, and CREATE make
+		// another in the database.
+		_, err := w.s.conn.ExecContext(ctx, "SELECT * FROM temp.main."+quoteIdent(w.bare)+" LIMIT 0")
+		if err == nil {
+			return w.fail("DROP TABLE", errors.New("the name is a temporary table's, which Replace of a table that is not Temporary does not drop: set Temporary, or the Catalog of the table to replace"))
+		}
+	}
 	if w.exists(ctx) {
 		w.dropped = true
 		if _, err := w.s.conn.ExecContext(ctx, "DROP TABLE "+w.name); err != nil {

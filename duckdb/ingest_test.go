@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"iter"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -484,6 +485,39 @@ func TestTheTablesCatalogSchemaAndTemporaryAreHonoured(t *testing.T) {
 		assert.True(t, temporary)
 		require.NoError(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM temp.main.narrow").Scan(&n))
 		assert.Equal(t, 6, n)
+	})
+	t.Run("Replace of a table that is not temporary leaves a temporary one of its name alone", func(t *testing.T) {
+		db := openDB(t)
+		conn, err := db.Conn(ctx)
+		require.NoError(t, err)
+		defer conn.Close()
+		_, err = conn.ExecContext(ctx, strings.Replace(fmt.Sprintf(narrowDDL, "narrow"), "CREATE TABLE", "CREATE TEMPORARY TABLE", 1))
+		require.NoError(t, err)
+		_, err = conn.ExecContext(ctx, "INSERT INTO temp.main.narrow "+fmt.Sprintf(narrowSQL, 7))
+		require.NoError(t, err)
+		for _, appender := range []bool{false, true} {
+			// The unqualified name is the temporary table's to DROP, but a
+			// table CREATE makes in the database's schema.
+			for _, table := range []duckdb.Table{{Name: "narrow"}, {Schema: "main", Name: "narrow"}} {
+				table.Mode = duckdb.Replace
+				_, err = duckdb.Ingest(ctx, conn, table, narrowRows(3), duckdb.IngestConfig{Appender: appender})
+				require.ErrorContains(t, err, "a temporary table", table)
+			}
+			var n int
+			require.NoError(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM temp.main.narrow").Scan(&n))
+			assert.Equal(t, 7, n, "the temporary table's rows")
+			require.NoError(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM duckdb_tables() WHERE NOT temporary").Scan(&n))
+			assert.Zero(t, n, "no table made beside it")
+		}
+		_, err = duckdb.Ingest(ctx, conn, duckdb.Table{Catalog: "memory", Name: "narrow", Mode: duckdb.Replace}, narrowRows(5))
+		require.NoError(t, err, "a Catalog names the other")
+		_, err = duckdb.Ingest(ctx, conn, duckdb.Table{Name: "narrow", Temporary: true, Mode: duckdb.Replace}, narrowRows(3))
+		require.NoError(t, err, "Temporary names it")
+		var n int
+		require.NoError(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM temp.main.narrow").Scan(&n))
+		assert.Equal(t, 3, n)
+		require.NoError(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM memory.main.narrow").Scan(&n))
+		assert.Equal(t, 5, n)
 	})
 	for _, tc := range []struct {
 		table duckdb.Table
