@@ -77,6 +77,19 @@ func TestRowBatchesCutsRowsIntoRecordsOfTheBatchSize(t *testing.T) {
 	r.Release()
 }
 
+func TestRowBatchesOfNoRowsIsOneRecordOfNone(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r, err := newRowBatches(sliceChunks([]unitRow{}, 3), nil, []mapper.WriteOption{mapper.Allocator(mem)})
+	require.NoError(t, err)
+	require.True(t, r.Next(), "a driver that learns the schema from the first record sees one")
+	assert.Zero(t, r.RecordBatch().NumRows())
+	assert.True(t, r.Schema().Equal(r.RecordBatch().Schema()))
+	assert.False(t, r.Next())
+	require.NoError(t, r.Err())
+	r.Release()
+}
+
 func TestRowBatchesReportsABadValueAtItsRowInTheInput(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)

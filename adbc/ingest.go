@@ -306,6 +306,15 @@ func (r *rowBatches[T]) Next() bool {
 		return false
 	}
 	rows, err := r.chunks()
+	if err == nil && len(rows) == 0 && r.rows == 0 {
+		// No rows at all is one record of none, as Ingest binds for an
+		// empty slice: a driver that learns the schema from the stream's
+		// first record (arrow-go's ExecuteIngest sends nothing without
+		// one) still creates the table.
+		r.rec = r.b.NewRecordBatch()
+		r.finish()
+		return true
+	}
 	if err == nil && len(rows) > 0 {
 		err = r.b.Append(rows...)
 	}

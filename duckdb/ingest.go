@@ -49,7 +49,9 @@ const (
 	// Replace drops the table if it exists and creates it anew, as Create
 	// does, in the transaction of the ingest: when the ingest fails, the
 	// old table is kept (or, in the caller's transaction, the transaction
-	// is rolled back: ErrTransactionRolledBack).
+	// is rolled back: ErrTransactionRolledBack). A table that is not
+	// Temporary, named without a Catalog, is refused where a temporary
+	// table has its name, which DuckDB's DROP would take instead.
 	Replace
 )
 
@@ -162,21 +164,28 @@ func IngestSeq[T any, D DB](ctx context.Context, db D, table Table, rows iter.Se
 		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: nil sequence", entry, table)
 	}
 	return ingest[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
+		// rows is called, not ranged over: a caller's sequence that goes
+		// on yielding after it was told to stop is then ignored, where a
+		// range statement panics (in the goroutine that feeds DuckDB,
+		// taking the program down).
 		return func(yield func([]T, error) bool) {
 			buf := make([]T, 0, min(n, 4096))
-			for row, err := range rows {
-				if err != nil {
+			done := false
+			rows(func(row T, err error) bool {
+				switch {
+				case done:
+				case err != nil:
 					yield(nil, err)
-					return
-				}
-				if buf = append(buf, row); len(buf) == n {
-					if !yield(buf, nil) {
-						return
+					done = true
+				default:
+					if buf = append(buf, row); len(buf) == n {
+						done = !yield(buf, nil)
+						buf = buf[:0]
 					}
-					buf = buf[:0]
 				}
-			}
-			if len(buf) > 0 {
+				return !done
+			})
+			if !done && len(buf) > 0 {
 				yield(buf, nil)
 			}
 		}
@@ -194,20 +203,24 @@ func IngestPages[T any, D DB](ctx context.Context, db D, table Table, pages iter
 		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: nil sequence", entry, table)
 	}
 	return ingest[T](ctx, entry, db, table, opts, func(n int) iter.Seq2[[]T, error] {
+		// pages is called, not ranged over, as IngestSeq's rows are.
 		return func(yield func([]T, error) bool) {
-			for page, err := range pages {
-				if err != nil {
+			done := false
+			pages(func(page []T, err error) bool {
+				switch {
+				case done:
+				case err != nil:
 					yield(nil, err)
-					return
-				}
-				for len(page) > 0 {
-					part := page[:min(n, len(page))]
-					page = page[len(part):]
-					if !yield(part, nil) {
-						return
+					done = true
+				default:
+					for len(page) > 0 && !done {
+						part := page[:min(n, len(page))]
+						page = page[len(part):]
+						done = !yield(part, nil)
 					}
 				}
-			}
+				return !done
+			})
 		}
 	})
 }
@@ -641,6 +654,16 @@ func (w *inserter) exists(ctx context.Context) bool {
 // replace drops the table if it exists, and creates it: both in the
 // transaction, whose rollback at a failure brings the old table back.
 func (w *inserter) replace(ctx context.Context) error {
+	if !w.temporary && w.catalog == "" && (w.schemaName == "" || strings.EqualFold(w.schemaName, "main")) {
+		// A name without a Catalog is a temporary table's first (temp
+		// is first in DuckDB's search path, and its schema is main):
+		// DROP would take the caller's temporary table, and CREATE make
+		// another in the database.
+		_, err := w.s.conn.ExecContext(ctx, "SELECT * FROM temp.main."+quoteIdent(w.bare)+" LIMIT 0")
+		if err == nil {
+			return w.fail("DROP TABLE", errors.New("the name is a temporary table's, which Replace of a table that is not Temporary does not drop: set Temporary, or the Catalog of the table to replace"))
+		}
+	}
 	if w.exists(ctx) {
 		w.dropped = true
 		if _, err := w.s.conn.ExecContext(ctx, "DROP TABLE "+w.name); err != nil {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"iter"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -364,6 +365,54 @@ func TestReplaceKeepsTheOldTableWhenARowFails(t *testing.T) {
 	})
 }
 
+func TestASequenceThatGoesOnYieldingAfterItWasStoppedFailsTheIngestWithoutAPanic(t *testing.T) {
+	broken := errors.New("the source broke")
+	// Each sequence ignores what yield returns, as a careless one does.
+	rows := func(failAt int) iter.Seq2[narrow, error] {
+		return func(yield func(narrow, error) bool) {
+			for i, r := range narrowRows(300) {
+				if i == failAt {
+					yield(narrow{}, broken)
+					continue
+				}
+				yield(r, nil)
+			}
+		}
+	}
+	pages := func(failAt int) iter.Seq2[[]narrow, error] {
+		return func(yield func([]narrow, error) bool) {
+			for i := range 3 {
+				if i == failAt {
+					yield(nil, broken)
+					continue
+				}
+				yield(narrowRows(300)[i*100:(i+1)*100], nil)
+			}
+		}
+	}
+	for _, appender := range []bool{false, true} {
+		for _, failAt := range []int{0, 1, 150} {
+			t.Run(fmt.Sprintf("failing at %d, through the %s", failAt, map[bool]string{false: "view", true: "Appender"}[appender]), func(t *testing.T) {
+				db := openDB(t)
+				ctx := context.Background()
+				_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "narrow", Mode: duckdb.Create}, narrowRows(7))
+				require.NoError(t, err)
+				cfg := duckdb.IngestConfig{Appender: appender, BatchRows: 100}
+				require.NotPanics(t, func() {
+					_, err = duckdb.IngestSeq(ctx, db, duckdb.Table{Name: "narrow", Mode: duckdb.Replace}, rows(failAt), cfg)
+				})
+				require.ErrorIs(t, err, broken)
+				requireNarrow(t, db, "narrow", 7)
+				require.NotPanics(t, func() {
+					_, err = duckdb.IngestPages(ctx, db, duckdb.Table{Name: "narrow", Mode: duckdb.Replace}, pages(min(failAt, 1)), cfg)
+				})
+				require.ErrorIs(t, err, broken)
+				requireNarrow(t, db, "narrow", 7)
+			})
+		}
+	}
+}
+
 func TestATableNameWithAQuoteAndADotIsOneIdentifier(t *testing.T) {
 	const name = `we"ird.name`
 	for _, appender := range []bool{false, true} {
@@ -436,6 +485,39 @@ func TestTheTablesCatalogSchemaAndTemporaryAreHonoured(t *testing.T) {
 		assert.True(t, temporary)
 		require.NoError(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM temp.main.narrow").Scan(&n))
 		assert.Equal(t, 6, n)
+	})
+	t.Run("Replace of a table that is not temporary leaves a temporary one of its name alone", func(t *testing.T) {
+		db := openDB(t)
+		conn, err := db.Conn(ctx)
+		require.NoError(t, err)
+		defer conn.Close()
+		_, err = conn.ExecContext(ctx, strings.Replace(fmt.Sprintf(narrowDDL, "narrow"), "CREATE TABLE", "CREATE TEMPORARY TABLE", 1))
+		require.NoError(t, err)
+		_, err = conn.ExecContext(ctx, "INSERT INTO temp.main.narrow "+fmt.Sprintf(narrowSQL, 7))
+		require.NoError(t, err)
+		for _, appender := range []bool{false, true} {
+			// The unqualified name is the temporary table's to DROP, but a
+			// table CREATE makes in the database's schema.
+			for _, table := range []duckdb.Table{{Name: "narrow"}, {Schema: "main", Name: "narrow"}} {
+				table.Mode = duckdb.Replace
+				_, err = duckdb.Ingest(ctx, conn, table, narrowRows(3), duckdb.IngestConfig{Appender: appender})
+				require.ErrorContains(t, err, "a temporary table", table)
+			}
+			var n int
+			require.NoError(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM temp.main.narrow").Scan(&n))
+			assert.Equal(t, 7, n, "the temporary table's rows")
+			require.NoError(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM duckdb_tables() WHERE NOT temporary").Scan(&n))
+			assert.Zero(t, n, "no table made beside it")
+		}
+		_, err = duckdb.Ingest(ctx, conn, duckdb.Table{Catalog: "memory", Name: "narrow", Mode: duckdb.Replace}, narrowRows(5))
+		require.NoError(t, err, "a Catalog names the other")
+		_, err = duckdb.Ingest(ctx, conn, duckdb.Table{Name: "narrow", Temporary: true, Mode: duckdb.Replace}, narrowRows(3))
+		require.NoError(t, err, "Temporary names it")
+		var n int
+		require.NoError(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM temp.main.narrow").Scan(&n))
+		assert.Equal(t, 3, n)
+		require.NoError(t, conn.QueryRowContext(ctx, "SELECT count(*) FROM memory.main.narrow").Scan(&n))
+		assert.Equal(t, 5, n)
 	})
 	for _, tc := range []struct {
 		table duckdb.Table

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -516,6 +517,104 @@ func TestSQLiteIngestOfNoRowsCreatesAnEmptyTable(t *testing.T) {
 			require.NoError(t, err)
 			assert.EqualValues(t, 4, n)
 			assert.Equal(t, rows, path.query(t, "SELECT * FROM "+table+" ORDER BY id", []wideRow{}))
+		})
+	}
+}
+
+func TestSQLiteIngestOfAnEmptySequenceCreatesAnEmptyTableAsAnEmptySliceDoes(t *testing.T) {
+	mem := noLeaks(t)
+	srv, addr := startSQLiteServer(t)
+	c := connect(t, addr, mem)
+	cnxn := openIngesting(t, testContext(t), addr, mem)
+	noRows := func(func(wideRow, error) bool) {}
+	noPages := func(func([]wideRow, error) bool) {}
+	emptyPages := func(yield func([]wideRow, error) bool) { yield(nil, nil) }
+	for name, ingest := range map[string]func(table string) (int64, error){
+		"flightsql.IngestSeq": func(table string) (int64, error) {
+			return amflightsql.IngestSeq(testContext(t), c, amflightsql.Table{Name: table, Mode: amflightsql.Create}, noRows)
+		},
+		"flightsql.IngestPages": func(table string) (int64, error) {
+			return amflightsql.IngestPages(testContext(t), c, amflightsql.Table{Name: table, Mode: amflightsql.Create}, noPages)
+		},
+		"adbc.IngestSeq": func(table string) (int64, error) {
+			return amadbc.IngestSeq(testContext(t), cnxn, amadbc.Table{Name: table, Mode: amadbc.Create}, noRows, mapper.Allocator(mem))
+		},
+		"adbc.IngestPages": func(table string) (int64, error) {
+			return amadbc.IngestPages(testContext(t), cnxn, amadbc.Table{Name: table, Mode: amadbc.Create}, noPages, mapper.Allocator(mem))
+		},
+		"adbc.IngestPages of an empty page": func(table string) (int64, error) {
+			return amadbc.IngestPages(testContext(t), cnxn, amadbc.Table{Name: table, Mode: amadbc.Create}, emptyPages, mapper.Allocator(mem))
+		},
+	} {
+		t.Run(name+": the table is made from the schema, with no row", func(t *testing.T) {
+			table := "empty_" + strings.NewReplacer(".", "_", " ", "_").Replace(name)
+			_, err := ingest(table)
+			require.NoError(t, err)
+			var rows int
+			require.NoError(t, srv.db.QueryRow("SELECT count(*) FROM "+quoteIdent(table)).Scan(&rows))
+			assert.Zero(t, rows)
+		})
+	}
+}
+
+func TestSQLiteIngestReplaceFailingPastItsFirstBatchKeepsTheOldTableEvenForASequenceThatIgnoresStop(t *testing.T) {
+	mem := noLeaks(t)
+	srv, addr := startSQLiteServer(t)
+	c := connect(t, addr, mem)
+	cnxn := openIngesting(t, testContext(t), addr, mem)
+	broken := errors.New("the source broke")
+	// Each sequence goes on yielding after its error and after yield
+	// returned false, as a careless one does.
+	rows := func(batch int) iter.Seq2[wideRow, error] {
+		return func(yield func(wideRow, error) bool) {
+			for i, r := range wideRows(batch + 50) {
+				if i == batch+10 {
+					yield(wideRow{}, broken)
+					continue
+				}
+				yield(r, nil)
+			}
+		}
+	}
+	pages := func(batch int) iter.Seq2[[]wideRow, error] {
+		return func(yield func([]wideRow, error) bool) {
+			for i := range 4 {
+				if i == 2 {
+					yield(nil, broken)
+					continue
+				}
+				yield(wideRows(batch), nil)
+			}
+		}
+	}
+	for name, ingest := range map[string]func(table string) error{
+		"flightsql.IngestSeq": func(table string) error {
+			_, err := amflightsql.IngestSeq(testContext(t), c, amflightsql.Table{Name: table, Mode: amflightsql.Replace}, rows(amflightsql.IngestBatchRows))
+			return err
+		},
+		"flightsql.IngestPages": func(table string) error {
+			_, err := amflightsql.IngestPages(testContext(t), c, amflightsql.Table{Name: table, Mode: amflightsql.Replace}, pages(amflightsql.IngestBatchRows))
+			return err
+		},
+		"adbc.IngestSeq": func(table string) error {
+			_, err := amadbc.IngestSeq(testContext(t), cnxn, amadbc.Table{Name: table, Mode: amadbc.Replace}, rows(amadbc.IngestBatchRows), mapper.Allocator(mem))
+			return err
+		},
+		"adbc.IngestPages": func(table string) error {
+			_, err := amadbc.IngestPages(testContext(t), cnxn, amadbc.Table{Name: table, Mode: amadbc.Replace}, pages(amadbc.IngestBatchRows), mapper.Allocator(mem))
+			return err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			table := "replaced_" + strings.ReplaceAll(name, ".", "_")
+			_, err := amflightsql.Ingest(testContext(t), c, amflightsql.Table{Name: table, Mode: amflightsql.Create}, wideRows(7))
+			require.NoError(t, err)
+			require.NotPanics(t, func() { err = ingest(table) })
+			require.ErrorIs(t, err, broken)
+			var n, sum int64
+			require.NoError(t, srv.db.QueryRow("SELECT count(*), sum(id) FROM "+quoteIdent(table)).Scan(&n, &sum))
+			assert.EqualValues(t, 7, n, "the old table's rows")
+			assert.EqualValues(t, 21, sum)
 		})
 	}
 }
