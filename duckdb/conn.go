@@ -88,6 +88,26 @@ func open[D DB](ctx context.Context, entry string, db D) (*session, error) {
 
 var errNotDuckDB = errors.New("not a connection of duckdb-go's driver")
 
+// parameters is the number of parameters query takes, as DuckDB's prepared
+// statement says (its highest $n, or its count of ?), or -1 when the
+// driver does not say.
+func (s *session) parameters(ctx context.Context, query string) (int, error) {
+	n := -1
+	err := s.conn.Raw(func(dc any) error {
+		c, ok := dc.(driver.ConnPrepareContext)
+		if !ok {
+			return nil
+		}
+		stmt, err := c.PrepareContext(ctx, query)
+		if err != nil {
+			return err
+		}
+		n = stmt.NumInput()
+		return stmt.Close()
+	})
+	return n, err
+}
+
 // close returns a connection taken from a pool to it; the caller's own
 // *sql.Conn stays open.
 func (s *session) close() error {

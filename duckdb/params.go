@@ -58,8 +58,18 @@ func driverValues(col arrow.Array) ([]any, error) {
 		return make([]any, col.Len()), nil
 	case row.Layout == arrowtype.Boolean:
 		return decoded[bool](col, nil)
-	case row.Temporal == arrowtype.Date || row.Temporal == arrowtype.Timestamp:
+	case row.Temporal == arrowtype.Date:
 		return decoded[time.Time](col, nil)
+	case row.Temporal == arrowtype.Timestamp:
+		// DuckDB's driver binds a time.Time as microseconds, truncating the
+		// rest, which Ingest refuses: so does a parameter.
+		return decoded(col, func(t time.Time) (any, error) {
+			if t.Nanosecond()%1000 != 0 {
+				return nil, fmt.Errorf("%w: %s has nanoseconds, which DuckDB (microseconds) cannot hold: tag the field unit=us to bind it truncated, or round it",
+					mapper.ErrOverflow, t.Format(time.RFC3339Nano))
+			}
+			return t, nil
+		})
 	case row.Temporal != arrowtype.NotTemporal:
 		// A time of day, a duration or an interval: database/sql has none.
 	case row.Layout == arrowtype.Fixed && row.Value.Integer() && row.Value.Signed():

@@ -54,10 +54,14 @@ func Query[T any, D DB](ctx context.Context, db D, query string, opts ...ReadOpt
 // A field's values are bound as database/sql binds them with DuckDB's
 // driver: every integer as an int64 (a uint64 past the largest int64 is
 // refused, ErrOverflow), every float as a float64, strings, []byte, bool,
-// time.Time (a timestamp or a date), and NULL for a nil pointer. A field
-// of any other kind (a list, a struct, a decimal, a duration…) is refused
-// before anything runs, an ErrUnsupported *mapper.Error naming its column,
-// rather than converted.
+// time.Time (a timestamp or a date; a timestamp's nanoseconds, which
+// DuckDB's driver would truncate to microseconds, are refused as Ingest
+// refuses them, ErrOverflow), and NULL for a nil pointer. A field of any
+// other kind (a list, a struct, a decimal, a duration…) is refused before
+// anything runs, an ErrUnsupported *mapper.Error naming its column, rather
+// than converted. P must have as many columns as the statement takes
+// parameters (ErrTypeMismatch): DuckDB would drop the columns past them.
+//
 // An empty params runs nothing: the Reader is empty, and its schema is
 // T's own (mapper.SchemaOf[T]), since DuckDB describes a result only by
 // running the query.
@@ -131,6 +135,18 @@ func queryRecords[D DB](ctx context.Context, entry string, db D, query string, a
 	}
 	var first []any
 	if len(args) > 0 {
+		// DuckDB binds the parameters a statement names and ignores the
+		// rest: a column of P past them would be dropped without a word.
+		n, err := s.parameters(ctx, query)
+		if err != nil {
+			s.close()
+			return nil, queryError(entry, query, err)
+		}
+		if n >= 0 && n != len(args[0]) {
+			s.close()
+			return nil, fmt.Errorf("arrowmap/duckdb: %s: %s takes %d parameters, and P has %d columns: %w",
+				entry, quoteSQL(query), n, len(args[0]), mapper.ErrTypeMismatch)
+		}
 		first, args = args[0], args[1:]
 	}
 	rr, err := s.run(ctx, query, first, cfg)

@@ -229,6 +229,54 @@ func TestQueryWithRefusesAFieldDuckDBCannotBindNamingIt(t *testing.T) {
 	assert.Equal(t, 0, db.Stats().InUse)
 }
 
+func TestQueryWithRefusesParametersOfAnotherCountThanTheStatementTakes(t *testing.T) {
+	db := openDB(t)
+	type row struct {
+		X int64 `arrow:"x"`
+	}
+	_, err := duckdb.QueryWith[row](context.Background(), db, "SELECT ?::BIGINT AS x", []struct{ A, B int64 }{{1, 2}})
+	require.ErrorIs(t, err, mapper.ErrTypeMismatch, "DuckDB would bind A and drop B")
+	assert.ErrorContains(t, err, "takes 1 parameters, and P has 2 columns")
+	_, err = duckdb.QueryWith[row](context.Background(), db, "SELECT $2::BIGINT AS x", []struct{ A int64 }{{1}})
+	require.Error(t, err, "too few: DuckDB's own error")
+	assert.ErrorContains(t, err, "parameters")
+	assert.Equal(t, 0, db.Stats().InUse, "the connection is returned")
+
+	type pair struct {
+		X int64 `arrow:"x"`
+		Y int64 `arrow:"y"`
+	}
+	r, err := duckdb.QueryWith[pair](context.Background(), db, "SELECT $2::BIGINT AS x, $1::BIGINT AS y", []struct{ A, B int64 }{{1, 2}, {3, 4}})
+	require.NoError(t, err, "numbered parameters, each named once")
+	got, err := r.ReadAll()
+	r.Release()
+	require.NoError(t, err)
+	assert.Equal(t, []pair{{2, 1}, {4, 3}}, got)
+}
+
+func TestQueryWithRefusesATimestampsNanosecondsDuckDBWouldTruncate(t *testing.T) {
+	db := openDB(t)
+	type row struct {
+		At time.Time `arrow:"at"`
+	}
+	type at struct{ At time.Time }
+	_, err := duckdb.QueryWith[row](context.Background(), db, "SELECT ?::TIMESTAMP AS at", []at{{time.Unix(0, 1000).UTC()}, {time.Unix(0, 1).UTC()}})
+	require.ErrorIs(t, err, mapper.ErrOverflow, "a bound time.Time's nanoseconds would be dropped")
+	var merr *mapper.Error
+	require.ErrorAs(t, err, &merr)
+	assert.Equal(t, "At", merr.Column)
+	assert.Equal(t, 1, merr.Row)
+
+	want := time.Date(2026, 12, 6, 10, 11, 12, 123456000, time.UTC)
+	r, err := duckdb.QueryWith[row](context.Background(), db, "SELECT ?::TIMESTAMP AS at", []at{{want}})
+	require.NoError(t, err, "whole microseconds bind")
+	got, err := r.ReadAll()
+	r.Release()
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.True(t, want.Equal(got[0].At), "got %s", got[0].At)
+}
+
 func TestQueryWithNamesTheParameterRowWhoseExecutionFails(t *testing.T) {
 	db := openDB(t)
 	type row struct {
