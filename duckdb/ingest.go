@@ -22,7 +22,10 @@ type Table struct {
 	// Catalog is the database the table is in (an attached one's name),
 	// and Schema its schema; empty, DuckDB's defaults. Each is quoted as
 	// an identifier, as Name is: a name with a dot or a quote in it is
-	// one identifier.
+	// one identifier. Without a Catalog, a Name is found as SQL finds it:
+	// a temporary table of that name first, so Append and CreateAppend
+	// write into it; Replace refuses to guess (set Temporary or a
+	// Catalog).
 	Catalog, Schema, Name string
 	// Temporary creates the table as a temporary one (CREATE TEMPORARY
 	// TABLE), in DuckDB's temp catalog: a Catalog or a Schema beside it is
