@@ -26,10 +26,6 @@ var pending = map[string]string{
 	"cmd/arrowmap/head.go":                   "the CLI's printer formats float16, float32 and text by type (h/legacy's cmd/)",
 	"cmd/arrowmap/internal/sample/sample.go": "sample data built with arrow-go's builders of each type",
 	"duckdb/carry.go":                        "what DuckDB cannot hold, converted per type: truly DuckDB's",
-	"parquet/convert.go":                     "Parquet's storage conversions (int32 as time32, int64 as duration, month_interval as int32)",
-	"parquet/read_convert.go":                "what Parquet stores read back as Arrow (INT96 as timestamps, two-level lists), type by type",
-	"parquet/internal/pagewriter/leaf.go":    "the page writer's physical types, a leaf kind per Arrow type",
-	"parquet/write_storage.go":               "Parquet's physical storage of each logical type",
 }
 
 // TestEveryArrowTypeIsNamedInAtMostTwoFilesBeyondTheTable is the one-table
