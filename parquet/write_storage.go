@@ -77,7 +77,7 @@ func storageOf(dt arrow.DataType, top bool) (_ arrow.DataType, changed bool, err
 		// pqarrow panics on such a DECIMAL, and Arrow allows it: a
 		// negative scale, or one past the precision, in any file.
 		return nil, false, fmt.Errorf("%w: Parquet cannot store %s: its DECIMAL takes a precision of 1 or more and a scale from 0 to the precision", mapper.ErrUnsupported, dt)
-	case r.Decimal && r.Value != arrowtype.Decimal128 && r.Value != arrowtype.Decimal256:
+	case r.Decimal && r.Bytes < decimal128Row.Bytes: // decimal32, decimal64
 		precision, scale, _ := arrowtype.Precision(dt)
 		return decimal128Row.DecimalOf(precision, scale), true, nil
 	case r.Layout == arrowtype.View && r.Text:

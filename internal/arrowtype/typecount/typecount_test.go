@@ -25,7 +25,6 @@ var pending = map[string]string{
 	"cmd/arrowmap/gen.go":                    "the CLI's generator of Go structs spells decimal widths (h/legacy's cmd/)",
 	"cmd/arrowmap/head.go":                   "the CLI's printer formats float16, float32 and text by type (h/legacy's cmd/)",
 	"cmd/arrowmap/internal/sample/sample.go": "sample data built with arrow-go's builders of each type",
-	"duckdb/carry.go":                        "what DuckDB cannot hold, converted per type: truly DuckDB's",
 }
 
 // TestEveryArrowTypeIsNamedInAtMostTwoFilesBeyondTheTable is the one-table
