@@ -40,9 +40,8 @@ const (
 func carriedType(dt arrow.DataType, at string, p path) (arrow.DataType, bool, error) {
 	row := arrowtype.OfType(dt)
 	switch {
-	case row.Value == arrowtype.Float16:
-		t, _ := arrowtype.Plain(arrow.FLOAT32)
-		return t, true, nil
+	case row.Float && row.Bytes < duckdbFloatBytes: // float16
+		return floatOf(duckdbFloatBytes), true, nil
 	case row.Value == arrowtype.DayTimeInterval:
 		t, _ := arrowtype.Plain(arrow.INTERVAL_MONTH_DAY_NANO)
 		return t, true, nil
@@ -110,6 +109,21 @@ func carriedType(dt arrow.DataType, at string, p path) (arrow.DataType, bool, er
 		return out, true, nil
 	}
 	return dt, false, nil
+}
+
+// duckdbFloatBytes is the width of DuckDB's narrowest float, FLOAT: a
+// narrower Arrow float is carried as it, which holds each of its values
+// exactly.
+const duckdbFloatBytes = 4
+
+// floatOf is the Arrow float of width bytes.
+func floatOf(bytes int) arrow.DataType {
+	for _, r := range arrowtype.Rows() {
+		if r.Float && r.Bytes == bytes {
+			return r.Make()
+		}
+	}
+	return nil
 }
 
 func unsupported(at string, dt arrow.DataType, why string) error {

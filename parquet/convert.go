@@ -103,13 +103,12 @@ func convertArray(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow
 		ext, _ := arrowtype.WithStorage(to, storage)
 		return ext, nil
 	}
-	isInt := func(r *arrowtype.Row, v arrowtype.Value) bool { return r.Integer && r.Value == v }
 	switch {
 	case isDate64(fr) && isDate32(tr):
 		return rescale[int64, int32](a, to, mem, 1, arrowcheck.MsPerDay, "date64 %d ms is not a whole day")
 	case isDate32(fr) && isDate64(tr):
 		return rescale[int32, int64](a, to, mem, arrowcheck.MsPerDay, 1, "")
-	case fr == tr && (fr.Temporal == arrowtype.Timestamp || (fr.Temporal == arrowtype.TimeOfDay && fr.Value == arrowtype.Int32)):
+	case fr == tr && (fr.Temporal == arrowtype.Timestamp || (fr.Temporal == arrowtype.TimeOfDay && fr.Bytes == 4)):
 		fu, tu := unitOf(from), unitOf(to)
 		time32 := fr.Temporal == arrowtype.TimeOfDay
 		switch {
@@ -124,17 +123,16 @@ func convertArray(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow
 		case fu == arrow.Millisecond && tu == arrow.Second:
 			return rescale[int64, int64](a, to, mem, 1, 1000, "timestamp %d ms is not a whole second")
 		}
-	case isInt(fr, arrowtype.Int64) && tr.Temporal == arrowtype.Duration, fr.Temporal == arrowtype.Duration && isInt(tr, arrowtype.Int64),
-		isInt(fr, arrowtype.Int32) && tr.Value == arrowtype.MonthInterval, fr.Value == arrowtype.MonthInterval && isInt(tr, arrowtype.Int32):
+	case integerStorage(fr) == tr || integerStorage(tr) == fr: // a duration or month interval and its storage integers
 		return retyped(a, to), nil
 	case (fr.Decimal && fr.Bytes <= 8) || (tr.Decimal && tr.Bytes <= 8): // decimal32, decimal64
 		if fr != tr && fr.Decimal && tr.Decimal {
 			return convertDecimal(a, to, mem)
 		}
-	case fr.Layout == arrowtype.Struct && isListLike(tr) && len(from.(*arrow.StructType).Fields()) == 1:
-		return unwrapStruct(a.(*array.Struct), to, mem)
-	case fr.Layout == arrowtype.FixedBinary && tr.Temporal == arrowtype.Timestamp && from.(*arrow.FixedSizeBinaryType).ByteWidth == int96Bytes:
-		return int96Timestamps(a.(*array.FixedSizeBinary), to, mem)
+	case fr.Layout == arrowtype.Struct && isListLike(tr) && len(from.(arrow.NestedType).Fields()) == 1:
+		return unwrapStruct(a.(arrowtype.StructArray), to, mem)
+	case fr.Layout == arrowtype.FixedBinary && tr.Temporal == arrowtype.Timestamp && arrowtype.ByteWidth(from) == int96Bytes:
+		return int96Timestamps(a, to, mem)
 	case isBinaryLike(fr) && isBinaryLike(tr) && fr != tr:
 		return convertBinary(a, to, mem)
 	case fr.Layout == arrowtype.FixedList && tr.Layout == arrowtype.List && !tr.Map:
@@ -430,10 +428,10 @@ func convertList(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.
 	defer offBuf.Release()
 	if large {
 		offBuf.Resize((n + 1) * 8)
-		copy(arrow.Int64Traits.CastFromBytes(offBuf.Bytes()), offsets)
+		copy(arrow.GetData[int64](offBuf.Bytes()), offsets)
 	} else {
 		offBuf.Resize((n + 1) * 4)
-		dst := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
+		dst := arrow.GetData[int32](offBuf.Bytes())
 		for i, o := range offsets {
 			dst[i] = int32(o)
 		}
@@ -466,13 +464,13 @@ func fixedAsList(a array.ListLike, to arrow.DataType, mem memory.Allocator) (arr
 	if large {
 		through = arrow.LargeListOfField(elem)
 		offBuf.Resize((n + 1) * 8)
-		offs := arrow.Int64Traits.CastFromBytes(offBuf.Bytes())
+		offs := arrow.GetData[int64](offBuf.Bytes())
 		for i := range offs {
 			offs[i] = start + int64(i)*size
 		}
 	} else {
 		offBuf.Resize((n + 1) * 4)
-		offs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
+		offs := arrow.GetData[int32](offBuf.Bytes())
 		for i := range offs {
 			offs[i] = int32(start + int64(i)*size)
 		}
@@ -504,7 +502,7 @@ func listToView(a arrow.Array, to arrow.DataType, elemType arrow.DataType, mem m
 	if arrowtype.OfType(to).Large {
 		offBuf.Resize(n * 8)
 		sizeBuf.Resize(n * 8)
-		offs, sizes := arrow.Int64Traits.CastFromBytes(offBuf.Bytes()), arrow.Int64Traits.CastFromBytes(sizeBuf.Bytes())
+		offs, sizes := arrow.GetData[int64](offBuf.Bytes()), arrow.GetData[int64](sizeBuf.Bytes())
 		for i := range n {
 			s, e := l.ValueOffsets(i)
 			offs[i], sizes[i] = s, e-s
@@ -512,7 +510,7 @@ func listToView(a arrow.Array, to arrow.DataType, elemType arrow.DataType, mem m
 	} else {
 		offBuf.Resize(n * 4)
 		sizeBuf.Resize(n * 4)
-		offs, sizes := arrow.Int32Traits.CastFromBytes(offBuf.Bytes()), arrow.Int32Traits.CastFromBytes(sizeBuf.Bytes())
+		offs, sizes := arrow.GetData[int32](offBuf.Bytes()), arrow.GetData[int32](sizeBuf.Bytes())
 		for i := range n {
 			s, e := l.ValueOffsets(i)
 			offs[i], sizes[i] = int32(s), int32(e-s)
@@ -643,21 +641,20 @@ func decodeRunEnds(a arrowtype.RunEndArray, to arrow.DataType, mem memory.Alloca
 		return nil, err
 	}
 	defer values.Release()
-	idx := array.NewInt64Builder(mem)
-	defer idx.Release()
-	idx.Reserve(a.Len())
+	idx := make([]int, 0, a.Len())
 	off, n := int64(a.Data().Offset()), int64(a.Len())
 	ends := runEnds(a.RunEndsArr())
 	for p := a.GetPhysicalOffset(); p < len(ends) && off < int64(a.Data().Offset())+n; p++ {
 		end := min(ends[p], int64(a.Data().Offset())+n)
 		for ; off < end; off++ {
-			idx.UnsafeAppend(int64(p))
+			idx = append(idx, p)
 		}
 	}
-	if idx.Len() != a.Len() {
-		return nil, fmt.Errorf("%w: run ends cover %d of %d rows", mapper.ErrInvalidData, idx.Len(), a.Len())
+	if len(idx) != a.Len() {
+		return nil, fmt.Errorf("%w: run ends cover %d of %d rows", mapper.ErrInvalidData, len(idx), a.Len())
 	}
-	indices := idx.NewArray()
+	// Each index is of a run, below the count of run ends: of their type.
+	indices := dictindex.Array(mem, a.RunEndsArr().DataType(), idx)
 	defer indices.Release()
 	return take(values, indices, mem)
 }
@@ -692,15 +689,13 @@ func widen[T int16 | int32 | int64](vals []T) []int64 {
 // run.
 func encodeRunEnds(values arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	n := values.Len()
-	starts := array.NewInt64Builder(mem)
-	defer starts.Release()
-	var ends []int
+	var starts, ends []int
 	for i := 0; i < n; {
 		j := i + 1
 		for j < n && array.SliceEqual(values, int64(i), int64(i+1), values, int64(j), int64(j+1)) {
 			j++
 		}
-		starts.Append(int64(i))
+		starts = append(starts, i)
 		ends = append(ends, j)
 		i = j
 	}
@@ -710,7 +705,7 @@ func encodeRunEnds(values arrow.Array, to arrow.DataType, mem memory.Allocator) 
 	}
 	runEnds := dictindex.Array(mem, endsType, ends)
 	defer runEnds.Release()
-	si := starts.NewArray()
+	si := dictindex.Array(mem, endsType, starts) // each start below n, as its end
 	defer si.Release()
 	runValues, err := take(values, si, mem)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -18,19 +19,20 @@ const julianUnixEpoch = 2_440_588
 // int96Timestamps is a, INT96 timestamps read as 12 bytes each (the
 // nanoseconds of the day, a little-endian int64, then the Julian day, an
 // int32; see read_repair.go), as the timestamps to (see int96Value).
-func int96Timestamps(a *array.FixedSizeBinary, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+func int96Timestamps(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	fixed := a.(arrowtype.FixedBinaryArray)
 	per := map[arrow.TimeUnit]int64{arrow.Second: 1e9, arrow.Millisecond: 1e6, arrow.Microsecond: 1e3, arrow.Nanosecond: 1}[unitOf(to)]
 	n := a.Len()
 	out := memory.NewResizableBuffer(mem)
 	defer out.Release()
 	out.Resize(n * 8)
-	vals := arrow.Int64Traits.CastFromBytes(out.Bytes())
+	vals := arrow.GetData[int64](out.Bytes())
 	for i := range n {
 		vals[i] = 0
 		if a.IsNull(i) {
 			continue
 		}
-		b := a.Value(i)
+		b := fixed.Value(i)
 		day, nanos := int32(binary.LittleEndian.Uint32(b[8:12])), int64(binary.LittleEndian.Uint64(b[:8]))
 		v, err := int96Value(day, nanos, per)
 		if err != nil {
@@ -99,7 +101,7 @@ func int96Value(day int32, nanos, per int64) (int64, error) {
 // list of lists of the old structure, which pqarrow reads as a list of
 // structs of one list (see read_repair.go), made a list of lists. Its structs
 // are its list's repeated level, never null.
-func unwrapStruct(a *array.Struct, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+func unwrapStruct(a arrowtype.StructArray, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	if a.NullN() > 0 {
 		return nil, fmt.Errorf("%w: a null struct of a list of the old structure", mapper.ErrInvalidData)
 	}
@@ -111,7 +113,7 @@ func unwrapStruct(a *array.Struct, to arrow.DataType, mem memory.Allocator) (arr
 // Parquet MAP whose key is optional may hold one (see read_repair.go), which
 // an Arrow map cannot.
 func nullKey(entries arrow.Array) error {
-	keys := entries.(*array.Struct).Field(0)
+	keys := entries.(arrowtype.StructArray).Field(0)
 	if keys.NullN() == 0 {
 		return nil
 	}

@@ -57,10 +57,8 @@ func storageType(dt arrow.DataType) (_ arrow.DataType, changed bool, err error) 
 func storageOf(dt arrow.DataType, top bool) (_ arrow.DataType, changed bool, err error) {
 	r := arrowtype.OfType(dt)
 	switch {
-	case r.Temporal == arrowtype.Duration:
-		return arrow.PrimitiveTypes.Int64, true, nil
-	case r.Value == arrowtype.MonthInterval:
-		return arrow.PrimitiveTypes.Int32, true, nil
+	case integerStorage(r) != nil:
+		return integerStorage(r).Make(), true, nil
 	case r.Temporal == arrowtype.Interval:
 		return nil, false, fmt.Errorf("%w: Parquet cannot store %s: its INTERVAL is unsigned months, days and milliseconds, which hold no signed Arrow interval exactly", mapper.ErrUnsupported, dt)
 	case r.Layout == arrowtype.Union:
@@ -79,7 +77,7 @@ func storageOf(dt arrow.DataType, top bool) (_ arrow.DataType, changed bool, err
 		// pqarrow panics on such a DECIMAL, and Arrow allows it: a
 		// negative scale, or one past the precision, in any file.
 		return nil, false, fmt.Errorf("%w: Parquet cannot store %s: its DECIMAL takes a precision of 1 or more and a scale from 0 to the precision", mapper.ErrUnsupported, dt)
-	case r.Decimal && r.Value != arrowtype.Decimal128 && r.Value != arrowtype.Decimal256:
+	case r.Decimal && r.Bytes < decimal128Row.Bytes: // decimal32, decimal64
 		precision, scale, _ := arrowtype.Precision(dt)
 		return decimal128Row.DecimalOf(precision, scale), true, nil
 	case r.Layout == arrowtype.View && r.Text:
@@ -137,6 +135,23 @@ func storageOf(dt arrow.DataType, top bool) (_ arrow.DataType, changed bool, err
 		return arrow.StructOf(fields...), changed, nil
 	}
 	return dt, false, nil
+}
+
+// integerStorage is the row of the integers Parquet stores r's values as,
+// nil when it stores them as r: a duration's counts and the month
+// interval's months, each the signed integer of its width (Parquet's
+// INTERVAL holds no month interval exactly, and it has no duration).
+// convert takes the one to the other both ways.
+func integerStorage(r *arrowtype.Row) *arrowtype.Row {
+	if r.Temporal != arrowtype.Duration && r.Value != arrowtype.MonthInterval {
+		return nil
+	}
+	for _, s := range arrowtype.Rows() {
+		if s.Integer && s.Signed && s.Bytes == r.Bytes {
+			return s
+		}
+	}
+	return nil
 }
 
 // decimal128Row is the row of the decimal that decimal32 and decimal64

@@ -145,6 +145,8 @@ func TestEveryStorableArrowTypeRoundTripsThroughRecordWriter(t *testing.T) {
 		{"decimal256 of 39 digits, in 17 bytes", &arrow.Decimal256Type{Precision: 39, Scale: 2}, `["1234567890123456789012345678901234567.89", null, "-0.01", "1.5"]`},
 		{"month interval", arrow.FixedWidthTypes.MonthInterval, `[{"months": 1}, null, {"months": -13}]`},
 		{"run-end encoded", arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String), `["a", "a", "b", null, null, "c"]`},
+		{"run-end encoded with int16 run ends", arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Int64), `[7, 7, null, 8, 8, 8]`},
+		{"run-end encoded with int64 run ends", arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int64, arrow.BinaryTypes.String), `["x", null, null, "y"]`},
 		{"a dictionary with a null entry", dictOf(arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.String), `["a", null, "b", "a"]`},
 		{"a dictionary of numbers", dictOf(arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Int64), `[5, null, 7, 5]`},
 		{"a dictionary inside a list", arrow.ListOf(dictOf(arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String)), `[["x", "y"], null, ["x"]]`},

@@ -50,6 +50,13 @@ func TestTheArrayInterfacesAreWhatArrowGoArraysOfEachLayoutGive(t *testing.T) {
 	assert.Equal(t, 2, r.GetPhysicalLength(), "the window [1, 4) spans both runs")
 	assert.Same(t, window.(*array.RunEndEncoded).Values(), r.Values())
 	assert.Same(t, window.(*array.RunEndEncoded).RunEndsArr(), r.RunEndsArr())
+
+	fixed := array.NewSlice(mustArray(t, &arrow.FixedSizeBinaryType{ByteWidth: 2}, `["AAE=", "AgM=", "BAU="]`), 1, 3)
+	defer fixed.Release()
+	f, ok := fixed.(arrowtype.FixedBinaryArray)
+	require.True(t, ok, "a fixed-size binary array is a FixedBinaryArray")
+	assert.Equal(t, []byte{2, 3}, f.Value(0), "the window's first value, of the type's width")
+	assert.Equal(t, []byte{4, 5}, f.Value(1))
 }
 
 func mustArray(t *testing.T, dt arrow.DataType, js string) arrow.Array {

@@ -69,6 +69,13 @@ type BinaryArray interface {
 	ValueString(i int) string
 }
 
+// FixedBinaryArray is what a fixed_size_binary array gives beside
+// arrow.Array: each value's bytes, of the type's width.
+type FixedBinaryArray interface {
+	arrow.Array
+	Value(i int) []byte
+}
+
 // Appender, ListAppender, StructAppender and MapAppender are what
 // arrow-go's builders do, by the Go values they take: the builder of an
 // Arrow type's values is an Appender of its Go type (of [Row.GoType]'s

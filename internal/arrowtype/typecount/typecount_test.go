@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -17,63 +16,30 @@ import (
 // root is the repository's root, three levels up.
 const root = "../../.."
 
-// pending are the production files that still name types past the rule,
-// each with why: the count holds every other file to it, and fails when
-// one of these names no type that is past two files, so the list only
-// shrinks.
-var pending = map[string]string{
-	"duckdb/carry.go":                     "what DuckDB cannot hold, converted per type: truly DuckDB's",
-	"parquet/convert.go":                  "Parquet's storage conversions (int32 as time32, int64 as duration, month_interval as int32)",
-	"parquet/read_convert.go":             "what Parquet stores read back as Arrow (INT96 as timestamps, two-level lists), type by type",
-	"parquet/internal/pagewriter/leaf.go": "the page writer's physical types, a leaf kind per Arrow type",
-	"parquet/write_storage.go":            "Parquet's physical storage of each logical type",
-}
-
 // TestEveryArrowTypeIsNamedInAtMostTwoFilesBeyondTheTable is the one-table
 // rule, counted honestly: every way of naming a type, in every module,
 // outside the table and its generated dispatch, in at most two production
-// files (the pending ones aside). It prints the table docs/layout.md
+// files. It prints the table docs/layout.md
 // quotes.
 func TestEveryArrowTypeIsNamedInAtMostTwoFilesBeyondTheTable(t *testing.T) {
 	counts, err := Repository(root)
 	require.NoError(t, err)
 	require.Len(t, counts, len(arrowtype.Rows()))
 	t.Log("\n" + Markdown(counts))
-	needed := map[string]bool{}
 	for _, c := range counts {
 		assert.NotEmpty(t, c.Files[Table], "the table names %s", c.Type)
-		var held []string
-		for _, f := range c.Beyond() {
-			if _, ok := pending[f]; !ok {
-				held = append(held, f)
-			}
-		}
-		assert.LessOrEqual(t, len(held), 2, "%s is named in %v", c.Type, held)
-		for _, f := range c.Beyond() {
-			if _, ok := pending[f]; ok && len(c.Beyond()) > 2 {
-				needed[f] = true
-			}
-		}
-	}
-	for f := range pending {
-		assert.True(t, needed[f], "%s no longer needs its place in pending: take it off", f)
+		assert.LessOrEqual(t, len(c.Beyond()), 2, "%s is named in %v", c.Type, c.Beyond())
 	}
 }
 
 // Markdown is counts as the Markdown table docs/layout.md quotes.
 func Markdown(counts []Count) string {
 	var b strings.Builder
-	b.WriteString("| Arrow type | production files beyond the table | generated | tests | the production files (* pending) |\n")
+	b.WriteString("| Arrow type | production files beyond the table | generated | tests | the production files |\n")
 	b.WriteString("| --- | ---: | ---: | ---: | --- |\n")
 	for _, c := range counts {
-		files := slices.Clone(c.Beyond())
-		for i, f := range files {
-			if _, ok := pending[f]; ok {
-				files[i] = f + "*"
-			}
-		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s |\n", c.Type, len(c.Beyond()), len(c.Files[Generated]), len(c.Files[Test]),
-			strings.Join(files, ", "))
+			strings.Join(c.Beyond(), ", "))
 	}
 	return b.String()
 }

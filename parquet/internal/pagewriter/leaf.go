@@ -248,7 +248,7 @@ func (lw *leafWriter) width() int {
 // stored as days, and durations and the other widths are left to arrow-go's
 // column writers.
 func leafKindOf(r *arrowtype.Row) (leafKind, bool) {
-	if r.Decimal && r.Value == arrowtype.Decimal128 && r.Layout == arrowtype.Fixed {
+	if r.Decimal && r.Bytes == 16 && r.Layout == arrowtype.Fixed { // decimal128
 		return leafDecimal, true
 	}
 	switch r.Layout {
@@ -265,10 +265,10 @@ func leafKindOf(r *arrowtype.Row) (leafKind, bool) {
 		if !stored {
 			return 0, false
 		}
-		switch r.Value {
-		case arrowtype.Int32, arrowtype.Uint32, arrowtype.Float32:
+		switch r.Bytes { // Parquet's INT32 and FLOAT, INT64 and DOUBLE
+		case 4:
 			return leafFixed4, true
-		case arrowtype.Int64, arrowtype.Uint64, arrowtype.Float64:
+		case 8:
 			return leafFixed8, true
 		}
 	}
@@ -329,16 +329,16 @@ func (lw *leafWriter) bind(col arrow.Array) error {
 			l := a.(array.ListLike)
 			s.offsets, s.offsets64 = nil, nil
 			if b := l.Data().Buffers()[1]; b != nil && s.large {
-				s.offsets64 = arrow.Int64Traits.CastFromBytes(b.Bytes())
+				s.offsets64 = arrow.GetData[int64](b.Bytes())
 			} else if b != nil {
-				s.offsets = arrow.Int32Traits.CastFromBytes(b.Bytes())
+				s.offsets = arrow.GetData[int32](b.Bytes())
 			}
 			a = l.ListValues()
 		}
 	}
 	lw.valid, lw.off = validity(a)
 	if lw.viaArrow {
-		lw.leafArr, lw.allNull = a, a.DataType().ID() == arrow.NULL
+		lw.leafArr, lw.allNull = a, arrowtype.OfType(a.DataType()).Layout == arrowtype.Null
 		return nil
 	}
 	lw.codes, lw.voff = nil, 0
@@ -360,7 +360,7 @@ func (lw *leafWriter) bind(col arrow.Array) error {
 	case leafBinary:
 		lw.offs32, lw.data = nil, nil
 		if buf[1] != nil {
-			lw.offs32 = arrow.Int32Traits.CastFromBytes(buf[1].Bytes())
+			lw.offs32 = arrow.GetData[int32](buf[1].Bytes())
 		}
 		if buf[2] != nil {
 			lw.data = buf[2].Bytes()
@@ -368,7 +368,7 @@ func (lw *leafWriter) bind(col arrow.Array) error {
 	case leafLargeBinary:
 		lw.offs64, lw.data = nil, nil
 		if buf[1] != nil {
-			lw.offs64 = arrow.Int64Traits.CastFromBytes(buf[1].Bytes())
+			lw.offs64 = arrow.GetData[int64](buf[1].Bytes())
 		}
 		if buf[2] != nil {
 			lw.data = buf[2].Bytes()
