@@ -28,7 +28,7 @@ require (
 
 require (
 	github.com/apache/arrow-go/v18 v18.8.0
-	github.com/arrowmap/arrowmap v0.0.0-00010101000000-000000000000
+	github.com/arrowmap/arrowmap v0.1.0
 	github.com/duckdb/duckdb-go-bindings v0.10506.0 // indirect
 	github.com/duckdb/duckdb-go-bindings/lib/darwin-amd64 v0.10506.0 // indirect
 	github.com/duckdb/duckdb-go-bindings/lib/darwin-arm64 v0.10506.0 // indirect

@@ -4,7 +4,7 @@ go 1.26.8
 
 require (
 	github.com/apache/arrow-go/v18 v18.8.0
-	github.com/arrowmap/arrowmap/duckdb v0.0.0-00010101000000-000000000000
+	github.com/arrowmap/arrowmap/duckdb v0.1.0
 	github.com/duckdb/duckdb-go/v2 v2.10506.0
 	github.com/stretchr/testify v1.12.1
 )
@@ -12,7 +12,7 @@ require (
 require (
 	github.com/andybalholm/brotli v1.2.3 // indirect
 	github.com/apache/thrift v0.24.0 // indirect
-	github.com/arrowmap/arrowmap v0.0.0-00010101000000-000000000000 // indirect
+	github.com/arrowmap/arrowmap v0.1.0 // indirect
 	github.com/duckdb/duckdb-go-bindings v0.10506.0 // indirect
 	github.com/duckdb/duckdb-go-bindings/lib/darwin-amd64 v0.10506.0 // indirect
 	github.com/duckdb/duckdb-go-bindings/lib/darwin-arm64 v0.10506.0 // indirect

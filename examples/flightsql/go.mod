@@ -4,7 +4,7 @@ go 1.26.8
 
 require (
 	github.com/apache/arrow-go/v18 v18.8.0
-	github.com/arrowmap/arrowmap v0.0.0-00010101000000-000000000000
+	github.com/arrowmap/arrowmap v0.1.0
 	github.com/stretchr/testify v1.12.1
 	google.golang.org/grpc v1.83.2
 )

@@ -3,9 +3,10 @@
 // from.
 package version
 
-// Version is arrowmap's version: the version of the next release, with
-// "-dev", until it is released.
-const Version = "0.1.0-dev"
+// Version is arrowmap's version: the version of the last release, tagged
+// v<Version> (and duckdb/v<Version> for the DuckDB module); between
+// releases, the next one's with "-dev".
+const Version = "0.1.0"
 
 // CreatedBy is what the Parquet files arrowmap writes say wrote them, in
 // the form parquet.thrift asks of created_by and its readers parse
