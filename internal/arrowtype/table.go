@@ -1,5 +1,8 @@
 package arrowtype
 
+// The table itself: a Row for each Arrow type arrowmap reads and writes,
+// and the lookups by ID, by Value and by Go type.
+
 import (
 	"reflect"
 	"time"

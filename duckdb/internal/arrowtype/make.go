@@ -2,6 +2,9 @@
 
 package arrowtype
 
+// How a row makes its Arrow type (by its ID, in a unit and zone, with a
+// precision and scale), and what a type's parameters and values are.
+
 import (
 	"fmt"
 
