@@ -263,6 +263,11 @@ func ingest[T any, D DB](ctx context.Context, entry string, db D, table Table, o
 	if err != nil {
 		return 0, err
 	}
+	if schema.NumFields() == 0 {
+		// DuckDB has no table of no columns, and its Arrow scan fails on a
+		// view of none with words about itself.
+		return 0, fmt.Errorf("arrowmap/duckdb: %s into %q: %w: %T has no columns", entry, table, mapper.ErrUnsupported, *new(T))
+	}
 	through := viewPath
 	if cfg.Appender || needsAppender(schema) {
 		through = appenderPath

@@ -534,3 +534,18 @@ func TestTheTablesCatalogSchemaAndTemporaryAreHonoured(t *testing.T) {
 		})
 	}
 }
+
+func TestAnIngestOfAStructOfNoColumnsIsRefusedSayingSo(t *testing.T) {
+	db := openDB(t)
+	type empty struct{}
+	for _, mode := range []duckdb.IngestMode{duckdb.Append, duckdb.Create} {
+		_, err := duckdb.Ingest(context.Background(), db, duckdb.Table{Name: "nothing", Mode: mode}, []empty{{}})
+		require.ErrorIs(t, err, mapper.ErrUnsupported)
+		assert.ErrorContains(t, err, "has no columns")
+		assert.ErrorContains(t, err, `duckdb.Ingest into "nothing"`)
+	}
+	var n int
+	require.NoError(t, db.QueryRow("SELECT count(*) FROM duckdb_tables()").Scan(&n))
+	assert.Zero(t, n, "no table made")
+	assert.Equal(t, 0, db.Stats().InUse)
+}

@@ -55,12 +55,12 @@ var (
 	return b.String()
 }
 
-// TestAnInsertsOptionGivenToAQueryDoesNotCompile is the twin of mapper's
+// TestAnIngestsOptionGivenToAQueryDoesNotCompile is the twin of mapper's
 // TestAnOptionOfTheOtherDirectionDoesNotCompile for this module: it builds
 // a package that gives each query an option of the inserts, and each call
 // is a compile error about the argument's type; the same calls with an
 // option of their own build.
-func TestAnInsertsOptionGivenToAQueryDoesNotCompile(t *testing.T) {
+func TestAnIngestsOptionGivenToAQueryDoesNotCompile(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command to build with")

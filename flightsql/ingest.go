@@ -186,14 +186,14 @@ func ingest[T any](entry string, ctx context.Context, c Conn, table Table, pages
 	// it that does not fit, or a first page that fails, sends nothing.
 	rr.first()
 	if rr.err != nil {
-		return 0, rr.failure(table)
+		return 0, fmt.Errorf("arrowmap/flightsql: %s into %q: %w", entry, table.Name, rr.err)
 	}
 	n, err := c.Client.ExecuteIngest(ctx, rr, cmd)
 	if rr.err != nil {
-		return n, rr.failure(table)
+		err = rr.err
 	}
 	if err != nil {
-		return n, fmt.Errorf("arrowmap/flightsql: ingest into %q: %w", table.Name, err)
+		return n, fmt.Errorf("arrowmap/flightsql: %s into %q: %w", entry, table.Name, err)
 	}
 	return n, nil
 }
@@ -244,7 +244,7 @@ func (r *ingestRecords[T]) build() arrow.RecordBatch {
 				break
 			}
 			if err != nil {
-				r.fail(fmt.Errorf("the pages failed after %d rows: %w", r.rows, err))
+				r.fail(fmt.Errorf("the sequence failed after %d rows: %w", r.rows, err))
 				return nil
 			}
 			r.page = page
@@ -276,10 +276,6 @@ func (r *ingestRecords[T]) fail(err error) {
 }
 
 // failure is the error of an ingest that failed on our side.
-func (r *ingestRecords[T]) failure(table Table) error {
-	return fmt.Errorf("arrowmap/flightsql: ingest into %q: %w", table.Name, r.err)
-}
-
 // rowOf is err, a Builder's error about a row of its batch, about that row
 // counted from the first row of the ingest: first rows come before the
 // batch.

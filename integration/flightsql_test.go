@@ -860,7 +860,7 @@ func TestFlightSQLIngest(t *testing.T) {
 		require.ErrorAs(t, err, &me)
 		assert.Equal(t, "At", me.Path)
 		assert.Equal(t, 7, me.Row)
-		assert.Contains(t, err.Error(), `ingest into "events"`)
+		assert.Contains(t, err.Error(), `flightsql.Ingest into "events"`)
 		after, _ := calls()
 		assert.Equal(t, before, after, "no ingest reached the server")
 	})
@@ -888,7 +888,7 @@ func TestFlightSQLIngest(t *testing.T) {
 		}
 		_, err := amflightsql.IngestPages(testContext(t), c, table("events"), pages)
 		require.ErrorIs(t, err, broken)
-		assert.Contains(t, err.Error(), fmt.Sprintf("after %d rows", amflightsql.IngestBatchRows+9))
+		assert.Contains(t, err.Error(), fmt.Sprintf(`flightsql.IngestPages into "events": the sequence failed after %d rows`, amflightsql.IngestBatchRows+9))
 		assert.Never(t, func() bool { n, a := calls(); return n-a > before-aborted }, time.Second, 10*time.Millisecond,
 			"the server saw an ingest end as if complete")
 	})
@@ -896,7 +896,7 @@ func TestFlightSQLIngest(t *testing.T) {
 		n, err := amflightsql.Ingest(testContext(t), c, table("refused"), readings(amflightsql.IngestBatchRows+10))
 		require.Error(t, err)
 		assert.Equal(t, codes.ResourceExhausted, status.Code(err))
-		assert.Contains(t, err.Error(), `ingest into "refused"`)
+		assert.Contains(t, err.Error(), `flightsql.Ingest into "refused"`)
 		assert.Equal(t, int64(amflightsql.IngestBatchRows), n)
 	})
 	t.Run("a Table without a name is an error before anything is sent", func(t *testing.T) {
@@ -920,5 +920,5 @@ func TestFlightSQLIngestIntoTheSQLiteServer(t *testing.T) {
 	_, err := amflightsql.Ingest(testContext(t), c, amflightsql.Table{Name: "t", Mode: amflightsql.Create}, []row{{1}})
 	require.Error(t, err)
 	assert.Equal(t, codes.Unimplemented, status.Code(err))
-	assert.True(t, strings.HasPrefix(err.Error(), `arrowmap/flightsql: ingest into "t": `), err.Error())
+	assert.True(t, strings.HasPrefix(err.Error(), `arrowmap/flightsql: flightsql.Ingest into "t": `), err.Error())
 }

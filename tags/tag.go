@@ -62,7 +62,8 @@ type Tag struct {
 	// that a schema is written back exactly as it was read.
 
 	// Naive is set by `naive`: a timestamp without a time zone, where
-	// time.Time encodes to UTC by default.
+	// time.Time encodes to UTC by default. The clock stored is the
+	// instant's in UTC, whatever the time.Time's zone.
 	Naive bool
 	// NotNull is set by `notnull`: a pointer, slice or map level whose
 	// field is not nullable; encoding refuses a nil with ErrNull.
