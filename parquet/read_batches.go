@@ -199,6 +199,13 @@ func (r *sizedRecords) column(cr *pqarrow.ColumnReader, n int64, name string) (a
 		chunks[0].Retain()
 		return chunks[0], nil
 	default: // rows of two row groups
+		row := r.rows
+		for _, c := range chunks {
+			if err := checkLayout(c, name, row); err != nil {
+				return nil, err
+			}
+			row += int64(c.Len())
+		}
 		return array.Concatenate(chunks, r.mem)
 	}
 }

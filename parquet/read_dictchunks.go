@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -9,6 +10,7 @@ import (
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/internal/dictindex"
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/views"
 )
 
 // checkDictionaries is an *mapper.Error wrapping mapper.ErrInvalidData for
@@ -70,4 +72,27 @@ func checkDictionaries(d arrow.ArrayData, column string, row int64) error {
 
 func dictionaryError(column string, row int64, detail string) error {
 	return &mapper.Error{Column: column, Row: int(row), Err: fmt.Errorf("%w: %s", mapper.ErrInvalidData, detail)}
+}
+
+// checkLayout is an *mapper.Error wrapping mapper.ErrInvalidData when the
+// buffers of a, a column as pqarrow decoded it, are malformed (a list's
+// offsets past its child, a child shorter than its parent); nil when they
+// are sound. row is a's first row, counted as errors count rows.
+//
+// What arrowmap does to such a column itself, converting it to the type
+// written or joining it to the chunk of another row group, reads the
+// buffers through arrow-go, which trusts them: array.Concatenate recovers
+// its own panic of an index past a buffer and returns it as an error of no
+// kind. So a column is checked, once, before either.
+func checkLayout(a arrow.Array, column string, row int64) error {
+	t := views.TypeOf(a.DataType())
+	if _, err := views.Of(a, &t); err != nil {
+		var ve *views.Error
+		at := -1
+		if errors.As(err, &ve) && ve.Row >= 0 && row >= 0 {
+			at = int(row) + ve.Row
+		}
+		return &mapper.Error{Column: column, Row: at, Err: err}
+	}
+	return nil
 }

@@ -245,9 +245,13 @@ func (r *fileRecords) fromStorage(rec arrow.RecordBatch) (arrow.RecordBatch, err
 			cols[i] = c
 			continue
 		}
+		name := r.restored.Field(i).Name
+		if err := checkLayout(c, name, r.rows); err != nil {
+			return nil, fmt.Errorf("arrowmap/parquet: %s: %w", r.src.name, err)
+		}
 		var err error
 		if cols[i], err = convert(c, r.restored.Field(i).Type, r.src.mem); err != nil {
-			return nil, fmt.Errorf("arrowmap/parquet: %s: %w", r.src.name, columnError(r.restored.Field(i).Name, r.rows, err))
+			return nil, fmt.Errorf("arrowmap/parquet: %s: %w", r.src.name, columnError(name, r.rows, err))
 		}
 	}
 	return array.NewRecordBatch(r.restored, cols, rec.NumRows()), nil
