@@ -18,6 +18,10 @@
 //   - the view nodes of package views that only its layout has
 //     (views.BinaryView for utf8_view and binary_view).
 //
+// The table's Layout and Temporal constants (arrowtype.Struct,
+// arrowtype.Timestamp) name a family of rows, and are counted by family
+// ([Family]).
+//
 // Every module of the repository is read (the root, duckdb, integration);
 // each file is production code, a test (a _test.go file, test support,
 // examples, benchmarks and conformance programs) or generated (a "Code
@@ -25,6 +29,7 @@
 package typecount
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -50,7 +55,7 @@ const (
 	Production Kind = iota
 	Test
 	Generated
-	Table // a file of package arrowtype: the table itself
+	Table // a file under internal/arrowtype: the table, its generator (gen) and this count
 )
 
 // Count is the files that name one type of the table, by kind.
@@ -62,6 +67,23 @@ type Count struct {
 // Beyond is the production files that name the type, outside the table
 // and generated code.
 func (c Count) Beyond() []string { return c.Files[Production] }
+
+// A Family is one constant of the table's Layout or Temporal enums
+// (arrowtype.Struct, arrowtype.Timestamp) and the files that name it. A
+// family names every row of its layout or temporal kind: where it has one
+// row (struct, timestamp, duration), it is that type's name as surely as
+// arrow.STRUCT; where it has several (List: list, large_list, map), a file
+// that names it handles the family, and a row added to it changes no such
+// file.
+type Family struct {
+	Name  string   // the constant: Struct, Timestamp
+	Rows  []string // the table's rows of the family
+	Files map[Kind][]string
+}
+
+// Beyond is the production files that name the family, outside the table
+// and generated code.
+func (f Family) Beyond() []string { return f.Files[Production] }
 
 // name is a package path and a name in it: a selector's meaning.
 type name struct{ pkg, name string }
@@ -82,11 +104,16 @@ var testSupport = regexp.MustCompile(`(^|/)(examples|bench|conformance|testdata|
 
 var generated = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 
-// Repository counts every row of the table over the Go files under root.
-func Repository(root string) ([]Count, error) {
+// Repository counts every row of the table, and every family, over the
+// Go files under root.
+func Repository(root string) ([]Count, []Family, error) {
 	names, err := namesOf()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	families, familyNames, err := familiesOf()
+	if err != nil {
+		return nil, nil, err
 	}
 	counts := make([]Count, len(arrowtype.Rows()))
 	for i, r := range arrowtype.Rows() {
@@ -119,9 +146,46 @@ func Repository(root string) ([]Count, error) {
 		for _, row := range named(f, names) {
 			counts[row].Files[kind] = append(counts[row].Files[kind], rel)
 		}
+		for _, k := range named(f, familyNames) {
+			families[k].Files[kind] = append(families[k].Files[kind], rel)
+		}
 		return nil
 	})
-	return counts, err
+	return counts, families, err
+}
+
+// familiesOf is the table's Layout and Temporal constants that name rows,
+// in the order they are declared, and their names.
+func familiesOf() ([]Family, map[name][]int, error) {
+	var families []Family
+	names := map[name][]int{}
+	for _, enum := range []struct {
+		typ string
+		of  func(*arrowtype.Row) int
+	}{
+		{"Layout", func(r *arrowtype.Row) int { return int(r.Layout) }},
+		{"Temporal", func(r *arrowtype.Row) int { return int(r.Temporal) }},
+	} {
+		consts, err := constsOf(enum.typ)
+		if err != nil {
+			return nil, nil, err
+		}
+		for v, c := range consts[1:] { // the zero constant (Unsupported, NotTemporal) names no kind
+			v++
+			var rows []string
+			for _, r := range arrowtype.Rows() {
+				if enum.of(r) == v {
+					rows = append(rows, r.Name)
+				}
+			}
+			if len(rows) == 0 {
+				continue
+			}
+			names[name{tablePkg, c}] = []int{len(families)}
+			families = append(families, Family{Name: c, Rows: rows, Files: map[Kind][]string{}})
+		}
+	}
+	return families, names, nil
 }
 
 func kindOf(rel string, src []byte, f *ast.File) Kind {
@@ -130,7 +194,7 @@ func kindOf(rel string, src []byte, f *ast.File) Kind {
 		return Test
 	case generated.Match(src):
 		return Generated
-	case f.Name.Name == "arrowtype" && strings.HasPrefix(rel, "internal/arrowtype/"):
+	case strings.HasPrefix(rel, "internal/arrowtype/"): // the table, its generator and its count
 		return Table
 	}
 	return Production
@@ -249,9 +313,13 @@ func namesOf() (map[name][]int, error) {
 			}
 		}
 	}
-	consts, err := valueConsts()
+	valueNames, err := constsOf("Value")
 	if err != nil {
 		return nil, err
+	}
+	consts := map[arrowtype.Value]string{}
+	for i, c := range valueNames {
+		consts[arrowtype.Value(i)] = c
 	}
 	aliases, err := aliasesOf(filepath.Join(src, "decimal"))
 	if err != nil {
@@ -463,27 +531,31 @@ func eachFile(dir string, fn func(*ast.File)) error {
 	return nil
 }
 
-// valueConsts is the names of arrowtype's Value constants by value, read
-// from the table's source (Value.String names the Go type).
-func valueConsts() (map[arrowtype.Value]string, error) {
+// constsOf is the names of the table's constants of type typ (Value,
+// Layout, Temporal) in the order of their values, read from the table's
+// source: each is an iota block of its own.
+func constsOf(typ string) ([]string, error) {
 	dir, err := exec.Command("go", "list", "-f", "{{.Dir}}", tablePkg).Output()
 	if err != nil {
 		return nil, err
 	}
-	out := map[arrowtype.Value]string{}
+	var out []string
 	err = eachFile(strings.TrimSpace(string(dir)), func(f *ast.File) {
 		for _, d := range f.Decls {
 			g, ok := d.(*ast.GenDecl)
 			if !ok || g.Tok != token.CONST || len(g.Specs) == 0 {
 				continue
 			}
-			if id, ok := g.Specs[0].(*ast.ValueSpec).Type.(*ast.Ident); !ok || id.Name != "Value" {
+			if id, ok := g.Specs[0].(*ast.ValueSpec).Type.(*ast.Ident); !ok || id.Name != typ {
 				continue
 			}
-			for i, s := range g.Specs {
-				out[arrowtype.Value(i)] = s.(*ast.ValueSpec).Names[0].Name
+			for _, s := range g.Specs {
+				out = append(out, s.(*ast.ValueSpec).Names[0].Name)
 			}
 		}
 	})
+	if err == nil && len(out) == 0 {
+		err = fmt.Errorf("no constants of type %s in %s", typ, tablePkg)
+	}
 	return out, err
 }
