@@ -1,6 +1,8 @@
 package duckdb
 
 import (
+	"slices"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/arrowmap/arrowmap/duckdb/internal/arrowtype"
@@ -22,23 +24,14 @@ const (
 // children's, name, and whether it differs from f's.
 func withExtensions(f arrow.Field) (arrow.DataType, bool) {
 	dt, changed := f.Type, false
-	row := arrowtype.OfType(dt)
-	switch {
-	case row.Layout == arrowtype.Struct:
-		fields := append([]arrow.Field(nil), dt.(arrow.NestedType).Fields()...)
-		for i := range fields {
-			if t, ch := withExtensions(fields[i]); ch {
-				fields[i].Type, changed = t, true
+	if children := slices.Clone(arrowtype.Children(dt)); len(children) > 0 {
+		for i := range children {
+			if t, ch := withExtensions(children[i]); ch {
+				children[i].Type, changed = t, true
 			}
 		}
 		if changed {
-			dt = arrow.StructOf(fields...)
-		}
-	case row.Layout == arrowtype.List || row.Layout == arrowtype.ListView || row.Layout == arrowtype.FixedList:
-		elem := dt.(arrow.ListLikeType).ElemField()
-		if t, ch := withExtensions(elem); ch {
-			elem.Type = t
-			dt, changed = arrowtype.WithElem(dt, elem)
+			dt, changed = arrowtype.WithChildren(dt, children)
 		}
 	}
 	name, ok := f.Metadata.GetValue(extensionName)

@@ -85,7 +85,7 @@ func dictionaryError(column string, row int64, detail string) error {
 // its own panic of an index past a buffer and returns it as an error of no
 // kind. So a column is checked, once, before either.
 func checkLayout(a arrow.Array, column string, row int64) error {
-	t := views.TypeOf(a.DataType())
+	t := views.WholeTypeOf(a.DataType())
 	if _, err := views.Of(a, &t); err != nil {
 		var ve *views.Error
 		at := -1

@@ -136,33 +136,44 @@ func acceptLayout(l arrowtype.Layout) Accept {
 // level, every level nullable, every struct field. New(arr, TypeOf(dt))
 // views any array of datatype dt; StructColumn's fields and ViewColumn
 // read what they leave untyped this way.
-func TypeOf(dt arrow.DataType) Type {
+func TypeOf(dt arrow.DataType) Type { return typeOf(dt, false) }
+
+// WholeTypeOf is [TypeOf] with every struct field, by position ([Field.Pos]):
+// a name a struct has twice is viewed twice, where TypeOf, which views
+// fields by name, leaves both out. New(arr, WholeTypeOf(dt)) validates
+// every buffer of arr that its rows reach.
+func WholeTypeOf(dt arrow.DataType) Type { return typeOf(dt, true) }
+
+func typeOf(dt arrow.DataType, whole bool) Type {
 	dt = Storage(dt)
 	t := Type{Accept: AcceptOf(dt.ID()), Nullable: true}
 	switch r := arrowtype.OfType(dt); r.Layout {
 	case arrowtype.Dictionary, arrowtype.RunEnd:
 		values, _ := arrowtype.Encoded(dt)
-		v := TypeOf(values)
+		v := typeOf(values, whole)
 		v.Accept |= t.Accept
 		return v
 	case arrowtype.List, arrowtype.ListView, arrowtype.FixedList:
 		if mp, ok := arrowtype.MapParts(dt); ok {
-			k, v := TypeOf(mp.Key.Type), TypeOf(mp.Item.Type)
+			k, v := typeOf(mp.Key.Type, whole), typeOf(mp.Item.Type, whole)
 			t.Key, t.Value = &k, &v
 			break
 		}
-		e := TypeOf(dt.(arrow.ListLikeType).Elem())
+		e := typeOf(dt.(arrow.ListLikeType).Elem(), whole)
 		t.Elem = &e
 	case arrowtype.Struct:
 		st := dt.(arrowtype.StructLike)
 		for i := range st.NumFields() {
-			if f := st.Field(i); len(st.FieldIndices(f.Name)) == 1 {
-				t.Fields = append(t.Fields, Field{Name: f.Name, Type: TypeOf(f.Type)})
+			switch f := st.Field(i); {
+			case whole:
+				t.Fields = append(t.Fields, Field{Name: f.Name, Type: typeOf(f.Type, whole), Pos: &i})
+			case len(st.FieldIndices(f.Name)) == 1:
+				t.Fields = append(t.Fields, Field{Name: f.Name, Type: typeOf(f.Type, whole)})
 			}
 		}
 	case arrowtype.Union:
 		for _, f := range dt.(arrow.UnionType).Fields() {
-			t.Fields = append(t.Fields, Field{Name: f.Name, Type: TypeOf(f.Type)})
+			t.Fields = append(t.Fields, Field{Name: f.Name, Type: typeOf(f.Type, whole)})
 		}
 	}
 	return t

@@ -92,24 +92,15 @@ func jsonType(dt arrow.DataType) arrow.DataType {
 		}
 	case r.Layout == arrowtype.FixedBinary:
 		return arrow.BinaryTypes.Binary
-	case r.Layout == arrowtype.Dictionary || r.Layout == arrowtype.RunEnd:
-		if values, _ := arrowtype.Encoded(dt); values != nil {
-			retyped, _ := arrowtype.WithEncodedValues(dt, jsonType(values))
-			return retyped
-		}
-	case r.Layout == arrowtype.Struct:
-		return arrow.StructOf(jsonFields(dt.(arrow.NestedType).Fields())...)
-	case r.Layout == arrowtype.List || r.Layout == arrowtype.ListView || r.Layout == arrowtype.FixedList:
-		// arrow-go's constructors panic on a nil element type, a fixed size
-		// below 1 or a map's entries of another shape: WithElem leaves such
-		// a type for GoTypeOf to refuse. A map's key is made non-nullable
-		// (MapOfFields panics on one; GoTypeOf has none).
-		elem := dt.(arrow.ListLikeType).ElemField()
-		if elem.Type == nil {
-			return dt
-		}
-		elem.Type = jsonType(elem.Type)
-		retyped, _ := arrowtype.WithElem(dt, elem)
+	case len(arrowtype.Children(dt)) > 0:
+		// Every child (a list's element, a struct's fields, a union's
+		// variants, a dictionary's values) in its JSON type too.
+		// arrow-go's constructors panic on a nil element type, a fixed
+		// size below 1 or a map's entries of another shape: WithChildren
+		// leaves such a type for GoTypeOf to refuse. A map's key is made
+		// non-nullable (MapOfFields panics on one; GoTypeOf has none).
+		children := jsonFields(arrowtype.Children(dt))
+		retyped, _ := arrowtype.WithChildren(dt, children)
 		return retyped
 	}
 	return dt

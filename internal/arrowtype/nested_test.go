@@ -77,3 +77,84 @@ func TestAStructIsStructLikeAndReadsItsFieldsAsArrowGoDoes(t *testing.T) {
 		assert.False(t, ok, "%s is no struct", other)
 	}
 }
+
+// nestedOfEveryLayout is a type of each row with children, each child of
+// a type of its own.
+func nestedOfEveryLayout() []arrow.DataType {
+	str, i64 := arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64
+	ree := arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, str)
+	ree.ValueNullable = false
+	m := arrow.MapOf(str, i64)
+	m.KeysSorted = true
+	return []arrow.DataType{
+		arrow.ListOfField(arrow.Field{Name: "e", Type: str}),
+		arrow.LargeListOf(i64),
+		arrow.ListViewOf(str),
+		arrow.LargeListViewOf(i64),
+		arrow.FixedSizeListOf(3, str),
+		m,
+		arrow.StructOf(arrow.Field{Name: "a", Type: str, Nullable: true}, arrow.Field{Name: "b", Type: i64}),
+		arrow.SparseUnionOf([]arrow.Field{{Name: "s", Type: str, Nullable: true}, {Name: "i", Type: i64, Nullable: true}}, []arrow.UnionTypeCode{5, 9}),
+		arrow.DenseUnionOf([]arrow.Field{{Name: "s", Type: str, Nullable: true}}, []arrow.UnionTypeCode{2}),
+		&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: str, Ordered: true},
+		ree,
+	}
+}
+
+func TestEveryTypeWithChildrenIsRebuiltFromItsChildren(t *testing.T) {
+	seen := map[arrowtype.Layout]bool{}
+	for _, dt := range nestedOfEveryLayout() {
+		t.Run(dt.String(), func(t *testing.T) {
+			seen[arrowtype.OfType(dt).Layout] = true
+			children := arrowtype.Children(dt)
+			require.NotEmpty(t, children)
+			same, ok := arrowtype.WithChildren(dt, children)
+			require.True(t, ok)
+			assert.True(t, arrow.TypeEqual(dt, same), "%s is not %s", same, dt)
+
+			// Every child swapped for a float32: the children read back are
+			// those, and all else about dt is kept.
+			swapped := append([]arrow.Field(nil), children...)
+			if mp, ok := arrowtype.MapParts(dt); ok { // a map's element is its entries: swap the item
+				swapped[0].Type = arrow.StructOf(mp.Key, arrow.Field{Name: mp.Item.Name, Type: arrow.PrimitiveTypes.Float32, Nullable: true})
+			} else {
+				for i := range swapped {
+					swapped[i].Type = arrow.PrimitiveTypes.Float32
+				}
+			}
+			other, ok := arrowtype.WithChildren(dt, swapped)
+			require.True(t, ok)
+			assert.Equal(t, dt.ID(), other.ID())
+			assert.Equal(t, swapped, arrowtype.Children(other))
+			assert.Equal(t, arrowtype.OfType(dt), arrowtype.OfType(other))
+			switch dt := dt.(type) {
+			case arrow.UnionType:
+				assert.Equal(t, dt.TypeCodes(), other.(arrow.UnionType).TypeCodes())
+			case *arrow.DictionaryType:
+				assert.Equal(t, dt.IndexType, other.(*arrow.DictionaryType).IndexType)
+				assert.True(t, other.(*arrow.DictionaryType).Ordered)
+			case *arrow.MapType:
+				assert.True(t, other.(*arrow.MapType).KeysSorted)
+			case *arrow.FixedSizeListType:
+				assert.Equal(t, dt.Len(), other.(*arrow.FixedSizeListType).Len())
+			case *arrow.RunEndEncodedType:
+				assert.False(t, other.(*arrow.RunEndEncodedType).ValueNullable)
+			}
+
+			_, ok = arrowtype.WithChildren(dt, append(children, children[0]))
+			assert.False(t, ok, "one child too many")
+			_, ok = arrowtype.WithChildren(dt, []arrow.Field{{Name: "x"}})
+			assert.False(t, ok, "a child of no type")
+		})
+	}
+	for _, r := range arrowtype.Rows() {
+		if r.Layout > arrowtype.FixedBinary && r.Layout != arrowtype.Extension {
+			assert.True(t, seen[r.Layout], "no type of the %s layout (%s) was tried", r.Layout, r.Name)
+		}
+	}
+	for _, dt := range []arrow.DataType{arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String, arrow.Null, &arrow.FixedSizeBinaryType{ByteWidth: 4}} {
+		assert.Empty(t, arrowtype.Children(dt), "%s has no children", dt)
+		_, ok := arrowtype.WithChildren(dt, nil)
+		assert.False(t, ok, "%s has no children to put back", dt)
+	}
+}

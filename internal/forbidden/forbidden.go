@@ -11,7 +11,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/arrowmap/arrowmap/internal/arrowcheck"
-	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/arrowmap/arrowmap/views"
 )
@@ -61,7 +60,7 @@ func malformed(rec arrow.RecordBatch, base int64) error {
 		if col == nil || f.Type == nil {
 			return &mapper.Error{Column: f.Name, Row: -1, Err: fmt.Errorf("%w: no column or no datatype", mapper.ErrInvalidData)}
 		}
-		t := wholeType(col.DataType())
+		t := views.WholeTypeOf(col.DataType())
 		v, err := views.Of(col, &t)
 		if err != nil {
 			return viewError(f.Name, err, base)
@@ -95,42 +94,4 @@ func viewError(column string, err error, base int64) error {
 		what = fmt.Errorf("%w: %s", ve.Err, ve.Detail)
 	}
 	return &mapper.Error{Column: column, Row: row, Err: what}
-}
-
-// wholeType is views.TypeOf(dt) with every struct child, by position: a
-// name a struct has twice is viewed twice, where TypeOf, which names
-// children, leaves both out.
-func wholeType(dt arrow.DataType) views.Type {
-	t := views.TypeOf(dt)
-	fillStructs(&t, arrowtype.Storage(dt))
-	return t
-}
-
-// fillStructs gives t, the views.TypeOf of dt, every child of each struct
-// in dt, at every depth.
-func fillStructs(t *views.Type, dt arrow.DataType) {
-	switch r := arrowtype.OfType(dt); r.Layout {
-	case arrowtype.Dictionary, arrowtype.RunEnd:
-		values, _ := arrowtype.Encoded(dt)
-		fillStructs(t, arrowtype.Storage(values))
-	case arrowtype.List, arrowtype.ListView, arrowtype.FixedList:
-		if mp, ok := arrowtype.MapParts(dt); ok {
-			fillStructs(t.Key, arrowtype.Storage(mp.Key.Type))
-			fillStructs(t.Value, arrowtype.Storage(mp.Item.Type))
-			return
-		}
-		fillStructs(t.Elem, arrowtype.Storage(dt.(arrow.ListLikeType).Elem()))
-	case arrowtype.Struct:
-		st := dt.(arrowtype.StructLike)
-		t.Fields = make([]views.Field, st.NumFields())
-		for i := range st.NumFields() {
-			f := st.Field(i)
-			t.Fields[i] = views.Field{Name: f.Name, Type: views.TypeOf(f.Type), Pos: &i}
-			fillStructs(&t.Fields[i].Type, arrowtype.Storage(f.Type))
-		}
-	case arrowtype.Union:
-		for i, f := range dt.(arrow.UnionType).Fields() {
-			fillStructs(&t.Fields[i].Type, arrowtype.Storage(f.Type))
-		}
-	}
 }

@@ -404,6 +404,56 @@ func WithElem(dt arrow.DataType, elem arrow.Field) (arrow.DataType, bool) {
 	return dt, false
 }
 
+// Children is the fields of the types directly below dt, which a walk of
+// a type descends into: a list's, list view's, fixed-size list's or map's
+// element (a map's, the struct of its key and item); a struct's fields; a
+// union's variants; what a dictionary or run-end encoding encodes, as a
+// field named "values". None for any other type, an extension type among
+// them (its storage is [Storage]). [WithChildren] puts them back.
+func Children(dt arrow.DataType) []arrow.Field {
+	switch OfType(dt).Layout {
+	case List, ListView, FixedList:
+		return []arrow.Field{dt.(arrow.ListLikeType).ElemField()}
+	case Struct, Union:
+		return dt.(arrow.NestedType).Fields()
+	case Dictionary:
+		return []arrow.Field{{Name: "values", Type: dt.(*arrow.DictionaryType).ValueType, Nullable: true}}
+	case RunEnd:
+		ree := dt.(*arrow.RunEndEncodedType)
+		return []arrow.Field{{Name: "values", Type: ree.Encoded(), Nullable: ree.ValueNullable}}
+	}
+	return nil
+}
+
+// WithChildren is dt with children, as many as [Children] has and in its
+// order, in place of its own: a list-like's element as [WithElem] takes
+// it, a struct's fields, a union's variants (its mode and type codes
+// kept), a dictionary's or run-end encoding's values (their nullability
+// kept). False for any other dt, another number of children, or what
+// WithElem refuses.
+func WithChildren(dt arrow.DataType, children []arrow.Field) (arrow.DataType, bool) {
+	if len(children) != len(Children(dt)) {
+		return dt, false
+	}
+	for _, c := range children {
+		if c.Type == nil {
+			return dt, false
+		}
+	}
+	switch OfType(dt).Layout {
+	case List, ListView, FixedList:
+		return WithElem(dt, children[0])
+	case Struct:
+		return arrow.StructOf(children...), true
+	case Union:
+		u := dt.(arrow.UnionType)
+		return arrow.UnionOf(u.Mode(), children, u.TypeCodes()), true
+	case Dictionary, RunEnd:
+		return WithEncodedValues(dt, children[0].Type)
+	}
+	return dt, false
+}
+
 // WithStorage is storage as an array of the extension type dt; false
 // when dt is no extension type.
 func WithStorage(dt arrow.DataType, storage arrow.Array) (arrow.Array, bool) {
