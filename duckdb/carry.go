@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -22,8 +23,8 @@ import (
 // gives it what it reads exactly: each such value converted in Arrow,
 // losslessly, before the view (float32, decimal128,
 // month_day_nano_interval, timestamp[us], duration[us] — a value with
-// nanoseconds is refused, naming its row), and a column of a type DuckDB has none for is
-// refused before any row.
+// nanoseconds is refused, naming its row), at any depth, and a column of a
+// type DuckDB has none for is refused before any row.
 
 // path is where values go into DuckDB: an Arrow view, the Appender, or
 // the empty view a table is created from.
@@ -36,7 +37,10 @@ const (
 )
 
 // carriedType is dt as the path gives it to DuckDB, and whether it differs
-// from dt.
+// from dt. Each child (a struct's field, a union's variant, a list's
+// element, an encoding's values) is carried as it would be at the top; a
+// dense union goes to the Appender as it is, its variants carried, and is
+// created as the sparse union of the same variants.
 func carriedType(dt arrow.DataType, at string, p path) (arrow.DataType, bool, error) {
 	row := arrowtype.OfType(dt)
 	switch {
@@ -62,53 +66,53 @@ func carriedType(dt arrow.DataType, at string, p path) (arrow.DataType, bool, er
 		}
 		d128, _ := arrowtype.DecimalFor(38)
 		return d128.DecimalOf(p, s), true, nil
-	case row.Layout == arrowtype.Union && row.Dense:
-		switch p {
-		case appenderPath:
-			return dt, false, nil
-		case createPath: // the same UNION
-			fields := dt.(arrow.NestedType).Fields()
-			return arrow.SparseUnionOf(fields, dt.(arrow.UnionType).TypeCodes()), true, nil
-		}
+	case row.Layout == arrowtype.Union && row.Dense && p == createPath: // the same UNION, its variants carried
+		sparse := arrow.SparseUnionOf(dt.(arrow.NestedType).Fields(), dt.(arrow.UnionType).TypeCodes())
+		t, _, err := carriedType(sparse, at, p)
+		return t, true, err
+	case row.Layout == arrowtype.Union && row.Dense && p == viewPath:
 		return nil, false, unsupported(at, dt, "DuckDB's Arrow import reads sparse unions only: tag the field sparse_union")
-	case row.Layout == arrowtype.Struct:
-		fields := dt.(arrow.NestedType).Fields()
-		changed := false
-		for i, f := range fields {
-			t, ch, err := carriedType(f.Type, at+"."+f.Name, p)
-			if err != nil {
-				return nil, false, err
-			}
-			if ch {
-				if !changed {
-					fields = append([]arrow.Field(nil), fields...)
-				}
-				fields[i].Type, changed = t, true
-			}
-		}
-		if !changed {
-			return dt, false, nil
-		}
-		return arrow.StructOf(fields...), true, nil
-	case row.Layout == arrowtype.Dictionary || row.Layout == arrowtype.RunEnd:
-		values, _ := arrowtype.Encoded(dt)
-		t, ch, err := carriedType(values, at, p)
-		if err != nil || !ch {
-			return dt, false, err
-		}
-		out, _ := arrowtype.WithEncodedValues(dt, t)
-		return out, true, nil
-	case row.Layout == arrowtype.List || row.Layout == arrowtype.ListView || row.Layout == arrowtype.FixedList:
-		elem := dt.(arrow.ListLikeType).ElemField()
-		t, ch, err := carriedType(elem.Type, at+"[]", p)
-		if err != nil || !ch {
-			return dt, false, err
-		}
-		elem.Type = t
-		out, _ := arrowtype.WithElem(dt, elem)
-		return out, true, nil
 	}
-	return dt, false, nil
+	children := arrowtype.Children(dt)
+	if len(children) == 0 {
+		return dt, false, nil
+	}
+	// A struct's fields, a sparse union's variants, a list's element, the
+	// values of an encoding.
+	changed := false
+	for i, f := range children {
+		t, ch, err := carriedType(f.Type, childPath(at, dt, f), p)
+		if err != nil {
+			return nil, false, err
+		}
+		if ch {
+			if !changed {
+				children = slices.Clone(children)
+			}
+			children[i].Type, changed = t, true
+		}
+	}
+	if !changed {
+		return dt, false, nil
+	}
+	out, ok := arrowtype.WithChildren(dt, children)
+	if !ok {
+		return nil, false, unsupported(at, dt, "its children carried to DuckDB's types make no such type")
+	}
+	return out, true, nil
+}
+
+// childPath is the path of f, a child of dt at at, in errors: at[] for a
+// list's element, at itself for what an encoding encodes, at.name for a
+// field or variant.
+func childPath(at string, dt arrow.DataType, f arrow.Field) string {
+	if _, ok := dt.(arrow.ListLikeType); ok {
+		return at + "[]"
+	}
+	if _, ok := arrowtype.Encoded(dt); ok {
+		return at
+	}
+	return at + "." + f.Name
 }
 
 // duckdbFloatBytes is the width of DuckDB's narrowest float, FLOAT: a
@@ -222,32 +226,18 @@ func carryData(mem memory.Allocator, d arrow.ArrayData, to arrow.DataType) (arro
 		od.Retain()
 		return od, nil
 	}
-	children := d.Children()
-	var childTypes []arrow.DataType
-	switch {
-	case row.Layout == arrowtype.Struct:
-		for _, f := range to.(arrow.NestedType).Fields() {
-			childTypes = append(childTypes, f.Type)
-		}
-	case row.Layout == arrowtype.RunEnd:
-		runEnds, _ := arrowtype.RunEnds(to)
+	if _, ok := arrowtype.DictionaryIndices(to); ok { // the values are no child but the dictionary
 		values, _ := arrowtype.Encoded(to)
-		childTypes = []arrow.DataType{runEnds, values}
-	case row.Layout == arrowtype.Dictionary:
-		values, _ := arrowtype.Encoded(to)
-		dict, err := carryData(mem, d.Dictionary(), values)
+		carried, err := carryData(mem, d.Dictionary(), values)
 		if err != nil {
 			return nil, err
 		}
-		defer dict.Release()
-		out := array.NewDataWithDictionary(to, d.Len(), d.Buffers(), d.NullN(), d.Offset(), dict.(*array.Data))
-		return out, nil
-	case row.Layout == arrowtype.Union:
-		for _, f := range to.(arrow.NestedType).Fields() {
-			childTypes = append(childTypes, f.Type)
-		}
-	default: // the list-likes
-		childTypes = []arrow.DataType{to.(arrow.ListLikeType).Elem()}
+		defer carried.Release()
+		return array.NewDataWithDictionary(to, d.Len(), d.Buffers(), d.NullN(), d.Offset(), carried.(*array.Data)), nil
+	}
+	children, childTypes := d.Children(), arrowtype.DataChildren(to)
+	if len(children) != len(childTypes) {
+		return nil, fmt.Errorf("%s: %d children carried as %s, of %d", d.DataType(), len(children), to, len(childTypes))
 	}
 	kids := make([]arrow.ArrayData, len(children))
 	defer func() {

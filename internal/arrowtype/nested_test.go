@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -156,5 +158,25 @@ func TestEveryTypeWithChildrenIsRebuiltFromItsChildren(t *testing.T) {
 		assert.Empty(t, arrowtype.Children(dt), "%s has no children", dt)
 		_, ok := arrowtype.WithChildren(dt, nil)
 		assert.False(t, ok, "%s has no children to put back", dt)
+	}
+}
+
+// DataChildren is what arrow-go's own arrays of each type hold as
+// children.
+func TestDataChildrenAreTheTypesOfArrowGosChildArrays(t *testing.T) {
+	for _, dt := range append(nestedOfEveryLayout(), arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.LargeString) {
+		t.Run(dt.String(), func(t *testing.T) {
+			arr := array.MakeArrayOfNull(memory.DefaultAllocator, dt, 2)
+			defer arr.Release()
+			var want []arrow.DataType
+			for _, c := range arr.Data().Children() {
+				want = append(want, c.DataType())
+			}
+			got := arrowtype.DataChildren(dt)
+			require.Len(t, got, len(want))
+			for i := range want {
+				assert.True(t, arrow.TypeEqual(want[i], got[i]), "child %d: %s, not %s", i, got[i], want[i])
+			}
+		})
 	}
 }

@@ -425,6 +425,26 @@ func Children(dt arrow.DataType) []arrow.Field {
 	return nil
 }
 
+// DataChildren is the types of the children of an array of type dt, as
+// arrow-go's ArrayData holds them: a list-like's element; a struct's
+// fields; a union's variants; a run-end encoding's run ends and values.
+// None for a dictionary, whose values are its Dictionary, not a child, nor
+// for any type without children.
+func DataChildren(dt arrow.DataType) []arrow.DataType {
+	switch OfType(dt).Layout {
+	case RunEnd:
+		ree := dt.(*arrow.RunEndEncodedType)
+		return []arrow.DataType{ree.RunEnds(), ree.Encoded()}
+	case Dictionary:
+		return nil
+	}
+	var out []arrow.DataType
+	for _, f := range Children(dt) {
+		out = append(out, f.Type)
+	}
+	return out
+}
+
 // WithChildren is dt with children, as many as [Children] has and in its
 // order, in place of its own: a list-like's element as [WithElem] takes
 // it, a struct's fields, a union's variants (its mode and type codes
