@@ -19,11 +19,14 @@ import (
 // day_time_interval's milliseconds as microseconds and truncates to
 // microseconds the nanoseconds of a zoned timestamp (TIMESTAMPTZ holds µs),
 // a duration and a month_day_nano_interval (INTERVAL holds µs), silently;
-// it has no dense union and no decimal of more than 38 digits. The view
-// gives it what it reads exactly: each such value converted in Arrow,
-// losslessly, before the view (float32, decimal128,
-// month_day_nano_interval, timestamp[us], duration[us] — a value with
-// nanoseconds is refused, naming its row), at any depth, and a column of a
+// it has no dense union and no decimal of more than 38 digits; and its
+// scan of a list whose element is a dictionary or run-end encoding fails
+// with an INTERNAL error, which invalidates the database, in a batch whose
+// lists reach none of the element. The view gives it what it reads
+// exactly: each such value converted in Arrow, losslessly, at any depth,
+// before the view (float32, decimal128, month_day_nano_interval,
+// timestamp[us], duration[us], a list's encoded element as its values; a
+// value with nanoseconds is refused, naming its row), and a column of a
 // type DuckDB has none for is refused before any row.
 
 // path is where values go into DuckDB: an Arrow view, the Appender, or
@@ -42,7 +45,20 @@ const (
 // dense union goes to the Appender as it is, its variants carried, and is
 // created as the sparse union of the same variants.
 func carriedType(dt arrow.DataType, at string, p path) (arrow.DataType, bool, error) {
+	return carriedLevel(dt, at, p, false)
+}
+
+// carriedLevel is carriedType of dt, a list's element when elem is true.
+func carriedLevel(dt arrow.DataType, at string, p path, elem bool) (arrow.DataType, bool, error) {
 	row := arrowtype.OfType(dt)
+	if values, encoded := arrowtype.Encoded(dt); encoded && elem && p != appenderPath {
+		// DuckDB's Arrow scan (1.5) fails with an INTERNAL error, which
+		// invalidates the whole database, on a list whose element is a
+		// dictionary or run-end encoding in a batch whose lists reach none
+		// of it: the view gives it the values instead.
+		t, _, err := carriedLevel(values, at, p, false)
+		return t, true, err
+	}
 	switch {
 	case row.Float && row.Bytes < duckdbFloatBytes: // float16
 		return floatOf(duckdbFloatBytes), true, nil
@@ -68,7 +84,7 @@ func carriedType(dt arrow.DataType, at string, p path) (arrow.DataType, bool, er
 		return d128.DecimalOf(p, s), true, nil
 	case row.Layout == arrowtype.Union && row.Dense && p == createPath: // the same UNION, its variants carried
 		sparse := arrow.SparseUnionOf(dt.(arrow.NestedType).Fields(), dt.(arrow.UnionType).TypeCodes())
-		t, _, err := carriedType(sparse, at, p)
+		t, _, err := carriedLevel(sparse, at, p, false)
 		return t, true, err
 	case row.Layout == arrowtype.Union && row.Dense && p == viewPath:
 		return nil, false, unsupported(at, dt, "DuckDB's Arrow import reads sparse unions only: tag the field sparse_union")
@@ -81,7 +97,8 @@ func carriedType(dt arrow.DataType, at string, p path) (arrow.DataType, bool, er
 	// values of an encoding.
 	changed := false
 	for i, f := range children {
-		t, ch, err := carriedType(f.Type, childPath(at, dt, f), p)
+		_, list := dt.(arrow.ListLikeType)
+		t, ch, err := carriedLevel(f.Type, childPath(at, dt, f), p, list)
 		if err != nil {
 			return nil, false, err
 		}
@@ -207,6 +224,16 @@ func carryData(mem memory.Allocator, d arrow.ArrayData, to arrow.DataType) (arro
 	if _, ok := arrowtype.ExtensionOf(d.DataType()); ok {
 		return carryData(mem, withType(d, arrowtype.Storage(d.DataType())), to)
 	}
+	if _, encoded := arrowtype.Encoded(d.DataType()); encoded {
+		if _, still := arrowtype.Encoded(to); !still {
+			decoded, err := decode(mem, d)
+			if err != nil {
+				return nil, err
+			}
+			defer decoded.Release()
+			return carryData(mem, decoded, to)
+		}
+	}
 	row := arrowtype.OfType(d.DataType())
 	switch {
 	case row.Value == arrowtype.DayTimeInterval:
@@ -230,7 +257,7 @@ func carryData(mem memory.Allocator, d arrow.ArrayData, to arrow.DataType) (arro
 		values, _ := arrowtype.Encoded(to)
 		carried, err := carryData(mem, d.Dictionary(), values)
 		if err != nil {
-			return nil, err
+			return nil, inParentRow(d, 0, err)
 		}
 		defer carried.Release()
 		return array.NewDataWithDictionary(to, d.Len(), d.Buffers(), d.NullN(), d.Offset(), carried.(*array.Data)), nil
@@ -250,11 +277,46 @@ func carryData(mem memory.Allocator, d arrow.ArrayData, to arrow.DataType) (arro
 	for i, c := range children {
 		k, err := carryData(mem, c, childTypes[i])
 		if err != nil {
-			return nil, err
+			return nil, inParentRow(d, i, err)
 		}
 		kids[i] = k
 	}
 	return array.NewData(to, d.Len(), d.Buffers(), kids, d.NullN(), d.Offset()), nil
+}
+
+// decode is d, a dictionary or run-end encoded array, as the values it
+// encodes, row for row.
+func decode(mem memory.Allocator, d arrow.ArrayData) (arrow.ArrayData, error) {
+	arr := array.MakeFromData(d)
+	defer arr.Release()
+	ctx := compute.WithAllocator(context.Background(), mem)
+	var out arrow.Array
+	var err error
+	if _, dictionary := arrowtype.DictionaryIndices(d.DataType()); dictionary {
+		values, _ := arrowtype.Encoded(d.DataType())
+		out, err = compute.CastArray(ctx, arr, compute.SafeCastOptions(values)) // its indices taken
+	} else {
+		out, err = compute.RunEndDecodeArray(ctx, arr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s decoded for DuckDB: %w", d.DataType(), err)
+	}
+	defer out.Release()
+	od := out.Data()
+	od.Retain()
+	return od, nil
+}
+
+// inParentRow is err, an error of d's child-th child, about the row of d
+// that reaches the child's row it names: a list's element names the list.
+func inParentRow(d arrow.ArrayData, child int, err error) error {
+	var me *mapper.Error
+	if !errors.As(err, &me) || me.Row < 0 {
+		return err
+	}
+	up := *me
+	up.Row = arrowtype.ParentRow(d, child, me.Row)
+	return &up
 }
 
 // dayTimeAsMonthDayNano is a day_time_interval's d as

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arrowmap/arrowmap/duckdb"
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // A sparse union's variants are carried to DuckDB's types as the same
@@ -72,4 +73,93 @@ func TestADenseUnionsVariantsAreCarriedIntoTheTableItCreates(t *testing.T) {
 	var h float32
 	require.NoError(t, db.QueryRow("SELECT v.h FROM dense_variants WHERE v.h IS NOT NULL").Scan(&h))
 	assert.Equal(t, float32(-2.25), h)
+}
+
+// DuckDB's Arrow scan (1.5) fails with an INTERNAL error that invalidates
+// the whole database on a list whose element is a dictionary or run-end
+// encoding, in a batch whose lists reach none of it. Such an element goes
+// to DuckDB as its values: batches of empty and null lists between full
+// ones go in, and the database goes on.
+func TestListsOfAnEncodingThatReachNoneOfItInABatchGoInAndTheDatabaseGoesOn(t *testing.T) {
+	ctx := context.Background()
+	type row struct {
+		ID     int32       `arrow:"id"`
+		Labels []string    `arrow:"labels,elem=dict"`
+		Stamps []time.Time `arrow:"stamps,elem=ree"`
+	}
+	at := time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)
+	for _, appender := range []bool{false, true} {
+		db := openDB(t)
+		rows := make([]row, 5000)
+		for i := range rows {
+			rows[i].ID = int32(i)
+			if i >= 3000 || i < 1000 && i%2 == 0 { // rows 1000 to 2999: a batch of no elements, and one of null lists
+				rows[i].Labels = []string{"a", "b", "a"}[:i%3+1]
+				rows[i].Stamps = []time.Time{at, at, at.Add(time.Second)}[:i%3+1]
+			}
+		}
+		_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "encoded", Mode: duckdb.Create}, rows, duckdb.IngestConfig{BatchRows: 1000, Appender: appender})
+		require.NoError(t, err, "appender %v", appender)
+		var n, labels, b int64
+		var seconds float64
+		require.NoError(t, db.QueryRow(`SELECT count(*), sum(len(labels)), sum(len(list_filter(labels, x -> x = 'b'))),
+			sum(list_sum(list_transform(stamps, s -> epoch(s) - epoch(TIMESTAMPTZ '2026-12-06 00:00:00+00'))))
+			FROM encoded`).Scan(&n, &labels, &b, &seconds))
+		var wantLabels, wantB int64
+		var wantSeconds float64
+		for _, r := range rows {
+			wantLabels += int64(len(r.Labels))
+			for k := range r.Labels {
+				if r.Labels[k] == "b" {
+					wantB++
+				}
+				if k == 2 {
+					wantSeconds++
+				}
+			}
+		}
+		assert.EqualValues(t, 5000, n)
+		assert.Equal(t, wantLabels, labels)
+		assert.Equal(t, wantB, b)
+		assert.Equal(t, wantSeconds, seconds)
+		var typ string
+		require.NoError(t, db.QueryRow("SELECT data_type FROM information_schema.columns WHERE table_name = 'encoded' AND column_name = 'labels'").Scan(&typ))
+		assert.Equal(t, "VARCHAR[]", typ)
+	}
+}
+
+// A value DuckDB cannot hold, below a list, a run-end encoding or a
+// struct, is named by the row of the user's rows that holds it, in a
+// later batch: not by its place in the list's child or among the runs.
+func TestAnErrorBelowAListOrARunNamesTheRowThatHoldsIt(t *testing.T) {
+	ctx := context.Background()
+	type inner struct {
+		At time.Time `arrow:"at"`
+	}
+	type row struct {
+		Inners []inner   `arrow:"inners"`
+		Stamp  time.Time `arrow:"stamp,ree"`
+	}
+	base := time.Date(2026, 12, 6, 1, 2, 3, 4000, time.UTC)
+	for _, column := range []string{"inners", "stamp"} {
+		for _, appender := range []bool{false, true} {
+			rows := make([]row, 5000)
+			for i := range rows {
+				rows[i] = row{Inners: []inner{{base}, {base}}, Stamp: base}
+			}
+			late := base.Add(7)
+			if column == "inners" {
+				rows[4100].Inners[1].At = late
+			} else {
+				rows[4100].Stamp = late
+			}
+			db := openDB(t)
+			_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "t", Mode: duckdb.Create}, rows, duckdb.IngestConfig{BatchRows: 1000, Appender: appender})
+			var me *mapper.Error
+			require.ErrorAs(t, err, &me, "%s, appender %v", column, appender)
+			assert.Equal(t, column, me.Column)
+			assert.Equal(t, 4100, me.Row, "%s, appender %v: %v", column, appender, err)
+			assert.ErrorIs(t, err, mapper.ErrOverflow)
+		}
+	}
 }

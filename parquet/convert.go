@@ -526,18 +526,16 @@ func listToView(a arrow.Array, to arrow.DataType, elemType arrow.DataType, mem m
 }
 
 // nestedRow is err of a list's elements with the row of the list that
-// holds the element it names.
+// holds the element it names (arrowtype.ParentRow).
 func nestedRow(err error, l array.ListLike) error {
 	var re *rowError
 	if !errors.As(err, &re) {
 		return err
 	}
-	for i := range l.Len() {
-		if s, e := l.ValueOffsets(i); int64(re.row) >= s && int64(re.row) < e {
-			return &rowError{i, re.err}
-		}
+	if row := arrowtype.ParentRow(l.Data(), 0, re.row); row >= 0 {
+		return &rowError{row, re.err}
 	}
-	return err
+	return re.err // an element no row reaches: the error is about no row
 }
 
 // convertChildren is the struct or fixed-size list a as to, its children
@@ -567,11 +565,10 @@ func convertChildren(a arrow.Array, to arrow.DataType, mem memory.Allocator) (ar
 		if err != nil {
 			var re *rowError
 			if errors.As(err, &re) {
-				row := re.row - d.Offset()
-				if size, ok := arrowtype.ListSize(to); ok {
-					row = re.row/int(size) - d.Offset()
+				if row := arrowtype.ParentRow(d, i, re.row); row >= 0 {
+					return nil, &rowError{row, re.err}
 				}
-				return nil, &rowError{row, re.err}
+				return nil, re.err
 			}
 			return nil, err
 		}

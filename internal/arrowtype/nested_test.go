@@ -1,6 +1,7 @@
 package arrowtype_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -177,6 +178,72 @@ func TestDataChildrenAreTheTypesOfArrowGosChildArrays(t *testing.T) {
 			for i := range want {
 				assert.True(t, arrow.TypeEqual(want[i], got[i]), "child %d: %s, not %s", i, got[i], want[i])
 			}
+		})
+	}
+}
+
+// ParentRow, for an element of each child of each layout: the first row
+// that reaches it, counted from the array's offset, or -1 under a null or
+// out of every row's reach.
+func TestParentRowIsTheFirstRowThatReachesAChildsElement(t *testing.T) {
+	mem := memory.DefaultAllocator
+	fromJSON := func(dt arrow.DataType, js string) arrow.Array {
+		t.Helper()
+		a, _, err := array.FromJSON(mem, dt, strings.NewReader(js))
+		require.NoError(t, err)
+		t.Cleanup(a.Release)
+		return a
+	}
+	i64 := arrow.PrimitiveTypes.Int64
+	str := arrow.StructOf(arrow.Field{Name: "a", Type: i64, Nullable: true})
+	runs := func() arrow.Array {
+		ends := fromJSON(arrow.PrimitiveTypes.Int32, `[2, 5, 6]`)
+		values := fromJSON(i64, `[10, 20, 30]`)
+		ree := array.NewRunEndEncodedArray(ends, values, 6, 0)
+		t.Cleanup(ree.Release)
+		return ree
+	}()
+	dense := func() arrow.Array {
+		types := fromJSON(arrow.PrimitiveTypes.Int8, `[0, 1, 0, 1]`)
+		offsets := fromJSON(arrow.PrimitiveTypes.Int32, `[0, 0, 1, 1]`)
+		a, b := fromJSON(i64, `[1, 2]`), fromJSON(arrow.BinaryTypes.String, `["x", "y"]`)
+		u, err := array.NewDenseUnionFromArrays(types, offsets, []arrow.Array{a, b})
+		require.NoError(t, err)
+		t.Cleanup(u.Release)
+		return u
+	}()
+	dict := func() arrow.Array {
+		indices := fromJSON(arrow.PrimitiveTypes.Int8, `[2, 0, null, 2, 1]`)
+		values := fromJSON(arrow.BinaryTypes.String, `["a", "b", "c", "d"]`)
+		d := array.NewDictionaryArray(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}, indices, values)
+		t.Cleanup(d.Release)
+		return d
+	}()
+	for _, c := range []struct {
+		name         string
+		arr          arrow.Array
+		child, r     int
+		want         int
+		sliceFrom    int64
+		wantInSliced int
+	}{
+		{"a list's value in its second row", fromJSON(arrow.ListOf(i64), `[[1], [2, 3, 4], null, [5]]`), 0, 2, 1, 1, 0},
+		{"a list's value past every row", fromJSON(arrow.ListOf(i64), `[[1], [2]]`), 0, 5, -1, 0, -1},
+		{"a fixed-size list's value", fromJSON(arrow.FixedSizeListOf(2, i64), `[[1, 2], [3, 4], [5, 6]]`), 0, 5, 2, 2, 0},
+		{"a struct's field at its row", fromJSON(str, `[{"a": 1}, {"a": 2}, {"a": 3}]`), 0, 2, 2, 1, 1},
+		{"a struct's field under a null row", fromJSON(str, `[{"a": 1}, null, {"a": 3}]`), 0, 1, -1, 0, -1},
+		{"a run's value, at the run's first row", runs, 1, 1, 2, 3, 0},
+		{"a run's value before the slice", runs, 1, 0, 0, 2, -1},
+		{"a run end", runs, 0, 1, -1, 0, -1},
+		{"a dense union's variant selected by its offset", dense, 1, 1, 3, 2, 1},
+		{"a dictionary's entry, by index", dict, 0, 2, 0, 1, 2},
+		{"a dictionary's entry no index selects", dict, 0, 3, -1, 0, -1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, arrowtype.ParentRow(c.arr.Data(), c.child, c.r))
+			sliced := array.NewSlice(c.arr, c.sliceFrom, int64(c.arr.Len()))
+			defer sliced.Release()
+			assert.Equal(t, c.wantInSliced, arrowtype.ParentRow(sliced.Data(), c.child, c.r), "sliced from row %d", c.sliceFrom)
 		})
 	}
 }

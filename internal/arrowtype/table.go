@@ -443,6 +443,55 @@ func DataChildren(dt arrow.DataType) []arrow.DataType {
 	return out
 }
 
+// ParentRow is the first row of d, counted as d's arrays count rows (from
+// its offset), that reaches element r of its child-th child, in
+// [DataChildren]'s order: the row of a struct or sparse union at that
+// position, the list whose values hold it, the dense union's row that
+// selects it, the row of a run-end encoding's run. For a dictionary,
+// child 0 is its dictionary and the row is the first whose index is r.
+// -1 when no valid row reaches it: an error about such an element is
+// about no row. It is the way an error found in a child names the row a
+// user wrote, and is for that path only: it may take time linear in d.
+func ParentRow(d arrow.ArrayData, child, r int) int {
+	arr := array.MakeFromData(d)
+	defer arr.Release()
+	n := arr.Len()
+	first := func(reaches func(j int) bool) int {
+		for j := range n {
+			if arr.IsValid(j) && reaches(j) {
+				return j
+			}
+		}
+		return -1
+	}
+	switch OfType(d.DataType()).Layout {
+	case Struct:
+		return first(func(j int) bool { return j == r-d.Offset() })
+	case Union:
+		u := arr.(array.Union)
+		if dense, ok := arr.(DenseUnionArray); ok {
+			return first(func(j int) bool { return u.ChildID(j) == child && int(dense.ValueOffset(j)) == r })
+		}
+		return first(func(j int) bool { return u.ChildID(j) == child && j == r-d.Offset() })
+	case List, ListView, FixedList:
+		l := arr.(array.ListLike)
+		return first(func(j int) bool {
+			start, end := l.ValueOffsets(j)
+			return start <= int64(r) && int64(r) < end
+		})
+	case RunEnd:
+		if child != 1 { // the run ends themselves
+			return -1
+		}
+		ree := arr.(RunEndArray)
+		return first(func(j int) bool { return ree.GetPhysicalIndex(j) == r })
+	case Dictionary:
+		dict := arr.(DictionaryArray)
+		return first(func(j int) bool { return dict.GetValueIndex(j) == r })
+	}
+	return -1
+}
+
 // WithChildren is dt with children, as many as [Children] has and in its
 // order, in place of its own: a list-like's element as [WithElem] takes
 // it, a struct's fields, a union's variants (its mode and type codes
