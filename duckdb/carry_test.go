@@ -4,6 +4,7 @@ package duckdb_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -161,5 +162,32 @@ func TestAnErrorBelowAListOrARunNamesTheRowThatHoldsIt(t *testing.T) {
 			assert.Equal(t, 4100, me.Row, "%s, appender %v: %v", column, appender, err)
 			assert.ErrorIs(t, err, mapper.ErrOverflow)
 		}
+	}
+}
+
+// BenchmarkIngestAListOfDictionaryStrings is the cost of giving DuckDB a
+// list's dictionary element as its values:
+// go test -tags duckdb_arrow -run '^$' -bench IngestAListOfDictionaryStrings -benchmem .
+func BenchmarkIngestAListOfDictionaryStrings(b *testing.B) {
+	type row struct {
+		ID     int64    `arrow:"id"`
+		Labels []string `arrow:"labels,elem=dict"`
+	}
+	names := []string{"north", "south", "east", "west"}
+	for _, n := range []int{10_000, 1_000_000} {
+		rows := make([]row, n)
+		for i := range rows {
+			rows[i] = row{ID: int64(i), Labels: []string{names[i%4], names[(i+1)%4], names[i%4]}}
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				db := openDB(b)
+				if _, err := duckdb.Ingest(context.Background(), db, duckdb.Table{Name: "labels", Mode: duckdb.Create}, rows); err != nil {
+					b.Fatal(err)
+				}
+				db.Close()
+			}
+		})
 	}
 }
