@@ -95,9 +95,9 @@ func carriedLevel(dt arrow.DataType, at string, p path, elem bool) (arrow.DataTy
 	}
 	// A struct's fields, a sparse union's variants, a list's element, the
 	// values of an encoding.
+	_, list := dt.(arrow.ListLikeType)
 	changed := false
 	for i, f := range children {
-		_, list := dt.(arrow.ListLikeType)
 		t, ch, err := carriedLevel(f.Type, childPath(at, dt, f), p, list)
 		if err != nil {
 			return nil, false, err
