@@ -425,11 +425,15 @@ type TimestampColumn struct {
 	loc  *time.Location
 }
 
+// timestamps is the one rule of what a TimestampColumn reads: the table's
+// timestamp rows.
+var timestamps = acceptRows(func(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Timestamp })
+
 // TimestampsOf is the timestamp column over v, whose node must be a
 // timestamp array.
 func TimestampsOf(v View) (TimestampColumn, error) {
 	n, ok := v.node.(*Primitive[int64])
-	if !ok || arrowtype.OfType(n.dt).Temporal != arrowtype.Timestamp {
+	if !ok || !timestamps.Has(n.dt.ID()) {
 		return TimestampColumn{}, notColumn(v, "timestamp")
 	}
 	tz, _ := arrowtype.Zone(n.dt)

@@ -120,7 +120,6 @@ var (
 	unions        = acceptLayout(arrowtype.Union)
 	dictionaries  = acceptLayout(arrowtype.Dictionary)
 	runEnds       = acceptLayout(arrowtype.RunEnd)
-	timestamps    = acceptRows(func(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Timestamp })
 )
 
 // acceptRows is the set of the IDs of the rows of the table accept
