@@ -187,28 +187,9 @@ func mapValuesOf(l array.ListLike) (valueOf, error) {
 func fixedValuesOf(arr arrow.Array, row *arrowtype.Row) (valueOf, error) {
 	d := arr.Data()
 	dt := arr.DataType()
-	switch row.Temporal {
-	case arrowtype.Date:
-		if row.MillisecondDate() {
-			v := arrowtype.Values[int64](d)
-			return func(i int) (driver.Value, error) { return time.UnixMilli(v[i]).UTC(), nil }, nil
-		}
-		v := arrowtype.Values[int32](d)
-		return func(i int) (driver.Value, error) { return time.Unix(int64(v[i])*arrowtype.SecondsPerDay, 0).UTC(), nil }, nil
-	case arrowtype.TimeOfDay, arrowtype.Timestamp, arrowtype.Duration:
-		unit, _ := arrowtype.Unit(dt)
-		ticks := int64Values(d, row)
-		switch row.Temporal {
-		case arrowtype.TimeOfDay:
-			midnight := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
-			return func(i int) (driver.Value, error) {
-				return midnight.Add(time.Duration(ticks(i) * int64(unit.Multiplier()))), nil
-			}, nil
-		case arrowtype.Duration:
-			return func(i int) (driver.Value, error) {
-				return duckdb.Interval{Micros: ticks(i) * int64(unit.Multiplier()) / int64(time.Microsecond)}, nil
-			}, nil
-		}
+	if toTime, ok := arrowtype.TimeOf(dt); ok {
+		// An instant, or a time of day, which DuckDB's TIME reads from a
+		// time.Time's clock.
 		loc := time.UTC
 		if zone, _ := arrowtype.Zone(dt); zone != "" {
 			l, err := time.LoadLocation(zone)
@@ -217,8 +198,15 @@ func fixedValuesOf(arr arrow.Array, row *arrowtype.Row) (valueOf, error) {
 			}
 			loc = l
 		}
-		instant := arrowtype.InstantOf(unit)
-		return func(i int) (driver.Value, error) { return instant(ticks(i)).In(loc), nil }, nil
+		ticks := int64Values(d, row)
+		return func(i int) (driver.Value, error) { return toTime(ticks(i)).In(loc), nil }, nil
+	}
+	if row.Counts() { // a duration: DuckDB's INTERVAL counts microseconds
+		unit, _ := arrowtype.Unit(dt)
+		ticks := int64Values(d, row)
+		return func(i int) (driver.Value, error) {
+			return duckdb.Interval{Micros: ticks(i) * int64(unit.Multiplier()) / int64(time.Microsecond)}, nil
+		}, nil
 	}
 	switch row.Value { // DuckDB's interval of each of arrow-go's that carry leaves
 	case arrowtype.MonthInterval:

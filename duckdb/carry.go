@@ -65,11 +65,11 @@ func carriedLevel(dt arrow.DataType, at string, p path, elem bool) (arrow.DataTy
 	case row.Value == arrowtype.DayTimeInterval:
 		t, _ := arrowtype.Plain(arrow.INTERVAL_MONTH_DAY_NANO)
 		return t, true, nil
-	case row.Temporal == arrowtype.Timestamp || row.Temporal == arrowtype.Duration:
+	case row.Counts():
 		unit, _ := arrowtype.Unit(dt)
 		zone, _ := arrowtype.Zone(dt)
-		if unit != arrow.Nanosecond || (zone == "" && row.Temporal == arrowtype.Timestamp) {
-			return dt, false, nil // TIMESTAMP_NS holds nanoseconds
+		if unit != arrow.Nanosecond || (zone == "" && row.Times()) {
+			return dt, false, nil // TIMESTAMP_NS and TIME_NS hold nanoseconds
 		}
 		t, err := row.WithUnit(arrow.Microsecond, zone)
 		return t, true, err
@@ -243,7 +243,7 @@ func carryData(mem memory.Allocator, d arrow.ArrayData, to arrow.DataType) (arro
 		defer arr.Release()
 		out, err := compute.CastArray(compute.WithAllocator(context.Background(), mem), arr, compute.SafeCastOptions(to))
 		if err != nil {
-			if row.Temporal == arrowtype.Timestamp || row.Temporal == arrowtype.Duration {
+			if row.Counts() { // a zoned timestamp[ns] or a duration[ns]
 				return nil, nanosecondsError(d)
 			}
 			return nil, err
@@ -362,7 +362,7 @@ func nanosecondsError(d arrow.ArrayData) error {
 	for i, v := range arrowtype.Values[int64](d) {
 		if arr.IsValid(i) && v%1000 != 0 {
 			what := time.Duration(v).String()
-			if arrowtype.OfType(d.DataType()).Temporal == arrowtype.Timestamp {
+			if arrowtype.OfType(d.DataType()).Instant() {
 				what = time.Unix(0, v).UTC().Format(time.RFC3339Nano)
 			}
 			return microsecondsError(i, d.DataType(), what)

@@ -58,11 +58,10 @@ func driverValues(col arrow.Array) ([]any, error) {
 		return make([]any, col.Len()), nil
 	case row.Layout == arrowtype.Boolean:
 		return decoded[bool](col, nil)
-	case row.Temporal == arrowtype.Date:
-		return decoded[time.Time](col, nil)
-	case row.Temporal == arrowtype.Timestamp:
+	case row.Instant():
 		// DuckDB's driver binds a time.Time as microseconds, truncating the
-		// rest, which Ingest refuses: so does a parameter.
+		// rest, which Ingest refuses: so does a parameter. (A date has
+		// none.)
 		return decoded(col, func(t time.Time) (any, error) {
 			if t.Nanosecond()%1000 != 0 {
 				return nil, fmt.Errorf("%w: %s has nanoseconds, which DuckDB (microseconds) cannot hold: tag the field unit=us to bind it truncated, or round it",

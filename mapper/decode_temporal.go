@@ -13,58 +13,35 @@ import (
 	"github.com/arrowmap/arrowmap/views"
 )
 
-// timeDecoder decodes timestamps (in the column's time zone) and dates
-// (UTC midnight) into time.Time.
+// timeDecoder decodes timestamps (in the column's time zone), dates (UTC
+// midnight) and times of day (on the epoch's day in UTC) into time.Time.
 type timeDecoder struct{ loc *time.Location }
 
 func (*timeDecoder) inPlace() {}
 
 func (d *timeDecoder) decode(v views.View, dst strided, _ *call) {
-	w := v.Window()
-	nulls := v.Nulls()
-	put := func(i int, t time.Time) { *(*time.Time)(dst.at(i)) = t }
 	switch n := v.Node().(type) {
 	case *views.Primitive[int64]:
-		values := n.Values()[w.Offset:w.End()]
-		unit := timeUnitOf(n.DataType())
-		switch arrowtype.OfType(n.DataType()).Temporal {
-		case arrowtype.TimeOfDay: // time64, on the epoch's day in UTC
-			scale := int64(unit.Multiplier())
-			for i, x := range values {
-				if nulls.IsValid(i) {
-					put(i, time.Unix(0, x*scale).UTC())
-				}
-			}
-		case arrowtype.Timestamp:
-			toTime := arrowtype.InstantOf(unit)
-			for i, x := range values {
-				if nulls.IsValid(i) {
-					put(i, toTime(x).In(d.loc))
-				}
-			}
-		case arrowtype.Date: // date64: milliseconds since the epoch
-			for i, x := range values {
-				if nulls.IsValid(i) {
-					put(i, time.UnixMilli(x).UTC())
-				}
-			}
-		}
+		decodeTimes(v, n, d.loc, dst)
 	case *views.Primitive[int32]:
-		values := n.Values()[w.Offset:w.End()]
-		if arrowtype.OfType(n.DataType()).Temporal == arrowtype.TimeOfDay { // time32, on the epoch's day in UTC
-			scale := int64(timeUnitOf(n.DataType()).Multiplier())
-			for i, x := range values {
-				if nulls.IsValid(i) {
-					put(i, time.Unix(0, int64(x)*scale).UTC())
-				}
-			}
-			return
-		}
-		for i, x := range values { // date32: days since the epoch
-			if nulls.IsValid(i) {
-				put(i, time.Unix(int64(x)*secondsPerDay, 0).UTC())
-			}
-		}
+		decodeTimes(v, n, d.loc, dst)
+	}
+}
+
+// decodeTimes decodes n's values in v's window, a loop for each length of
+// tick (a day, a second and its parts) so that each converts inline.
+func decodeTimes[T int32 | int64](v views.View, n *views.Primitive[T], loc *time.Location, dst strided) {
+	w := v.Window()
+	values, nulls := n.Values()[w.Offset:w.End()], v.Nulls()
+	switch tick, _ := arrowtype.TickOf(n.DataType()); tick.Unit { // compileTime took only such types
+	case arrow.Second:
+		widen(values, nulls, dst, func(x T) time.Time { return time.Unix(int64(x)*tick.Seconds, 0).In(loc) })
+	case arrow.Millisecond:
+		widen(values, nulls, dst, func(x T) time.Time { return time.UnixMilli(int64(x)).In(loc) })
+	case arrow.Microsecond:
+		widen(values, nulls, dst, func(x T) time.Time { return time.UnixMicro(int64(x)).In(loc) })
+	case arrow.Nanosecond:
+		widen(values, nulls, dst, func(x T) time.Time { return time.Unix(0, int64(x)).In(loc) })
 	}
 }
 
@@ -254,15 +231,14 @@ func (c *compiler) compileInterval(l *level) (*codec, *views.Type, error) {
 }
 
 // The sets of types time.Time and time.Duration read, from the table: a
-// time.Time reads instants, dates and times of day; a time.Duration
-// durations and times of day.
+// time.Time reads instants (timestamps and dates) and times of day; a
+// time.Duration durations and times of day. Under Strict, with no tag
+// pinning the type, each reads only the type it encodes to.
 var (
-	timeAccept = acceptRows(func(r *arrowtype.Row) bool {
-		return r.Temporal == arrowtype.Timestamp || r.Temporal == arrowtype.Date || r.Temporal == arrowtype.TimeOfDay
-	})
-	timestampAccept = acceptRows(func(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Timestamp })
-	durationAccept  = acceptRows(func(r *arrowtype.Row) bool {
+	timeAccept     = acceptRows((*arrowtype.Row).Times)
+	durationAccept = acceptRows(func(r *arrowtype.Row) bool {
 		return r.Temporal == arrowtype.Duration || r.Temporal == arrowtype.TimeOfDay
 	})
-	durationOnly = acceptRows(func(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Duration })
+	timestampAccept = views.AcceptOf(timestampRow.ID)
+	durationOnly    = views.AcceptOf(durationRow.ID)
 )

@@ -446,3 +446,69 @@ func TestATagsTZOfUTCReadsAColumnInAnotherNameOfUTC(t *testing.T) {
 	_, err = mapper.Decode[asTokyo](rec)
 	assert.ErrorIs(t, err, mapper.ErrTypeMismatch)
 }
+
+// BenchmarkDecodeTimes decodes a column of each type a time.Time reads, at
+// two sizes.
+func BenchmarkDecodeTimes(b *testing.B) {
+	types := []arrow.DataType{
+		arrow.FixedWidthTypes.Date32, arrow.FixedWidthTypes.Date64, arrow.FixedWidthTypes.Time32ms,
+		arrow.FixedWidthTypes.Time64us, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"},
+	}
+	type row struct {
+		T time.Time `arrow:"t"`
+	}
+	for _, n := range []int{1_000, 1_000_000} {
+		for _, dt := range types {
+			b.Run(fmt.Sprintf("%s/%d", dt, n), func(b *testing.B) {
+				raw := make([]int64, n)
+				for i := range raw {
+					raw[i] = int64(i % 86_400)
+				}
+				switch dt.ID() {
+				case arrow.DATE64:
+					for i := range raw {
+						raw[i] *= 86_400_000
+					}
+				case arrow.TIME64:
+					for i := range raw {
+						raw[i] *= 1_000_000
+					}
+				}
+				rec := timesRecord(b, dt, raw)
+				defer rec.Release()
+				b.ReportAllocs()
+				for b.Loop() {
+					rows, err := mapper.Decode[row](rec)
+					if err != nil || len(rows) != n {
+						b.Fatal(err, len(rows))
+					}
+				}
+			})
+		}
+	}
+}
+
+// timesRecord is a record of one column "t" of dt holding raw.
+func timesRecord(b *testing.B, dt arrow.DataType, raw []int64) arrow.RecordBatch {
+	bld := array.NewBuilder(memory.DefaultAllocator, dt)
+	defer bld.Release()
+	for _, x := range raw {
+		switch bb := bld.(type) {
+		case *array.Date32Builder:
+			bb.Append(arrow.Date32(x))
+		case *array.Date64Builder:
+			bb.Append(arrow.Date64(x))
+		case *array.Time32Builder:
+			bb.Append(arrow.Time32(x))
+		case *array.Time64Builder:
+			bb.Append(arrow.Time64(x))
+		case *array.TimestampBuilder:
+			bb.Append(arrow.Timestamp(x))
+		default:
+			b.Fatalf("no builder for %s", dt)
+		}
+	}
+	arr := bld.NewArray()
+	defer arr.Release()
+	return array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "t", Type: dt}}, nil), []arrow.Array{arr}, int64(len(raw)))
+}

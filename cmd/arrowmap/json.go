@@ -85,18 +85,16 @@ func appendJSON(b []byte, v reflect.Value, dt arrow.DataType) ([]byte, error) {
 		case math.IsInf(f, -1):
 			return append(b, `"-Inf"`...), nil
 		}
-	case r.Temporal == arrowtype.Timestamp:
+	case r.Instant(): // a date is its midnight in UTC
 		tz, _ := arrowtype.Zone(dt)
 		loc, err := zone.OfTimestamp(tz) // as the decoder reads it: "Local" is refused
 		if err != nil {
 			return nil, err
 		}
 		unit, _ := arrowtype.Unit(dt)
-		return appendInstant(b, v.Int(), unit, loc), nil
-	case r.Temporal == arrowtype.Date:
-		x, unit := r.SinceEpoch(v.Int(), 0)
-		return appendInstant(b, x, unit, time.UTC), nil
-	case r.Temporal == arrowtype.TimeOfDay || r.Temporal == arrowtype.Duration:
+		x, unit := r.SinceEpoch(v.Int(), unit)
+		return appendInstant(b, x, unit, loc), nil
+	case r.Counts(): // a time of day or a duration: a span
 		unit, _ := arrowtype.Unit(dt)
 		return appendNanoseconds(b, v.Int(), unit), nil
 	}

@@ -73,7 +73,7 @@ var familyFiles = map[string]int{
 	"Null": 11, "Boolean": 9, "Fixed": 9, "Binary": 14, "View": 10, "FixedBinary": 13,
 	"List": 17, "ListView": 13, "FixedList": 12, "Struct": 19, "Union": 13, "Dictionary": 17,
 	"RunEnd": 11, "Extension": 5,
-	"Date": 9, "TimeOfDay": 8, "Timestamp": 11, "Duration": 7, "Interval": 4,
+	"Date": 5, "TimeOfDay": 6, "Timestamp": 6, "Duration": 4, "Interval": 4,
 }
 
 // FamilyMarkdown is families as the Markdown table docs/layout.md quotes.

@@ -1,0 +1,89 @@
+//go:build duckdb_arrow
+
+package duckdb_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/arrowmap/arrowmap/duckdb"
+)
+
+// The Appender gives DuckDB every date, time of day, timestamp and
+// duration as DuckDB's own Arrow scan reads it from the same batch: each
+// unit, a zone that is not UTC, before the epoch and past 2038, nulls.
+// The text DuckDB prints of the two tables must be equal row by row, and
+// of a few values what SQL spells them.
+func TestTheAppendersTimesAreTheOnesDuckDBsArrowScanReads(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	type row struct {
+		ID   int32          `arrow:"id"`
+		D32  time.Time      `arrow:"d32,date32"`
+		D64  *time.Time     `arrow:"d64,date64"`
+		T32s time.Duration  `arrow:"t32s,time32,unit=s"`
+		T32  time.Duration  `arrow:"t32,time32,unit=ms"`
+		T64  *time.Duration `arrow:"t64,time64,unit=us"`
+		TSs  time.Time      `arrow:"tss,timestamp,unit=s,tz=America/New_York"`
+		TSms *time.Time     `arrow:"tsms,timestamp,naive,unit=ms"`
+		TSus time.Time      `arrow:"tsus,timestamp,unit=us"`
+		Dur  time.Duration  `arrow:"dur,duration,unit=ms"`
+	}
+	day := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+	at := time.Date(2041, 3, 9, 23, 59, 58, 123_000_000, time.UTC)
+	before := time.Date(1903, 7, 1, 6, 30, 0, 0, time.UTC)
+	clock := 23*time.Hour + 59*time.Minute + 59*time.Second
+	rows := []row{
+		{ID: 1, D32: day(2041, 3, 9), D64: ptr(day(1903, 7, 1)), T32s: clock, T32: clock + 999*time.Millisecond,
+			T64: ptr(clock + 999_999*time.Microsecond), TSs: at.Truncate(time.Second), TSms: ptr(at), TSus: before, Dur: -90 * time.Minute},
+		{ID: 2, D32: day(1969, 12, 31), TSs: before, TSus: at, Dur: 36 * time.Hour},
+		{ID: 3, D32: day(1970, 1, 1), D64: ptr(day(2262, 4, 11)), T64: ptr(time.Duration(0)), TSms: ptr(before), TSus: time.Unix(0, 0).UTC()},
+	}
+	for _, c := range []struct {
+		name string
+		cfg  duckdb.IngestConfig
+	}{{"scanned", duckdb.IngestConfig{}}, {"appended", duckdb.IngestConfig{Appender: true}}} {
+		_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: c.name, Mode: duckdb.Create}, rows, c.cfg)
+		require.NoError(t, err, c.name)
+	}
+	text := func(table string) [][]string {
+		q := "SELECT id::VARCHAR, d32::VARCHAR, d64::VARCHAR, t32s::VARCHAR, t32::VARCHAR, t64::VARCHAR, " +
+			"timezone('UTC', tss)::VARCHAR, tsms::VARCHAR, timezone('UTC', tsus)::VARCHAR, dur::VARCHAR FROM " + table + " ORDER BY id"
+		rs, err := db.QueryContext(ctx, q)
+		require.NoError(t, err)
+		defer rs.Close()
+		var out [][]string
+		for rs.Next() {
+			cols := make([]*string, 10)
+			dst := make([]any, len(cols))
+			for i := range cols {
+				dst[i] = &cols[i]
+			}
+			require.NoError(t, rs.Scan(dst...))
+			line := make([]string, len(cols))
+			for i, c := range cols {
+				line[i] = "NULL"
+				if c != nil {
+					line[i] = *c
+				}
+			}
+			out = append(out, line)
+		}
+		require.NoError(t, rs.Err())
+		return out
+	}
+	scanned, appended := text("scanned"), text("appended")
+	require.Len(t, scanned, len(rows))
+	assert.Equal(t, scanned, appended)
+	assert.Equal(t, []string{"1", "2041-03-09", "1903-07-01", "23:59:59", "23:59:59.999", "23:59:59.999999",
+		"2041-03-09 23:59:58", "2041-03-09 23:59:58.123", "1903-07-01 06:30:00", "-01:30:00"}, appended[0])
+	assert.Equal(t, []string{"2", "1969-12-31", "NULL", "00:00:00", "00:00:00", "NULL",
+		"1903-07-01 06:30:00", "NULL", "2041-03-09 23:59:58.123", "36:00:00"}, appended[1])
+	assert.Equal(t, "2262-04-11", appended[2][2])
+}
+
+func ptr[T any](v T) *T { return &v }
