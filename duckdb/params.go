@@ -82,9 +82,9 @@ func driverValues(col arrow.Array) ([]any, error) {
 		})
 	case row.Layout == arrowtype.Fixed && row.Value.Float() && row.Value.Bytes() >= 4:
 		return decoded[float64](col, nil)
-	case (row.Layout == arrowtype.Binary || row.Layout == arrowtype.View) && row.Text:
+	case row.VarBinary() && row.Text:
 		return decoded[string](col, nil)
-	case row.Layout == arrowtype.Binary || row.Layout == arrowtype.View:
+	case row.VarBinary():
 		return decoded[[]byte](col, nil)
 	}
 	return nil, fmt.Errorf("%w: DuckDB binds no parameter of Arrow type %s as database/sql gives it (integers, floats, strings, []byte, bool, dates and timestamps it does)",

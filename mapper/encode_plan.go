@@ -325,11 +325,9 @@ func checkTagParts(t reflect.Type, tag tags.Tag, at where, takes tagPart) error 
 type layouts struct{ rows []*arrowtype.Row }
 
 var (
-	stringLayouts = layoutsOf(func(r *arrowtype.Row) bool { return r.Text && isBytesLayout(r) })
-	binaryLayouts = layoutsOf(func(r *arrowtype.Row) bool { return !r.Text && isBytesLayout(r) })
-	listLayouts   = layoutsOf(func(r *arrowtype.Row) bool {
-		return r.Layout == arrowtype.List && !r.Map || r.Layout == arrowtype.ListView
-	})
+	stringLayouts = layoutsOf(func(r *arrowtype.Row) bool { return r.Text && r.VarBinary() })
+	binaryLayouts = layoutsOf(func(r *arrowtype.Row) bool { return !r.Text && r.VarBinary() })
+	listLayouts   = layoutsOf((*arrowtype.Row).VarList)
 )
 
 func layoutsOf(accept func(r *arrowtype.Row) bool) *layouts {
@@ -338,14 +336,6 @@ func layoutsOf(accept func(r *arrowtype.Row) bool) *layouts {
 		l.rows = append(l.rows, arrowtype.Of(id))
 	}
 	return l
-}
-
-func isBytesLayout(r *arrowtype.Row) bool {
-	return r.Layout == arrowtype.Binary || r.Layout == arrowtype.View
-}
-
-func isView(r *arrowtype.Row) bool {
-	return r.Layout == arrowtype.View || r.Layout == arrowtype.ListView
 }
 
 // layoutRow picks the layout the tag asks for: its pin, else large and
@@ -358,7 +348,7 @@ func (l *layouts) layoutRow(tag tags.Tag) (*arrowtype.Row, bool) {
 	}
 	for _, large := range []bool{tag.Large, false} {
 		for _, r := range l.rows {
-			if isView(r) == tag.View && r.Large == large {
+			if r.Viewed() == tag.View && r.Large == large {
 				return r, true
 			}
 		}

@@ -244,7 +244,7 @@ func nullableLevelOf(dt arrow.DataType, nullable, pointers bool, at where) (goLe
 	}
 	value = arrowtype.Storage(value)
 	row := arrowtype.OfType(value)
-	if row.Layout == arrowtype.Dictionary || row.Layout == arrowtype.RunEnd {
+	if row.Encoding() {
 		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s has no Go type: encodings do not nest", dt)
 	}
 	lv, err := valueLevelOf(value, at)
@@ -426,7 +426,7 @@ func mapLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 func scalarPins(dt arrow.DataType, r *arrowtype.Row, at where) ([]string, error) {
 	unit, _ := arrowtype.Unit(dt)
 	switch {
-	case r.Layout == arrowtype.Binary || r.Layout == arrowtype.View:
+	case r.VarBinary():
 		if r.PlainLayout() {
 			return nil, nil
 		}

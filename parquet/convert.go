@@ -12,7 +12,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/arrowmap/arrowmap/internal/arrowcheck"
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/internal/dictindex"
 	"github.com/arrowmap/arrowmap/mapper"
@@ -104,25 +103,8 @@ func convertArray(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow
 		return ext, nil
 	}
 	switch {
-	case isDate64(fr) && isDate32(tr):
-		return rescale[int64, int32](a, to, mem, 1, arrowcheck.MsPerDay, "date64 %d ms is not a whole day")
-	case isDate32(fr) && isDate64(tr):
-		return rescale[int32, int64](a, to, mem, arrowcheck.MsPerDay, 1, "")
-	case fr == tr && (fr.Temporal == arrowtype.Timestamp || (fr.Temporal == arrowtype.TimeOfDay && fr.Bytes == 4)):
-		fu, tu := unitOf(from), unitOf(to)
-		time32 := fr.Temporal == arrowtype.TimeOfDay
-		switch {
-		case fu == tu:
-			return retyped(a, to), nil
-		case time32 && fu == arrow.Second && tu == arrow.Millisecond:
-			return rescale[int32, int32](a, to, mem, 1000, 1, "")
-		case time32 && fu == arrow.Millisecond && tu == arrow.Second:
-			return rescale[int32, int32](a, to, mem, 1, 1000, "time32 %d ms is not a whole second")
-		case fu == arrow.Second && tu == arrow.Millisecond:
-			return rescale[int64, int64](a, to, mem, 1000, 1, "")
-		case fu == arrow.Millisecond && tu == arrow.Second:
-			return rescale[int64, int64](a, to, mem, 1, 1000, "timestamp %d ms is not a whole second")
-		}
+	case fr.Times() && fr.Temporal == tr.Temporal: // another unit, or width, of the same kind
+		return rescaleTicks(a, to, mem)
 	case integerStorage(fr) == tr || integerStorage(tr) == fr: // a duration or month interval and its storage integers
 		return retyped(a, to), nil
 	case (fr.Decimal && fr.Bytes <= 8) || (tr.Decimal && tr.Bytes <= 8): // decimal32, decimal64
@@ -131,9 +113,9 @@ func convertArray(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow
 		}
 	case fr.Layout == arrowtype.Struct && isListLike(tr) && len(from.(arrow.NestedType).Fields()) == 1:
 		return unwrapStruct(a.(arrowtype.StructArray), to, mem)
-	case fr.Layout == arrowtype.FixedBinary && tr.Temporal == arrowtype.Timestamp && arrowtype.ByteWidth(from) == int96Bytes:
+	case fr.Layout == arrowtype.FixedBinary && tr.Instant() && arrowtype.ByteWidth(from) == int96Bytes:
 		return int96Timestamps(a, to, mem)
-	case isBinaryLike(fr) && isBinaryLike(tr) && fr != tr:
+	case fr.VarBinary() && tr.VarBinary() && fr != tr:
 		return convertBinary(a, to, mem)
 	case fr.Layout == arrowtype.FixedList && tr.Layout == arrowtype.List && !tr.Map:
 		return fixedAsList(a.(array.ListLike), to, mem)
@@ -160,23 +142,6 @@ func retyped(a arrow.Array, to arrow.DataType) arrow.Array {
 	return array.MakeFromData(d)
 }
 
-func unitOf(dt arrow.DataType) arrow.TimeUnit {
-	if t, ok := dt.(arrow.TemporalWithUnit); ok {
-		return t.TimeUnit()
-	}
-	return arrow.Nanosecond
-}
-
-// isDate32 and isDate64 report whether r is the date of days or of
-// milliseconds.
-func isDate32(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Date && r.Bytes == 4 }
-func isDate64(r *arrowtype.Row) bool { return r.Temporal == arrowtype.Date && r.Bytes == 8 }
-
-// isBinaryLike reports whether r is text or binary, of offsets or views.
-func isBinaryLike(r *arrowtype.Row) bool {
-	return r.Layout == arrowtype.Binary || r.Layout == arrowtype.View
-}
-
 // isListLike reports whether r is a list, large list, list view or map.
 func isListLike(r *arrowtype.Row) bool {
 	return r.Layout == arrowtype.List || r.Layout == arrowtype.ListView
@@ -192,6 +157,31 @@ func copyValidity(a arrow.Array, mem memory.Allocator) *memory.Buffer {
 	buf.Resize(int(bitutil.BytesForBits(int64(a.Len()))))
 	bitutil.CopyBitmap(a.Data().Buffers()[0].Bytes(), a.Data().Offset(), a.Len(), buf.Bytes(), 0)
 	return buf
+}
+
+// rescaleTicks is a, of a date, time of day or timestamp type, as to, a
+// type of the same kind in another tick (date32's day, date64's
+// millisecond, a unit): a value that is not a whole number of to's ticks
+// is ErrInvalidData, as is one that overflows to.
+func rescaleTicks(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	ft, _ := arrowtype.TickOf(a.DataType())
+	tt, _ := arrowtype.TickOf(to)
+	f, t := ft.Nanoseconds(), tt.Nanoseconds()
+	mul, div := max(f/t, 1), max(t/f, 1)
+	wide, toWide := arrowtype.OfType(a.DataType()).Bytes == 8, arrowtype.OfType(to).Bytes == 8
+	if f == t && wide == toWide {
+		return retyped(a, to), nil
+	}
+	inexact := fmt.Sprintf("%s %%d %s is not a whole number of %s", a.DataType(), ft, tt)
+	switch {
+	case !wide && !toWide:
+		return rescale[int32, int32](a, to, mem, mul, div, inexact)
+	case !wide:
+		return rescale[int32, int64](a, to, mem, mul, div, inexact)
+	case !toWide:
+		return rescale[int64, int32](a, to, mem, mul, div, inexact)
+	}
+	return rescale[int64, int64](a, to, mem, mul, div, inexact)
 }
 
 // rescale is a's values times mul, divided by div, as an array of to. A
@@ -289,7 +279,7 @@ func convertBinary(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arro
 	switch fr := arrowtype.OfType(a.DataType()); {
 	case fr.Text:
 		value = a.(arrowtype.TextArray).Value
-	case isBinaryLike(fr):
+	case fr.VarBinary():
 		value = a.(arrowtype.BinaryArray).ValueString
 	default:
 		return nil, fmt.Errorf("%w: cannot convert %s to %s", mapper.ErrInvalidData, a.DataType(), to)

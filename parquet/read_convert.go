@@ -21,7 +21,8 @@ const julianUnixEpoch = 2_440_588
 // int32; see read_repair.go), as the timestamps to (see int96Value).
 func int96Timestamps(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	fixed := a.(arrowtype.FixedBinaryArray)
-	per := map[arrow.TimeUnit]int64{arrow.Second: 1e9, arrow.Millisecond: 1e6, arrow.Microsecond: 1e3, arrow.Nanosecond: 1}[unitOf(to)]
+	tick, _ := arrowtype.TickOf(to)
+	per := tick.Nanoseconds()
 	n := a.Len()
 	out := memory.NewResizableBuffer(mem)
 	defer out.Release()

@@ -407,7 +407,7 @@ func writtenFields(read *arrow.Schema, goSchema, arrowSchema *string, mem memory
 			return nil, fmt.Errorf("the %s metadata has %d columns, the file %d", goSchemaKey, sc.NumFields(), read.NumFields())
 		}
 		for i, f := range sc.Fields() {
-			if !convertible(read.Field(i).Type, f.Type, mem) {
+			if !fits(read.Field(i).Type, f.Type, mem) {
 				return nil, fmt.Errorf("the %s metadata: column %q of type %s does not fit the file's %s", goSchemaKey, f.Name, f.Type, read.Field(i).Type)
 			}
 		}
@@ -425,11 +425,32 @@ func writtenFields(read *arrow.Schema, goSchema, arrowSchema *string, mem memory
 		return fields, nil // pqarrow read it, or not, as it could
 	}
 	for i, f := range stored.Fields() {
-		if _, _, err := storageType(f.Type); err == nil && !arrow.TypeEqual(f.Type, fields[i].Type) && convertible(fields[i].Type, f.Type, mem) {
+		if !arrow.TypeEqual(f.Type, fields[i].Type) && fits(fields[i].Type, f.Type, mem) {
 			fields[i].Type = f.Type
 		}
 	}
 	return fields, nil
+}
+
+// fits reports whether a column pqarrow reads as read holds values of
+// written, a type of the file's stored schema: written is one Parquet
+// stores (storageType), as read or in a type convert takes read to. A
+// time in another tick than Parquet's storage of written is not: its
+// writer coerced it (pqarrow's WithCoerceTimestamps, pyarrow's
+// coerce_timestamps, timestamp[ns] in microseconds), and it is read as
+// the file holds it, as pqarrow and arrow-cpp read it (they restore a
+// timestamp's zone only where its unit is the file's).
+func fits(read, written arrow.DataType, mem memory.Allocator) bool {
+	storage, _, err := storageType(written)
+	if err != nil {
+		return false
+	}
+	if st, ok := arrowtype.TickOf(storage); ok {
+		if rt, _ := arrowtype.TickOf(read); rt != st {
+			return false
+		}
+	}
+	return convertible(read, written, mem)
 }
 
 // convertible reports whether convert takes arrays of from to to.

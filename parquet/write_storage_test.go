@@ -405,3 +405,70 @@ func TestEveryArrowIntegrationFileRoundTripsOrIsRefusedNamingTheColumn(t *testin
 		})
 	}
 }
+
+// A file pqarrow writes with its Arrow schema stored and its timestamps
+// coerced to another unit (WithCoerceTimestamps, as pyarrow's
+// coerce_timestamps) reads in the unit the file holds, with the values and
+// the type pqarrow's own reader gives, as arrow-cpp reads it; a date64,
+// which Parquet holds in days however it is written, reads as written.
+func TestATimestampItsWriterCoercedReadsInTheUnitTheFileHolds(t *testing.T) {
+	tsNs := &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "ns", Type: tsNs, Nullable: true},
+		{Name: "s", Type: arrow.FixedWidthTypes.Timestamp_s, Nullable: true},
+		{Name: "day", Type: arrow.FixedWidthTypes.Date64, Nullable: true},
+	}, nil)
+	cols := []arrow.Array{
+		fromJSON(t, tsNs, `[1700000000123456000, null, -1000]`),
+		fromJSON(t, arrow.FixedWidthTypes.Timestamp_s, `[1700000000, -5, null]`),
+		fromJSON(t, arrow.FixedWidthTypes.Date64, `[-86400000, null, 172800000]`),
+	}
+	rec := array.NewRecordBatch(schema, cols, 3)
+	defer rec.Release()
+	path := filepath.Join(t.TempDir(), "coerced.parquet")
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	w, err := pqarrow.NewFileWriter(schema, f, nil,
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithCoerceTimestamps(arrow.Microsecond)))
+	require.NoError(t, err)
+	require.NoError(t, w.Write(rec))
+	require.NoError(t, w.Close())
+
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	require.NoError(t, err)
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	require.NoError(t, err)
+	theirs, err := fr.ReadTable(context.Background())
+	require.NoError(t, err)
+	defer theirs.Release()
+	require.Equal(t, arrow.Microsecond, theirs.Schema().Field(0).Type.(*arrow.TimestampType).Unit, "pqarrow reads the unit the file holds")
+
+	rr, err := amparquet.OpenRecords(path)
+	require.NoError(t, err)
+	defer rr.Release()
+	require.True(t, rr.Next(), "%v", rr.Err())
+	got := rr.RecordBatch()
+	for i := range 2 { // both timestamps coerced to microseconds
+		require.True(t, arrow.TypeEqual(theirs.Schema().Field(i).Type, got.Column(i).DataType()), "%s", got.Column(i).DataType())
+		require.True(t, array.Equal(theirs.Column(i).Data().Chunk(0), got.Column(i)), "%s", got.Column(i))
+	}
+	require.True(t, arrow.TypeEqual(arrow.FixedWidthTypes.Date64, got.Column(2).DataType()), "%s", got.Column(2).DataType())
+	require.True(t, array.Equal(cols[2], got.Column(2)), "%s", got.Column(2))
+	require.False(t, rr.Next())
+	require.NoError(t, rr.Err())
+
+	type row struct {
+		NS  *time.Time `arrow:"ns"`
+		S   *time.Time `arrow:"s"`
+		Day *time.Time `arrow:"day"`
+	}
+	rows, err := amparquet.ReadFile[row](path)
+	require.NoError(t, err)
+	require.Len(t, rows, 3)
+	require.True(t, time.Unix(1700000000, 123456000).Equal(*rows[0].NS), "%s", rows[0].NS)
+	require.True(t, time.Unix(-5, 0).Equal(*rows[1].S), "%s", rows[1].S)
+	require.True(t, time.Unix(2*86400, 0).Equal(*rows[2].Day), "%s", rows[2].Day)
+}

@@ -95,13 +95,9 @@ func (a Accept) String() string {
 
 // Common sets of encodings of one logical kind.
 var (
-	Strings  = acceptRows(func(r *arrowtype.Row) bool { return r.Text })
-	Binaries = acceptRows(func(r *arrowtype.Row) bool {
-		return (r.Layout == arrowtype.Binary || r.Layout == arrowtype.View) && !r.Text
-	})
-	Lists = acceptRows(func(r *arrowtype.Row) bool {
-		return r.Layout == arrowtype.List && !r.Map || r.Layout == arrowtype.ListView
-	})
+	Strings      = acceptRows(func(r *arrowtype.Row) bool { return r.Text })
+	Binaries     = acceptRows(func(r *arrowtype.Row) bool { return r.VarBinary() && !r.Text })
+	Lists        = acceptRows((*arrowtype.Row).VarList)
 	Decimals     = acceptRows(func(r *arrowtype.Row) bool { return r.Decimal })
 	Encodings    = dictionaries | runEnds
 	SignedInts   = acceptRows(func(r *arrowtype.Row) bool { return r.Integer && r.Signed })

@@ -63,7 +63,7 @@ func appendJSON(b []byte, v reflect.Value, dt arrow.DataType) ([]byte, error) {
 		return append(b, "null"...), nil
 	case r.Map:
 		return appendMap(b, v, dt.(arrow.ListLikeType).Elem().(arrow.NestedType).Fields())
-	case r.Layout == arrowtype.List || r.Layout == arrowtype.ListView || r.Layout == arrowtype.FixedList:
+	case r.AnyList():
 		b = append(b, '[')
 		elem := dt.(arrow.ListLikeType).Elem()
 		for i := range v.Len() {

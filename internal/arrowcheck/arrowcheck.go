@@ -78,9 +78,9 @@ func mayForbid(dt arrow.DataType, nullable bool) bool {
 		return true
 	}
 	switch {
-	case r.Text || r.Decimal || isDate64(r):
+	case r.Text || r.Decimal || r.MillisecondDate():
 		return true
-	case r.Layout == arrowtype.Dictionary || r.Layout == arrowtype.RunEnd:
+	case r.Encoding():
 		values, _ := arrowtype.Encoded(dt)
 		return mayForbid(values, nullable)
 	}
@@ -92,12 +92,6 @@ func mayForbid(dt arrow.DataType, nullable bool) bool {
 		}
 	}
 	return false
-}
-
-// isDate64 reports whether r is the date of milliseconds, which must be
-// whole days.
-func isDate64(r *arrowtype.Row) bool {
-	return r.MillisecondDate()
 }
 
 // Record returns the first value of rec's columns cols (Columns of its
@@ -182,7 +176,7 @@ func allowed(a arrow.Array, nullable bool) bool {
 	case r.Decimal:
 		fit, _ := decimals(a, r.Value, -1)
 		return fit
-	case isDate64(r):
+	case r.MillisecondDate():
 		values := arrowtype.Values[int64](a.Data())
 		var rem int64 // any value's remainder, without a branch per value
 		for _, x := range values {
@@ -206,7 +200,7 @@ func allowed(a arrow.Array, nullable bool) bool {
 		return allowed(a.(arrowtype.DictionaryArray).Dictionary(), nullable)
 	case r.Layout == arrowtype.RunEnd:
 		return allowed(a.(arrowtype.RunEndArray).Values(), nullable)
-	case r.Layout == arrowtype.List || r.Layout == arrowtype.ListView || r.Layout == arrowtype.FixedList:
+	case r.AnyList():
 		a := a.(array.ListLike)
 		elem := a.DataType().(arrow.ListLikeType).ElemField()
 		values := a.ListValues()
@@ -315,7 +309,7 @@ func find(a arrow.Array, nullable bool, i int) *Error {
 	case r.Decimal:
 		_, e := decimals(a, r.Value, i)
 		return e
-	case isDate64(r):
+	case r.MillisecondDate():
 		if x := arrowtype.Values[int64](a.Data())[i]; x%MsPerDay != 0 {
 			return &Error{Problem: NotWholeDay, Detail: fmt.Sprintf("date64 %d ms is not a whole number of days", x)}
 		}
@@ -334,7 +328,7 @@ func find(a arrow.Array, nullable bool, i int) *Error {
 	case r.Layout == arrowtype.RunEnd:
 		a := a.(arrowtype.RunEndArray)
 		return find(a.Values(), nullable, a.GetPhysicalIndex(i))
-	case r.Layout == arrowtype.List || r.Layout == arrowtype.ListView || r.Layout == arrowtype.FixedList:
+	case r.AnyList():
 		a := a.(array.ListLike)
 		elem := a.DataType().(arrow.ListLikeType).ElemField() // a map's entries
 		values := a.ListValues()

@@ -180,3 +180,39 @@ func TestGoSourceSpellsEveryValuesTypeFromThePackageItImports(t *testing.T) {
 	assert.Equal(t, "time.Time", name, "a type of no Value is as reflect names it")
 	assert.Equal(t, "time", pkg)
 }
+
+// The classes of layouts the engines ask of a row are arrow-go's own
+// interfaces and types: bytes of any length each are arrow-go's binary
+// types other than fixed-size binary; a list of any layout is a
+// ListLikeType; a list of any length each is one that is no map and no
+// fixed-size list; an encoding is a dictionary or a run-end encoding.
+func TestTheClassesOfLayoutsAreArrowGosInterfaces(t *testing.T) {
+	var types []arrow.DataType
+	for _, r := range arrowtype.Rows() {
+		if dt := sample(t, r); dt != nil {
+			types = append(types, dt)
+		}
+	}
+	types = append(types, nestedOfEveryLayout()...)
+	seen := map[arrow.Type]bool{}
+	for _, dt := range types {
+		r := arrowtype.OfType(dt)
+		seen[dt.ID()] = true
+		_, binary := dt.(arrow.BinaryDataType)
+		_, fixed := dt.(*arrow.FixedSizeBinaryType)
+		assert.Equal(t, binary && !fixed, r.VarBinary(), "%s: VarBinary", dt)
+		_, list := dt.(arrow.ListLikeType)
+		assert.Equal(t, list, r.AnyList(), "%s: AnyList", dt)
+		_, isMap := dt.(*arrow.MapType)
+		_, fixedList := dt.(*arrow.FixedSizeListType)
+		assert.Equal(t, list && !isMap && !fixedList, r.VarList(), "%s: VarList", dt)
+		_, dict := dt.(*arrow.DictionaryType)
+		_, ree := dt.(*arrow.RunEndEncodedType)
+		assert.Equal(t, dict || ree, r.Encoding(), "%s: Encoding", dt)
+	}
+	for _, r := range arrowtype.Rows() {
+		if r.Layout != arrowtype.Extension {
+			assert.True(t, seen[r.ID], "a type of %s is tried", r.Name)
+		}
+	}
+}

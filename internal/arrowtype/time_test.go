@@ -76,3 +76,29 @@ func TestTheInstantsAreTheDatesAndTheTimestamps(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []arrow.Type{arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP}, instants)
 }
+
+// A tick's length is arrow-go's unit's, a date32's day, a date64's
+// millisecond; a duration, which no time.Time holds, has none.
+func TestATicksLengthIsItsTypesUnitOrDay(t *testing.T) {
+	for _, c := range []struct {
+		dt   arrow.DataType
+		ns   int64
+		name string
+	}{
+		{arrow.FixedWidthTypes.Date32, 86_400 * int64(time.Second), "86400 s"},
+		{arrow.FixedWidthTypes.Date64, int64(time.Millisecond), "ms"},
+		{arrow.FixedWidthTypes.Time32s, int64(time.Second), "s"},
+		{arrow.FixedWidthTypes.Time64ns, 1, "ns"},
+		{&arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "Asia/Tokyo"}, int64(time.Microsecond), "us"},
+	} {
+		tick, ok := arrowtype.TickOf(c.dt)
+		if assert.True(t, ok, "%s", c.dt) {
+			assert.Equal(t, c.ns, tick.Nanoseconds(), "%s", c.dt)
+			assert.Equal(t, c.name, tick.String(), "%s", c.dt)
+		}
+	}
+	for _, dt := range []arrow.DataType{arrow.FixedWidthTypes.Duration_s, arrow.FixedWidthTypes.MonthInterval, arrow.PrimitiveTypes.Int64} {
+		_, ok := arrowtype.TickOf(dt)
+		assert.False(t, ok, "%s", dt)
+	}
+}

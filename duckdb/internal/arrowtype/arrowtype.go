@@ -212,6 +212,22 @@ func (r *Row) Variant() bool {
 	return r.Large || r.Layout == View || r.Layout == FixedBinary
 }
 
+// VarBinary reports whether r's values are bytes of any length each, in
+// a Binary or a View layout: strings (see Text) or bytes.
+func (r *Row) VarBinary() bool { return r.Layout == Binary || r.Layout == View }
+
+// AnyList reports whether r is a list of any layout: a list, large list
+// or map, a list view, or a fixed-size list.
+func (r *Row) AnyList() bool { return r.Layout == List || r.Layout == ListView || r.Layout == FixedList }
+
+// VarList reports whether r is a list of values of any length each that
+// is not a map: a list or a list view, large or not (what a Go slice is).
+func (r *Row) VarList() bool { return r.Layout == List && !r.Map || r.Layout == ListView }
+
+// Encoding reports whether r encodes the values of another type: a
+// dictionary or a run-end encoding (see [Encoded]).
+func (r *Row) Encoding() bool { return r.Layout == Dictionary || r.Layout == RunEnd }
+
 // Viewed reports whether r is a view layout: of strings, bytes or lists.
 func (r *Row) Viewed() bool { return r.Layout == View || r.Layout == ListView }
 

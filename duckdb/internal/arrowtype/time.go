@@ -3,6 +3,7 @@
 package arrowtype
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -61,6 +62,17 @@ func (r *Row) Times() bool { return r.Instant() || r.Temporal == TimeOfDay }
 type Tick struct {
 	Unit    arrow.TimeUnit
 	Seconds int64
+}
+
+// Nanoseconds is the length of t in nanoseconds: a day's fits an int64.
+func (t Tick) Nanoseconds() int64 { return max(t.Seconds, 1) * int64(t.Unit.Multiplier()) }
+
+// String is t as an error names it: "ms", "s", "86400 s".
+func (t Tick) String() string {
+	if t.Seconds > 1 {
+		return strconv.FormatInt(t.Seconds, 10) + " s"
+	}
+	return t.Unit.String()
 }
 
 // TickOf is the tick of dt, a type whose row [Row.Times]: a date32's day,
