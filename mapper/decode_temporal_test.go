@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arrowmap/arrowmap/internal/testsupport/arrowtest"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -474,7 +475,7 @@ func BenchmarkDecodeTimes(b *testing.B) {
 						raw[i] *= 1_000_000
 					}
 				}
-				rec := timesRecord(b, dt, raw)
+				rec := timesRecord(dt, raw)
 				defer rec.Release()
 				b.ReportAllocs()
 				for b.Loop() {
@@ -489,26 +490,8 @@ func BenchmarkDecodeTimes(b *testing.B) {
 }
 
 // timesRecord is a record of one column "t" of dt holding raw.
-func timesRecord(b *testing.B, dt arrow.DataType, raw []int64) arrow.RecordBatch {
-	bld := array.NewBuilder(memory.DefaultAllocator, dt)
-	defer bld.Release()
-	for _, x := range raw {
-		switch bb := bld.(type) {
-		case *array.Date32Builder:
-			bb.Append(arrow.Date32(x))
-		case *array.Date64Builder:
-			bb.Append(arrow.Date64(x))
-		case *array.Time32Builder:
-			bb.Append(arrow.Time32(x))
-		case *array.Time64Builder:
-			bb.Append(arrow.Time64(x))
-		case *array.TimestampBuilder:
-			bb.Append(arrow.Timestamp(x))
-		default:
-			b.Fatalf("no builder for %s", dt)
-		}
-	}
-	arr := bld.NewArray()
+func timesRecord(dt arrow.DataType, raw []int64) arrow.RecordBatch {
+	arr := arrowtest.Ints(memory.DefaultAllocator, dt, raw)
 	defer arr.Release()
 	return array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "t", Type: dt}}, nil), []arrow.Array{arr}, int64(len(raw)))
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/arrowmap/arrowmap/internal/testsupport/arrowtest"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -66,7 +67,7 @@ func TestATimeConvertsToAnotherTickOfItsKindExactlyOrIsInvalidData(t *testing.T)
 						ns := new(big.Int).Mul(big.NewInt(x), big.NewInt(nsPerTick(from)))
 						q, r := new(big.Int).QuoRem(ns, big.NewInt(nsPerTick(to)), new(big.Int))
 						fits := q.IsInt64() && (to.(arrow.FixedWidthDataType).BitWidth() == 64 || int64(int32(q.Int64())) == q.Int64())
-						a := arrayOf(t, mem, from, x)
+						a := arrowtest.Ints(mem, from, []int64{0, x}, true)
 						defer a.Release()
 						got, err := convertArray(a, to, mem)
 						if r.Sign() != 0 || !fits {
@@ -91,26 +92,4 @@ func TestATimeConvertsToAnotherTickOfItsKindExactlyOrIsInvalidData(t *testing.T)
 			}
 		}
 	}
-}
-
-// arrayOf is a null then x, of dt.
-func arrayOf(t *testing.T, mem memory.Allocator, dt arrow.DataType, x int64) arrow.Array {
-	b := array.NewBuilder(mem, dt)
-	defer b.Release()
-	b.AppendNull()
-	switch b := b.(type) {
-	case *array.Date32Builder:
-		b.Append(arrow.Date32(x))
-	case *array.Date64Builder:
-		b.Append(arrow.Date64(x))
-	case *array.Time32Builder:
-		b.Append(arrow.Time32(x))
-	case *array.Time64Builder:
-		b.Append(arrow.Time64(x))
-	case *array.TimestampBuilder:
-		b.Append(arrow.Timestamp(x))
-	default:
-		t.Fatalf("no builder of %s", dt)
-	}
-	return b.NewArray()
 }

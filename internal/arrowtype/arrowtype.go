@@ -218,7 +218,9 @@ func (r *Row) VarBinary() bool { return r.Layout == Binary || r.Layout == View }
 
 // AnyList reports whether r is a list of any layout: a list, large list
 // or map, a list view, or a fixed-size list.
-func (r *Row) AnyList() bool { return r.Layout == List || r.Layout == ListView || r.Layout == FixedList }
+func (r *Row) AnyList() bool {
+	return r.Layout == List || r.Layout == ListView || r.Layout == FixedList
+}
 
 // VarList reports whether r is a list of values of any length each that
 // is not a map: a list or a list view, large or not (what a Go slice is).
