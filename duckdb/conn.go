@@ -6,6 +6,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
@@ -79,6 +81,9 @@ func open[D DB](ctx context.Context, entry string, db D) (*session, error) {
 		s.arrow = a
 		return nil
 	})
+	if err == nil {
+		err = checkVersion(ctx, s.conn)
+	}
 	if err != nil {
 		s.close()
 		return nil, fmt.Errorf("arrowmap/duckdb: %s: %w", entry, err)
@@ -87,6 +92,47 @@ func open[D DB](ctx context.Context, entry string, db D) (*session, error) {
 }
 
 var errNotDuckDB = errors.New("not a connection of duckdb-go's driver")
+
+// ErrUntestedDuckDB is the error of every entry point in a program that
+// links another DuckDB release than the one this package is tested with
+// (1.5, which the duckdb-go this module requires links): one whose build
+// takes a newer duckdb-go. DuckDB 2.0 hides the rows of an ingest of a
+// row group or more from its scans (count(*) shows them, SUM and SELECT
+// do not) and fails COMMITs after an Arrow view.
+var ErrUntestedDuckDB = errors.New("a DuckDB release arrowmap/duckdb is not tested with")
+
+// testedDuckDB is the DuckDB release this package is tested with, which
+// the duckdb-go this module requires (v2.10506.0) links.
+const testedDuckDB = "v1.5"
+
+// linked is the version of the DuckDB library in the process, once one
+// connection has said it.
+var linked struct {
+	sync.Mutex
+	version string
+}
+
+// checkVersion refuses a DuckDB library of another release than
+// testedDuckDB, asking conn the first time.
+func checkVersion(ctx context.Context, conn *sql.Conn) error {
+	linked.Lock()
+	defer linked.Unlock()
+	if linked.version == "" {
+		if err := conn.QueryRowContext(ctx, "SELECT library_version FROM pragma_version()").Scan(&linked.version); err != nil {
+			return fmt.Errorf("DuckDB's version: %w", err)
+		}
+	}
+	return supported(linked.version)
+}
+
+// supported is nil for a version of the testedDuckDB release.
+func supported(version string) error {
+	if version == testedDuckDB || strings.HasPrefix(version, testedDuckDB+".") {
+		return nil
+	}
+	return fmt.Errorf("%w: this program links DuckDB %s, and arrowmap/duckdb is tested with DuckDB %s only: require github.com/duckdb/duckdb-go/v2 v2.10506.0",
+		ErrUntestedDuckDB, version, testedDuckDB)
+}
 
 // parameters is the number of parameters query takes, as DuckDB's prepared
 // statement says (its highest $n, or its count of ?), or -1 when the

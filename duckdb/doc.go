@@ -4,7 +4,11 @@
 // with the build tag duckdb_arrow: build and test with -tags duckdb_arrow;
 // without it the package builds, and each entry point returns
 // ErrNeedsBuildTag). It is a module of its own, so that users of the rest
-// of arrowmap never download DuckDB or need cgo.
+// of arrowmap never download DuckDB or need cgo. It is tested with the
+// DuckDB release the duckdb-go it requires links (1.5); in a program that
+// links another (a build taking a newer duckdb-go), each entry point
+// returns ErrUntestedDuckDB: DuckDB 2.0 hides the rows of a large ingest
+// from its scans.
 //
 //	db, err := sql.Open("duckdb", "")
 //	n, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders", Mode: duckdb.Create}, orders)
@@ -53,10 +57,11 @@
 // statement and dropped at once; users never see it). An error of any
 // batch fails DuckDB's read of the stream, so that the INSERT writes
 // nothing. Rows none, it runs no INSERT. Table.Mode Create, CreateAppend
-// and Replace create the table from mapper.SchemaOf[T] (CREATE TABLE … AS
-// … WITH NO DATA of the view; Replace drops the old table first, in the
-// ingest's transaction), each column of the DuckDB type of its Arrow type (docs/engines.md,
-// DuckDB's table). What DuckDB's Arrow import refuses (float16, decimal256) or
+// and Replace create the table from mapper.SchemaOf[T] (a CREATE TABLE of
+// the columns DuckDB's DESCRIBE of a view of no rows gives, which inserts
+// nothing; Replace drops the old table first, in the ingest's
+// transaction), each column of the DuckDB type of its Arrow type
+// (docs/engines.md, DuckDB's table). What DuckDB's Arrow import refuses (float16, decimal256) or
 // misreads (a day_time_interval's milliseconds, read as microseconds) is
 // converted losslessly before the view, and what it would truncate
 // (nanoseconds past whole microseconds in a TIMESTAMPTZ or an INTERVAL)

@@ -592,17 +592,14 @@ func (w *inserter) checkCount(ctx context.Context, n int64) error {
 var viewSeq atomic.Int64
 
 // withView runs stmt (a statement with %s for the view) over a view of
-// recs, and drops the view and releases the stream before it returns:
-// duckdb-go's views ignore the projection DuckDB pushes into them
+// recs: duckdb-go's views ignore the projection DuckDB pushes into them
 // (duckdb/duckdb-go issue 24), and are read by one SELECT * only.
 func (w *inserter) withView(ctx context.Context, recs array.RecordReader, stmt string) (int64, error) {
-	view := fmt.Sprintf("arrowmap_insert_%d", viewSeq.Add(1))
-	release, err := w.s.arrow.RegisterView(recs, view)
+	view, done, err := w.view(ctx, recs)
 	if err != nil {
-		return 0, fmt.Errorf("an Arrow view of the rows: %w", err)
+		return 0, err
 	}
-	defer release()
-	defer w.s.conn.ExecContext(context.WithoutCancel(ctx), "DROP VIEW IF EXISTS "+quoteIdent(view))
+	defer done()
 	res, err := w.s.conn.ExecContext(ctx, fmt.Sprintf(stmt, quoteIdent(view)))
 	if err != nil {
 		return 0, err
@@ -610,12 +607,26 @@ func (w *inserter) withView(ctx context.Context, recs array.RecordReader, stmt s
 	return res.RowsAffected()
 }
 
+// view registers recs as an Arrow view of a name no other view of the
+// connection has; done drops the view and releases the stream.
+func (w *inserter) view(ctx context.Context, recs array.RecordReader) (name string, done func(), err error) {
+	name = fmt.Sprintf("arrowmap_insert_%d", viewSeq.Add(1))
+	release, err := w.s.arrow.RegisterView(recs, name)
+	if err != nil {
+		return "", nil, fmt.Errorf("an Arrow view of the rows: %w", err)
+	}
+	return name, func() {
+		w.s.conn.ExecContext(context.WithoutCancel(ctx), "DROP VIEW IF EXISTS "+quoteIdent(name))
+		release()
+	}, nil
+}
+
 // create creates the table from the schema: DuckDB's own types of the
-// Arrow types, with NOT NULL where the schema's field is not nullable.
-// The table is made WITH NO DATA, which DuckDB plans as no insert at all:
-// a CREATE TABLE AS of a view of no rows is an insert of none, after
-// which DuckDB loses sight of the rows of the insert that follows
-// (checkCount says how).
+// Arrow types (describe), with NOT NULL where the schema's field is not
+// nullable, by a CREATE TABLE of its columns, which inserts nothing. A
+// CREATE TABLE AS of a view of no rows is an insert of none, after which
+// DuckDB loses sight of the rows of the insert that follows (checkCount
+// says how); DuckDB 2.0 does so after one WITH NO DATA too.
 func (w *inserter) create(ctx context.Context, ifNotExists bool) error {
 	if ifNotExists && w.exists(ctx) {
 		return nil
@@ -627,28 +638,62 @@ func (w *inserter) create(ctx context.Context, ifNotExists bool) error {
 	if schema == nil {
 		schema = w.schema
 	}
-	empty, err := array.NewRecordReader(schema, nil)
+	types, err := w.describe(ctx, schema)
 	if err != nil {
 		return w.fail("CREATE TABLE", err)
 	}
-	defer empty.Release()
+	columns := make([]string, len(types))
+	for i, f := range schema.Fields() {
+		columns[i] = quoteIdent(f.Name) + " " + types[i]
+		if !f.Nullable {
+			columns[i] += " NOT NULL"
+		}
+	}
 	create := "CREATE TABLE "
 	if w.temporary {
 		create = "CREATE TEMPORARY TABLE "
 	}
-	if _, err := w.withView(ctx, empty, create+w.name+" AS SELECT * FROM %s WITH NO DATA"); err != nil {
+	if _, err := w.s.conn.ExecContext(ctx, create+w.name+" ("+strings.Join(columns, ", ")+")"); err != nil {
 		return w.fail("CREATE TABLE", err)
 	}
 	w.created = true
-	for _, f := range schema.Fields() {
-		if f.Nullable {
-			continue
-		}
-		if _, err := w.s.conn.ExecContext(ctx, fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET NOT NULL", w.name, quoteIdent(f.Name))); err != nil {
-			return w.fail("NOT NULL on column "+f.Name, err)
-		}
-	}
 	return nil
+}
+
+// describe is the DuckDB type of each column of schema, the one DuckDB
+// reads its Arrow type as: DuckDB's DESCRIBE of a view of no rows, which
+// plans the view and reads none of it.
+func (w *inserter) describe(ctx context.Context, schema *arrow.Schema) ([]string, error) {
+	empty, err := array.NewRecordReader(schema, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer empty.Release()
+	view, done, err := w.view(ctx, empty)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	rows, err := w.s.conn.QueryContext(ctx, "SELECT column_type FROM (DESCRIBE SELECT * FROM "+quoteIdent(view)+")")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var types []string
+	for rows.Next() {
+		var typ string
+		if err := rows.Scan(&typ); err != nil {
+			return nil, err
+		}
+		types = append(types, typ)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(types) != schema.NumFields() {
+		return nil, fmt.Errorf("DuckDB describes %d columns of the %d of the schema", len(types), schema.NumFields())
+	}
+	return types, nil
 }
 
 // exists reports whether the table exists. It decides whether the ingest
