@@ -36,9 +36,7 @@ func TestASparseUnionsVariantsAreCarriedAsTheTopsTypesAre(t *testing.T) {
 	_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "variants", Mode: duckdb.Create}, rows)
 	require.NoError(t, err)
 
-	var typ string
-	require.NoError(t, db.QueryRow("SELECT data_type FROM information_schema.columns WHERE table_name = 'variants' AND column_name = 'v'").Scan(&typ))
-	assert.Equal(t, "UNION(h FLOAT, t TIMESTAMP WITH TIME ZONE)[]", typ)
+	assert.Equal(t, "UNION(h FLOAT, t TIMESTAMP WITH TIME ZONE)[]", columnType(t, db, "variants", "v"))
 	var h float32
 	var ts time.Time
 	require.NoError(t, db.QueryRow("SELECT v[1].h, v[2].t FROM variants WHERE id = 1").Scan(&h, &ts))
@@ -68,9 +66,7 @@ func TestADenseUnionsVariantsAreCarriedIntoTheTableItCreates(t *testing.T) {
 	rows := []row{{V: either{H: &half}}, {V: either{S: &word}}}
 	_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "dense_variants", Mode: duckdb.Create}, rows)
 	require.NoError(t, err)
-	var typ string
-	require.NoError(t, db.QueryRow("SELECT data_type FROM information_schema.columns WHERE table_name = 'dense_variants'").Scan(&typ))
-	assert.Equal(t, "UNION(h FLOAT, s VARCHAR)", typ)
+	assert.Equal(t, "UNION(h FLOAT, s VARCHAR)", columnType(t, db, "dense_variants", "v"))
 	var h float32
 	require.NoError(t, db.QueryRow("SELECT v.h FROM dense_variants WHERE v.h IS NOT NULL").Scan(&h))
 	assert.Equal(t, float32(-2.25), h)
@@ -123,9 +119,7 @@ func TestListsOfAnEncodingThatReachNoneOfItInABatchGoInAndTheDatabaseGoesOn(t *t
 		assert.Equal(t, wantLabels, labels)
 		assert.Equal(t, wantB, b)
 		assert.Equal(t, wantSeconds, seconds)
-		var typ string
-		require.NoError(t, db.QueryRow("SELECT data_type FROM information_schema.columns WHERE table_name = 'encoded' AND column_name = 'labels'").Scan(&typ))
-		assert.Equal(t, "VARCHAR[]", typ)
+		assert.Equal(t, "VARCHAR[]", columnType(t, db, "encoded", "labels"))
 	}
 }
 

@@ -358,9 +358,7 @@ func TestWhatDuckDBsArrowImportCannotReadIsConvertedOrRefused(t *testing.T) {
 	unions[0].V.I, unions[1].V.S, unions[2].V.I = &seven, &word, &eight
 	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "dense", Mode: duckdb.Create}, unions)
 	require.NoError(t, err)
-	var typ string
-	require.NoError(t, db.QueryRow("SELECT data_type FROM information_schema.columns WHERE table_name = 'dense'").Scan(&typ))
-	assert.Equal(t, "UNION(i INTEGER, s VARCHAR)", typ)
+	assert.Equal(t, "UNION(i INTEGER, s VARCHAR)", columnType(t, db, "dense", "v"))
 	type sparse struct {
 		V struct {
 			I *int32  `arrow:"i"`

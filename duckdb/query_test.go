@@ -26,6 +26,14 @@ func openDB(t testing.TB) *sql.DB {
 	return db
 }
 
+// columnType is DuckDB's type of column of table, as its catalog says.
+func columnType(t *testing.T, db *sql.DB, table, column string) string {
+	t.Helper()
+	var typ string
+	require.NoError(t, db.QueryRow("SELECT data_type FROM information_schema.columns WHERE table_name = ? AND column_name = ?", table, column).Scan(&typ))
+	return typ
+}
+
 func bigOf(t *testing.T, s string) *big.Int {
 	x, ok := new(big.Int).SetString(s, 10)
 	require.True(t, ok, s)

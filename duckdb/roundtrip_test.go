@@ -212,9 +212,7 @@ func TestAnEnumColumnTakesDictionaryStringsAndGivesThemBack(t *testing.T) {
 	}
 	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders"}, rows)
 	require.NoError(t, err)
-	var typ string
-	require.NoError(t, db.QueryRow("SELECT data_type FROM information_schema.columns WHERE table_name = 'orders' AND column_name = 'status'").Scan(&typ))
-	assert.Equal(t, "ENUM('placed', 'shipped', 'returned')", typ)
+	assert.Equal(t, "ENUM('placed', 'shipped', 'returned')", columnType(t, db, "orders", "status"))
 
 	rr, err := duckdb.QueryRecords(ctx, db, "SELECT status FROM orders")
 	require.NoError(t, err)

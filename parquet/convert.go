@@ -104,7 +104,7 @@ func convertArray(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow
 	}
 	switch {
 	case fr.Times() && fr.Temporal == tr.Temporal: // another unit, or width, of the same kind
-		return rescaleTicks(a, to, mem)
+		return rescaleTicks(a, to, fr.Bytes == 8, tr.Bytes == 8, mem)
 	case integerStorage(fr) == tr || integerStorage(tr) == fr: // a duration or month interval and its storage integers
 		return retyped(a, to), nil
 	case (fr.Decimal && fr.Bytes <= 8) || (tr.Decimal && tr.Bytes <= 8): // decimal32, decimal64
@@ -162,13 +162,13 @@ func copyValidity(a arrow.Array, mem memory.Allocator) *memory.Buffer {
 // rescaleTicks is a, of a date, time of day or timestamp type, as to, a
 // type of the same kind in another tick (date32's day, date64's
 // millisecond, a unit): a value that is not a whole number of to's ticks
-// is ErrInvalidData, as is one that overflows to.
-func rescaleTicks(a arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+// is ErrInvalidData, as is one that overflows to. wide and toWide say
+// whether each counts in an int64 (else an int32).
+func rescaleTicks(a arrow.Array, to arrow.DataType, wide, toWide bool, mem memory.Allocator) (arrow.Array, error) {
 	ft, _ := arrowtype.TickOf(a.DataType())
 	tt, _ := arrowtype.TickOf(to)
 	f, t := ft.Nanoseconds(), tt.Nanoseconds()
 	mul, div := max(f/t, 1), max(t/f, 1)
-	wide, toWide := arrowtype.OfType(a.DataType()).Bytes == 8, arrowtype.OfType(to).Bytes == 8
 	if f == t && wide == toWide {
 		return retyped(a, to), nil
 	}

@@ -63,16 +63,14 @@ func storageOf(dt arrow.DataType, top bool) (_ arrow.DataType, changed bool, err
 		return nil, false, fmt.Errorf("%w: Parquet cannot store %s: its INTERVAL is unsigned months, days and milliseconds, which hold no signed Arrow interval exactly", mapper.ErrUnsupported, dt)
 	case r.Layout == arrowtype.Union:
 		return nil, false, fmt.Errorf("%w: Parquet cannot store %s: it has no union type", mapper.ErrUnsupported, dt)
-	case r.Temporal == arrowtype.Date && r.Bytes == 8:
+	case r.MillisecondDate(): // Parquet's DATE counts days
 		return arrow.FixedWidthTypes.Date32, true, nil
-	case r.Temporal == arrowtype.TimeOfDay || r.Temporal == arrowtype.Timestamp:
-		// Parquet has no seconds: time32[s] and timestamp[s] are stored
+	case second(dt):
+		// Parquet counts no seconds: time32[s] and timestamp[s] are stored
 		// in milliseconds.
-		if unit, _ := arrowtype.Unit(dt); unit == arrow.Second {
-			zone, _ := arrowtype.Zone(dt)
-			ms, err := r.WithUnit(arrow.Millisecond, zone)
-			return ms, true, err
-		}
+		zone, _ := arrowtype.Zone(dt)
+		ms, err := r.WithUnit(arrow.Millisecond, zone)
+		return ms, true, err
 	case r.Decimal && !decimalFits(dt):
 		// pqarrow panics on such a DECIMAL, and Arrow allows it: a
 		// negative scale, or one past the precision, in any file.
@@ -135,6 +133,13 @@ func storageOf(dt arrow.DataType, top bool) (_ arrow.DataType, changed bool, err
 		return arrow.StructOf(fields...), changed, nil
 	}
 	return dt, false, nil
+}
+
+// second reports whether dt counts seconds: a time of day or a timestamp
+// whose tick is one second.
+func second(dt arrow.DataType) bool {
+	tick, ok := arrowtype.TickOf(dt)
+	return ok && tick == arrowtype.Tick{Unit: arrow.Second, Seconds: 1}
 }
 
 // integerStorage is the row of the integers Parquet stores r's values as,

@@ -260,8 +260,9 @@ func leafKindOf(r *arrowtype.Row) (leafKind, bool) {
 		}
 		return leafBinary, true
 	case arrowtype.Fixed:
-		stored := r.Integer || r.Float || r.Temporal == arrowtype.TimeOfDay || r.Temporal == arrowtype.Timestamp ||
-			(r.Temporal == arrowtype.Date && r.Bytes == 4)
+		// Integers, floats and the times a time.Time holds, as their
+		// counts: all but date64, which Parquet's DATE holds in days.
+		stored := r.Integer || r.Float || (r.Times() && !r.MillisecondDate())
 		if !stored {
 			return 0, false
 		}
