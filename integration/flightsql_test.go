@@ -455,6 +455,31 @@ func TestFlightSQLQueryWith(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, []count{{5}}, got)
 	})
+	t.Run("parameters that do not encode are an error before the statement is prepared", func(t *testing.T) {
+		type bad struct {
+			C chan int `arrow:"c"`
+		}
+		_, err := amflightsql.QueryWith[order](testContext(t), c, "SELECT * FROM orders WHERE id = ?", []bad{{}})
+		require.ErrorIs(t, err, mapper.ErrUnsupported)
+		require.Zero(t, srv.openStatements())
+	})
+}
+
+// TestFlightSQLQueryWithAbandonedResults leaves results before their end.
+// The server's memory is not checked here (ours is): arrow-go's server
+// (v18.8.0, flightsql's DoGet) returns on a write to a stream its client
+// has left without releasing the record it was writing, so it leaks that
+// record when the client leaves while it writes.
+func TestFlightSQLQueryWithAbandonedResults(t *testing.T) {
+	noGoroutineLeft(t)
+	srv := &paramsServer{sqliteServer: newUncheckedSQLiteServer(t)}
+	addr := serve(t, srv, srv.mem)
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	c := connect(t, addr, mem)
+	exec(t, c, "CREATE TABLE orders (id INTEGER, region TEXT)",
+		"INSERT INTO orders VALUES (1, 'north'), (2, 'south'), (3, 'north'), (4, 'east'), (5, 'south')")
+
 	t.Run("a result released before its end closes the statement at Release", func(t *testing.T) {
 		type id struct {
 			ID int64 `arrow:"id"`
@@ -477,14 +502,6 @@ func TestFlightSQLQueryWith(t *testing.T) {
 			ID int64 `arrow:"id"`
 		}{{1}})
 		require.ErrorIs(t, err, mapper.ErrTypeMismatch)
-		require.Zero(t, srv.openStatements())
-	})
-	t.Run("parameters that do not encode are an error before the statement is prepared", func(t *testing.T) {
-		type bad struct {
-			C chan int `arrow:"c"`
-		}
-		_, err := amflightsql.QueryWith[order](testContext(t), c, "SELECT * FROM orders WHERE id = ?", []bad{{}})
-		require.ErrorIs(t, err, mapper.ErrUnsupported)
 		require.Zero(t, srv.openStatements())
 	})
 }
