@@ -209,13 +209,21 @@ func (c *compiler) compileDuration(l *level) (*codec, *views.Type, error) {
 		return l.mismatch("a time.Duration reads duration, time32 or time64")
 	}
 	l.cd.dec = durationDecoder{}
-	if unit, _ := arrowtype.Unit(l.value); l.row.Temporal == arrowtype.Duration && unit != arrow.Nanosecond {
-		l.cd.prep = durationPreparer{cd: l.cd}
-	}
 	if p := timeOfDayPreparer(l.cd, l.row); p != nil {
 		l.cd.prep = p
+	} else if overDuration(l.row, l.value) {
+		l.cd.prep = durationPreparer{cd: l.cd}
 	}
 	return c.done(l)
+}
+
+// overDuration reports whether a value of dt, of row r, may count more
+// than the time.Duration GoTypeOf gives it holds (2⁶³ ns, 292 years): a
+// duration in a coarser unit than the nanosecond. A time of day is less
+// than a day.
+func overDuration(r *arrowtype.Row, dt arrow.DataType) bool {
+	unit, _ := arrowtype.Unit(dt)
+	return r.GoType == durationType && !r.Times() && unit != arrow.Nanosecond
 }
 
 // compileInterval plans arrow-go's Go type of an interval type from that
@@ -232,13 +240,12 @@ func (c *compiler) compileInterval(l *level) (*codec, *views.Type, error) {
 
 // The sets of types time.Time and time.Duration read, from the table: a
 // time.Time reads instants (timestamps and dates) and times of day; a
-// time.Duration durations and times of day. Under Strict, with no tag
-// pinning the type, each reads only the type it encodes to.
+// time.Duration the types GoTypeOf gives it, durations and times of day.
+// Under Strict, with no tag pinning the type, each reads only the type it
+// encodes to.
 var (
-	timeAccept     = acceptRows((*arrowtype.Row).Times)
-	durationAccept = acceptRows(func(r *arrowtype.Row) bool {
-		return r.Temporal == arrowtype.Duration || r.Temporal == arrowtype.TimeOfDay
-	})
+	timeAccept      = acceptRows((*arrowtype.Row).Times)
+	durationAccept  = acceptRows(func(r *arrowtype.Row) bool { return r.GoType == durationType })
 	timestampAccept = views.AcceptOf(timestampRow.ID)
 	durationOnly    = views.AcceptOf(durationRow.ID)
 )

@@ -79,7 +79,7 @@ func memoizedByArrowGo(dt arrow.DataType) bool {
 func memoizedValues(r *arrowtype.Row) bool {
 	switch r.Layout {
 	case arrowtype.Fixed:
-		return r.Integer || r.Float || r.Decimal || (r.Temporal != arrowtype.NotTemporal && r.Temporal != arrowtype.Interval)
+		return r.Integer || r.Float || r.Decimal || r.Counts()
 	case arrowtype.Binary:
 		return !r.Large
 	case arrowtype.FixedBinary:

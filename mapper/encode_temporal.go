@@ -17,17 +17,6 @@ import (
 // arrow-go's interval types encoded to Arrow's temporal types;
 // decode_temporal.go reads them.
 
-// timestampRow and durationRow are the rows of time.Time and
-// time.Duration where the tag pins no temporal type.
-var (
-	timestampRow = temporalRowWhere(arrowtype.Timestamp)
-	durationRow  = temporalRowWhere(arrowtype.Duration)
-)
-
-func temporalRowWhere(t arrowtype.Temporal) *arrowtype.Row {
-	return arrowtype.Of(arrowtype.IDs(func(r *arrowtype.Row) bool { return r.Temporal == t })[0])
-}
-
 // temporalTypeOf is the temporal type of a level as its tag gives it: the
 // row it pins, else def, in the tag's unit, else the row's default.
 func temporalTypeOf(tag tags.Tag, def *arrowtype.Row, at where) (*arrowtype.Row, arrow.DataType, arrow.TimeUnit, error) {
@@ -40,7 +29,10 @@ func temporalTypeOf(tag tags.Tag, def *arrowtype.Row, at where) (*arrowtype.Row,
 	return r, dt, unit, nil
 }
 
-// timeEncoderOf maps time.Time: timestamp[ns, UTC] unless tagged.
+// timeEncoderOf maps time.Time: timestamp[ns, UTC] unless tagged. An
+// instant is counted in its type's ticks since the epoch, floored (a
+// date32's day is the instant's day in UTC), except that a date64 must be
+// a UTC midnight; a time of day is the instant's clock time in UTC.
 func timeEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	if err := checkTagParts(timeType, tag, lv.at, partTemporal); err != nil {
 		return nil, nil, err
@@ -49,20 +41,21 @@ func timeEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	days := r.Value == arrowtype.Int32 // date32 and time32, else date64 and time64
+	tick, times := arrowtype.TickOf(dt)
+	narrow := r.Bytes == 4 // date32 and time32
 	switch {
-	case r.Temporal == arrowtype.Timestamp:
-		return dt, &convertEncoder[time.Time, int64]{encLevel: lv, convert: timestampIn(unit)}, nil
-	case r.Temporal == arrowtype.Date && days:
-		return dt, &convertEncoder[time.Time, int32]{encLevel: lv, convert: date32Of}, nil
-	case r.Temporal == arrowtype.Date:
+	case !times:
+		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to time.Time", tag.Temporal)
+	case r.MillisecondDate():
 		return dt, &convertEncoder[time.Time, int64]{encLevel: lv, convert: date64Of}, nil
-	case r.Temporal == arrowtype.TimeOfDay && days:
+	case r.Instant() && narrow:
+		return dt, &convertEncoder[time.Time, int32]{encLevel: lv, convert: instantIn[int32](tick, dt)}, nil
+	case r.Instant():
+		return dt, &convertEncoder[time.Time, int64]{encLevel: lv, convert: instantIn[int64](tick, dt)}, nil
+	case narrow:
 		return dt, &convertEncoder[time.Time, int32]{encLevel: lv, convert: clockTimeIn[int32](unit)}, nil
-	case r.Temporal == arrowtype.TimeOfDay:
-		return dt, &convertEncoder[time.Time, int64]{encLevel: lv, convert: clockTimeIn[int64](unit)}, nil
 	}
-	return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to time.Time", tag.Temporal)
+	return dt, &convertEncoder[time.Time, int64]{encLevel: lv, convert: clockTimeIn[int64](unit)}, nil
 }
 
 // temporalStorageOf maps a signed integer tagged with a temporal type to
@@ -80,7 +73,7 @@ func temporalStorageOf(t reflect.Type, tag tags.Tag, w integerWidth, lv encLevel
 	if !w.signed || int(w.size) != r.Bytes {
 		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to %s: its storage is int%d", tag.Temporal, t, 8*r.Bytes)
 	}
-	if r.Temporal == arrowtype.Date && r.Value == arrowtype.Int64 { // date64: whole days in milliseconds
+	if r.MillisecondDate() { // whole days in milliseconds
 		return dt, &valuesEncoder[int64]{encLevel: lv, check: wholeDayMillis}, nil
 	}
 	return dt, w.encoder(lv), nil
@@ -95,17 +88,19 @@ func durationEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	switch {
-	case r.Temporal == arrowtype.Duration && unit == arrow.Nanosecond:
-		return dt, &valuesEncoder[time.Duration]{encLevel: lv}, nil
-	case r.Temporal == arrowtype.Duration:
-		return dt, &convertEncoder[time.Duration, int64]{encLevel: lv, convert: durationIn(unit)}, nil
-	case r.Temporal == arrowtype.TimeOfDay && r.Value == arrowtype.Int32:
-		return dt, &convertEncoder[time.Duration, int32]{encLevel: lv, convert: timeOfDayIn[int32](unit)}, nil
-	case r.Temporal == arrowtype.TimeOfDay:
-		return dt, &convertEncoder[time.Duration, int64]{encLevel: lv, convert: timeOfDayIn[int64](unit)}, nil
+	if r.GoType != durationType { // a date, a timestamp
+		return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to time.Duration", tag.Temporal)
 	}
-	return nil, nil, newError(ErrTag, lv.at.path, lv.at.column, -1, "%s does not apply to time.Duration", tag.Temporal)
+	narrow := r.Bytes == 4 // time32
+	switch {
+	case r.Times() && narrow: // a time of day: since midnight
+		return dt, &convertEncoder[time.Duration, int32]{encLevel: lv, convert: timeOfDayIn[int32](unit)}, nil
+	case r.Times():
+		return dt, &convertEncoder[time.Duration, int64]{encLevel: lv, convert: timeOfDayIn[int64](unit)}, nil
+	case unit == arrow.Nanosecond:
+		return dt, &valuesEncoder[time.Duration]{encLevel: lv}, nil
+	}
+	return dt, &convertEncoder[time.Duration, int64]{encLevel: lv, convert: durationIn(unit)}, nil
 }
 
 // intervalEncoderOf maps arrow-go's Go types of the interval types to
@@ -115,27 +110,38 @@ func intervalEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataTyp
 	return it.dt, it.encoder(lv), checkTagParts(t, tag, lv.at, 0)
 }
 
-// timestampIn converts an instant to a count of unit since the epoch,
-// floored to the unit as time.Time.UnixMilli is.
-func timestampIn(unit arrow.TimeUnit) func(*time.Time) (int64, error) {
-	div := int64(unit.Multiplier())
+// instantIn converts an instant to a count of tick since the epoch,
+// floored as time.Time.UnixMilli is: a date32's day, a timestamp's unit.
+func instantIn[A int32 | int64](tick arrowtype.Tick, dt arrow.DataType) func(*time.Time) (A, error) {
+	if tick.Seconds > 1 { // a day, the one tick of seconds TickOf gives: divided by a constant
+		return func(t *time.Time) (A, error) {
+			n := floorDiv(t.Unix(), arrowtype.SecondsPerDay)
+			if int64(A(n)) != n {
+				return 0, overflow("%s does not fit %s", t.Format(time.RFC3339), dt)
+			}
+			return A(n), nil
+		}
+	}
+	div := int64(tick.Unit.Multiplier())
 	per := int64(time.Second) / div
 	// Seconds in [low, high] fit whatever their fraction: no check, no
 	// division by a variable, on the common path.
 	low, high := math.MinInt64/per, (math.MaxInt64-(per-1))/per
-	return func(t *time.Time) (int64, error) {
+	return func(t *time.Time) (A, error) {
 		sec, nsec := t.Unix(), int64(t.Nanosecond())
+		v, ok := int64(0), true
 		if sec >= low && sec <= high {
 			if div != 1 {
 				nsec /= div
 			}
-			return sec*per + nsec, nil
+			v = sec*per + nsec
+		} else {
+			v, ok = unixIn(sec, nsec, per, div)
 		}
-		v, ok := unixIn(sec, nsec, per, div)
-		if !ok {
-			return 0, overflow("%s does not fit timestamp[%s]", t.Format(time.RFC3339Nano), unit)
+		if !ok || int64(A(v)) != v {
+			return 0, overflow("%s does not fit %s", t.Format(time.RFC3339Nano), dt)
 		}
-		return v, nil
+		return A(v), nil
 	}
 }
 
@@ -160,15 +166,6 @@ func unixIn(sec, nsec, per, div int64) (int64, bool) {
 		return 0, false
 	}
 	return v - (per - f), true
-}
-
-// date32Of is the day of an instant in UTC, in days since the epoch.
-func date32Of(t *time.Time) (int32, error) {
-	days := floorDiv(t.Unix(), secondsPerDayInt64)
-	if days < math.MinInt32 || days > math.MaxInt32 {
-		return 0, overflow("%s does not fit date32", t.Format(time.RFC3339))
-	}
-	return int32(days), nil
 }
 
 // date64Of is an instant that is a UTC midnight, in milliseconds since the

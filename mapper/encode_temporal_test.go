@@ -1,6 +1,8 @@
 package mapper_test
 
 import (
+	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -178,6 +180,38 @@ func TestEncodeTimesFloorToTheUnit(t *testing.T) {
 	assert.ErrorIs(t, err, mapper.ErrOverflow)
 }
 
+// A unit's and the day's first and last counts encode, and the instant
+// before or after them is ErrOverflow naming the type.
+func TestEncodeTimesAtTheEdgesOfTheirType(t *testing.T) {
+	type at struct {
+		MS  time.Time `arrow:"ms,timestamp,unit=ms"`
+		Day time.Time `arrow:"day,date32"`
+	}
+	const day = 86400
+	first := at{MS: time.UnixMilli(math.MinInt64), Day: time.Unix(math.MinInt32*day, 0)}
+	last := at{MS: time.UnixMilli(math.MaxInt64).Add(999 * time.Microsecond), Day: time.Unix(math.MaxInt32*day+day-1, 999_999_999)}
+	rec, err := mapper.Encode([]at{first, last})
+	require.NoError(t, err)
+	defer rec.Release()
+	ms, days := rec.Column(0).(*array.Timestamp), rec.Column(1).(*array.Date32)
+	assert.Equal(t, []arrow.Timestamp{math.MinInt64, math.MaxInt64}, ms.Values())
+	assert.Equal(t, []arrow.Date32{math.MinInt32, math.MaxInt32}, days.Values())
+
+	for _, c := range []struct {
+		row  at
+		want string
+	}{
+		{at{MS: first.MS.Add(-time.Nanosecond), Day: first.Day}, "timestamp[ms, tz=UTC]"},
+		{at{MS: last.MS.Add(time.Microsecond), Day: first.Day}, "timestamp[ms, tz=UTC]"},
+		{at{MS: first.MS, Day: first.Day.Add(-time.Nanosecond)}, "date32"},
+		{at{MS: first.MS, Day: last.Day.Add(time.Nanosecond)}, "date32"},
+	} {
+		_, err := mapper.Encode([]at{c.row})
+		require.ErrorIs(t, err, mapper.ErrOverflow, c.want)
+		assert.Contains(t, err.Error(), "does not fit "+c.want)
+	}
+}
+
 type intervalRow struct {
 	M  arrow.MonthInterval                   `arrow:"m"`
 	D  *arrow.DayTimeInterval                `arrow:"d"`
@@ -244,5 +278,58 @@ func TestIntervals(t *testing.T) {
 			}](fxSchema("m", arrow.FixedWidthTypes.MonthInterval))
 			fxRequireError(t, err, mapper.ErrTypeMismatch, "M", "m", -1)
 		}},
+	})
+}
+
+// BenchmarkEncodeTimes encodes a column of time.Time or time.Duration to
+// each type it writes, at two sizes.
+func BenchmarkEncodeTimes(b *testing.B) {
+	type (
+		ns struct{ T time.Time }
+		ms struct {
+			T time.Time `arrow:"t,timestamp,unit=ms"`
+		}
+		day struct {
+			T time.Time `arrow:"t,date32"`
+		}
+		clock struct {
+			T time.Time `arrow:"t,time32,unit=ms"`
+		}
+		dur struct {
+			T time.Duration `arrow:"t,duration,unit=us"`
+		}
+		tod struct {
+			T time.Duration `arrow:"t,time64,unit=us"`
+		}
+	)
+	start := time.Date(2024, 3, 1, 12, 0, 0, 123_456_789, time.UTC)
+	for _, n := range []int{1_000, 1_000_000} {
+		at := make([]time.Time, n)
+		for i := range at {
+			at[i] = start.Add(time.Duration(i) * 79 * time.Second)
+		}
+		benchEncodeTimes(b, "timestamp[ns]", n, at, func(t time.Time) ns { return ns{t} })
+		benchEncodeTimes(b, "timestamp[ms]", n, at, func(t time.Time) ms { return ms{t} })
+		benchEncodeTimes(b, "date32", n, at, func(t time.Time) day { return day{t} })
+		benchEncodeTimes(b, "time32[ms]", n, at, func(t time.Time) clock { return clock{t} })
+		benchEncodeTimes(b, "duration[us]", n, at, func(t time.Time) dur { return dur{t.Sub(start)} })
+		benchEncodeTimes(b, "time64[us]", n, at, func(t time.Time) tod { return tod{t.Sub(start) % (24 * time.Hour)} })
+	}
+}
+
+func benchEncodeTimes[T any](b *testing.B, name string, n int, at []time.Time, row func(time.Time) T) {
+	rows := make([]T, n)
+	for i, t := range at {
+		rows[i] = row(t)
+	}
+	b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			rec, err := mapper.Encode(rows)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rec.Release()
+		}
 	})
 }

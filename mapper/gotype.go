@@ -337,8 +337,8 @@ func valueLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 	if row.Layout == arrowtype.Null {
 		t = reflect.TypeFor[Null]()
 	}
-	if unit, _ := arrowtype.Unit(dt); row.Temporal == arrowtype.Duration && unit != row.DefaultUnit {
-		t = row.Value.GoType() // its storage: a time.Duration holds 2⁶³ ns, a duration[s] 2⁶³ s
+	if overDuration(row, dt) {
+		t = row.Value.GoType() // its storage
 	}
 	if t == nil {
 		return goLevel{}, newError(ErrUnsupported, at.path, at.column, -1, "%s has no Go type", dt)
@@ -424,45 +424,14 @@ func mapLevelOf(dt arrow.DataType, at where) (goLevel, error) {
 // duration in another unit or zone than the default, a decimal's
 // precision and scale.
 func scalarPins(dt arrow.DataType, r *arrowtype.Row, at where) ([]string, error) {
-	unit, _ := arrowtype.Unit(dt)
 	switch {
 	case r.VarBinary():
 		if r.PlainLayout() {
 			return nil, nil
 		}
 		return []string{r.Name}, nil
-	case r.Temporal == arrowtype.Date:
-		return []string{r.Name}, nil
-	case r.Temporal == arrowtype.TimeOfDay:
-		return []string{r.Name, "unit=" + unit.String()}, nil
-	case r.Temporal == arrowtype.Duration:
-		if unit == r.DefaultUnit {
-			return nil, nil
-		}
-		// An int64 (see valueLevelOf): a time.Duration holds 2⁶³ ns,
-		// so 292 years; a duration[s] holds 2⁶³ s.
-		return []string{r.Name, "unit=" + unit.String()}, nil
-	case r.Temporal == arrowtype.Timestamp:
-		tz, _ := arrowtype.Zone(dt)
-		if _, err := zone.OfTimestamp(tz); err != nil {
-			return nil, newError(ErrUnsupported, at.path, at.column, -1, "%s: %v", dt, err)
-		}
-		var opts []string
-		if unit != r.DefaultUnit || tz != defaultZone {
-			opts = append(opts, r.Name, "unit="+unit.String())
-		}
-		if tz == "" {
-			opts = append(opts, "naive")
-		}
-		// Tags and columns read zones with one parser; a zone the tag's
-		// syntax cannot hold (a comma) is left to the column, whose zone
-		// the decoder reads.
-		if tz != "" && len(opts) > 0 {
-			if _, err := tags.ParseOptions(r.Name + ",tz=" + tz); err == nil {
-				opts = append(opts, "tz="+tz)
-			}
-		}
-		return opts, nil
+	case r.GoType == timeType || r.GoType == durationType:
+		return temporalPins(dt, r, at)
 	case r.Decimal:
 		p, s, _ := arrowtype.Precision(dt)
 		widest := arrowtype.Decimals()[len(arrowtype.Decimals())-1]
@@ -472,6 +441,44 @@ func scalarPins(dt arrow.DataType, r *arrowtype.Row, at where) ([]string, error)
 		return []string{fmt.Sprintf("decimal(%d,%d)", p, s)}, nil
 	}
 	return nil, nil
+}
+
+// temporalPins are the tag options that make SchemaOf of a time.Time or
+// a time.Duration dt, of row r: r's name where r is not the Go type's
+// default (a date, a time of day) or dt is not in r's default unit or
+// zone, then the unit of a row that takes one; naive, or the zone where it
+// is not UTC.
+func temporalPins(dt arrow.DataType, r *arrowtype.Row, at where) ([]string, error) {
+	def := timestampRow
+	if r.GoType == durationType {
+		def = durationRow
+	}
+	unit, _ := arrowtype.Unit(dt)
+	tz, zoned := arrowtype.Zone(dt)
+	if zoned {
+		if _, err := zone.OfTimestamp(tz); err != nil {
+			return nil, newError(ErrUnsupported, at.path, at.column, -1, "%s: %v", dt, err)
+		}
+	}
+	var opts []string
+	if r != def || unit != r.DefaultUnit || (zoned && tz != defaultZone) {
+		opts = append(opts, r.Name)
+		if len(r.Units) > 0 {
+			opts = append(opts, "unit="+unit.String())
+		}
+	}
+	if zoned && tz == "" {
+		opts = append(opts, "naive")
+	}
+	// Tags and columns read zones with one parser; a zone the tag's syntax
+	// cannot hold (a comma) is left to the column, whose zone the decoder
+	// reads.
+	if tz != "" && len(opts) > 0 {
+		if _, err := tags.ParseOptions(r.Name + ",tz=" + tz); err == nil {
+			opts = append(opts, "tz="+tz)
+		}
+	}
+	return opts, nil
 }
 
 // extensionGoTypes are the Go types of the canonical extensions that

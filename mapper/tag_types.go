@@ -32,6 +32,14 @@ func temporalRow(t tags.Temporal) *arrowtype.Row {
 	return arrowtype.Of(id)
 }
 
+// timestampRow and durationRow are the rows of a time.Time and a
+// time.Duration whose tag pins no temporal type, as impliedTemporal
+// implies them.
+var (
+	timestampRow = temporalRow(tags.Timestamp)
+	durationRow  = temporalRow(tags.Duration)
+)
+
 // temporalOf is the type of r as tag gives it: its unit, else r's default,
 // and for a timestamp its zone, UTC unless the tag says naive or names
 // another.

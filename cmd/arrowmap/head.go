@@ -86,7 +86,7 @@ func jsonType(dt arrow.DataType) arrow.DataType {
 		return arrow.BinaryTypes.String
 	case r.Float && !r.Value.Ordered():
 		return arrow.PrimitiveTypes.Float32
-	case r.Temporal != arrowtype.NotTemporal && r.Temporal != arrowtype.Interval:
+	case r.Counts():
 		if integer, ok := arrowtype.IntegerOf(r.Value); ok {
 			return integer
 		}

@@ -72,7 +72,7 @@ func quoted(doc, header string) string {
 var familyFiles = map[string]int{
 	"Null": 11, "Boolean": 9, "Fixed": 9, "Binary": 10, "View": 5, "FixedBinary": 13, "List": 14,
 	"ListView": 11, "FixedList": 10, "Struct": 19, "Union": 13, "Dictionary": 17, "RunEnd": 10,
-	"Extension": 5, "Date": 2, "TimeOfDay": 4, "Timestamp": 4, "Duration": 4, "Interval": 4,
+	"Extension": 5, "Date": 0, "TimeOfDay": 2, "Timestamp": 2, "Duration": 1, "Interval": 2,
 }
 
 // FamilyMarkdown is families as the Markdown table docs/layout.md quotes.
