@@ -224,7 +224,7 @@ func (b *boundColumn) compileStruct(gf goField, dt arrow.DataType, o *options) e
 	if err != nil {
 		return err
 	}
-	vt := views.Type{Accept: structAccept, Label: gf.path}
+	vt := views.Type{Accept: views.Structs, Label: gf.path}
 	b.views = make([]int, len(fields))
 	for k, f := range fields {
 		b.views[k] = -1

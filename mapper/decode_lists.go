@@ -147,10 +147,10 @@ func (d *arrayDecoder) prepareChildren(v views.View, c *call) error {
 
 func (c *compiler) compileList(t reflect.Type, tag tags.Tag, dt, value arrow.DataType, vt *views.Type, cd *codec, at where) (*codec, *views.Type, error) {
 	id := value.ID()
-	accept := views.Lists | fixedLists
+	accept := views.Lists | views.FixedLists
 	switch {
 	case t.Kind() == reflect.Array:
-		accept = fixedLists
+		accept = views.FixedLists
 		vt.Size = t.Len()
 		if n, ok := arrowtype.ListSize(value); ok && int(n) != t.Len() {
 			return nil, nil, newError(ErrTypeMismatch, at.path, at.column, -1, "%s from %s: the sizes differ", t, dt)
@@ -158,7 +158,7 @@ func (c *compiler) compileList(t reflect.Type, tag tags.Tag, dt, value arrow.Dat
 	case entriesOf(t) && arrowtype.OfType(value).Map:
 		// A slice of two-field structs reads a map as its entries, in
 		// their order and with every duplicate key, which a Go map cannot.
-		accept = mapAccept
+		accept = views.Maps
 	case c.opts.strict && !pinsEncoding(tag):
 		accept = plainLists
 	}
@@ -185,9 +185,6 @@ func (c *compiler) compileList(t reflect.Type, tag tags.Tag, dt, value arrow.Dat
 	return c.finish(cd, at), vt, nil
 }
 
-// The plain list layout, which Strict reads where no tag pins another, and
-// the fixed-size lists.
-var (
-	plainLists = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Layout == arrowtype.List })
-	fixedLists = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.FixedList })
-)
+// plainLists is the plain list layout, which Strict reads where no tag
+// pins another.
+var plainLists = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Layout == arrowtype.List })

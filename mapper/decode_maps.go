@@ -37,7 +37,7 @@ func (c *compiler) compileMap(t reflect.Type, tag tags.Tag, value arrow.DataType
 	if !t.Key().Comparable() {
 		return nil, nil, newError(ErrUnsupported, at.path, at.column, -1, "map key %s is not comparable", t.Key())
 	}
-	vt.Accept |= mapAccept
+	vt.Accept |= views.Maps
 	var ktag, vtag tags.Tag
 	if tag.Key != nil {
 		ktag = *tag.Key
@@ -166,7 +166,3 @@ func (u uniqueKeys) prepare(v views.View, c *call) (unsafe.Pointer, error) {
 	}
 	return nil, nil
 }
-
-// mapAccept is the set of types a Go map and a map's entries read, from
-// the table.
-var mapAccept = acceptRows(func(r *arrowtype.Row) bool { return r.Map })

@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/slice"
 	"github.com/arrowmap/arrowmap/tags"
 	"github.com/arrowmap/arrowmap/views"
@@ -23,7 +22,7 @@ func (c *compiler) compileStruct(t reflect.Type, value arrow.DataType, vt *views
 	}
 	c.stack[t] = true
 	defer delete(c.stack, t)
-	vt.Accept |= structAccept
+	vt.Accept |= views.Structs
 	var codecs []*codec
 	members, err := c.compileMembers(t, fields, at, func(f arrow.Field, i int, fcd *codec, fvt *views.Type) int {
 		vt.Fields = append(vt.Fields, views.Field{Name: f.Name, Type: *fvt, Pos: &i}) // the child matchFields chose
@@ -143,6 +142,3 @@ func (d *pointerDecoder) decode(v views.View, dst strided, c *call) {
 func (d *pointerDecoder) prepareChildren(v views.View, c *call) error {
 	return d.elem.prepareView(v, c)
 }
-
-// structAccept is the set of types a struct reads, from the table.
-var structAccept = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Struct })

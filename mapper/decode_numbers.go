@@ -225,7 +225,7 @@ func (c *compiler) compileBool(l *level) (*codec, *views.Type, error) {
 		l.cd.dec = bool8Decoder{}
 		return c.done(l)
 	}
-	if !l.takes(boolAccept) {
+	if !l.takes(views.Bools) {
 		return l.mismatch("a bool reads bool, and the extension arrow.bool8")
 	}
 	l.cd.dec = boolDecoder{}
@@ -269,10 +269,10 @@ func (c *compiler) compileFloat(l *level) (*codec, *views.Type, error) {
 	return c.done(l)
 }
 
-// The sets of types the number kinds, bool and Null read, from the table.
+// The sets of types Null and float16.Num read, from the table, and the
+// storage of a bool8 (views.Bools is what a bool reads).
 var (
 	nullAccept    = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Null })
-	boolAccept    = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Boolean })
 	float16Accept = acceptRows(func(r *arrowtype.Row) bool { return r.Value == arrowtype.Float16 })
 	// bool8Storage is the storage of an arrow.bool8: int8.
 	bool8Storage = acceptRows(func(r *arrowtype.Row) bool { return r.Integer && r.Value == arrowtype.Int8 })

@@ -198,7 +198,7 @@ func (c *compiler) compileString(l *level) (*codec, *views.Type, error) {
 }
 
 func (c *compiler) compileBytes(l *level) (*codec, *views.Type, error) {
-	accept := views.Binaries | fixedBinaries
+	accept := views.Binaries | views.FixedBinaries
 	if l.strictEncoding {
 		accept = plainBinaries
 	}
@@ -222,7 +222,7 @@ func (c *compiler) compileBytes(l *level) (*codec, *views.Type, error) {
 // compileByteArray plans [N]byte from fixed_size_binary(N); decodeKindOf
 // makes it a fixed_size_list from anything else.
 func (c *compiler) compileByteArray(l *level) (*codec, *views.Type, error) {
-	l.vt.Accept |= fixedBinaries
+	l.vt.Accept |= views.FixedBinaries
 	l.vt.Size = l.t.Len()
 	if w := arrowtype.ByteWidth(l.value); w != l.t.Len() {
 		return l.mismatch("fixed_size_binary(%d) into %d bytes", w, l.t.Len())
@@ -248,9 +248,8 @@ func (p textPreparer) prepare(v views.View, c *call) (unsafe.Pointer, error) {
 }
 
 // The plain layouts of strings and binaries, which Strict reads where no
-// tag pins another, and the fixed-width binaries.
+// tag pins another.
 var (
 	plainStrings  = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Text })
 	plainBinaries = acceptRows(func(r *arrowtype.Row) bool { return r.PlainLayout() && r.Layout == arrowtype.Binary && !r.Text })
-	fixedBinaries = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.FixedBinary })
 )

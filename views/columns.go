@@ -174,7 +174,7 @@ func BoolsOf(v View) (BoolColumn, error) {
 func (BoolColumn) From(v View) (BoolColumn, error) { return BoolsOf(v) }
 
 // ViewType accepts bool.
-func (BoolColumn) ViewType(arrow.DataType) Type { return Type{Accept: bools} }
+func (BoolColumn) ViewType(arrow.DataType) Type { return Type{Accept: Bools} }
 
 // Len is the number of rows of the column.
 func (c BoolColumn) Len() int { return c.v.w.Len }
@@ -377,7 +377,7 @@ func (BinaryColumn) From(v View) (BinaryColumn, error) { return BinariesOf(v) }
 func (BinaryColumn) ViewType(arrow.DataType) Type { return Type{Accept: binaries} }
 
 // binaries is what a BinaryColumn reads.
-var binaries = Binaries | fixedBinaries
+var binaries = Binaries | FixedBinaries
 
 // Len is the number of rows of the column.
 func (c BinaryColumn) Len() int { return c.rows.n }

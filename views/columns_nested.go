@@ -171,7 +171,7 @@ func (FixedSizeListColumn[E]) From(v View) (FixedSizeListColumn[E], error) {
 // ViewType accepts fixed_size_list of any size, with elements as E's
 // ViewType.
 func (FixedSizeListColumn[E]) ViewType(dt arrow.DataType) Type {
-	return Type{Accept: fixedLists, Elem: elemType[E](dt, fixedLists)}
+	return Type{Accept: FixedLists, Elem: elemType[E](dt, FixedLists)}
 }
 
 // elemType is the Type of the elements of a list-like dt of the kind
@@ -366,8 +366,8 @@ func (StructColumn) From(v View) (StructColumn, error) { return StructsOf(v) }
 // ViewType accepts a struct, with every field of dt, each nullable and in
 // its own encoding.
 func (StructColumn) ViewType(dt arrow.DataType) Type {
-	if !structs.Has(Storage(dt).ID()) {
-		return Type{Accept: structs}
+	if !Structs.Has(Storage(dt).ID()) {
+		return Type{Accept: Structs}
 	}
 	t := TypeOf(dt)
 	t.Nullable = false
@@ -506,7 +506,7 @@ func (MapColumn[K, V]) From(v View) (MapColumn[K, V], error) { return MapsOf[K, 
 
 // ViewType accepts a map, with keys as K's ViewType and values as V's.
 func (MapColumn[K, V]) ViewType(dt arrow.DataType) Type {
-	t := Type{Accept: maps, Key: &Type{}, Value: &Type{}}
+	t := Type{Accept: Maps, Key: &Type{}, Value: &Type{}}
 	if mp, ok := arrowtype.MapParts(Storage(dt)); ok {
 		var zeroK K
 		var zeroV V

@@ -104,18 +104,24 @@ var (
 	UnsignedInts = acceptRows(func(r *arrowtype.Row) bool { return r.Integer && !r.Signed })
 )
 
-// The sets of one layout, which the columns of this package read.
+// The sets of one layout that a Go type reads as it is: the columns of
+// this package and mapper's decoders of bool, [N]byte, [N]E, structs and
+// maps.
 var (
-	bools         = acceptLayout(arrowtype.Boolean)
-	fixedBinaries = acceptLayout(arrowtype.FixedBinary)
-	lists         = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.List && !r.Map })
-	listViews     = acceptLayout(arrowtype.ListView)
-	fixedLists    = acceptLayout(arrowtype.FixedList)
-	maps          = acceptRows(func(r *arrowtype.Row) bool { return r.Map })
-	structs       = acceptLayout(arrowtype.Struct)
-	unions        = acceptLayout(arrowtype.Union)
-	dictionaries  = acceptLayout(arrowtype.Dictionary)
-	runEnds       = acceptLayout(arrowtype.RunEnd)
+	Bools         = acceptLayout(arrowtype.Boolean)
+	FixedBinaries = acceptLayout(arrowtype.FixedBinary)
+	FixedLists    = acceptLayout(arrowtype.FixedList)
+	Structs       = acceptLayout(arrowtype.Struct)
+	Maps          = acceptRows(func(r *arrowtype.Row) bool { return r.Map })
+)
+
+// The other sets of one layout, which the columns of this package read.
+var (
+	lists        = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.List && !r.Map })
+	listViews    = acceptLayout(arrowtype.ListView)
+	unions       = acceptLayout(arrowtype.Union)
+	dictionaries = acceptLayout(arrowtype.Dictionary)
+	runEnds      = acceptLayout(arrowtype.RunEnd)
 )
 
 // acceptRows is the set of the IDs of the rows of the table accept
