@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arrowmap/arrowmap/duckdb"
+	"github.com/arrowmap/arrowmap/mapper"
 )
 
 // The Appender gives DuckDB every date, time of day, timestamp and
@@ -87,3 +88,32 @@ func TestTheAppendersTimesAreTheOnesDuckDBsArrowScanReads(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// The Appender writes no TIME_NS (duckdb-go creates none on a table that
+// has one): a time64[ns] is refused before any table is made, naming its
+// column, where the view ingests it to the nanosecond.
+func TestATimeOfDayInNanosecondsIsRefusedByTheAppenderAndGoesInThroughTheView(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	type row struct {
+		ID    int32          `arrow:"id"`
+		Clock *time.Duration `arrow:"clock,time64,unit=ns"`
+	}
+	rows := []row{{ID: 1, Clock: ptr(23*time.Hour + 59*time.Minute + 59*time.Second + 999_999_999)}, {ID: 2}}
+
+	_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "appended", Mode: duckdb.Create}, rows, duckdb.IngestConfig{Appender: true})
+	require.ErrorIs(t, err, mapper.ErrUnsupported)
+	assert.Contains(t, err.Error(), `"clock"`)
+	assert.Contains(t, err.Error(), "TIME_NS")
+	var tables int
+	require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'appended'").Scan(&tables))
+	assert.Zero(t, tables, "refused before the table is created")
+
+	n, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: "scanned", Mode: duckdb.Create}, rows)
+	require.NoError(t, err)
+	require.EqualValues(t, 2, n)
+	assert.Equal(t, "TIME_NS", columnType(t, db, "scanned", "clock"))
+	var text string
+	require.NoError(t, db.QueryRowContext(ctx, "SELECT clock::VARCHAR FROM scanned WHERE id = 1").Scan(&text))
+	assert.Equal(t, "23:59:59.999999999", text)
+}

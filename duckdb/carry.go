@@ -68,6 +68,11 @@ func carriedLevel(dt arrow.DataType, at string, p path, elem bool) (arrow.DataTy
 	case row.Counts():
 		unit, _ := arrowtype.Unit(dt)
 		zone, _ := arrowtype.Zone(dt)
+		if p == appenderPath && unit == arrow.Nanosecond && row.Times() && !row.Instant() {
+			// duckdb-go's Appender (v2.10506.0) is created on no table with
+			// a TIME_NS column: "unsupported data type: unknown type".
+			return nil, false, unsupported(at, dt, "DuckDB's Appender writes no TIME_NS: ingest it without IngestConfig.Appender, or tag it unit=us")
+		}
 		if unit != arrow.Nanosecond || (zone == "" && row.Times()) {
 			return dt, false, nil // TIMESTAMP_NS and TIME_NS hold nanoseconds
 		}

@@ -68,7 +68,9 @@
 // refused, naming the row. A dense union, which the view cannot carry,
 // goes through DuckDB's Appender, as every column does with
 // IngestConfig.Appender; a decimal of more than 38 digits, which DuckDB
-// has no type for, is refused before any row, naming the column.
+// has no type for, is refused before any row, naming the column, and so
+// is a time64[ns] on the Appender, which writes no TIME_NS (the view
+// carries it).
 //
 // # Transactions
 //
