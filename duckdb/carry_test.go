@@ -5,6 +5,8 @@ package duckdb_test
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -183,5 +185,79 @@ func BenchmarkIngestAListOfDictionaryStrings(b *testing.B) {
 				db.Close()
 			}
 		})
+	}
+}
+
+// timeRow holds a time.Time and a time.Duration under each temporal tag,
+// of values that nsOf makes from the row's id.
+type timeRow struct {
+	ID   int64         `arrow:"id"`
+	MS   time.Time     `arrow:"ms,timestamp,unit=ms,naive"`
+	US   *time.Time    `arrow:"us,timestamp,unit=us,tz=Asia/Kolkata"`
+	Day  time.Time     `arrow:"day,date32"`
+	Mid  *time.Time    `arrow:"mid,date64"`
+	Clk  time.Time     `arrow:"clk,time32,unit=ms"`
+	Clk6 time.Time     `arrow:"clk6,time64,unit=us"`
+	Dur  time.Duration `arrow:"dur,duration,unit=us"`
+	TOD  time.Duration `arrow:"tod,time64,unit=us"`
+	TOD3 time.Duration `arrow:"tod3,time32,unit=ms"`
+}
+
+// instantNS is row id's instant in ns since the epoch, of n rows: before
+// the epoch for the first half, with odd nanoseconds, in SQL and in Go.
+const instantNS = "((id - %d) * 7919000013)"
+
+func instantOf(id, n int64) int64 { return (id - n/2) * 7_919_000_013 }
+
+func timeRows(n int) []timeRow {
+	rows := make([]timeRow, n)
+	zones := []*time.Location{time.UTC, time.FixedZone("-11", -11*3600), time.FixedZone("+14", 14*3600)}
+	for i := range rows {
+		id := int64(i)
+		at := time.Unix(0, instantOf(id, int64(n))).In(zones[i%3])
+		rows[i] = timeRow{ID: id, MS: at, Day: at, Clk: at, Clk6: at, Dur: time.Duration(instantOf(id, int64(n))),
+			TOD: time.Duration(id*7_919_000_013) % (24 * time.Hour), TOD3: time.Duration(id*1_000_003) % (24 * time.Hour)}
+		if i%4 != 0 {
+			mid := time.Unix(int64(i-n/2)*86400, 0)
+			rows[i].US, rows[i].Mid = &at, &mid
+		}
+	}
+	return rows
+}
+
+// The encoder floors an instant to its tick (a date32's day in UTC, a
+// time of day's clock in UTC) and truncates a duration; DuckDB's SQL,
+// working each value out from the row's id, finds every row so, through
+// the view and the Appender, at DuckDB's vector (2,048) and row group
+// (122,880) and past them.
+func TestTimesAreWhatDuckDBsSQLWorksOutFromTheirRow(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	for _, n := range []int{0, 1, 2, 2048, 2049, 122_880, 122_881} {
+		rows := timeRows(n)
+		for _, appender := range []bool{false, true} {
+			table := fmt.Sprintf("t_%d_%v", n, appender)
+			_, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: table, Mode: duckdb.Create}, rows, duckdb.IngestConfig{Appender: appender})
+			require.NoError(t, err, table)
+			sql := strings.NewReplacer("{at}", fmt.Sprintf(instantNS, n/2), "{half}", strconv.Itoa(n/2))
+			for _, differs := range []string{
+				"epoch_ms(ms) != floor({at} / 1e6)::BIGINT",
+				"(id % 4 = 0) != (us IS NULL) OR epoch_us(us) != floor({at} / 1e3)::BIGINT",
+				"day != DATE '1970-01-01' + floor({at} / 86400e9)::INT",
+				"(id % 4 = 0) != (mid IS NULL) OR mid != DATE '1970-01-01' + (id - {half})::INT",
+				"epoch_ns(clk)::BIGINT != ((floor({at} / 1e6)::BIGINT % 86400000 + 86400000) % 86400000) * 1000000",
+				"epoch_ns(clk6)::BIGINT != ((floor({at} / 1e3)::BIGINT % 86400000000 + 86400000000) % 86400000000) * 1000",
+				"epoch_us(dur) != trunc({at} / 1e3)::BIGINT",
+				"epoch_ns(tod)::BIGINT != ((id * 7919000013) % 86400000000000) // 1000 * 1000",
+				"epoch_ns(tod3)::BIGINT != ((id * 1000003) % 86400000000000) // 1000000 * 1000000",
+			} {
+				where := sql.Replace(differs)
+				var count, bad int64
+				require.NoError(t, db.QueryRowContext(ctx, fmt.Sprintf(
+					"SELECT count(*), count(*) FILTER (WHERE %s) FROM %s", where, table)).Scan(&count, &bad))
+				require.EqualValues(t, n, count, table)
+				require.Zero(t, bad, "%s: rows where %s", table, where)
+			}
+		}
 	}
 }
