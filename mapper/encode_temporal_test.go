@@ -3,6 +3,8 @@ package mapper_test
 import (
 	"fmt"
 	"math"
+	"math/big"
+	"reflect"
 	"testing"
 	"time"
 
@@ -332,4 +334,115 @@ func benchEncodeTimes[T any](b *testing.B, name string, n int, at []time.Time, r
 			rec.Release()
 		}
 	})
+}
+
+// FuzzEncodeInstants encodes a time.Time to each temporal type, and checks
+// each value, or its ErrOverflow or ErrInvalidData, against the same
+// arithmetic done on the instant's nanoseconds in math/big: a timestamp
+// the floor of its unit, a date32 the floor of the day, a date64 a whole
+// day's milliseconds, a time of day the floor of its unit within the day.
+func FuzzEncodeInstants(f *testing.F) {
+	f.Add(int64(0), int64(0))
+	f.Add(int64(-1), int64(999_999_999))
+	f.Add(int64(math.MinInt64), int64(0))
+	f.Add(int64(math.MaxInt64), int64(999_999_999))
+	f.Add(int64(-9_223_372_036), int64(145_224_191)) // around timestamp[ns]'s first instant
+	f.Add(int64(9_223_372_036), int64(854_775_807))
+	f.Add(int64(math.MinInt64/1000), int64(0))
+	f.Add(int64(math.MaxInt32)*86400, int64(1))
+	f.Add(int64(math.MinInt32)*86400-1, int64(0))
+	f.Fuzz(func(t *testing.T, sec, nsec int64) {
+		nsec = ((nsec % 1e9) + 1e9) % 1e9
+		at := time.Unix(sec, nsec)
+		if at.Unix() != sec || int64(at.Nanosecond()) != nsec {
+			return // beyond what a time.Time holds
+		}
+		ns := new(big.Int).Add(new(big.Int).Mul(big.NewInt(sec), big.NewInt(1e9)), big.NewInt(nsec))
+		floor := func(per int64) *big.Int { // ns floored to a count of per ns
+			q, m := new(big.Int), new(big.Int)
+			q.DivMod(ns, big.NewInt(per), m) // Euclidean: the floor, per > 0
+			return q
+		}
+		clock := func(per int64) *big.Int { // the time of day in UTC, in per ns
+			_, m := new(big.Int).DivMod(ns, big.NewInt(86_400e9), new(big.Int))
+			return m.Div(m, big.NewInt(per))
+		}
+		day := floor(86_400e9)
+		whole := new(big.Int).Mod(ns, big.NewInt(86_400e9)).Sign() == 0
+		for _, c := range []struct {
+			name string
+			enc  func() (arrow.RecordBatch, error)
+			want *big.Int // nil: ErrInvalidData
+			bits int
+		}{
+			{"timestamp[s]", encodeOne[struct {
+				T time.Time `arrow:"t,timestamp,unit=s"`
+			}](at), floor(1e9), 64},
+			{"timestamp[ms]", encodeOne[struct {
+				T time.Time `arrow:"t,timestamp,unit=ms"`
+			}](at), floor(1e6), 64},
+			{"timestamp[us]", encodeOne[struct {
+				T time.Time `arrow:"t,timestamp,unit=us,naive"`
+			}](at), floor(1e3), 64},
+			{"timestamp[ns]", encodeOne[struct{ T time.Time }](at), floor(1), 64},
+			{"date32", encodeOne[struct {
+				T time.Time `arrow:"t,date32"`
+			}](at), day, 32},
+			{"date64", encodeOne[struct {
+				T time.Time `arrow:"t,date64"`
+			}](at), map[bool]*big.Int{true: new(big.Int).Mul(day, big.NewInt(86_400_000))}[whole], 64},
+			{"time32[s]", encodeOne[struct {
+				T time.Time `arrow:"t,time32,unit=s"`
+			}](at), clock(1e9), 32},
+			{"time32[ms]", encodeOne[struct {
+				T time.Time `arrow:"t,time32,unit=ms"`
+			}](at), clock(1e6), 32},
+			{"time64[us]", encodeOne[struct {
+				T time.Time `arrow:"t,time64,unit=us"`
+			}](at), clock(1e3), 64},
+			{"time64[ns]", encodeOne[struct {
+				T time.Time `arrow:"t,time64,unit=ns"`
+			}](at), clock(1), 64},
+		} {
+			rec, err := c.enc()
+			fits := c.want != nil && c.want.IsInt64() &&
+				(c.bits == 64 || c.want.Int64() >= math.MinInt32 && c.want.Int64() <= math.MaxInt32)
+			switch {
+			case c.want == nil:
+				require.ErrorIs(t, err, mapper.ErrInvalidData, "%s of %s", c.name, at)
+			case !fits:
+				require.ErrorIs(t, err, mapper.ErrOverflow, "%s of %s", c.name, at)
+			default:
+				require.NoError(t, err, "%s of %s", c.name, at)
+				assert.Equal(t, c.want.Int64(), firstCount(rec.Column(0)), "%s of %s", c.name, at)
+				rec.Release()
+			}
+		}
+	})
+}
+
+// encodeOne encodes one row of T, a struct of one time.Time field, at.
+func encodeOne[T any](at time.Time) func() (arrow.RecordBatch, error) {
+	return func() (arrow.RecordBatch, error) {
+		var row T
+		reflect.ValueOf(&row).Elem().Field(0).Set(reflect.ValueOf(at))
+		return mapper.Encode([]T{row})
+	}
+}
+
+// firstCount is the count of row 0 of a date, time or timestamp array.
+func firstCount(a arrow.Array) int64 {
+	switch a := a.(type) {
+	case *array.Timestamp:
+		return int64(a.Value(0))
+	case *array.Date32:
+		return int64(a.Value(0))
+	case *array.Date64:
+		return int64(a.Value(0))
+	case *array.Time32:
+		return int64(a.Value(0))
+	case *array.Time64:
+		return int64(a.Value(0))
+	}
+	panic(a.DataType())
 }
