@@ -125,6 +125,14 @@ func newColumnBuilder(mem memory.Allocator, dt arrow.DataType) columnBuilder {
 	return adaptArrowGo(mem, array.NewBuilder(mem, dt), newColumnBuilder, true)
 }
 
+// buildsChildren reports whether newColumnBuilder builds the children of
+// a level of r as levels of their own, with builders of ours: a struct's,
+// a union's and a list's (not a map's). Below any other level, arrow-go's
+// builder of that level is in charge.
+func buildsChildren(r *arrowtype.Row) bool {
+	return r.Layout == arrowtype.Struct || r.Layout == arrowtype.Union || r.Layout == arrowtype.List && !r.Map
+}
+
 // growable is a buffer that grows by doubling, from the size of the last
 // one it handed over: a Builder's batches, and Encode's calls, tend to be
 // alike, so the second and later ones are allocated once.

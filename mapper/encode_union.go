@@ -312,24 +312,14 @@ func adaptUnion(mem memory.Allocator, b array.Builder, r *arrowtype.Row, base ar
 // write.
 func denseUnionBelowArrowGo(dt arrow.DataType, below bool, at where) error {
 	r := arrowtype.OfType(dt)
-	switch r.Layout {
-	case arrowtype.Union, arrowtype.Struct:
-		if r.Dense && below {
-			return newError(ErrUnsupported, at.path, at.column, -1, "a dense_union below a map, fixed-size list, list view, dictionary or run-end level: make it sparse_union")
+	if r.Dense && below {
+		return newError(ErrUnsupported, at.path, at.column, -1, "a dense_union below a map, fixed-size list, list view, dictionary or run-end level: make it sparse_union")
+	}
+	below = below || !buildsChildren(r)
+	for _, f := range arrowtype.Children(dt) {
+		if err := denseUnionBelowArrowGo(f.Type, below, at); err != nil {
+			return err
 		}
-		for _, f := range dt.(arrow.NestedType).Fields() {
-			if err := denseUnionBelowArrowGo(f.Type, below, at); err != nil {
-				return err
-			}
-		}
-	case arrowtype.List, arrowtype.ListView, arrowtype.FixedList:
-		// arrow-go builds maps, fixed-size lists and list views; a map's
-		// elements are its entries, a struct of its keys and items.
-		ours := r.Layout == arrowtype.List && !r.Map
-		return denseUnionBelowArrowGo(dt.(arrow.ListLikeType).Elem(), below || !ours, at)
-	case arrowtype.Dictionary, arrowtype.RunEnd:
-		values, _ := arrowtype.Encoded(dt)
-		return denseUnionBelowArrowGo(values, true, at)
 	}
 	return nil
 }

@@ -459,3 +459,62 @@ func TestAnUndeclaredCodeIsInvalidEvenBelowANullParent(t *testing.T) {
 	require.ErrorIs(t, err, mapper.ErrInvalidData)
 	assert.Contains(t, err.Error(), "type id 5")
 }
+
+// A dense union encodes below the levels our builders build (a struct, a
+// list, a large list) and is refused below those arrow-go's build (a map,
+// a list view, a fixed-size list), which adaptUnion cannot write.
+func TestADenseUnionEncodesBelowOurLevelsOnly(t *testing.T) {
+	type inStruct struct {
+		D unValue `arrow:"d,dense_union"`
+	}
+	type (
+		list struct {
+			L []unValue `arrow:"l" arrow-elem:"dense_union"`
+		}
+		largeList struct {
+			L []unValue `arrow:"l,large_list" arrow-elem:"dense_union"`
+		}
+		structs struct {
+			L []inStruct `arrow:"l"`
+		}
+		mapValue struct {
+			M map[string]unValue `arrow:"m" arrow-value:"dense_union"`
+		}
+		listView struct {
+			L []unValue `arrow:"l,list_view" arrow-elem:"dense_union"`
+		}
+		fixedList struct {
+			L [2]unValue `arrow:"l" arrow-elem:"dense_union"`
+		}
+		listViewOfStructs struct {
+			L []inStruct `arrow:"l,list_view"`
+		}
+	)
+	for _, c := range []struct {
+		name   string
+		schema func(...mapper.WriteOption) (*arrow.Schema, error)
+		ok     bool
+	}{
+		{"a list", mapper.SchemaOf[list], true},
+		{"a large list", mapper.SchemaOf[largeList], true},
+		{"a struct in a list", mapper.SchemaOf[structs], true},
+		{"a map", mapper.SchemaOf[mapValue], false},
+		{"a list view", mapper.SchemaOf[listView], false},
+		{"a fixed-size list", mapper.SchemaOf[fixedList], false},
+		{"a struct in a list view", mapper.SchemaOf[listViewOfStructs], false},
+	} {
+		_, err := c.schema()
+		if c.ok {
+			assert.NoError(t, err, c.name)
+		} else {
+			assert.ErrorIs(t, err, mapper.ErrUnsupported, c.name)
+		}
+	}
+	rows := []list{{L: []unValue{{I: fxPtr[int64](1), Code: 5}, {S: fxPtr("s"), Code: 9}}}, {}}
+	rec, err := mapper.Encode(rows)
+	require.NoError(t, err)
+	defer rec.Release()
+	got, err := mapper.Decode[list](rec)
+	require.NoError(t, err)
+	assert.Equal(t, rows, got)
+}
