@@ -87,11 +87,11 @@ func carriedLevel(dt arrow.DataType, at string, p path, elem bool) (arrow.DataTy
 		}
 		d128, _ := arrowtype.DecimalFor(38)
 		return d128.DecimalOf(p, s), true, nil
-	case row.Layout == arrowtype.Union && row.Dense && p == createPath: // the same UNION, its variants carried
+	case row.Dense && p == createPath: // the same UNION, its variants carried
 		sparse := arrow.SparseUnionOf(dt.(arrow.NestedType).Fields(), dt.(arrow.UnionType).TypeCodes())
 		t, _, err := carriedLevel(sparse, at, p, false)
 		return t, true, err
-	case row.Layout == arrowtype.Union && row.Dense && p == viewPath:
+	case row.Dense && p == viewPath:
 		return nil, false, unsupported(at, dt, "DuckDB's Arrow import reads sparse unions only: tag the field sparse_union")
 	}
 	children := arrowtype.Children(dt)

@@ -339,7 +339,7 @@ func find(a arrow.Array, nullable bool, i int) *Error {
 				return e
 			}
 		}
-	case r.Layout == arrowtype.Union && r.Dense:
+	case r.Dense:
 		a := a.(arrowtype.DenseUnionArray)
 		return findInUnion(a, a.ChildID(i), int(a.ValueOffset(i)))
 	case r.Layout == arrowtype.Union:
