@@ -116,4 +116,17 @@ func TestATimeOfDayInNanosecondsIsRefusedByTheAppenderAndGoesInThroughTheView(t 
 	var text string
 	require.NoError(t, db.QueryRowContext(ctx, "SELECT clock::VARCHAR FROM scanned WHERE id = 1").Scan(&text))
 	assert.Equal(t, "23:59:59.999999999", text)
+
+	// Into a table that has a TIME_NS column, the Appender cannot start,
+	// whatever the unit of the rows: ErrUnsupported, naming the column.
+	type micros struct {
+		ID    int32          `arrow:"id"`
+		Clock *time.Duration `arrow:"CLOCK,time64,unit=us"`
+	}
+	_, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "scanned"}, []micros{{ID: 3}}, duckdb.IngestConfig{Appender: true})
+	require.ErrorIs(t, err, mapper.ErrUnsupported)
+	assert.Contains(t, err.Error(), `"clock"`)
+	assert.Contains(t, err.Error(), "TIME_NS")
+	require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM scanned").Scan(&n))
+	assert.EqualValues(t, 2, n, "nothing appended")
 }

@@ -210,6 +210,15 @@ func TestIngestAppendsByNameAndCreatesWhenAsked(t *testing.T) {
 	r.Release()
 	require.NoError(t, err)
 	assert.Equal(t, rows, back)
+	// The Appender finds the columns as BY NAME does, without case: each
+	// row is then in the table twice.
+	n, err = duckdb.Ingest(ctx, db, duckdb.Table{Name: "orders"}, rows, duckdb.IngestConfig{Appender: true, BatchRows: 64})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1000, n)
+	var twice int
+	require.NoError(t, db.QueryRow("SELECT count(*) FROM (SELECT id, total, note FROM orders GROUP BY ALL HAVING count(*) = 2)").Scan(&twice))
+	assert.Equal(t, 1000, twice)
+	assert.Equal(t, 2000, count(t, db, "orders"))
 
 	n, err = duckdb.Ingest(ctx, db, duckdb.Table{Schema: "main", Name: "created", Mode: duckdb.CreateAppend}, rows[:5])
 	require.NoError(t, err)

@@ -405,8 +405,12 @@ type inserter struct {
 	// appender is whether the rows go through DuckDB's Appender, not a
 	// view.
 	appender bool
-	ownTx    bool // began by us: ours to end
-	done     bool
+	// columns is the table's names of the schema's fields, in its order
+	// (checkColumns): the Appender, unlike BY NAME, finds a column only by
+	// the table's spelling of it.
+	columns []string
+	ownTx   bool // began by us: ours to end
+	done    bool
 	// created is whether the table is ours, created in this transaction.
 	created bool
 	// dropped is whether Replace dropped a table in this transaction,
@@ -755,6 +759,10 @@ func (w *inserter) checkColumns(ctx context.Context) error {
 		}
 	}
 	if len(missing) == 0 && len(extra) == 0 {
+		w.columns = make([]string, len(ours))
+		for i, f := range ours {
+			w.columns[i] = cols[slices.IndexFunc(cols, func(c string) bool { return strings.EqualFold(c, f) })]
+		}
 		return nil
 	}
 	var why []string
@@ -836,11 +844,11 @@ func (w *inserter) appendAll(ctx context.Context, recs iter.Seq2[arrow.RecordBat
 	var app *duckdb.Appender
 	err = w.s.conn.Raw(func(dc any) error {
 		var err error
-		app, err = duckdb.NewAppenderWithColumns(dc.(driver.Conn), w.catalog, w.schemaName, w.bare, fieldNames(w.schema))
+		app, err = duckdb.NewAppenderWithColumns(dc.(driver.Conn), w.catalog, w.schemaName, w.bare, w.columns)
 		return err
 	})
 	if err != nil {
-		return 0, w.fail("its Appender", err)
+		return 0, w.fail("its Appender", w.appenderRefuses(ctx, err))
 	}
 	defer func() {
 		if err != nil {
@@ -870,6 +878,26 @@ func (w *inserter) appendAll(ctx context.Context, recs iter.Seq2[arrow.RecordBat
 		return 0, w.fail("the Appender", err)
 	}
 	return n, nil
+}
+
+// appenderRefuses is err, duckdb-go's failure to create an Appender on
+// the table, as an ErrUnsupported naming the column when the table has one
+// of a type the Appender writes none of (TIME_NS: duckdb-go v2.10506.0
+// says "unsupported data type: unknown type: index: N").
+func (w *inserter) appenderRefuses(ctx context.Context, err error) error {
+	rows, qerr := w.s.conn.QueryContext(ctx, "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM "+w.name+")")
+	if qerr != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name, typ string
+		if rows.Scan(&name, &typ) == nil && typ == "TIME_NS" && slices.ContainsFunc(fieldNames(w.schema), func(f string) bool { return strings.EqualFold(f, name) }) {
+			return &mapper.Error{Column: name, Row: -1, Err: fmt.Errorf(
+				"%w: the table's column is TIME_NS, which DuckDB's Appender writes none of: ingest without IngestConfig.Appender (%v)", mapper.ErrUnsupported, err)}
+		}
+	}
+	return err
 }
 
 // appendRows appends rec's rows through the Appender.
