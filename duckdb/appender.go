@@ -3,6 +3,7 @@ package duckdb
 import (
 	"database/sql/driver"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -24,14 +25,18 @@ import (
 // takes for its DuckDB type; nil for a null.
 type valueOf func(i int) (driver.Value, error)
 
-// valuesOf is the valueOf of arr.
-func valuesOf(arr arrow.Array) (valueOf, error) {
+// valuesOf is the valueOf of arr, whose struct fields and union variants
+// are named as in named, the table's type of the column, where it has one
+// of the same name without case: DuckDB's identifiers ignore case, and the
+// Appender finds a STRUCT's field only by its own spelling. A nil named
+// keeps arr's names.
+func valuesOf(arr arrow.Array, named arrow.DataType) (valueOf, error) {
 	dt := arr.DataType()
 	row := arrowtype.OfType(dt)
 	if row.Layout == arrowtype.Null {
 		return func(int) (driver.Value, error) { return nil, nil }, nil
 	}
-	v, err := nonNullValuesOf(arr, row)
+	v, err := nonNullValuesOf(arr, row, named)
 	if err != nil {
 		return nil, err
 	}
@@ -46,11 +51,11 @@ func valuesOf(arr arrow.Array) (valueOf, error) {
 	}, nil
 }
 
-func nonNullValuesOf(arr arrow.Array, row *arrowtype.Row) (valueOf, error) {
+func nonNullValuesOf(arr arrow.Array, row *arrowtype.Row, named arrow.DataType) (valueOf, error) {
 	dt := arr.DataType()
 	switch row.Layout {
 	case arrowtype.Extension:
-		return extensionValuesOf(arr)
+		return extensionValuesOf(arr, named)
 	case arrowtype.Boolean:
 		b := arr.(interface{ Value(int) bool })
 		return func(i int) (driver.Value, error) { return b.Value(i), nil }, nil
@@ -69,9 +74,9 @@ func nonNullValuesOf(arr arrow.Array, row *arrowtype.Row) (valueOf, error) {
 	case arrowtype.List, arrowtype.ListView, arrowtype.FixedList:
 		l := arr.(array.ListLike)
 		if row.Map {
-			return mapValuesOf(l)
+			return mapValuesOf(l, elemOf(named))
 		}
-		elem, err := valuesOf(l.ListValues())
+		elem, err := valuesOf(l.ListValues(), elemOf(named))
 		if err != nil {
 			return nil, err
 		}
@@ -90,9 +95,12 @@ func nonNullValuesOf(arr arrow.Array, row *arrowtype.Row) (valueOf, error) {
 	case arrowtype.Struct:
 		s := arr.(arrowtype.StructArray)
 		fields := dt.(arrow.NestedType).Fields()
+		names := make([]string, len(fields))
 		values := make([]valueOf, s.NumField())
 		for k := range values {
-			v, err := valuesOf(s.Field(k))
+			var t arrow.DataType
+			names[k], t = fieldNamed(named, fields[k].Name)
+			v, err := valuesOf(s.Field(k), t)
 			if err != nil {
 				return nil, err
 			}
@@ -105,16 +113,19 @@ func nonNullValuesOf(arr arrow.Array, row *arrowtype.Row) (valueOf, error) {
 				if err != nil {
 					return nil, err
 				}
-				out[fields[k].Name] = x
+				out[names[k]] = x
 			}
 			return out, nil
 		}, nil
 	case arrowtype.Union:
 		u := arr.(array.Union)
 		fields := dt.(arrow.NestedType).Fields()
+		names := make([]string, len(fields))
 		values := make([]valueOf, u.NumFields())
 		for k := range values {
-			v, err := valuesOf(u.Field(k))
+			var t arrow.DataType
+			names[k], t = fieldNamed(named, fields[k].Name)
+			v, err := valuesOf(u.Field(k), t)
 			if err != nil {
 				return nil, err
 			}
@@ -131,18 +142,18 @@ func nonNullValuesOf(arr arrow.Array, row *arrowtype.Row) (valueOf, error) {
 			if err != nil {
 				return nil, err
 			}
-			return duckdb.Union{Tag: fields[k].Name, Value: v}, nil
+			return duckdb.Union{Tag: names[k], Value: v}, nil
 		}, nil
 	case arrowtype.Dictionary:
 		d := arr.(arrowtype.DictionaryArray)
-		values, err := valuesOf(d.Dictionary())
+		values, err := valuesOf(d.Dictionary(), encodedOf(named))
 		if err != nil {
 			return nil, err
 		}
 		return func(i int) (driver.Value, error) { return values(d.GetValueIndex(i)) }, nil
 	case arrowtype.RunEnd:
 		r := arr.(arrowtype.RunEndArray)
-		values, err := valuesOf(r.Values())
+		values, err := valuesOf(r.Values(), encodedOf(named))
 		if err != nil {
 			return nil, err
 		}
@@ -151,15 +162,57 @@ func nonNullValuesOf(arr arrow.Array, row *arrowtype.Row) (valueOf, error) {
 	return nil, fmt.Errorf("DuckDB's Appender takes no %s", dt)
 }
 
+// fieldNamed is named's field of name, without case, when named is a
+// struct or a union that has one: its name and type; else name and nil.
+func fieldNamed(named arrow.DataType, name string) (string, arrow.DataType) {
+	if named == nil {
+		return name, nil
+	}
+	if r := arrowtype.OfType(named); r.Layout == arrowtype.Struct || r.Layout == arrowtype.Union {
+		for _, f := range arrowtype.Children(named) {
+			if strings.EqualFold(f.Name, name) {
+				return f.Name, f.Type
+			}
+		}
+	}
+	return name, nil
+}
+
+// elemOf is the element of named when it is a list of any kind (a map's,
+// its entries), else nil.
+func elemOf(named arrow.DataType) arrow.DataType {
+	if l, ok := named.(arrow.ListLikeType); ok {
+		return l.Elem()
+	}
+	return nil
+}
+
+// encodedOf is what named encodes when it is a dictionary or a run-end
+// encoding (DuckDB exports an ENUM as a dictionary), else named.
+func encodedOf(named arrow.DataType) arrow.DataType {
+	if named == nil {
+		return nil
+	}
+	if values, ok := arrowtype.Encoded(named); ok {
+		return values
+	}
+	return named
+}
+
 // mapValuesOf reads a map's rows as duckdb-go's OrderedMap, its keys in
 // their order; a key of bytes as a string, which an OrderedMap can compare.
-func mapValuesOf(l array.ListLike) (valueOf, error) {
+// Its keys and items are named as those of named, the table's entries.
+func mapValuesOf(l array.ListLike, named arrow.DataType) (valueOf, error) {
 	entries := l.ListValues().(arrowtype.StructArray)
-	keys, err := valuesOf(entries.Field(0))
+	var keyType, itemType arrow.DataType
+	if n, ok := named.(arrow.NestedType); ok && len(n.Fields()) == 2 {
+		keyType, itemType = n.Fields()[0].Type, n.Fields()[1].Type
+	}
+	keys, err := valuesOf(entries.Field(0), keyType)
 	if err != nil {
 		return nil, err
 	}
-	items, err := valuesOf(entries.Field(1))
+	items, err := valuesOf(entries.Field(1), itemType)
 	if err != nil {
 		return nil, err
 	}
@@ -258,10 +311,13 @@ func int64Values(d arrow.ArrayData, row *arrowtype.Row) func(int) int64 {
 
 // extensionValuesOf reads the extensions DuckDB has a type of, and any
 // other as its storage.
-func extensionValuesOf(arr arrow.Array) (valueOf, error) {
+func extensionValuesOf(arr arrow.Array, named arrow.DataType) (valueOf, error) {
 	ext, _ := arrowtype.ExtensionOf(arr.DataType())
 	storage := arr.(array.ExtensionArray).Storage()
-	values, err := valuesOf(storage)
+	if named != nil {
+		named = arrowtype.Storage(named)
+	}
+	values, err := valuesOf(storage, named)
 	if err != nil {
 		return nil, err
 	}

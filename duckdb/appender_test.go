@@ -130,3 +130,51 @@ func TestATimeOfDayInNanosecondsIsRefusedByTheAppenderAndGoesInThroughTheView(t 
 	require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM scanned").Scan(&n))
 	assert.EqualValues(t, 2, n, "nothing appended")
 }
+
+// DuckDB's identifiers ignore case, and so does an ingest into a table that
+// exists: the Appender, which finds a STRUCT's field only by the table's
+// spelling of it, is given that spelling, at any depth, as the view's
+// INSERT … BY NAME finds it.
+func TestTheAppenderFindsAStructsFieldsWithoutCaseAsTheViewDoes(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	type point struct {
+		X int32 `arrow:"X"`
+	}
+	type inner struct {
+		A int32  `arrow:"A"`
+		B string `arrow:"b"`
+	}
+	type row struct {
+		ID     int32            `arrow:"ID"`
+		St     inner            `arrow:"St"`
+		Points []point          `arrow:"points"`
+		ByName map[string]point `arrow:"byname"`
+	}
+	rows := []row{
+		{ID: 1, St: inner{A: 2, B: "x"}, Points: []point{{X: 3}, {X: 4}}, ByName: map[string]point{"k": {X: 5}}},
+		{ID: 2, St: inner{A: -1, B: ""}},
+	}
+	for _, c := range []struct {
+		name string
+		cfg  duckdb.IngestConfig
+	}{{"scanned", duckdb.IngestConfig{}}, {"appended", duckdb.IngestConfig{Appender: true}}} {
+		_, err := db.ExecContext(ctx, `CREATE TABLE `+c.name+` (id INTEGER, st STRUCT(b VARCHAR, a INTEGER),
+			Points STRUCT(x INTEGER)[], ByName MAP(VARCHAR, STRUCT(x INTEGER)))`)
+		require.NoError(t, err)
+		n, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: c.name}, rows, c.cfg)
+		require.NoError(t, err, c.name)
+		require.EqualValues(t, 2, n)
+		var got []string
+		rs, err := db.QueryContext(ctx, "SELECT id::VARCHAR || ' ' || st::VARCHAR || ' ' || coalesce(points::VARCHAR, '-') || ' ' || coalesce(byname::VARCHAR, '-') FROM "+c.name+" ORDER BY id")
+		require.NoError(t, err)
+		for rs.Next() {
+			var s string
+			require.NoError(t, rs.Scan(&s))
+			got = append(got, s)
+		}
+		require.NoError(t, rs.Err())
+		rs.Close()
+		assert.Equal(t, []string{"1 {'b': x, 'a': 2} [{'x': 3}, {'x': 4}] {k={'x': 5}}", "2 {'b': '', 'a': -1} - -"}, got, c.name)
+	}
+}

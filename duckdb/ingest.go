@@ -405,12 +405,14 @@ type inserter struct {
 	// appender is whether the rows go through DuckDB's Appender, not a
 	// view.
 	appender bool
-	// columns is the table's names of the schema's fields, in its order
-	// (checkColumns): the Appender, unlike BY NAME, finds a column only by
-	// the table's spelling of it.
-	columns []string
-	ownTx   bool // began by us: ours to end
-	done    bool
+	// columns is the table's names of the schema's fields, in its order,
+	// and, for the Appender, tableTypes their Arrow types in the table
+	// (checkColumns): the Appender, unlike BY NAME, finds a column or a
+	// STRUCT's field only by the table's spelling of it.
+	columns    []string
+	tableTypes []arrow.DataType
+	ownTx      bool // began by us: ours to end
+	done       bool
 	// created is whether the table is ours, created in this transaction.
 	created bool
 	// dropped is whether Replace dropped a table in this transaction,
@@ -763,6 +765,9 @@ func (w *inserter) checkColumns(ctx context.Context) error {
 		for i, f := range ours {
 			w.columns[i] = cols[slices.IndexFunc(cols, func(c string) bool { return strings.EqualFold(c, f) })]
 		}
+		if w.appender {
+			return w.readTableTypes(ctx)
+		}
 		return nil
 	}
 	var why []string
@@ -774,6 +779,22 @@ func (w *inserter) checkColumns(ctx context.Context) error {
 	}
 	return &mapper.Error{Row: -1, Err: fmt.Errorf("%w: arrowmap/duckdb: %s into %q: the table %s (the rows' columns: %s)",
 		mapper.ErrMissingColumn, w.entry, w.table, strings.Join(why, " and "), quoteAll(fieldNames(w.schema)))}
+}
+
+// readTableTypes sets tableTypes from DuckDB's Arrow export of the table.
+func (w *inserter) readTableTypes(ctx context.Context) error {
+	rr, err := w.s.arrow.QueryContext(ctx, "SELECT * FROM "+w.name+" LIMIT 0")
+	if err != nil {
+		return w.fail("its columns' types", err)
+	}
+	defer rr.Release()
+	w.tableTypes = make([]arrow.DataType, len(w.columns))
+	for i, c := range w.columns {
+		if k := rr.Schema().FieldIndices(c); len(k) == 1 {
+			w.tableTypes[i] = rr.Schema().Field(k[0]).Type
+		}
+	}
+	return nil
 }
 
 // insertStream writes the records into the table through one INSERT …
@@ -904,7 +925,7 @@ func (w *inserter) appenderRefuses(ctx context.Context, err error) error {
 func (w *inserter) appendRows(ctx context.Context, app *duckdb.Appender, rec arrow.RecordBatch) (int64, error) {
 	cols := make([]valueOf, rec.NumCols())
 	for j, col := range rec.Columns() {
-		v, err := valuesOf(col)
+		v, err := valuesOf(col, w.tableTypes[j])
 		if err != nil {
 			return 0, w.fail(fmt.Sprintf("column %q", rec.ColumnName(j)), err)
 		}
