@@ -165,16 +165,7 @@ func TestTheAppenderFindsAStructsFieldsWithoutCaseAsTheViewDoes(t *testing.T) {
 		n, err := duckdb.Ingest(ctx, db, duckdb.Table{Name: c.name}, rows, c.cfg)
 		require.NoError(t, err, c.name)
 		require.EqualValues(t, 2, n)
-		var got []string
-		rs, err := db.QueryContext(ctx, "SELECT id::VARCHAR || ' ' || st::VARCHAR || ' ' || coalesce(points::VARCHAR, '-') || ' ' || coalesce(byname::VARCHAR, '-') FROM "+c.name+" ORDER BY id")
-		require.NoError(t, err)
-		for rs.Next() {
-			var s string
-			require.NoError(t, rs.Scan(&s))
-			got = append(got, s)
-		}
-		require.NoError(t, rs.Err())
-		rs.Close()
+		got := texts(t, db, "SELECT id::VARCHAR || ' ' || st::VARCHAR || ' ' || coalesce(points::VARCHAR, '-') || ' ' || coalesce(byname::VARCHAR, '-') FROM "+c.name+" ORDER BY id")
 		assert.Equal(t, []string{"1 {'b': x, 'a': 2} [{'x': 3}, {'x': 4}] {k={'x': 5}}", "2 {'b': '', 'a': -1} - -"}, got, c.name)
 	}
 }

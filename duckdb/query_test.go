@@ -26,6 +26,22 @@ func openDB(t testing.TB) *sql.DB {
 	return db
 }
 
+// texts is the one string column of query's rows, in their order.
+func texts(t *testing.T, db *sql.DB, query string) []string {
+	t.Helper()
+	rs, err := db.Query(query)
+	require.NoError(t, err, query)
+	defer rs.Close()
+	var out []string
+	for rs.Next() {
+		var s string
+		require.NoError(t, rs.Scan(&s))
+		out = append(out, s)
+	}
+	require.NoError(t, rs.Err())
+	return out
+}
+
 // columnType is DuckDB's type of column of table, as its catalog says.
 func columnType(t *testing.T, db *sql.DB, table, column string) string {
 	t.Helper()

@@ -154,15 +154,7 @@ func roundTripEveryType(t *testing.T, cfg duckdb.IngestConfig) {
 	assert.EqualValues(t, len(rows), n)
 
 	// DuckDB holds each column in its own type, not as text or blobs.
-	var types []string
-	trows, err := db.Query("SELECT data_type FROM information_schema.columns WHERE table_name = 'every' ORDER BY ordinal_position")
-	require.NoError(t, err)
-	for trows.Next() {
-		var typ string
-		require.NoError(t, trows.Scan(&typ))
-		types = append(types, typ)
-	}
-	require.NoError(t, trows.Err())
+	types := texts(t, db, "SELECT data_type FROM information_schema.columns WHERE table_name = 'every' ORDER BY ordinal_position")
 	assert.Equal(t, []string{"BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
 		"HUGEINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL(18,3)", "DECIMAL(38,10)", "VARCHAR", "BLOB", "DATE", "TIME",
 		"TIME WITH TIME ZONE", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS", "TIMESTAMP WITH TIME ZONE", "INTERVAL",
