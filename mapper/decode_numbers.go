@@ -1,7 +1,6 @@
 package mapper
 
 import (
-	"cmp"
 	"reflect"
 	"unsafe"
 
@@ -70,12 +69,6 @@ func convertFloat16[D number](src []float16.Num, nulls slice.Bitmap, dst strided
 	}
 }
 
-// float16Type is float16.Num, which kindOf tells apart from the other
-// arrays of uint16. It is declared here, with float16's decoder and the
-// comparison and value both directions take from it, so that float16 is
-// spelled in two files beyond the table: this one and encode_numbers.go.
-var float16Type = reflect.TypeFor[float16.Num]()
-
 // float16Value is x as a float32, exactly. arrow-go's Num.Float32 (v18.8.0)
 // reads a subnormal's fraction bits as a float32 subnormal's: 2⁻¹⁴⁹ for
 // the bits 0x0001, whose value is 2⁻²⁴.
@@ -89,27 +82,6 @@ func float16Value(x float16.Num) float32 {
 		f = -f
 	}
 	return f
-}
-
-// compareFloat16 orders two float16.Num by their value.
-func compareFloat16(a, b unsafe.Pointer) int {
-	return cmp.Compare((*float16.Num)(a).Float32(), (*float16.Num)(b).Float32())
-}
-
-// float16Decoder decodes float16 into float16.Num.
-type float16Decoder struct{}
-
-func (float16Decoder) inPlace() {}
-
-func (float16Decoder) decode(v views.View, dst strided, _ *call) {
-	n := v.Node().(*views.Primitive[float16.Num])
-	w := v.Window()
-	nulls := v.Nulls()
-	for i, x := range n.Values()[w.Offset:w.End()] {
-		if nulls.IsValid(i) {
-			*(*float16.Num)(dst.at(i)) = x
-		}
-	}
 }
 
 // integerAccept is the Arrow integers a Go integer type holds without
@@ -207,11 +179,16 @@ func (c *compiler) compileNull(t reflect.Type, tag tags.Tag, dt arrow.DataType, 
 	return c.finish(cd, at), &views.Type{Accept: nullAccept, Nullable: true, Label: at.path}, nil
 }
 
-func (c *compiler) compileFloat16(l *level) (*codec, *views.Type, error) {
-	if !l.takes(float16Accept) {
-		return l.mismatch("a float16.Num reads float16")
+// compileValue plans arrow-go's Go type of a type's values (float16.Num,
+// an interval) from that type alone: a float16.Num is no Go number, and
+// the three intervals count different things, so none widens into
+// another.
+func (c *compiler) compileValue(l *level) (*codec, *views.Type, error) {
+	vt := valueTypes[l.t]
+	if !l.takes(views.AcceptOf(vt.dt.ID())) {
+		return l.mismatch("%s reads %s", l.t, vt.dt)
 	}
-	l.cd.dec = float16Decoder{}
+	l.cd.dec = vt.decoder
 	return c.done(l)
 }
 
@@ -272,8 +249,7 @@ func (c *compiler) compileFloat(l *level) (*codec, *views.Type, error) {
 // The sets of types Null and float16.Num read, from the table, and the
 // storage of a bool8 (views.Bools is what a bool reads).
 var (
-	nullAccept    = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Null })
-	float16Accept = acceptRows(func(r *arrowtype.Row) bool { return r.Value == arrowtype.Float16 })
+	nullAccept = acceptRows(func(r *arrowtype.Row) bool { return r.Layout == arrowtype.Null })
 	// bool8Storage is the storage of an arrow.bool8: int8.
 	bool8Storage = acceptRows(func(r *arrowtype.Row) bool { return r.Integer && r.Value == arrowtype.Int8 })
 )

@@ -193,10 +193,8 @@ func (c *compiler) compileLevel(t reflect.Type, tag tags.Tag, dt arrow.DataType,
 		return c.compileDuration(l)
 	case kindDecimal:
 		return c.compileDecimal(l)
-	case kindFloat16:
-		return c.compileFloat16(l)
-	case kindInterval:
-		return c.compileInterval(l)
+	case kindValue:
+		return c.compileValue(l)
 	case kindNull:
 		return l.mismatch("a mapper.Null reads the null type")
 	case kindString:

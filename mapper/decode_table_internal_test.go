@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/stretchr/testify/assert"
 
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
@@ -26,7 +27,7 @@ func TestTheDecodersSetsOfTypesFromTheTableAreTheOnesItSpelledOut(t *testing.T) 
 		{"what a time.Duration reads", durationAccept, of(arrow.DURATION, arrow.TIME32, arrow.TIME64)},
 		{"what a time.Duration reads with Strict", durationOnly, of(arrow.DURATION)},
 		{"bool", views.Bools, of(arrow.BOOL)},
-		{"float16", float16Accept, of(arrow.FLOAT16)},
+		{"what a float16.Num reads", views.AcceptOf(valueTypes[reflect.TypeFor[float16.Num]()].dt.ID()), of(arrow.FLOAT16)},
 		{"the plain strings", plainStrings, of(arrow.STRING)},
 		{"the plain binaries", plainBinaries, of(arrow.BINARY)},
 		{"the plain lists", plainLists, of(arrow.LIST)},

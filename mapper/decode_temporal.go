@@ -226,18 +226,6 @@ func overDuration(r *arrowtype.Row, dt arrow.DataType) bool {
 	return r.GoType == durationType && !r.Times() && unit != arrow.Nanosecond
 }
 
-// compileInterval plans arrow-go's Go type of an interval type from that
-// type alone: the three intervals count different things, so none widens
-// into another.
-func (c *compiler) compileInterval(l *level) (*codec, *views.Type, error) {
-	it := intervalTypes[l.t]
-	if !l.takes(views.AcceptOf(it.dt.ID())) {
-		return l.mismatch("%s reads %s", l.t, it.dt)
-	}
-	l.cd.dec = it.decoder
-	return c.done(l)
-}
-
 // The sets of types time.Time and time.Duration read, from the table: a
 // time.Time reads instants (timestamps and dates) and times of day; a
 // time.Duration the types GoTypeOf gives it, durations and times of day.

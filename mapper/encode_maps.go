@@ -370,8 +370,11 @@ func (w *mapWriter) write() {
 // structs field by field.
 func compareOf(t reflect.Type) func(a, b unsafe.Pointer) int {
 	k := kindOf(t)
-	if k == kindInterval {
-		k = reflectKinds[t.Kind()] // by its months, days and nanoseconds, in that order
+	if k == kindValue {
+		if c := valueTypes[t].compare; c != nil {
+			return c // float16.Num, by its value
+		}
+		k = reflectKinds[t.Kind()] // an interval, by its months, days and nanoseconds, in that order
 	}
 	switch k {
 	case kindTime:
@@ -379,8 +382,6 @@ func compareOf(t reflect.Type) func(a, b unsafe.Pointer) int {
 			x, y := *(*time.Time)(a), *(*time.Time)(b)
 			return cmp.Or(x.Compare(y), strings.Compare(x.Location().String(), y.Location().String()))
 		}
-	case kindFloat16:
-		return compareFloat16
 	case kindDecimal:
 		w, _ := decimalWidthOf(t)
 		return w.compare

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -398,4 +399,27 @@ func TestEncodeSortsMapEntriesByKey(t *testing.T) {
 	require.NoError(t, err)
 	defer again.Release()
 	assert.True(t, array.RecordEqual(rec, again), "equal maps encode equally")
+}
+
+// A map of float16.Num keys writes them in the order of their values, as a
+// map of float32 keys does: not in that of their bits, which put the
+// negative ones last.
+func TestFloat16KeysAreWrittenInTheOrderOfTheirValues(t *testing.T) {
+	type row struct {
+		M map[float16.Num]int32 `arrow:"m"`
+	}
+	keys := []float32{1, -2, 0.5, -0.25, 0, 65504, -65504}
+	m := map[float16.Num]int32{}
+	for i, k := range keys {
+		m[float16.New(k)] = int32(i)
+	}
+	rec, err := mapper.Encode([]row{{M: m}})
+	require.NoError(t, err)
+	defer rec.Release()
+	got := rec.Column(0).(*array.Map).Keys().(*array.Float16)
+	var order []float32
+	for i := range got.Len() {
+		order = append(order, got.Value(i).Float32())
+	}
+	assert.Equal(t, []float32{-65504, -2, -0.25, 0, 0.5, 1, 65504}, order)
 }

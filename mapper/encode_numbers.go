@@ -4,7 +4,6 @@ import (
 	"reflect"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/float16"
 
 	"github.com/arrowmap/arrowmap/tags"
 )
@@ -32,9 +31,11 @@ func integerEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType
 	return w.dt, w.encoder(lv), checkTagParts(t, tag, lv.at, 0)
 }
 
-// float16EncoderOf maps float16.Num to float16.
-func float16EncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
-	return arrow.FixedWidthTypes.Float16, &valuesEncoder[float16.Num]{encLevel: lv}, checkTagParts(t, tag, lv.at, 0)
+// valueEncoderOf maps arrow-go's Go type of a type's values (float16.Num,
+// an interval) to that type, the values written as they are.
+func valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
+	vt := valueTypes[t]
+	return vt.dt, vt.encoder(lv), checkTagParts(t, tag, lv.at, 0)
 }
 
 // nullEncoderOf maps Null to Arrow's null type.

@@ -248,10 +248,8 @@ func (c *encodeCompiler) valueEncoderOf(t reflect.Type, tag tags.Tag, lv encLeve
 		return durationEncoderOf(tag, lv)
 	case kindDecimal:
 		return decimalEncoderOf(t, tag, lv)
-	case kindFloat16:
-		return float16EncoderOf(t, tag, lv)
-	case kindInterval:
-		return intervalEncoderOf(t, tag, lv)
+	case kindValue:
+		return valueEncoderOf(t, tag, lv)
 	case kindNull:
 		return nullEncoderOf(t, tag, lv)
 	case kindString:

@@ -103,13 +103,6 @@ func durationEncoderOf(tag tags.Tag, lv encLevel) (arrow.DataType, encoder, erro
 	return dt, &convertEncoder[time.Duration, int64]{encLevel: lv, convert: durationIn(unit)}, nil
 }
 
-// intervalEncoderOf maps arrow-go's Go types of the interval types to
-// their Arrow types, the values written as they are.
-func intervalEncoderOf(t reflect.Type, tag tags.Tag, lv encLevel) (arrow.DataType, encoder, error) {
-	it := intervalTypes[t]
-	return it.dt, it.encoder(lv), checkTagParts(t, tag, lv.at, 0)
-}
-
 // instantIn converts an instant to a count of tick since the epoch,
 // floored as time.Time.UnixMilli is: a date32's day, a timestamp's unit.
 func instantIn[A int32 | int64](tick arrowtype.Tick, dt arrow.DataType) func(*time.Time) (A, error) {

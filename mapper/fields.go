@@ -205,11 +205,11 @@ type fieldKey struct {
 }
 
 // isLeafStruct reports whether a struct type maps to one column rather than
-// to a struct of fields: time.Time, the decimal number types and the
-// interval types.
+// to a struct of fields: time.Time, the decimal number types, float16.Num
+// and the interval types.
 func isLeafStruct(t reflect.Type) bool {
 	switch kindOf(t) {
-	case kindTime, kindDecimal, kindInterval:
+	case kindTime, kindDecimal, kindValue:
 		return t.Kind() == reflect.Struct
 	}
 	return false

@@ -1,6 +1,7 @@
 package mapper
 
 import (
+	"cmp"
 	"encoding"
 	"reflect"
 	"time"
@@ -22,17 +23,16 @@ type goKind uint8
 const (
 	kindUnsupported goKind = iota // channels, functions, complex numbers, interfaces, unsafe pointers
 	kindBool
-	kindInt     // int, int8, …, int64, and types whose underlying type is one
-	kindUint    // uint, uint8, …, uint64, uintptr
-	kindFloat   // float32, float64
-	kindFloat16 // float16.Num
+	kindInt   // int, int8, …, int64, and types whose underlying type is one
+	kindUint  // uint, uint8, …, uint64, uintptr
+	kindFloat // float32, float64
 	kindString
 	kindBytes     // a slice of a uint8 kind: []byte
 	kindByteArray // an array of a uint8 kind: [N]byte
 	kindTime      // time.Time
 	kindDuration  // time.Duration, although its reflect.Kind is Int64
 	kindDecimal   // decimal.Decimal32, 64, 128 and 256
-	kindInterval  // arrow.MonthInterval, arrow.DayTimeInterval, arrow.MonthDayNanoInterval
+	kindValue     // arrow-go's Go type of a type's values, where no Go type holds them: float16.Num, arrow.MonthInterval, …
 	kindNull      // Null, of Arrow's null type
 	// kindText is a type read or written as text through
 	// encoding.TextUnmarshaler or TextMarshaler. kindOf never says it: the
@@ -48,9 +48,9 @@ const (
 
 var kindNames = [...]string{
 	kindUnsupported: "unsupported", kindBool: "bool", kindInt: "int", kindUint: "uint",
-	kindFloat: "float", kindFloat16: "float16", kindString: "string", kindBytes: "bytes",
+	kindFloat: "float", kindString: "string", kindBytes: "bytes",
 	kindByteArray: "byte array", kindTime: "time", kindDuration: "duration", kindDecimal: "decimal",
-	kindInterval: "interval", kindNull: "null",
+	kindValue: "arrow-go value", kindNull: "null",
 	kindText: "text", kindList: "list", kindArray: "array", kindMap: "map", kindStruct: "struct",
 	kindPointer: "pointer",
 }
@@ -85,16 +85,14 @@ func kindOf(t reflect.Type) goKind {
 		return kindTime
 	case durationType:
 		return kindDuration
-	case float16Type:
-		return kindFloat16
 	case nullType:
 		return kindNull
 	}
 	if _, ok := decimalWidthOf(t); ok {
 		return kindDecimal
 	}
-	if _, ok := intervalTypes[t]; ok {
-		return kindInterval
+	if _, ok := valueTypes[t]; ok {
+		return kindValue
 	}
 	k := reflectKinds[t.Kind()]
 	switch {
@@ -288,6 +286,18 @@ func intervalKit[V arrowtype.FixedValue]() valueKit {
 	return k
 }
 
+// unorderedFloatKit is the kit of a float whose Go type is no Go number
+// (float16.Num): copied as it is, ordered by its value.
+func unorderedFloatKit[V interface {
+	arrowtype.FixedValue
+	Float32() float32
+}]() valueKit {
+	k := fixedKit[V]()
+	k.decoder = copyDecoder[V]{}
+	k.compare = func(a, b unsafe.Pointer) int { return cmp.Compare((*(*V)(a)).Float32(), (*(*V)(b)).Float32()) }
+	return k
+}
+
 func newValuesEncoder[V any](lv encLevel) encoder { return &valuesEncoder[V]{encLevel: lv} }
 
 func newDecimalEncoder[D interface {
@@ -306,22 +316,26 @@ func compareDecimal[D interface {
 
 var nullType = reflect.TypeFor[Null]()
 
-// intervalTypes are arrow-go's Go types of the interval types, each with
-// its Arrow type, which a field of one reads and writes exactly, copying
-// the values as they are.
-var intervalTypes = func() map[reflect.Type]intervalType {
-	m := map[reflect.Type]intervalType{}
+// valueTypes are arrow-go's Go types of the values of a type of no
+// parameters whose Go type they are, where no Go type holds them
+// (float16.Num, the intervals), each with that Arrow type, which a field
+// of one reads and writes exactly, copying the values as they are, and
+// with their order as map keys (nil: field by field).
+var valueTypes = func() map[reflect.Type]valueType {
+	m := map[reflect.Type]valueType{}
 	for _, r := range arrowtype.Rows() {
-		if r.Temporal == arrowtype.Interval {
+		t := r.Value.GoType()
+		if dt, plain := arrowtype.Plain(r.ID); plain && r.GoType == t && t != nil && t.PkgPath() != "" {
 			k := kitOf(r.Value)
-			m[r.Value.GoType()] = intervalType{dt: r.Make(), decoder: k.decoder, encoder: k.encoder}
+			m[t] = valueType{dt: dt, decoder: k.decoder, encoder: k.encoder, compare: k.compare}
 		}
 	}
 	return m
 }()
 
-type intervalType struct {
+type valueType struct {
 	dt      arrow.DataType
 	decoder decoder
 	encoder func(lv encLevel) encoder
+	compare func(a, b unsafe.Pointer) int
 }

@@ -33,7 +33,7 @@ func kitOf(v arrowtype.Value) valueKit {
 	case arrowtype.Uint64:
 		return integerKit[uint64]()
 	case arrowtype.Float16:
-		return fixedKit[float16.Num]()
+		return unorderedFloatKit[float16.Num]()
 	case arrowtype.Float32:
 		return fixedKit[float32]()
 	case arrowtype.Float64:

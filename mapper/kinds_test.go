@@ -72,7 +72,8 @@ func TestKindOf(t *testing.T) {
 		{"float32 is a float", reflect.TypeFor[float32](), kindFloat},
 		{"float64 is a float", reflect.TypeFor[float64](), kindFloat},
 		{"a named float32 is a float", reflect.TypeFor[kFloat](), kindFloat},
-		{"float16.Num is a float16, though a struct", reflect.TypeFor[float16.Num](), kindFloat16},
+		{"float16.Num is arrow-go's value of float16, though a struct", reflect.TypeFor[float16.Num](), kindValue},
+		{"arrow.MonthDayNanoInterval is arrow-go's value of its interval", reflect.TypeFor[arrow.MonthDayNanoInterval](), kindValue},
 		{"a type defined on float16.Num is a struct", reflect.TypeFor[kHalf](), kindStruct},
 		{"a string is a string", reflect.TypeFor[string](), kindString},
 		{"a named string is a string", reflect.TypeFor[kString](), kindString},
@@ -202,7 +203,8 @@ func TestIsLeafStruct(t *testing.T) {
 		{"decimal.Decimal32 is no struct", reflect.TypeFor[decimal.Decimal32](), false},
 		{"a type defined on time.Time is a struct of fields", reflect.TypeFor[kStamp](), false},
 		{"a plain struct is a struct of fields", reflect.TypeFor[kStruct](), false},
-		{"float16.Num is a struct of fields, as it always was", reflect.TypeFor[float16.Num](), false},
+		{"float16.Num is one column, as an interval is", reflect.TypeFor[float16.Num](), true},
+		{"arrow.DayTimeInterval is one column", reflect.TypeFor[arrow.DayTimeInterval](), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -72,7 +72,7 @@ func quoted(doc, header string) string {
 var familyFiles = map[string]int{
 	"Null": 11, "Boolean": 8, "Fixed": 9, "Binary": 10, "View": 5, "FixedBinary": 12, "List": 13,
 	"ListView": 10, "FixedList": 8, "Struct": 17, "Union": 11, "Dictionary": 16, "RunEnd": 9,
-	"Extension": 5, "Date": 0, "TimeOfDay": 2, "Timestamp": 2, "Duration": 1, "Interval": 2,
+	"Extension": 5, "Date": 0, "TimeOfDay": 2, "Timestamp": 2, "Duration": 1, "Interval": 1,
 }
 
 // FamilyMarkdown is families as the Markdown table docs/layout.md quotes.
