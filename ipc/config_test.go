@@ -335,12 +335,27 @@ func TestWriteReturnsTheRowsBeforeARefusedOne(t *testing.T) {
 	type bounded struct {
 		D decimal128.Num `arrow:"d,decimal(3,0)"`
 	}
-	w, err := ipc.NewWriter[bounded](io.Discard, ipc.WriteConfig{BatchRows: 4})
+	var out bytes.Buffer
+	w, err := ipc.NewWriter[bounded](&out, ipc.WriteConfig{BatchRows: 4})
 	require.NoError(t, err)
-	defer w.Close()
 	rows := []bounded{{decimal128.FromI64(1)}, {decimal128.FromI64(2)}, {decimal128.FromI64(3)}, {decimal128.FromI64(4)},
 		{decimal128.FromI64(5)}, {decimal128.FromI64(6000)}, {decimal128.FromI64(7)}}
 	n, err := w.Write(rows)
 	require.Error(t, err)
 	assert.Equal(t, 4, n, "the record of rows 0–3 was written; row 4's record, with the refused row 5, is not")
+
+	// A refused row stops nothing: Close ends the stream as usual.
+	require.NoError(t, w.Close())
+	r, err := arrowipc.NewReader(&out)
+	require.NoError(t, err)
+	defer r.Release()
+	var got []uint64
+	for r.Next() {
+		col := r.RecordBatch().Column(0).(*array.Decimal128)
+		for i := range col.Len() {
+			got = append(got, col.Value(i).LowBits())
+		}
+	}
+	require.NoError(t, r.Err())
+	assert.Equal(t, []uint64{1, 2, 3, 4}, got, "what arrow-go's reader reads of the stream")
 }

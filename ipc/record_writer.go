@@ -165,12 +165,16 @@ func (w *RecordWriter) failure(err error) error {
 	return fmt.Errorf("arrowmap/ipc: writing the IPC %s: %w", w.format, err)
 }
 
-// Close ends the file with its footer, or the stream with its marker. When
-// a Write had failed, Close still ends a file or stream whose output works,
-// with the records written before the failure, and returns an error that
-// says so; when the output itself failed, nothing more can be written, and
-// Close says that the file or stream is incomplete. Close does not close
-// the io.Writer. Closing again returns the same.
+// Close ends the file with its footer, or the stream with its marker. A
+// record a Write refused (of another schema, malformed, or with a value
+// the spec forbids) stops nothing: Write returned its error, and Close
+// ends the file or stream as usual, nil, with every record but the
+// refused ones. When a Write failed to encode, which stops the writer,
+// Close still ends a file or stream whose output works, with the records
+// written before the failure, and returns an error that says so; when the
+// output itself failed, nothing more can be written, and Close says that
+// the file or stream is incomplete. Close does not close the io.Writer.
+// Closing again returns the same.
 func (w *RecordWriter) Close() error {
 	if w.closed {
 		return w.closeErr

@@ -120,7 +120,9 @@ func (w *Writer[T]) rowError(err error, start int) error {
 }
 
 // Flush writes the rows encoded so far as a record, shorter than
-// BatchRows, so that a stream's reader gets them now. It does not flush w.
+// BatchRows, so that a stream's reader gets them now: a Reader's All yields
+// each, where its Read and Pages wait for rows enough to fill what they
+// were given (see mapper.Reader.Read). It does not flush w.
 func (w *Writer[T]) Flush() error {
 	if w.closed {
 		return ErrClosed
@@ -139,11 +141,14 @@ func (w *Writer[T]) flush() error {
 }
 
 // Close writes the rows left and ends the file (its footer) or the stream
-// (its end-of-stream marker), and releases the writer's memory. After a
-// failed Write, Close ends a file or stream whose output still works with
-// what was written and says so; after a failure of the output, it says
-// the output is incomplete (see RecordWriter.Close). Close does not close
-// the io.Writer. Closing again returns the same.
+// (its end-of-stream marker), and releases the writer's memory. A row a
+// Write refused (a value that does not fit its column) stops nothing: Close
+// ends the file or stream as usual, nil, with every row but the refused
+// ones. After a Write that stopped the writer, Close ends a file or stream
+// whose output still works with what was written and says so; after a
+// failure of the output, it says the output is incomplete (see
+// RecordWriter.Close). Close does not close the io.Writer. Closing again
+// returns the same.
 func (w *Writer[T]) Close() error {
 	if w.closed {
 		return w.closeErr

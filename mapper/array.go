@@ -66,7 +66,7 @@ func DecodeArray[E any](arr arrow.Array, opts ...ReadOption) ([]E, error) {
 // *Error whose Row is its index, Path and Column as DecodeArray's. The
 // array must be released by the caller.
 func EncodeArray[E any](values []E, opts ...WriteOption) (arrow.Array, error) {
-	o, err := optionsFor("EncodeArray", encodeOptions, opts)
+	o, err := optionsFor("EncodeArray", arrayOptions, opts)
 	if err != nil {
 		return nil, err
 	}

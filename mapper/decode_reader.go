@@ -75,6 +75,9 @@ func NewReader[T any](rr array.RecordReader, opts ...ReadOption) (*Reader[T], er
 // with the options that are WriteOptions too: SnakeCase, As): what a query
 // run no time reads, e.g. a QueryWith of no parameters.
 func EmptyReader[T any](opts ...ReadOption) (*Reader[T], error) {
+	if _, err := optionsFor("EmptyReader", readerOptions, opts); err != nil {
+		return nil, err
+	}
 	var encode []WriteOption
 	for _, o := range opts {
 		if w, ok := o.(WriteOption); ok {
@@ -107,7 +110,12 @@ func (r *Reader[T]) Err() error {
 }
 
 // Read decodes up to len(dst) rows into dst, like io.Reader: it returns the
-// number of rows n and, once every row has been read, io.EOF itself. Rows
+// number of rows n and, once every row has been read, io.EOF itself. Unlike
+// an io.Reader, which returns what there is, Read fills dst across records:
+// it waits for the next record while dst has room and the source has not
+// ended. To take the rows of a live stream as each record comes (a
+// Writer's Flush), range over All, or Read into a dst no longer than a
+// record. Rows
 // before an error are all returned first; the next Read returns the error
 // (an *Error, or the source's error wrapped). A source cut short is an
 // io.ErrUnexpectedEOF error, not io.EOF, so the end can be tested with

@@ -141,9 +141,11 @@ const (
 	columnsOptions = optStrict | optAllowMissing | optSnakeCase | optRejectExtra
 	// schemaOptions is what deriving a schema takes: SchemaOf, FieldTags.
 	schemaOptions = optSnakeCase | optAs | optSchemaMetadata
-	// encodeOptions is what encoding rows takes: Encode, NewBuilder,
-	// EncodeArray.
+	// encodeOptions is what encoding rows takes: Encode, NewBuilder.
 	encodeOptions = schemaOptions | optAllocator
+	// arrayOptions is what EncodeArray takes: an array has no schema, so
+	// no SchemaMetadata.
+	arrayOptions = encodeOptions &^ optSchemaMetadata
 )
 
 // runOptions is the call options of decoding, which a Mapper or a Reader
@@ -325,7 +327,7 @@ func (o ParallelismOption) apply(x *options) { x.parallelism = o.n }
 // math.MaxInt lifts the bound, even for claims with no bytes behind them (a
 // record of null columns has none). Past it, a read fails with an ErrTooLarge
 // *Error that names the claim and the limit, before anything is allocated
-// for the claim:
+// for the claim (or, for Parquet, before the allocation that passes it):
 //
 //   - an IPC message (read by package ipc, flight or flightsql) whose
 //     compressed buffers claim more than 64 MiB + n × its body's bytes
@@ -335,7 +337,14 @@ func (o ParallelismOption) apply(x *options) { x.parallelism = o.n }
 //   - a record that would make Reader.ReadAll hold more than 64 MiB + n ×
 //     the bytes of the records it has read (their buffers, as arrow-go
 //     holds them) in rows of T, each of the size of T: run-end-encoded
-//     and null columns can claim trillions of rows in a few bytes.
+//     and null columns can claim trillions of rows in a few bytes;
+//   - a record of a Parquet file (read by package parquet, which opens the
+//     file) whose decoding would allocate more than 64 MiB + n × the bytes
+//     of the column chunks read, and twice the largest page the file may
+//     have (ReadConfig.MaxPageSize): arrow-go writes a dictionary-encoded
+//     column's values out once a row, and one 1 MiB entry that 65,536 rows
+//     refer to is 64 GiB. The error is the allocation's that would pass
+//     the bound, which arrow-go makes as it decodes.
 //
 // Raise n for data that is legitimately more compressible: ZSTD stores a
 // column of zeros in a thousandth of its size, and a run-end-encoded
@@ -410,8 +419,9 @@ type conversion struct {
 }
 
 // SchemaMetadata is the metadata of the schema the encoders write: a plan
-// option of SchemaOf, Encode, NewBuilder and EncodeArray's record, and so
-// of the IPC and Parquet writers, which take the encoders' options. By
+// option of SchemaOf, Encode and NewBuilder (EncodeArray refuses it: an
+// array has no schema), and so of the IPC and Parquet writers, which take
+// the encoders' options. By
 // default a row type that has a method ArrowSchemaMetadata() arrow.Metadata
 // (arrowmap gen writes one for a file with schema metadata) gives it, else
 // the schema has none.

@@ -666,7 +666,15 @@ func TestEveryOptionWhereItDoesNotApplyIsAnError(t *testing.T) {
 			_, err := mapper.DecodeArray[string](rec.Column(1), o)
 			return err
 		}},
-		{"EncodeArray", encode, true, func(opt any) error {
+		{"EmptyReader", append(decode, "MaxExpansion"), false, func(opt any) error {
+			o := opt.(mapper.ReadOption)
+			r, err := mapper.EmptyReader[cacheRow](o)
+			if err == nil {
+				r.Release()
+			}
+			return err
+		}},
+		{"EncodeArray", []string{"SnakeCase", "As", "Allocator"}, true, func(opt any) error {
 			o := opt.(mapper.WriteOption)
 
 			arr, err := mapper.EncodeArray([]string{"a"}, o)

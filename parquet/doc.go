@@ -142,8 +142,16 @@
 // none of its values read (ReadConfig.SkipPageChecksums reads without);
 // a page that would uncompress to more than ReadConfig.MaxPageSize is an
 // error wrapping ErrPageTooLarge that names the field, before anything is
-// allocated for it. NewReader reads through the caller's FileReader,
-// which arrowmap does not see the pages of.
+// allocated for it. And they decode each record within a budget: arrow-go
+// writes a dictionary-encoded column's values out once a row (unless the
+// column is read as a dictionary), so a file of one 1 MiB entry that 65,536
+// rows refer to would be a record of 64 GiB, and a fault of the Go runtime;
+// a record whose decoding would allocate more than 64 MiB plus
+// mapper.MaxExpansion's ratio (64) times the bytes of the column chunks read,
+// and twice the largest page the file may have, is an error wrapping mapper.ErrTooLarge at the allocation that would pass
+// it (read_budget.go), which names both ways out: a higher ratio, or fewer
+// rows a record. NewReader reads through the caller's FileReader, which
+// arrowmap does not see the pages or the allocations of.
 //
 // Files other readers read that arrow-go v18.8.0 refuses are read as they
 // do, through a footer changed for arrow-go where it cannot read the

@@ -39,6 +39,8 @@ type readCall = options.Sorted[ReadConfig, mapper.ReadOption]
 func parseRead(entry string, opts []ReadOption, takes func(mapper.ReadOption) bool) (readCall, error) {
 	c, err := options.Sort[ReadConfig](entry, opts, takes)
 	c.Config.alloc = c.Alloc
+	ratio, _ := options.Last[mapper.MaxExpansionOption](c.Mapper)
+	c.Config.ratio = ratio.Ratio()
 	return c, err
 }
 
@@ -78,14 +80,22 @@ var notZeroCopy = options.Not[mapper.ZeroCopyOption, mapper.ReadOption]
 // options and the allocator of what is read.
 func columnsOption(o mapper.ReadOption) bool {
 	switch o.(type) {
-	case mapper.StrictOption, mapper.AllowMissingOption, mapper.SnakeCaseOption, mapper.RejectExtraColumnsOption, mapper.AllocatorOption:
+	case mapper.StrictOption, mapper.AllowMissingOption, mapper.SnakeCaseOption, mapper.RejectExtraColumnsOption,
+		mapper.AllocatorOption, mapper.MaxExpansionOption:
 		return true
 	}
 	return false
 }
 
-// allocatorOnly is what the readers of records take.
-var allocatorOnly = options.Only[mapper.AllocatorOption, mapper.ReadOption]
+// recordsOption is what the readers of records take: the allocator of what
+// is read, and MaxExpansion, which bounds what decoding a record allocates.
+func recordsOption(o mapper.ReadOption) bool {
+	switch o.(type) {
+	case mapper.AllocatorOption, mapper.MaxExpansionOption:
+		return true
+	}
+	return false
+}
 
 // recordWriterOption is what NewRecordWriter takes: the allocator, and the
 // schema's metadata.

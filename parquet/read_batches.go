@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -43,6 +44,16 @@ type sizedRecords struct {
 	fr     *pqarrow.FileReader
 	leaves []int
 	group  int
+	first  int64 // the first row of the listing of group read
+	// lists is, for each column reader, whether it reads lists (a leaf in
+	// a list or a map, at any depth), and leafOf its one leaf column, -1
+	// when it reads several: a list reader is sought only to the first
+	// row of a page of its one leaf, and reads on from there (see seek).
+	lists  []bool
+	leafOf []int
+	// pageStart is the first row of the page of leaf, in row group group,
+	// that holds its row row, -1 when the chunk has no offset index.
+	pageStart func(group, leaf int, row int64) int64
 	// rows is the rows of the records read before, for errors: the rows
 	// read, as fileRecords counts them.
 	rows int64
@@ -66,7 +77,28 @@ func newSizedRecords(ctx context.Context, fr *pqarrow.FileReader, leaves, rowGro
 		}
 		batch = max(batch, 1)
 	}
-	return &sizedRecords{sc: sc, readers: readers, mem: mem, batch: batch, ctx: ctx, fr: fr, leaves: leaves, group: -1}, nil
+	r := &sizedRecords{sc: sc, readers: readers, mem: mem, batch: batch, ctx: ctx, fr: fr, leaves: leaves, group: -1,
+		lists: make([]bool, len(readers)), leafOf: make([]int, len(readers))}
+	for i := range readers {
+		r.lists[i] = holdsLists(sc.Field(i).Type)
+	}
+	// pqarrow's readers are of the roots of leaves, in the order leaves
+	// first reach each.
+	descr := fr.ParquetReader().MetaData().Schema
+	reader := map[int]int{}
+	for _, leaf := range leaves {
+		root := descr.Root().FieldIndexByField(descr.ColumnRoot(leaf))
+		if i, ok := reader[root]; ok {
+			r.leafOf[i] = -1
+			continue
+		}
+		i := len(reader)
+		reader[root] = i
+		if i < len(r.leafOf) {
+			r.leafOf[i] = leaf
+		}
+	}
+	return r, nil
 }
 
 // SizeNextRecord asks for the next record to hold about rows rows: at
@@ -147,18 +179,44 @@ func (r *sizedRecords) seek(n int64) (int64, bool) {
 		// within it only: pqarrow's list readers, once sought, read the
 		// lists of the next row group wrong when they go on into it, or
 		// are sought to its first row after reading to the end of one
-		// (arrow-go v18.8.0: list offsets past the end of the child).
-		if next.group != r.group {
+		// (arrow-go v18.8.0: list offsets past the end of the child). A
+		// row group listed twice in ReadConfig.RowGroups is read twice, by
+		// readers of each listing.
+		if next.group != r.group || next.first != r.first {
 			readers, _, err := r.fr.GetFieldReaders(r.ctx, r.leaves, []int{next.group})
 			if err != nil {
 				r.err = err
 				return 0, false
 			}
 			r.releaseReaders()
-			r.readers, r.group, r.at = readers, next.group, next.first
+			r.readers, r.group, r.first, r.at = readers, next.group, next.first, next.first
 		}
 		if r.at != next.from {
-			for _, cr := range r.readers {
+			for i, cr := range r.readers {
+				if r.lists[i] {
+					// Nor is a list reader sought into a page of its lists:
+					// it reads them wrong (v18.8.0: "offset past the end of
+					// the child", or "number of decoded rep/def levels did
+					// not match"). It is sought to the first row of the page
+					// of the range's first row, when it has one leaf and
+					// that page is ahead, and reads on to the range from
+					// there, dropping what it reads.
+					at := r.at
+					if leaf := r.leafOf[i]; leaf >= 0 && r.pageStart != nil {
+						if start := next.first + r.pageStart(next.group, leaf, next.from-next.first); start > at {
+							if err := cr.SeekToRow(start - next.first); err != nil {
+								r.err = fmt.Errorf("row group %d: seeking to its row %d: %w", next.group, start-next.first, err)
+								return 0, false
+							}
+							at = start
+						}
+					}
+					if err := r.skip(cr, next.from-at); err != nil {
+						r.err = fmt.Errorf("row group %d: reading on to its row %d: %w", next.group, next.from-next.first, err)
+						return 0, false
+					}
+					continue
+				}
 				if err := cr.SeekToRow(next.from - next.first); err != nil {
 					r.err = fmt.Errorf("row group %d: seeking to its row %d: %w", next.group, next.from-next.first, err)
 					return 0, false
@@ -168,6 +226,37 @@ func (r *sizedRecords) seek(n int64) (int64, bool) {
 		r.at, r.seeked = next.from, true
 	}
 	return min(n, next.to-r.at), true
+}
+
+// skip reads n rows of cr and drops them, a batch at a time.
+func (r *sizedRecords) skip(cr *pqarrow.ColumnReader, n int64) error {
+	for n > 0 {
+		chunked, err := cr.NextBatch(min(n, max(r.batch, 1)))
+		if err != nil {
+			return err
+		}
+		read := int64(chunked.Len())
+		chunked.Release()
+		if read == 0 {
+			return fmt.Errorf("%w: the column ended %d rows short", mapper.ErrInvalidData, n)
+		}
+		n -= read
+	}
+	return nil
+}
+
+// holdsLists reports whether dt is, or holds at any depth, a list or a
+// map: a column whose values Parquet repeats.
+func holdsLists(dt arrow.DataType) bool {
+	if arrowtype.OfType(dt).AnyList() {
+		return true
+	}
+	for _, f := range arrowtype.Children(arrowtype.Storage(dt)) {
+		if holdsLists(f.Type) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *sizedRecords) releaseReaders() {
@@ -188,6 +277,9 @@ func (r *sizedRecords) column(cr *pqarrow.ColumnReader, n int64, name string) (a
 	row := r.rows
 	for _, c := range chunked.Chunks() {
 		if err := checkDictionaries(c.Data(), name, row); err != nil {
+			return nil, err
+		}
+		if err := checkOffsets(c.Data(), name); err != nil {
 			return nil, err
 		}
 		row += int64(c.Len())

@@ -3,6 +3,7 @@ package parquet
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -93,6 +94,46 @@ func checkLayout(a arrow.Array, column string, row int64) error {
 			at = int(row) + ve.Row
 		}
 		return &mapper.Error{Column: column, Row: at, Err: err}
+	}
+	return nil
+}
+
+// checkOffsets is an *mapper.Error wrapping mapper.ErrTooLarge for the
+// first array of d, a chunk of column as pqarrow decoded it, at any depth,
+// whose values pass what its 32-bit offsets index (2³¹-1 bytes of utf8 or
+// binary, elements of a list); nil when none does. arrow-go's builders
+// (v18.8.0) append past it, the offsets wrapping to negative: a valid
+// file whose record holds more than 2 GiB of one column's strings became
+// an array no reader can read, handed on as it was.
+func checkOffsets(d arrow.ArrayData, column string) error {
+	if d == nil {
+		return nil
+	}
+	if r := arrowtype.OfType(d.DataType()); r.Offsets32() {
+		what, n := "elements", 0
+		if r.VarBinary() {
+			what = "bytes"
+			if bufs := d.Buffers(); len(bufs) > 2 && bufs[2] != nil {
+				n = bufs[2].Len()
+			}
+		} else if children := d.Children(); len(children) > 0 {
+			n = children[0].Len()
+		}
+		if n > math.MaxInt32 {
+			return &mapper.Error{Column: column, Row: -1, Err: fmt.Errorf(
+				"%w: a record of %d %s of %s, past the 2³¹-1 its 32-bit offsets index: read fewer rows a record (ReadConfig.BatchRows)",
+				mapper.ErrTooLarge, n, what, d.DataType())}
+		}
+	}
+	for _, child := range d.Children() {
+		if err := checkOffsets(child, column); err != nil {
+			return err
+		}
+	}
+	if dict := d.Dictionary(); dict != nil {
+		if data, ok := dict.(*array.Data); !ok || data != nil {
+			return checkOffsets(dict, column)
+		}
 	}
 	return nil
 }

@@ -1,11 +1,13 @@
 package parquet
 
 import (
+	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/arrowmap/arrowmap/internal/testsupport/racetest"
 	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -121,4 +123,31 @@ func TestCheckDictionariesFindsTheFirstValidIndexPastItsDictionary(t *testing.T)
 			assert.Equal(t, tt.column, me.Column)
 		})
 	}
+}
+
+// arrow-go's builders append past what 32-bit offsets index, and their
+// offsets wrap: a chunk whose values pass 2³¹-1 bytes is ErrTooLarge, at
+// any depth, before it is handed on. The values buffer is made, not
+// written: the pages of zeros the OS never maps.
+func TestAChunkPastWhatItsOffsetsIndexIsErrTooLarge(t *testing.T) {
+	racetest.Skip(t, "the race detector maps the shadow of a buffer of 2 GiB")
+	values := memory.NewBufferBytes(make([]byte, math.MaxInt32+1))
+	offsets := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, math.MaxInt32, math.MinInt32}))
+	str := array.NewData(arrow.BinaryTypes.String, 2, []*memory.Buffer{nil, offsets, values}, nil, 0, 0)
+	defer str.Release()
+	err := checkOffsets(str, "s")
+	require.ErrorIs(t, err, mapper.ErrTooLarge)
+	var me *mapper.Error
+	require.ErrorAs(t, err, &me)
+	assert.Equal(t, "s", me.Column)
+	assert.ErrorContains(t, err, "a record of 2147483648 bytes of utf8, past the 2³¹-1 its 32-bit offsets index: read fewer rows a record (ReadConfig.BatchRows)")
+
+	listOffsets := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 2}))
+	list := array.NewData(arrow.ListOf(arrow.BinaryTypes.String), 1, []*memory.Buffer{nil, listOffsets}, []arrow.ArrayData{str}, 0, 0)
+	defer list.Release()
+	require.ErrorIs(t, checkOffsets(list, "l"), mapper.ErrTooLarge, "below a list")
+
+	large := array.NewData(arrow.BinaryTypes.LargeString, 0, []*memory.Buffer{nil, memory.NewBufferBytes(make([]byte, 8)), values}, nil, 0, 0)
+	defer large.Release()
+	assert.NoError(t, checkOffsets(large, "s"), "64-bit offsets index it")
 }

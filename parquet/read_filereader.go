@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/arrowmap/arrowmap/internal/options"
 	"github.com/arrowmap/arrowmap/mapper"
 )
 
@@ -28,7 +29,7 @@ import (
 // the allocator given to pqarrow.NewFileReader: mapper.Allocator, which
 // could not act on it, is refused, as a ReadConfig is.
 func NewReader[T any](fr *pqarrow.FileReader, opts ...ReadOption) (*mapper.Reader[T], error) {
-	c, err := parseRead("parquet.NewReader", opts, func(o mapper.ReadOption) bool { return !allocatorOnly(o) })
+	c, err := parseRead("parquet.NewReader", opts, options.Not[mapper.AllocatorOption, mapper.ReadOption])
 	if err != nil {
 		return nil, err
 	}

@@ -217,7 +217,7 @@ func (s *source) recordReader(leaves []int) (_ *sizedRecords, err error) {
 	}
 	rr, err := newSizedRecords(s.ctx, s.fr, leaves, s.rowGroups, batch, s.mem)
 	if err == nil {
-		rr.ranges = s.ranges
+		rr.ranges, rr.pageStart = s.ranges, s.pageStart
 	}
 	return rr, err
 }

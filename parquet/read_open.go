@@ -72,8 +72,9 @@ type ReadConfig struct {
 	Int96Unit *arrow.TimeUnit
 
 	// alloc allocates the memory read and decoded into: mapper.Allocator's,
-	// nil for the reader's own pool.
+	// nil for the reader's own pool; ratio is mapper.MaxExpansion's.
 	alloc memory.Allocator
+	ratio int64
 }
 
 // Open returns a Reader of the rows of the Parquet file at path as values

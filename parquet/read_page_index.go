@@ -106,6 +106,32 @@ func (s *source) keptRanges(leaves []int, keep func(Page) bool) (_ []rowRange, e
 	return out, nil
 }
 
+// pageStart is the first row, in row group g, of the page of leaf that
+// holds the row group's row row, as its offset index says (keptRanges has
+// checked it); -1 without one.
+func (s *source) pageStart(g, leaf int, row int64) int64 {
+	idx := s.pf.GetPageIndexReader()
+	if idx == nil {
+		return -1
+	}
+	rg, err := idx.RowGroup(g)
+	if err != nil {
+		return -1
+	}
+	oi, err := rg.GetOffsetIndex(leaf)
+	if err != nil || oi == nil {
+		return -1
+	}
+	start := int64(-1)
+	for _, loc := range oi.GetPageLocations() {
+		if loc.GetFirstRowIndex() > row {
+			break
+		}
+		start = loc.GetFirstRowIndex()
+	}
+	return start
+}
+
 // leafPages is the pages of the column chunk of leaf in row group g (of
 // rows rows) as its offset index and column index say, nil when it has no
 // offset index. An offset index whose pages do not start at row 0 and

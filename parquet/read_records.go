@@ -23,7 +23,7 @@ import (
 // all, as the footer says (of the row groups selected), known before the
 // first record is read.
 func OpenRecords(path string, opts ...ReadOption) (array.RecordReader, error) {
-	c, err := parseRead("parquet.OpenRecords", opts, allocatorOnly)
+	c, err := parseRead("parquet.OpenRecords", opts, recordsOption)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func OpenRecords(path string, opts ...ReadOption) (array.RecordReader, error) {
 // OpenRecordsReaderAt is OpenRecords for the size bytes of a Parquet file
 // that r reads. The reader does not close r.
 func OpenRecordsReaderAt(r io.ReaderAt, size int64, opts ...ReadOption) (array.RecordReader, error) {
-	c, err := parseRead("parquet.OpenRecordsReaderAt", opts, allocatorOnly)
+	c, err := parseRead("parquet.OpenRecordsReaderAt", opts, recordsOption)
 	if err != nil {
 		return nil, err
 	}
@@ -206,11 +206,18 @@ func (r *fileRecords) Next() (ok bool) {
 		return false
 	}
 	// pqarrow reads the columns on this goroutine (its Parallel property is
-	// off), so a panic on malformed data can be caught here.
+	// off), so a panic on malformed data can be caught here, and so can the
+	// budget's of a record that would allocate too much.
+	backed := r.RowsHintBytes()
+	r.src.budget.open(r.src.recordBudget(backed))
 	defer func() {
-		if p := recover(); p != nil {
-			r.err = fmt.Errorf("arrowmap/parquet: %s: %w: a malformed column chunk (%v)", r.src.name, mapper.ErrInvalidData, p)
-			ok = false
+		r.src.budget.close()
+		switch p := recover().(type) {
+		case nil:
+		case overBudget:
+			r.err, ok = p.tooLarge(r.src, r.rows, backed), false
+		default:
+			r.err, ok = fmt.Errorf("arrowmap/parquet: %s: %w: a malformed column chunk (%v)", r.src.name, mapper.ErrInvalidData, p), false
 		}
 	}()
 	if !r.rr.Next() {

@@ -33,6 +33,11 @@ type source struct {
 	meta   arrow.Metadata
 	mem    memory.Allocator
 	pool   *pool // the allocator without mapper.Allocator, released at close
+	// budget is mem, which bounds what decoding a record allocates, at
+	// ratio (mapper.MaxExpansion's) bytes a byte of the column chunks
+	// read; nil for a pqarrow.FileReader of the caller's (NewReader).
+	budget *budget
+	ratio  int64
 	// pages is the file as arrow-go reads it, checking its pages; nil for
 	// a pqarrow.FileReader of the caller's (NewReader).
 	pages *pageFile
@@ -97,6 +102,8 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 		own = &pool{}
 		mem = own
 	}
+	budget := newBudget(mem)
+	mem = budget
 	// A footer is hostile input too: arrow-go's thrift decoding and schema
 	// conversion are not all written to fail cleanly on garbage.
 	defer func() {
@@ -161,6 +168,7 @@ func openSource(r io.ReaderAt, size int64, closer io.Closer, name string, cfg Re
 	src, err := newSource(pf, fr, closer, name, cfg, mem, fix)
 	if src != nil {
 		src.pool, src.pages, src.size = own, pages, size
+		src.budget, src.ratio = budget, cfg.ratio
 	}
 	return src, err
 }

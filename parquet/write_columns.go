@@ -114,22 +114,28 @@ type SortingColumn struct {
 // leafIndex is the index in sch of the leaf column name names: its dotted
 // Parquet path ("id", "customer.name", "items.list.element.sku"), or a
 // top-level or struct field with exactly one leaf under it ("tags" for
-// "tags.list.element"); -1 when it names none. RowGroup.Column and
+// "tags.list.element"); -1 when it names none, or more than one: a
+// top-level column named "x.y" beside a struct x with a field y are two
+// leaves of the path "x.y", which names neither. RowGroup.Column and
 // WriteConfig.Columns name columns by it.
 func leafIndex(sch *schema.Schema, name string) int {
-	if i := sch.ColumnIndexByName(name); i >= 0 {
-		return i
-	}
-	found := -1
+	exact, under := -1, -1
+	exacts, unders := 0, 0
 	for i, col := range sch.Columns() {
-		if strings.HasPrefix(col.Path(), name+".") {
-			if found >= 0 {
-				return -1 // more than one leaf: name no single column
-			}
-			found = i
+		switch p := col.Path(); {
+		case p == name:
+			exact, exacts = i, exacts+1
+		case strings.HasPrefix(p, name+"."):
+			under, unders = i, unders+1
 		}
 	}
-	return found
+	switch {
+	case exacts == 1:
+		return exact
+	case exacts == 0 && unders == 1:
+		return under
+	}
+	return -1 // none, or two leaves: name no single column
 }
 
 // leafPathList is the dotted paths of sch's leaves, for an error naming
@@ -165,7 +171,7 @@ func columnSettings(pq *schema.Schema, cfg WriteConfig, tagged map[int]taggedCol
 	for _, p := range paths {
 		leaf := leafIndex(pq, p)
 		if leaf < 0 {
-			return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.Columns[%q]: no leaf column of that path; the columns are %s", p, leafPathList(pq))
+			return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.Columns[%q]: no one leaf column of that path; the columns are %s", p, leafPathList(pq))
 		}
 		if other, ok := given[leaf]; ok {
 			return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.Columns[%q] and [%q] both name column %s", other, p, pq.Column(leaf).Path())
@@ -284,7 +290,7 @@ func sortingColumns(pq *schema.Schema, cols []SortingColumn) ([]parquet.SortingC
 		leaf := leafIndex(pq, sc.Column)
 		switch {
 		case leaf < 0:
-			return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.SortingColumns[%d]: no leaf column %q; the columns are %s", i, sc.Column, leafPathList(pq))
+			return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.SortingColumns[%d]: no one leaf column %q; the columns are %s", i, sc.Column, leafPathList(pq))
 		case seen[leaf]:
 			return nil, fmt.Errorf("arrowmap/parquet: WriteConfig.SortingColumns[%d]: column %s is named twice", i, pq.Column(leaf).Path())
 		case pq.Column(leaf).MaxRepetitionLevel() > 0:

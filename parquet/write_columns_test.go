@@ -362,7 +362,7 @@ func TestColumnConfigsTheColumnCannotTakeAreRefused(t *testing.T) {
 	}{
 		{"a path that names no column", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"sensr": bloom}},
 			[]string{`"sensr"`, `"sensor"`, `"site.name"`, `"tags.list.element"`}},
-		{"a struct of two leaves", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"site": bloom}}, []string{`"site"`, "no leaf column"}},
+		{"a struct of two leaves", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"site": bloom}}, []string{`"site"`, "no one leaf column"}},
 		{"two paths of one leaf", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"tags": bloom, "tags.list.element": bloom}},
 			[]string{`"tags"`, `"tags.list.element"`, "both name"}},
 		{"delta of floats", amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"value": {Encoding: amparquet.EncodingDelta}}},
@@ -766,4 +766,44 @@ func TestBloomFiltersAreSizedForTheDistinctValuesWritten(t *testing.T) {
 		}
 		pf.Close()
 	}
+}
+
+// A top-level column named "x.y" beside a struct x with a field y: two
+// leaves of the dotted path "x.y", which names neither. A RowGroup has no
+// statistics of it, MayContain cannot rule a row group out by it (it
+// answered for the struct's leaf, and skipped the row group holding the
+// column's value), and a WriteConfig naming it is refused.
+func TestAPathTwoLeavesShareNamesNeither(t *testing.T) {
+	type inner struct {
+		Y int64 `arrow:"y"`
+	}
+	type dotted struct {
+		X  inner `arrow:"x"`
+		XY int64 `arrow:"x.y"`
+		Z  int64 `arrow:"z"`
+	}
+	rows := make([]dotted, 100)
+	for i := range rows {
+		rows[i] = dotted{X: inner{Y: int64(i)}, XY: int64(1000 + i), Z: int64(i)}
+	}
+	path := filepath.Join(t.TempDir(), "dotted.parquet")
+	require.NoError(t, amparquet.WriteFile(path, rows, amparquet.WriteConfig{RowGroupRows: 50}))
+
+	var groups []amparquet.RowGroup
+	got, err := amparquet.ReadFile[dotted](path, amparquet.ReadConfig{KeepRowGroup: func(g amparquet.RowGroup) bool {
+		groups = append(groups, g)
+		return g.MayContain("x.y", int64(1010))
+	}})
+	require.NoError(t, err)
+	require.Equal(t, rows, got, "no row group is ruled out by a name of two columns")
+	require.Len(t, groups, 2)
+	_, ok := groups[0].Column("x.y")
+	require.False(t, ok, "no statistics for a name of two columns")
+	_, ok = groups[0].Column("z")
+	require.True(t, ok, "a name of one column has them")
+
+	err = amparquet.WriteFile(path, rows, amparquet.WriteConfig{Columns: map[string]amparquet.ColumnConfig{"x.y": {}}})
+	require.ErrorContains(t, err, `WriteConfig.Columns["x.y"]: no one leaf column of that path`)
+	err = amparquet.WriteFile(path, rows, amparquet.WriteConfig{SortingColumns: []amparquet.SortingColumn{{Column: "x.y"}}})
+	require.ErrorContains(t, err, `no one leaf column "x.y"`)
 }

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"cmp"
+	"slices"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -39,11 +41,20 @@ func checkOffsets[O slice.Offset](d arrow.ArrayData, l *level, limit int, of str
 	if offsets[0] < 0 {
 		return nil, l.p.fail(ErrInvalidData, 0, "negative offset %d", offsets[0])
 	}
-	if i := firstDecrease(offsets); i >= 0 {
-		return nil, l.p.fail(ErrInvalidData, i, "offsets go backwards: %d then %d", offsets[i], offsets[i+1])
+	// The first faulty row is named: the first whose end passes the limit
+	// or comes before its start. Up to the first decrease the offsets
+	// grow, so the first past the limit there is found by bisection.
+	i := firstDecrease(offsets)
+	grown := offsets
+	if i >= 0 {
+		grown = offsets[:i+1]
 	}
-	if last := offsets[l.n]; int64(last) > int64(limit) {
-		return nil, l.p.fail(ErrInvalidData, l.n-1, "offset %d past the end of the %s (%d)", last, of, limit)
+	if last := grown[len(grown)-1]; int64(last) > int64(limit) {
+		past, _ := slices.BinarySearchFunc(grown, limit, func(o O, limit int) int { return cmp.Compare(int64(o), int64(limit)+1) })
+		return nil, l.p.fail(ErrInvalidData, max(past-1, 0), "offset %d past the end of the %s (%d)", grown[past], of, limit)
+	}
+	if i >= 0 {
+		return nil, l.p.fail(ErrInvalidData, i, "offsets go backwards: %d then %d", offsets[i], offsets[i+1])
 	}
 	return offsets, nil
 }

@@ -778,3 +778,28 @@ func TestArrowGoArraysAreAccepted(t *testing.T) {
 	}
 	tests[1].arr.Release()
 }
+
+// The error of malformed offsets names the first faulty row: the first
+// whose end passes the buffer or comes before its start, whichever row is
+// first, as every reader of the column then agrees.
+func TestMalformedOffsetsNameTheFirstFaultyRow(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		offsets []int32
+		row     int
+		says    string
+	}{
+		{"past the end, then backwards", []int32{0, 1, 2, 3, 4, 1000, 6, 7, 8}, 4, "offset 1000 past the end of the data buffer (8)"},
+		{"backwards, then past the end", []int32{0, 2, 1, 1000, 1000}, 1, "offsets go backwards: 2 then 1"},
+		{"past the end at the last row", []int32{0, 1, 2, 9}, 2, "offset 9 past the end of the data buffer (8)"},
+		{"past the end from the first row", []int32{9, 9, 9}, 0, "offset 9 past the end of the data buffer (8)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := newViewNoPanic(t, craftedArrayOf(t, craftStrings(c.offsets, "abcdefgh")), viewString)
+			var ve *views.Error
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, c.row, ve.Row)
+			assert.ErrorContains(t, err, c.says)
+		})
+	}
+}

@@ -128,10 +128,10 @@ func TestEveryCommandHasItsOwnHelp(t *testing.T) {
 	}{
 		{[]string{"-h"}, "usage: arrowmap COMMAND", []string{"head [-n N] [FILE]", "schema [FILE]", "gen [-package P] [-type T] [FILE]", "convert [-from F] [-to F] [-compression C] [-q] IN OUT"}},
 		{[]string{"help"}, "usage: arrowmap COMMAND", []string{"head", "schema", "gen", "convert"}},
-		{[]string{"head", "-h"}, "usage: arrowmap head [-n N] [-max-page-size BYTES] [-int96-unit U] [FILE]", []string{"  -n int\n", "the number of rows to print (default 10)", "  -max-page-size int\n", "  -int96-unit string\n"}},
+		{[]string{"head", "-h"}, "usage: arrowmap head [-n N] [-max-page-size BYTES] [-max-expansion N] [-int96-unit U] [FILE]", []string{"  -n int\n", "the number of rows to print (default 10)", "  -max-page-size int\n", "  -max-expansion int\n", "  -int96-unit string\n"}},
 		{[]string{"schema", "-h"}, "usage: arrowmap schema [FILE]", []string{"reads the schema alone", "standard input"}},
 		{[]string{"gen", "-h"}, "usage: arrowmap gen [-package P] [-type T] [FILE]", []string{"  -package string\n", "  -type string\n", "(default \"Row\")"}},
-		{[]string{"convert", "-h"}, "usage: arrowmap convert [-from F] [-to F] [-compression C] [-q] IN OUT", []string{"  -from string\n", "  -to string\n", "  -compression string\n", "  -q\t", "temporary file"}},
+		{[]string{"convert", "-h"}, "usage: arrowmap convert [-from F] [-to F] [-compression C] [-max-expansion N] [-q] IN OUT", []string{"  -from string\n", "  -to string\n", "  -compression string\n", "  -max-expansion int\n", "  -q\t", "temporary file"}},
 		{[]string{"convert", "--help"}, "usage: arrowmap convert", []string{"  -compression string\n"}},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -62,13 +62,17 @@ func parseFormat(flagName, name string) (fileFormat, error) {
 // [-q] IN OUT`. What the command line alone shows wrong is a usage error,
 // before any file is opened.
 func convertCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	c := newCommandLine("convert", "[-from F] [-to F] [-compression C] [-q] IN OUT", convertHelp, stderr)
+	c := newCommandLine("convert", "[-from F] [-to F] [-compression C] [-max-expansion N] [-q] IN OUT", convertHelp, stderr)
 	from := c.String("from", "", "the format of IN: file, stream or parquet (default: told by its first bytes)")
 	to := c.String("to", "", "the format of OUT: file, stream or parquet (default: told by its extension)")
 	codec := c.String("compression", "", "none, lz4 or zstd, and snappy, gzip or brotli for Parquet (default: none for IPC, snappy for Parquet)")
 	quiet := c.Bool("q", false, "show no progress")
+	expansion := maxExpansionFlag(c)
 	if err := c.parse(args); err != nil {
 		return err
+	}
+	if *expansion < 0 {
+		return c.usageErrorf("-max-expansion %d is negative", *expansion)
 	}
 	if c.NArg() != 2 {
 		return c.usageErrorf("want IN OUT, got %d arguments", c.NArg())
@@ -93,7 +97,8 @@ func convertCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 	if err := checkOutput(inName, outName); err != nil {
 		return err
 	}
-	return withSource(inName, stdin, func(src *source) error {
+	return tooLarge("convert", withSource(inName, stdin, func(src *source) error {
+		src.expansion = *expansion
 		if want != "" && src.format != want {
 			return fmt.Errorf("%s is %s, not %s (-from %s)", src.name, src.format, want, *from)
 		}
@@ -103,7 +108,7 @@ func convertCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 		}
 		defer in.close()
 		return convert(in, outName, start, stdout, newProgress(stderr, in.rows, *quiet))
-	})
+	}))
 }
 
 // outputFormat is the format of OUT: -to, else its extension. A -to that

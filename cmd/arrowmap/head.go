@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/arrowmap/arrowmap/internal/arrowtype"
 	"github.com/arrowmap/arrowmap/mapper"
+	"github.com/arrowmap/arrowmap/views"
 )
 
 // head prints the first n rows of in as JSON lines, decoded through the
@@ -24,33 +26,60 @@ func head(in *input, n int, stdout io.Writer) error {
 	out := bufio.NewWriter(stdout)
 	printed := 0
 	var line []byte
+	row := arrow.StructOf(in.schema.Fields()...)
 	for record := 0; printed < n && in.records.Next(); record++ {
 		rec := in.records.RecordBatch()
-		if rows := int(rec.NumRows()); rows > n-printed {
-			rec = rec.NewSlice(0, int64(n-printed))
+		take := min(int(rec.NumRows()), n-printed)
+		if take < int(rec.NumRows()) && wellFormed(rec) {
+			// arrow-go's slice trusts the buffers: only a record that
+			// views has checked is cut to the rows printed. Another is
+			// decoded whole, which names its first faulty row.
+			rec = rec.NewSlice(0, int64(take))
 			defer rec.Release()
 		}
 		rows, err := mapper.DecodeTo(typ, rec)
-		if err != nil {
-			out.Flush() // the rows before the bad record are good
-			return fmt.Errorf("%s: %w", in.name, mapper.InStream(err, record, int64(printed)))
+		var me *mapper.Error
+		if err != nil && errors.As(err, &me) && me.Row >= take {
+			err = nil // past the rows printed, every one of which is good
 		}
-		row := arrow.StructOf(in.schema.Fields()...)
-		for i := range rows.Len() {
-			if line, err = appendJSON(line[:0], rows.Index(i), row); err != nil {
+		// The rows before an error are good: each is printed.
+		good := 0
+		if rows.IsValid() {
+			good = min(rows.Len(), take)
+		}
+		for i := range good {
+			var jerr error
+			if line, jerr = appendJSON(line[:0], rows.Index(i), row); jerr != nil {
 				out.Flush()
-				return fmt.Errorf("%s: row %d: %w", in.name, printed+i, err)
+				return fmt.Errorf("%s: row %d: %w", in.name, printed+i, jerr)
 			}
 			out.Write(line)
 			out.WriteByte('\n')
 		}
-		printed += rows.Len()
+		if err != nil {
+			out.Flush()
+			return fmt.Errorf("%s: %w", in.name, mapper.InStream(err, record, int64(printed)))
+		}
+		printed += good
 	}
 	if err := in.records.Err(); err != nil && err != io.EOF {
 		out.Flush()
 		return fmt.Errorf("%s: %w", in.name, err)
 	}
 	return out.Flush()
+}
+
+// wellFormed reports whether every column of rec is what its type says:
+// buffers long enough, offsets inside them, dictionary indexes inside the
+// dictionary, as views checks them.
+func wellFormed(rec arrow.RecordBatch) bool {
+	for _, col := range rec.Columns() {
+		t := views.WholeTypeOf(col.DataType())
+		if _, err := views.Of(col, &t); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonSchema is schema as head reads it: the columns whose Go type has no

@@ -40,9 +40,11 @@ type source struct {
 	stream io.Reader // an IPC stream
 	close  func()    // closes the file, removes a spooled copy
 	// maxPage and int96Unit are the ReadConfig.MaxPageSize and Int96Unit
-	// of a Parquet file's records.
+	// of a Parquet file's records; expansion is mapper.MaxExpansion's
+	// ratio, of every reader's (0: the library's default).
 	maxPage   int64
 	int96Unit *arrow.TimeUnit
+	expansion int
 }
 
 // openSource opens name: "-" is standard input, "" the embedded sample.
@@ -209,10 +211,11 @@ func (in *input) close() { in.records.Release() }
 // the caller reads: a Parquet file is read in records of no more.
 func (s *source) records(rows int) (*input, error) {
 	in := &input{name: s.name, format: s.format, rows: -1}
+	expansion := mapper.MaxExpansion(s.expansion)
 	var err error
 	switch s.format {
 	case ipcFile:
-		in.records, err = amipc.OpenRecordsReaderAt(s.at, s.size)
+		in.records, err = amipc.OpenRecordsReaderAt(s.at, s.size, expansion)
 	case parquetFF:
 		// The library bounds what a page header may make it allocate, and
 		// its reader's own allocator reuses buffers: a bounded allocator
@@ -221,12 +224,12 @@ func (s *source) records(rows int) (*input, error) {
 		if rows > 0 {
 			cfg.BatchRows = min(rows, parquet.DefaultBatchRows)
 		}
-		in.records, err = parquet.OpenRecordsReaderAt(s.at, s.size, cfg)
+		in.records, err = parquet.OpenRecordsReaderAt(s.at, s.size, cfg, expansion)
 		if h, ok := in.records.(mapper.RowsHinter); ok && err == nil {
 			in.rows = h.RowsHint() // the footer's count
 		}
 	default:
-		in.records, err = amipc.NewRecordReader(s.stream)
+		in.records, err = amipc.NewRecordReader(s.stream, expansion)
 		if errors.Is(err, amipc.ErrNotIPC) {
 			return nil, fmt.Errorf("%s: not an Arrow IPC file or stream, nor a Parquet file", s.name)
 		}

@@ -118,6 +118,6 @@ func TestHeadNamesTheRowOfTheFile(t *testing.T) {
 
 	stdout, stderr, status := arrowmap(t, nil, "head", "-n", "5000", path)
 	assert.Equal(t, 1, status)
-	assert.Equal(t, 2000, strings.Count(stdout, "\n"), "every record before it printed")
+	assert.Equal(t, 2007, strings.Count(stdout, "\n"), "every row before it printed")
 	assert.Contains(t, stderr, `column "price", row 2007 (record 2)`)
 }

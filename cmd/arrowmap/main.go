@@ -40,6 +40,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/arrowmap/arrowmap/internal/version"
+	"github.com/arrowmap/arrowmap/mapper"
 	"github.com/arrowmap/arrowmap/parquet"
 
 	// Timestamp columns name IANA zones, and the command runs on hosts
@@ -82,7 +83,10 @@ RFC 3339 text in the column's zone, a year outside 0-9999 signed
 ("+10000-01-01T00:00:00Z"); times and durations as nanoseconds, or as the
 column's number and unit when that overflows ("-9223372036854775808s").
 A Parquet page larger than -max-page-size uncompressed is an error; 0, the
-library's default, is 64 MiB plus 64 times the file's size. Parquet INT96
+library's default, is 64 MiB plus 64 times the file's size. Input that claims
+more memory than 64 MiB plus -max-expansion (default 64) bytes a byte of it
+is an error (a compressed buffer, a record's rows, a Parquet record whose
+dictionary's values are written out for each row). Parquet INT96
 timestamps (Spark's, Impala's) are read in microseconds unless -int96-unit
 says otherwise; one the unit cannot hold exactly is an error.
 ` + inputHelp
@@ -104,7 +108,9 @@ temporary file, removed at exit), as OUT writes standard output (with
 -to). OUT is written beside itself and renamed once complete: a failure
 leaves it as it was. OUT may not be IN (nor a link to it). Parquet is
 written in row groups of the library's default size, with the Arrow
-schema stored, snappy-compressed by default.
+schema stored, snappy-compressed by default. Input that claims more memory
+than 64 MiB plus -max-expansion (default 64) bytes a byte of it is an error:
+raise it for data that compresses more (ZSTD of repetitive text does).
 On a terminal, standard error shows, from the first second, the rows
 converted, the bytes written, the rate and the time taken and, when IN
 says its rows in all (a Parquet footer), the percentage and the time
@@ -250,9 +256,10 @@ func withSource(name string, stdin io.Reader, f func(*source) error) (err error)
 }
 
 func headCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	c := newCommandLine("head", "[-n N] [-max-page-size BYTES] [-int96-unit U] [FILE]", headHelp, stderr)
+	c := newCommandLine("head", "[-n N] [-max-page-size BYTES] [-max-expansion N] [-int96-unit U] [FILE]", headHelp, stderr)
 	n := c.Int("n", 10, "the number of rows to print")
 	maxPage := c.Int64("max-page-size", 0, "the most bytes a Parquet page may hold uncompressed (0: 64 MiB plus 64 times the file's size)")
+	expansion := maxExpansionFlag(c)
 	int96 := c.String("int96-unit", "", "the unit of Parquet INT96 timestamps: s, ms, us or ns (default us)")
 	name, err := c.file(args)
 	if err != nil {
@@ -269,8 +276,11 @@ func headCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	if *maxPage < 0 {
 		return c.usageErrorf("-max-page-size %d is negative", *maxPage)
 	}
+	if *expansion < 0 {
+		return c.usageErrorf("-max-expansion %d is negative", *expansion)
+	}
 	err = withSource(name, stdin, func(src *source) error {
-		src.maxPage = *maxPage
+		src.maxPage, src.expansion = *maxPage, *expansion
 		if ok {
 			src.int96Unit = &unit
 		}
@@ -291,6 +301,21 @@ func headCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 		return fmt.Errorf("%w (head's -max-page-size sets it)", err)
 	case errors.Is(err, parquet.ErrInt96):
 		return fmt.Errorf("%w (head's -int96-unit sets it)", err)
+	}
+	return tooLarge("head", err)
+}
+
+// maxExpansionFlag is the -max-expansion flag of a command that reads
+// records: mapper.MaxExpansion's ratio.
+func maxExpansionFlag(c *commandLine) *int {
+	return c.Int("max-expansion", 0, "the most bytes a reader allocates per byte of the input behind a size it claims, past 64 MiB (0: 64)")
+}
+
+// tooLarge is err of command, which says which flag raises the limit when
+// input claimed more memory than the readers allow.
+func tooLarge(command string, err error) error {
+	if errors.Is(err, mapper.ErrTooLarge) {
+		return fmt.Errorf("%w (%s's -max-expansion raises it)", err, command)
 	}
 	return err
 }

@@ -729,3 +729,56 @@ func TestFailuresAreOneLineAndStatusOne(t *testing.T) {
 		})
 	}
 }
+
+// Input that claims more memory than the readers allow for its bytes is an
+// error that names the flag that raises the limit: a record of 84 MB of
+// zeros, ZSTD-compressed to a few KiB, is past 64 MiB plus 64 bytes a byte
+// of its body. -max-expansion reads it, in head and convert alike.
+func TestHeadAndConvertNameAndTakeMaxExpansion(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	b := array.NewInt64Builder(memory.NewGoAllocator())
+	b.AppendValues(make([]int64, 10_500_000), nil)
+	col := b.NewArray()
+	b.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(col.Len()))
+	col.Release()
+	var file bytes.Buffer
+	w, err := ipc.NewFileWriter(&file, ipc.WithSchema(schema), ipc.WithZstd())
+	require.NoError(t, err)
+	require.NoError(t, w.Write(rec))
+	rec.Release()
+	require.NoError(t, w.Close())
+	require.Less(t, file.Len(), 1<<20)
+	path := filepath.Join(t.TempDir(), "zeros.arrow")
+	require.NoError(t, os.WriteFile(path, file.Bytes(), 0o600))
+
+	_, stderr, status := arrowmap(t, nil, "head", "-n", "1", path)
+	assert.Equal(t, 1, status)
+	assert.Contains(t, stderr, "larger than the reader allows")
+	assert.Contains(t, stderr, "(head's -max-expansion raises it)")
+	stdout, stderr, status := arrowmap(t, nil, "head", "-n", "1", "-max-expansion", "100000", path)
+	require.Equal(t, 0, status, "stderr: %s", stderr)
+	assert.Equal(t, "{\"v\":0}\n", stdout)
+
+	out := filepath.Join(t.TempDir(), "zeros.arrows")
+	_, stderr, status = arrowmap(t, nil, "convert", "-q", path, out)
+	assert.Equal(t, 1, status)
+	assert.Contains(t, stderr, "(convert's -max-expansion raises it)")
+	_, stderr, status = arrowmap(t, nil, "convert", "-q", "-max-expansion", "100000", path, out)
+	require.Equal(t, 0, status, "stderr: %s", stderr)
+	converted, err := os.ReadFile(out)
+	require.NoError(t, err)
+	r, err := ipc.NewReader(bytes.NewReader(converted))
+	require.NoError(t, err)
+	defer r.Release()
+	rows := 0
+	for r.Next() {
+		rows += int(r.RecordBatch().NumRows())
+	}
+	require.NoError(t, r.Err())
+	assert.Equal(t, 10_500_000, rows, "arrow-go's reader reads every row converted")
+
+	_, stderr, status = arrowmap(t, nil, "head", "-max-expansion", "-1", path)
+	assert.Equal(t, 2, status)
+	assert.Contains(t, stderr, "-max-expansion -1 is negative")
+}

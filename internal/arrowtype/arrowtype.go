@@ -233,6 +233,11 @@ func (r *Row) Encoding() bool { return r.Layout == Dictionary || r.Layout == Run
 // Viewed reports whether r is a view layout: of strings, bytes or lists.
 func (r *Row) Viewed() bool { return r.Layout == View || r.Layout == ListView }
 
+// Offsets32 reports whether r's rows are delimited by 32-bit offsets into
+// its values: utf8, binary, a list or a map, not large, not a view. Their
+// values end by 2³¹-1 bytes, or elements.
+func (r *Row) Offsets32() bool { return (r.Layout == Binary || r.Layout == List) && !r.Large }
+
 // PlainLayout reports whether r is the plain layout of its family, the
 // one a Go type is written as when no tag pins another: utf8, binary,
 // list.
