@@ -120,6 +120,9 @@ type fileRecords struct {
 	// rows read before the current record, for errors, and in all at
 	// the end, against the footer's count.
 	rows int64
+	// backed is RowsHintBytes, which the budget of each record is of:
+	// counted once, as the row groups and leaves read are set.
+	backed int64
 }
 
 // recordReader is what fileRecords needs of pqarrow's record reader.
@@ -137,6 +140,7 @@ func newFileRecords(rr recordReader, src *source, cols []int) *fileRecords {
 	r.convert = slices.Contains(r.differ, true)
 	r.rewrap = !r.restored.Equal(rr.Schema()) || !r.restored.Metadata().Equal(rr.Schema().Metadata())
 	r.refs.Store(1)
+	r.backed = r.RowsHintBytes()
 	return r
 }
 
@@ -208,7 +212,7 @@ func (r *fileRecords) Next() (ok bool) {
 	// pqarrow reads the columns on this goroutine (its Parallel property is
 	// off), so a panic on malformed data can be caught here, and so can the
 	// budget's of a record that would allocate too much.
-	backed := r.RowsHintBytes()
+	backed := r.backed
 	r.src.budget.open(r.src.recordBudget(backed))
 	defer func() {
 		r.src.budget.close()
